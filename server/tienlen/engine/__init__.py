@@ -1,0 +1,91 @@
+"""The Tiến Lên rules engine: pure, deterministic, and the single referee.
+
+Typical use::
+
+    import random
+    from tienlen.engine import Match, resolve_rules, seat_view
+
+    match, events = Match.new(resolve_rules({"preset": "standard"}), random.Random(7))
+    plays = match.legal_plays()          # what the seat on turn may do
+    events = match.play(match.turn, plays.plays[0].mask)
+    view = seat_view(match, 0)           # what seat 0 may see
+"""
+
+from .cards import CARDS, Card, Rank, Suit, UnknownCardError, format_cards, format_mask, mask_of, parse_cards
+from .combos import Combination, Kind, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
+from .legal import answer_masks, bomb_answers, lead_masks
+from .match import DealError, HandResult, IllegalActionError, LegalPlays, Match, Outcome, Status, hand_points
+from .rules import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, Tiebreak, resolve_rules
+from .serialize import SCHEMA_VERSION, StateVersionError, match_from_dict, match_to_dict
+from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view
+
+REFUSAL_REASONS = (
+    "not_your_turn",
+    "match_not_playing",
+    "unknown_card",
+    "duplicate_cards",
+    "cards_not_in_hand",
+    "not_a_combination",
+    "must_include_start_card",
+    "cannot_pass_on_lead",
+    "does_not_beat",
+    "locked_bomb_only",
+)
+
+__all__ = [
+    "CARDS",
+    "PRESETS",
+    "PRESET_NAMES",
+    "REFUSAL_REASONS",
+    "SCHEMA_VERSION",
+    "Bombs",
+    "Card",
+    "Combination",
+    "DealError",
+    "Event",
+    "HandEnded",
+    "HandResult",
+    "HandStarted",
+    "IllegalActionError",
+    "Kind",
+    "LegalPlays",
+    "Match",
+    "MatchEnded",
+    "Outcome",
+    "Passed",
+    "Played",
+    "PublicView",
+    "Rank",
+    "RuleSet",
+    "RulesError",
+    "Scoring",
+    "SeatState",
+    "SeatView",
+    "StateVersionError",
+    "Status",
+    "Suit",
+    "TableCleared",
+    "TableView",
+    "Tiebreak",
+    "UnknownCardError",
+    "WentOut",
+    "answer_masks",
+    "beats",
+    "bomb_answers",
+    "bomb_beats",
+    "bombable_twos",
+    "classify",
+    "format_cards",
+    "format_mask",
+    "hand_points",
+    "is_bomb",
+    "lead_masks",
+    "mask_of",
+    "match_from_dict",
+    "match_to_dict",
+    "parse_cards",
+    "public_view",
+    "resolve_rules",
+    "seat_view",
+]

@@ -1,0 +1,120 @@
+"""Event records: what each accepted action did, in order (frozen values)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .cards import format_mask
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all events; ``type`` is the wire name."""
+
+    type: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a JSON-able dict with its ``type``."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(Event):
+    """A hand was dealt; ``leader`` leads its first battle."""
+
+    type: ClassVar[str] = "hand_started"
+    hand_number: int
+    leader: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "hand_number": self.hand_number, "leader": self.leader}
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """A seat played cards; ``bomb`` when they beat the table as a bomb."""
+
+    type: ClassVar[str] = "played"
+    seat: int
+    mask: int
+    kind: str
+    bomb: bool
+
+    @property
+    def cards(self) -> list[str]:
+        """The cards played, canonical and low to high."""
+        return format_mask(self.mask)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": self.cards, "kind": self.kind, "bomb": self.bomb}
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A seat passed and is locked out of the battle."""
+
+    type: ClassVar[str] = "passed"
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+
+@dataclass(frozen=True, slots=True)
+class TableCleared(Event):
+    """A battle was won; the table is clear and ``leader`` leads next."""
+
+    type: ClassVar[str] = "table_cleared"
+    leader: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "leader": self.leader}
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut(Event):
+    """A seat played its last card (or was left last) and took ``place`` (1-based)."""
+
+    type: ClassVar[str] = "went_out"
+    seat: int
+    place: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "place": self.place}
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """A hand ended: seats first to last and points by seat."""
+
+    type: ClassVar[str] = "hand_ended"
+    hand_number: int
+    places: tuple[int, ...]
+    points: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "hand_number": self.hand_number,
+            "places": list(self.places),
+            "points": list(self.points),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(Event):
+    """The match ended; ``winner`` is None only for a shared win (see ``winners``)."""
+
+    type: ClassVar[str] = "match_ended"
+    winner: int | None
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "scores": list(self.scores),
+        }

@@ -1,0 +1,180 @@
+"""The legal-play generator: every distinct play a hand may make on a table.
+
+This is the single source of truth for what is legal; the match accepts a
+play exactly when its mask is in the generated list. Hands are bit masks and
+each rank's four suits are one 4-bit nibble, so the generator works from small
+precomputed tables of sub-nibbles.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from .combos import TWO_RANK, Combination, Kind
+from .rules import Bombs
+
+ACE_RANK = 11
+
+
+def _subsets(size: int) -> list[list[list[int]]]:
+    """``table[rank][nibble]``: masks of ``size`` cards of that rank within the nibble."""
+    table: list[list[list[int]]] = []
+    for rank in range(13):
+        row: list[list[int]] = []
+        for nibble in range(16):
+            suits = [s for s in range(4) if nibble >> s & 1]
+            row.append([sum(1 << (rank * 4 + s) for s in chosen) for chosen in combinations(suits, size)])
+        table.append(row)
+    return table
+
+
+SINGLES = _subsets(1)
+PAIRS = _subsets(2)
+TRIPLES = _subsets(3)
+QUADS = _subsets(4)
+_GROUPS = (SINGLES, PAIRS, TRIPLES, QUADS)
+
+
+def nibbles(hand: int) -> list[int]:
+    """The hand's suits present at each rank, as 13 four-bit values."""
+    return [(hand >> shift) & 15 for shift in range(0, 52, 4)]
+
+
+def lead_masks(hand: int) -> list[int]:
+    """Every combination the hand can lead (RULES.md §2), as masks."""
+    nibs = nibbles(hand)
+    out: list[int] = []
+    for rank in range(13):
+        nib = nibs[rank]
+        if nib:
+            out += SINGLES[rank][nib]
+            out += PAIRS[rank][nib]
+            out += TRIPLES[rank][nib]
+            out += QUADS[rank][nib]
+    _all_runs(nibs, SINGLES, 1, out)
+    _all_runs(nibs, PAIRS, 2, out)
+    return out
+
+
+def _all_runs(nibs: list[int], table: list[list[list[int]]], per_rank: int, out: list[int]) -> None:
+    """Append every run (3+ consecutive ranks below 2) with ``per_rank`` cards a rank."""
+    count = _NIBBLE_COUNT
+    for start in range(ACE_RANK - 1):
+        if count[nibs[start]] < per_rank or count[nibs[start + 1]] < per_rank or count[nibs[start + 2]] < per_rank:
+            continue
+        partial = table[start][nibs[start]]
+        for rank in range(start + 1, ACE_RANK + 1):
+            nib = nibs[rank]
+            if count[nib] < per_rank:
+                break
+            partial = [p | c for p in partial for c in table[rank][nib]]
+            if rank >= start + 2:
+                out += partial
+
+
+def _runs_of_length(
+    nibs: list[int], table: list[list[list[int]]], per_rank: int, length: int, above: int, out: list[int]
+) -> None:
+    """Append runs of exactly ``length`` ranks whose top card beats card number ``above``.
+
+    ``above`` = -1 takes every run of that length.
+    """
+    count = _NIBBLE_COUNT
+    first_end = max(length - 1, above >> 2) if above >= 0 else length - 1
+    for end in range(first_end, ACE_RANK + 1):
+        start = end - length + 1
+        if any(count[nibs[r]] < per_rank for r in range(start, end + 1)):
+            continue
+        partial = [0]
+        for rank in range(start, end + 1):
+            options = table[rank][nibs[rank]]
+            partial = [p | c for p in partial for c in options]
+        if end == above >> 2:
+            partial = [p for p in partial if p.bit_length() - 1 > above]
+        out += partial
+
+
+def _same_rank_above(nibs: list[int], table: list[list[list[int]]], above: int, out: list[int]) -> None:
+    """Append same-rank groups from ``table`` whose highest card beats card ``above``."""
+    top_rank = above >> 2
+    for play in table[top_rank][nibs[top_rank]]:
+        if play.bit_length() - 1 > above:
+            out.append(play)
+    for rank in range(top_rank + 1, 13):
+        nib = nibs[rank]
+        if nib:
+            out += table[rank][nib]
+
+
+def _all_quads(nibs: list[int], out: list[int]) -> None:
+    for rank in range(13):
+        if nibs[rank] == 15:
+            out.append(15 << (rank * 4))
+
+
+def ordinary_answers(hand: int, table: Combination, nibs: list[int] | None = None) -> list[int]:
+    """Plays of the table's kind and length with a higher deciding card (RULES.md §3)."""
+    if nibs is None:
+        nibs = nibbles(hand)
+    out: list[int] = []
+    kind = table.kind
+    if kind is Kind.SINGLE:
+        rest = hand >> (table.top + 1) << (table.top + 1)
+        while rest:
+            low = rest & -rest
+            out.append(low)
+            rest ^= low
+    elif kind is Kind.PAIR:
+        _same_rank_above(nibs, PAIRS, table.top, out)
+    elif kind is Kind.TRIPLE:
+        _same_rank_above(nibs, TRIPLES, table.top, out)
+    elif kind is Kind.FOUR_OF_A_KIND:
+        for rank in range((table.top >> 2) + 1, 13):
+            if nibs[rank] == 15:
+                out.append(15 << (rank * 4))
+    elif kind is Kind.STRAIGHT:
+        _runs_of_length(nibs, SINGLES, 1, table.length, table.top, out)
+    else:
+        _runs_of_length(nibs, PAIRS, 2, table.length, table.top, out)
+    return out
+
+
+def bomb_answers(hand: int, table: Combination, bombs: Bombs, nibs: list[int] | None = None) -> list[int]:
+    """Plays of another kind or length that bomb the table (RULES.md §4)."""
+    if bombs is Bombs.OFF:
+        return []
+    if nibs is None:
+        nibs = nibbles(hand)
+    out: list[int] = []
+    kind = table.kind
+    two = table.top >> 2 == TWO_RANK
+    pair_lengths: tuple[int, ...] = ()
+    quads = False
+    if two and kind is Kind.SINGLE:
+        quads = True
+        pair_lengths = (3, 4, 5, 6) if bombs is Bombs.LADDER else (3, 4) if bombs is Bombs.CLASSIC else (3,)
+    elif two and kind is Kind.PAIR:
+        quads = bombs is Bombs.LADDER
+        pair_lengths = (4,) if bombs is not Bombs.LADDER else (4, 5, 6)
+    elif two and kind is Kind.TRIPLE:
+        pair_lengths = (5,) if bombs is Bombs.EXACT else ()
+    elif bombs is Bombs.LADDER:
+        if kind is Kind.FOUR_OF_A_KIND:
+            pair_lengths = (4, 5, 6)
+        elif kind is Kind.CONSECUTIVE_PAIRS:
+            quads = table.length == 3
+            pair_lengths = tuple(n for n in (4, 5, 6) if n > table.length)
+    if quads:
+        _all_quads(nibs, out)
+    for length in pair_lengths:
+        _runs_of_length(nibs, PAIRS, 2, length, -1, out)
+    return out
+
+
+def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
+    """Every play that beats the table: ordinary answers then bombs."""
+    nibs = nibbles(hand)
+    return ordinary_answers(hand, table, nibs) + bomb_answers(hand, table, bombs, nibs)
+
+
+_NIBBLE_COUNT = tuple(bin(n).count("1") for n in range(16))

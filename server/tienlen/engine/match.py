@@ -1,0 +1,431 @@
+"""The match state machine: deals, turns, battles, pass locks, places and scores.
+
+Every action follows ``verify_x`` (raise :class:`IllegalActionError` with a
+reason) → ``can_x`` (a bool) → ``x`` (apply, return the events). The legal
+plays from :mod:`.legal` decide acceptance; the checks before them only name
+the reason a play is refused.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .cards import Card, UnknownCardError, lowest_card, parse_index
+from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
+from .legal import answer_masks, bomb_answers, lead_masks
+from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
+
+CardsInput = Iterable[str | Card] | int
+
+
+class Status(StrEnum):
+    """Where the match stands."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class IllegalActionError(ValueError):
+    """A refused action; ``reason`` is one of the engine's refusal reasons."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class DealError(ValueError):
+    """An explicit deal that breaks the deal rules (1..13 distinct cards a seat, none twice)."""
+
+    reason = "invalid_deal"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A completed hand: seats first to last, and the points each seat scored."""
+
+    hand_number: int
+    places: tuple[int, ...]
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended: ``winner`` is None only when the win is shared."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """The single winning seat, or None for a shared win."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlays:
+    """What the seat on turn may do: ``plays`` (classified) and whether it may pass."""
+
+    seat: int | None
+    can_pass: bool
+    plays: tuple[Combination, ...]
+
+
+@dataclass(slots=True)
+class Match:
+    """A match in progress. Build one with :meth:`Match.new`; mutate only through actions."""
+
+    rules: RuleSet
+    deal_seed: int
+    hand_number: int = 0
+    hands: list[int] = field(default_factory=list)
+    turn: int | None = None
+    table: Combination | None = None
+    table_seat: int | None = None
+    locked: int = 0
+    places: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    completed: list[HandResult] = field(default_factory=list)
+    start_card: int | None = None
+    tied: tuple[int, ...] | None = None
+    outcome: Outcome | None = None
+    log: list[tuple[int, int]] = field(default_factory=list)
+    _legal: list[int] | None = field(default=None, repr=False, compare=False)
+
+    # ----- creation -------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls, rules: RuleSet, rng: random.Random, deal: Sequence[Iterable[str | Card]] | None = None
+    ) -> tuple[Match, list[Event]]:
+        """Start a match: draw its deal seed from ``rng`` and deal the first hand.
+
+        ``deal`` (optional) fixes the first hand: one list of 1..13 distinct
+        cards per seat, no card twice. Later hands are shuffled from the seed.
+        Returns the match and its opening events.
+        """
+        masks = None if deal is None else parse_deal(deal, rules.players)
+        match = cls(rules=rules, deal_seed=rng.getrandbits(63), scores=[0] * rules.players)
+        return match, match._start_hand(masks)
+
+    # ----- queries --------------------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        """``playing`` until the match has an outcome, then ``finished``."""
+        return Status.FINISHED if self.outcome is not None else Status.PLAYING
+
+    @property
+    def players(self) -> int:
+        """How many seats play."""
+        return self.rules.players
+
+    def is_locked(self, seat: int) -> bool:
+        """Whether the seat passed in the current battle."""
+        return bool(self.locked >> seat & 1)
+
+    def reentry_turn(self) -> bool:
+        """Whether the seat on turn is a locked seat offered a bomb re-entry turn."""
+        return self.turn is not None and self.is_locked(self.turn)
+
+    def legal_masks(self) -> list[int]:
+        """Masks of every legal play for the seat on turn (empty when none is on turn)."""
+        if self._legal is None:
+            self._legal = self._generate_legal()
+        return self._legal
+
+    def _generate_legal(self) -> list[int]:
+        if self.turn is None:
+            return []
+        hand = self.hands[self.turn]
+        if self.table is None:
+            plays = lead_masks(hand)
+            if self.start_card is not None:
+                bit = 1 << self.start_card
+                plays = [m for m in plays if m & bit]
+            return plays
+        if self.is_locked(self.turn):
+            return bomb_answers(hand, self.table, self.rules.bombs)
+        return answer_masks(hand, self.table, self.rules.bombs)
+
+    def legal_plays(self) -> LegalPlays:
+        """The seat on turn's legal plays, classified, and whether it may pass."""
+        plays = tuple(c for c in map(classify, self.legal_masks()) if c is not None)
+        return LegalPlays(self.turn, self.turn is not None and self.table is not None, plays)
+
+    # ----- actions --------------------------------------------------------------
+
+    def verify_turn(self, seat: int) -> None:
+        """Refuse with ``match_not_playing`` or ``not_your_turn`` when the seat may not act."""
+        if self.outcome is not None:
+            raise IllegalActionError("match_not_playing", "the match is over")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalActionError("not_your_turn", f"there is no seat {seat}")
+        if seat != self.turn:
+            raise IllegalActionError("not_your_turn", f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def verify_play(self, seat: int, cards: CardsInput) -> int:
+        """Check a play; return its mask or raise :class:`IllegalActionError` naming the first reason."""
+        self.verify_turn(seat)
+        mask = cards if isinstance(cards, int) else _cards_mask(cards)
+        if mask in self.legal_masks():
+            return mask
+        raise self._refusal(seat, mask)
+
+    def can_play(self, seat: int, cards: CardsInput) -> bool:
+        """Whether :meth:`play` would accept this play."""
+        try:
+            self.verify_play(seat, cards)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, seat: int, cards: CardsInput) -> list[Event]:
+        """Play cards for a seat; return the events it caused, in order."""
+        mask = self.verify_play(seat, cards)
+        combo = classify(mask)
+        assert combo is not None
+        return self._apply_play(seat, combo)
+
+    def verify_pass(self, seat: int) -> None:
+        """Check a pass; raise :class:`IllegalActionError` when it is refused."""
+        self.verify_turn(seat)
+        if self.table is None:
+            raise IllegalActionError("cannot_pass_on_lead", "the leader of a battle must play")
+
+    def can_pass(self, seat: int) -> bool:
+        """Whether :meth:`pass_turn` would accept a pass."""
+        try:
+            self.verify_pass(seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def pass_turn(self, seat: int) -> list[Event]:
+        """Pass for a seat (it is locked out of the battle); return the events."""
+        self.verify_pass(seat)
+        self._legal = None
+        self.locked |= 1 << seat
+        self.log.append((seat, 0))
+        events: list[Event] = [Passed(seat)]
+        self._advance(seat, events)
+        return events
+
+    # ----- refusals -------------------------------------------------------------
+
+    def _refusal(self, seat: int, mask: int) -> IllegalActionError:
+        hand = self.hands[seat]
+        if mask & ~hand:
+            return IllegalActionError("cards_not_in_hand", "some of those cards are not in your hand")
+        combo = classify(mask)
+        if combo is None:
+            return IllegalActionError("not_a_combination", "those cards do not form a combination")
+        if self.table is None:
+            if self.start_card is not None and not mask >> self.start_card & 1:
+                card = Card(self.start_card)
+                return IllegalActionError("must_include_start_card", f"the opening lead must include {card}")
+            raise AssertionError(f"lead {combo} refused but no reason found")
+        if self.is_locked(seat):
+            if not bomb_beats(combo, self.table, self.rules.bombs):
+                return IllegalActionError("locked_bomb_only", "after passing you may only bomb the 2s or pass")
+            raise AssertionError(f"bomb {combo} refused but no reason found")
+        if not beats(combo, self.table, self.rules.bombs):
+            return IllegalActionError("does_not_beat", f"{combo} does not beat {self.table}")
+        raise AssertionError(f"answer {combo} refused but no reason found")
+
+    # ----- the flow of a hand ---------------------------------------------------
+
+    def _apply_play(self, seat: int, combo: Combination) -> list[Event]:
+        self._legal = None
+        bomb = is_bomb(combo, self.table, self.rules.bombs)
+        self.hands[seat] ^= combo.mask
+        self.locked &= ~(1 << seat)
+        self.table = combo
+        self.table_seat = seat
+        self.start_card = None
+        self.log.append((seat, combo.mask))
+        events: list[Event] = [Played(seat, combo.mask, combo.kind.value, bomb)]
+        if self.hands[seat] == 0:
+            self.places.append(seat)
+            events.append(WentOut(seat, len(self.places)))
+            holding = [s for s in range(self.players) if self.hands[s]]
+            if self.rules.end_on_first_out:
+                holding.sort(key=lambda s: (self.hands[s].bit_count(), (s - seat) % self.players))
+                self._place_rest(holding, events)
+                return events
+            if len(holding) == 1:
+                self._place_rest(holding, events)
+                return events
+        self._advance(seat, events)
+        return events
+
+    def _advance(self, seat: int, events: list[Event]) -> None:
+        """Pass the turn clockwise from ``seat``, skipping finished and locked seats."""
+        n = self.players
+        reentry = self.rules.pass_reentry_with_bomb and bombable_twos(self.table, self.rules.bombs)
+        for step in range(1, n + 1):
+            seat_next = (seat + step) % n
+            if seat_next == self.table_seat:
+                self._clear_table(events)
+                return
+            if not self.hands[seat_next]:
+                continue
+            if self.locked >> seat_next & 1 and not reentry:
+                continue
+            self.turn = seat_next
+            return
+        raise AssertionError("the turn went round without reaching the table's owner")
+
+    def _clear_table(self, events: list[Event]) -> None:
+        owner = self.table_seat
+        assert owner is not None
+        leader = owner
+        while not self.hands[leader]:
+            leader = (leader + 1) % self.players
+        self.table = None
+        self.table_seat = None
+        self.locked = 0
+        self.turn = leader
+        events.append(TableCleared(leader))
+
+    def _place_rest(self, seats: list[int], events: list[Event]) -> None:
+        for seat in seats:
+            self.places.append(seat)
+            events.append(WentOut(seat, len(self.places)))
+        self._end_hand(events)
+
+    def _end_hand(self, events: list[Event]) -> None:
+        points = hand_points(self.rules, self.places)
+        for seat, gained in enumerate(points):
+            self.scores[seat] += gained
+        result = HandResult(self.hand_number, tuple(self.places), points)
+        self.completed.append(result)
+        events.append(HandEnded(result.hand_number, result.places, result.points))
+        self.turn = None
+        self.table = None
+        self.table_seat = None
+        self.locked = 0
+        winners = self._decide()
+        if winners is None:
+            events.extend(self._start_hand(None))
+            return
+        self.outcome = Outcome(winners, tuple(self.scores))
+        events.append(MatchEnded(self.outcome.winner, self.outcome.winners, self.outcome.scores))
+
+    def _decide(self) -> tuple[int, ...] | None:
+        """The match's winners once it is decided, else None (and set up any tie-break)."""
+        played = len(self.completed)
+        if played < self.rules.hands:
+            return None
+        last = self.completed[-1]
+        if self.rules.scoring is Scoring.NONE:
+            return (self.completed[0].places[0],)
+        if self.tied is not None and self.rules.tiebreak is Tiebreak.BEST_FINISH:
+            return (min(self.tied, key=last.places.index),)
+        best = max(self.scores)
+        leaders = tuple(s for s in range(self.players) if self.scores[s] == best)
+        if len(leaders) == 1:
+            return leaders
+        if self.rules.tiebreak is Tiebreak.UNTIL_CLEAR and played - self.rules.hands >= MAX_UNTIL_CLEAR_EXTRA_HANDS:
+            return leaders
+        self.tied = leaders
+        return None
+
+    def _start_hand(self, deal: list[int] | None) -> list[Event]:
+        self._legal = None
+        self.hand_number += 1
+        self.hands = deal if deal is not None else shuffled_deal(self.deal_seed, self.hand_number, self.players)
+        self.places = []
+        self.log = []
+        self.locked = 0
+        self.table = None
+        self.table_seat = None
+        if self.completed:
+            leader = self.completed[-1].places[0]
+            self.start_card = None
+        else:
+            lowest = min(lowest_card(h) for h in self.hands)
+            leader = next(s for s, h in enumerate(self.hands) if h >> lowest & 1)
+            self.start_card = lowest if self.rules.start_card_rule else None
+        self.turn = leader
+        return [HandStarted(self.hand_number, leader)]
+
+
+def hand_points(rules: RuleSet, places: Sequence[int]) -> tuple[int, ...]:
+    """Points by seat for a hand's finishing order under the scoring rule (RULES.md §6)."""
+    n = rules.players
+    points = [0] * n
+    if rules.scoring is Scoring.PLACES:
+        for place, seat in enumerate(places):
+            points[seat] = n - 1 - place
+    elif rules.scoring is Scoring.WINS:
+        points[places[0]] = 1
+    return tuple(points)
+
+
+def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
+    """Thirteen shuffled cards a seat for this hand, reproducible from the seed."""
+    deck = list(range(52))
+    random.Random(f"tienlen-deal:{deal_seed}:{hand_number}").shuffle(deck)
+    hands = []
+    for seat in range(players):
+        mask = 0
+        for card in deck[13 * seat : 13 * seat + 13]:
+            mask |= 1 << card
+        hands.append(mask)
+    return hands
+
+
+def parse_deal(deal: Sequence[Iterable[str | Card]], players: int) -> list[int]:
+    """Masks of an explicit deal; raise :class:`DealError` or :class:`UnknownCardError`."""
+    if len(deal) != players:
+        raise DealError(f"the deal needs one list of cards for each of the {players} seats")
+    masks: list[int] = []
+    seen = 0
+    for seat, cards in enumerate(deal):
+        listed = list(cards)
+        mask = _cards_mask(listed, strict=True)
+        if not 1 <= len(listed) <= 13:
+            raise DealError(f"seat {seat} must be dealt 1 to 13 cards")
+        if mask & seen:
+            raise DealError(f"seat {seat} is dealt a card another seat holds")
+        seen |= mask
+        masks.append(mask)
+    return masks
+
+
+def _cards_mask(cards: Iterable[str | Card], strict: bool = False) -> int:
+    """The mask of listed cards; unknown cards first, then repeats, are refused."""
+    try:
+        numbers = [c.index if isinstance(c, Card) else parse_index(c) for c in cards]
+    except UnknownCardError as error:
+        if strict:
+            raise
+        raise IllegalActionError("unknown_card", str(error)) from None
+    mask = 0
+    for number in numbers:
+        mask |= 1 << number
+    if mask.bit_count() != len(numbers):
+        if strict:
+            raise DealError("a card is listed twice")
+        raise IllegalActionError("duplicate_cards", "a card is listed more than once")
+    return mask
+
+
+__all__ = [
+    "CardsInput",
+    "DealError",
+    "HandResult",
+    "IllegalActionError",
+    "LegalPlays",
+    "Match",
+    "Outcome",
+    "Status",
+    "UnknownCardError",
+    "hand_points",
+    "parse_deal",
+    "shuffled_deal",
+]
