@@ -1,0 +1,143 @@
+"""The Flask application factory for API v1."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, g, request
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from ..store import MatchStore, StoreUnavailableError
+from .config import Settings
+from .errors import DEFAULT_REASONS
+from .routes import events, matches, meta, seats
+from .schemas import ErrorSchema
+from .service import MatchService
+
+API_TITLE = "Tiến Lên game server"
+API_VERSION = "1.0.0"
+API_DESCRIPTION = """A stateless REST server for Tiến Lên (Thirteen).
+
+Create a match with remote, bot or open seats; each remote seat gets a bearer
+token. Cards use the notation `3S`, `10D`, `QH`, `2C` (input also accepts `T`,
+lower case and ♠♣♦♥); output is canonical, every hand sorted low to high.
+Every error is `{code, status, message, reason}` with a machine-readable
+`reason`; a refused request changes nothing.
+"""
+
+log = logging.getLogger("tienlen.requests")
+
+
+class TienLenApi(Api):  # type: ignore[misc]
+    """flask-smorest's Api with errors that always carry a ``reason``."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Every HTTP error as ``{code, status, message, reason[, errors]}``."""
+        code = error.code or 500
+        data = getattr(error, "data", None) or {}
+        payload: dict[str, Any] = {
+            "code": code,
+            "status": error.name,
+            "message": data.get("message") or error.description or error.name,
+            "reason": data.get("reason") or DEFAULT_REASONS.get(code, "error"),
+        }
+        errors = data.get("errors") or data.get("messages")
+        if errors:
+            payload["errors"] = errors
+            if code == 422 and "message" not in data:
+                payload["message"] = "the request does not match the schema: " + _summary(errors)
+            if code == 400 and "message" not in data:
+                payload["message"] = "the body is not valid JSON"
+        return payload, code, data.get("headers", {})
+
+
+def _summary(errors: Any) -> str:
+    text = json.dumps(errors, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app. ``config`` overrides environment settings (``REDIS_URL``, ``TIENLEN_*``)."""
+    settings = Settings.load(config)
+    app = Flask("tienlen")
+    app.config.update(
+        API_TITLE=API_TITLE,
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION},
+            "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+        },
+        MAX_CONTENT_LENGTH=settings.max_body,
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["tienlen"] = MatchService(
+        MatchStore.from_url(settings.redis_url, settings.match_ttl_s), settings.bot_budget_s
+    )
+    app.extensions["tienlen_settings"] = settings
+    api = TienLenApi(app)
+    for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
+        api.register_blueprint(blueprint)
+    app.extensions["tienlen_api"] = api
+    _install_error_handlers(app, api)
+    _install_request_log(app, settings)
+    return app
+
+
+def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
+    def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:
+        body = {"code": 503, "status": "Service Unavailable", "message": "the store does not answer"}
+        return body | {"reason": "store_unavailable"}, 503
+
+    def unexpected(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
+        app.logger.exception("unhandled error", exc_info=error)
+        return api.handle_http_exception(InternalServerError())
+
+    app.register_error_handler(StoreUnavailableError, store_down)
+    app.register_error_handler(Exception, unexpected)
+
+
+def _install_request_log(app: Flask, settings: Settings) -> None:
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        log.addHandler(handler)
+        log.propagate = False
+    log.setLevel(settings.log_level)
+
+    @app.before_request
+    def _start_clock() -> None:
+        g.started = time.perf_counter()
+
+    @app.after_request
+    def _log_request(response: Response) -> Response:
+        started = g.get("started")
+        line = {
+            "method": request.method,
+            "route": request.url_rule.rule if request.url_rule is not None else request.path,
+            "match_id": (request.view_args or {}).get("match_id"),
+            "status": response.status_code,
+            "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 2),
+        }
+        log.info(json.dumps(line, separators=(",", ":")))
+        return response
+
+
+def openapi_document() -> dict[str, Any]:
+    """The OpenAPI document of API v1 (needs no Redis)."""
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0"})
+    spec: dict[str, Any] = app.extensions["tienlen_api"].spec.to_dict()
+    return spec

@@ -1,0 +1,68 @@
+"""Turn stored records into the wire shapes of API v1 (never a hidden card)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import LegalPlays, public_view, seat_view
+from ..engine.cards import format_mask
+from ..store import MatchRecord
+
+
+def public_match(record: MatchRecord) -> dict[str, Any]:
+    """The public ``Match`` of a record: counts, table, turn, places, scores."""
+    base: dict[str, Any] = {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
+    engine = record.engine
+    if engine is None:
+        seats = [
+            {
+                "seat": i,
+                "name": s.name,
+                "bot": s.bot,
+                "open": s.open,
+                "cards_left": 0,
+                "passed": False,
+                "place": None,
+                "score": 0,
+            }
+            for i, s in enumerate(record.seats)
+        ]
+        return base | {
+            "status": "waiting",
+            "rules": record.rules.to_dict(),
+            "hand_number": 0,
+            "seats": seats,
+            "turn": None,
+            "leading": False,
+            "reentry": False,
+            "start_card": None,
+            "table": None,
+            "history": [],
+            "hands": [],
+            "winner": None,
+            "winners": [],
+        }
+    view = public_view(engine).to_dict()
+    for entry, seat in zip(view["seats"], record.seats, strict=True):
+        entry.update(name=seat.name, bot=seat.bot, open=seat.open)
+    return base | view
+
+
+def seat_match(record: MatchRecord, seat: int) -> dict[str, Any]:
+    """The ``Match`` as one seat sees it: the public state plus its own cards."""
+    out = public_match(record)
+    engine = record.engine
+    out["seat"] = seat
+    out["cards"] = [] if engine is None else list(seat_view(engine, seat).cards)
+    return out
+
+
+def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:
+    """Legal plays, fewest cards first then lowest deciding card."""
+    if legal is None:
+        return {"can_pass": False, "plays": []}
+    plays = sorted(legal.plays, key=lambda c: (c.mask.bit_count(), c.top, c.mask))
+    return {
+        "can_pass": legal.can_pass,
+        "plays": [{"cards": format_mask(c.mask), "kind": c.kind.value} for c in plays],
+    }

@@ -1,0 +1,68 @@
+"""Matches: create, read, join."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..present import public_match
+from ..schemas import CreatedMatchSchema, CreateMatchSchema, ErrorSchema, JoinSchema, MatchSchema, TokenSchema
+from .common import MATCH_ID, describe, service
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, read and join matches")
+
+
+@blp.route("")
+class Matches(MethodView):
+    """The collection of matches."""
+
+    @blp.arguments(CreateMatchSchema)
+    @blp.response(201, CreatedMatchSchema)
+    @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
+    @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
+    @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a match.
+
+        Seats are remote (`{"name"}`, answered with a token), server bots
+        (`{"name", "bot"}`) or open (`{"open": true}`, filled by joins). The
+        first hand is dealt at once unless a seat is open; bots that are on
+        turn play before the answer. At least one seat must not be a bot.
+        """
+        created = service().create(body)
+        return {
+            "match_id": created.record.match_id,
+            "tokens": created.tokens,
+            "match": public_match(created.record),
+        }
+
+
+@blp.route(f"/{MATCH_ID}")
+class MatchResource(MethodView):
+    """One match, public."""
+
+    @blp.response(200, MatchSchema)
+    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    def get(self, match_id: str) -> dict[str, Any]:
+        """The public state of a match: no card of any hand."""
+        return public_match(service().get(match_id))
+
+
+@blp.route(f"/{MATCH_ID}/join")
+class Join(MethodView):
+    """Taking an open seat."""
+
+    @blp.arguments(JoinSchema)
+    @blp.response(201, TokenSchema)
+    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    @blp.alt_response(409, schema=ErrorSchema, description=describe("match_full"))
+    @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
+    def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
+        """Join a match: fills the lowest open seat and answers its token.
+
+        The first hand is dealt when the last open seat fills.
+        """
+        _record, seat, token = service().join(match_id, body["name"])
+        return {"seat": seat, "token": token}

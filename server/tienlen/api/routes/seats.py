@@ -1,0 +1,117 @@
+"""What a seat does with its token: its view, its legal plays, actions, hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..errors import fail
+from ..schemas import ActionSchema, ErrorSchema, HintSchema, LegalSchema, SeatViewSchema
+from .common import AUTH, MATCH_ID, describe, service
+
+blp = Blueprint(
+    "seats",
+    __name__,
+    url_prefix="/v1/matches",
+    description="A seat's own view, legal plays, actions and hints (Authorization: Bearer <token>)",
+)
+
+_RULE_REASONS = (
+    "invalid_request",
+    "unknown_card",
+    "duplicate_cards",
+    "cards_not_in_hand",
+    "not_a_combination",
+    "must_include_start_card",
+    "cannot_pass_on_lead",
+    "locked_bomb_only",
+    "does_not_beat",
+)
+
+
+@blp.route(f"/{MATCH_ID}/view")
+class View(MethodView):
+    """A seat's view."""
+
+    @blp.response(200, SeatViewSchema)
+    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
+    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    @blp.doc(security=AUTH)
+    def get(self, match_id: str) -> dict[str, Any]:
+        """The public state plus the asking seat's own cards, low to high."""
+        return service().view(match_id, request.headers.get("Authorization"))
+
+
+@blp.route(f"/{MATCH_ID}/legal")
+class Legal(MethodView):
+    """A seat's legal plays."""
+
+    @blp.response(200, LegalSchema)
+    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
+    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    @blp.doc(security=AUTH)
+    def get(self, match_id: str) -> dict[str, Any]:
+        """Every distinct legal play of the asking seat, fewest cards first.
+
+        Empty, with `can_pass: false`, when it is not that seat's turn. Any play
+        listed here is accepted by `POST .../actions`.
+        """
+        return service().legal(match_id, request.headers.get("Authorization"))
+
+
+@blp.route(f"/{MATCH_ID}/actions")
+class Actions(MethodView):
+    """Plays and passes."""
+
+    @blp.arguments(ActionSchema)
+    @blp.response(200, SeatViewSchema)
+    @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
+    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
+    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    @blp.alt_response(
+        409, schema=ErrorSchema, description=describe("match_not_playing", "not_your_turn", "stale_version")
+    )
+    @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
+    @blp.alt_response(422, schema=ErrorSchema, description=describe(*_RULE_REASONS))
+    @blp.doc(
+        security=AUTH,
+        parameters=[
+            {
+                "in": "header",
+                "name": "Idempotency-Key",
+                "required": False,
+                "schema": {"type": "string", "maxLength": 200},
+                "description": "A retry with the same key within 24 h returns the first answer and applies nothing",
+            }
+        ],
+    )
+    def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
+        """Play cards or pass, then let every bot that follows play.
+
+        When several reasons apply, the first of: token, `match_not_playing`,
+        `not_your_turn`, `stale_version`, `unknown_card`, `duplicate_cards`,
+        `cards_not_in_hand`, `not_a_combination`, `must_include_start_card` /
+        `cannot_pass_on_lead`, `locked_bomb_only`, `does_not_beat`. A refused
+        action changes nothing. Answers the seat's view after the action.
+        """
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 0 < len(key) <= 200:
+            fail("invalid_request", "Idempotency-Key must be 1 to 200 characters")
+        return service().act(match_id, request.headers.get("Authorization"), body, key)
+
+
+@blp.route(f"/{MATCH_ID}/hint")
+class HintResource(MethodView):
+    """Advice for the seat on turn."""
+
+    @blp.response(200, HintSchema)
+    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
+    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    @blp.alt_response(409, schema=ErrorSchema, description=describe("match_not_playing", "not_your_turn"))
+    @blp.doc(security=AUTH)
+    def get(self, match_id: str) -> dict[str, Any]:
+        """The action the strongest bot would take in your seat, and why."""
+        return service().hint(match_id, request.headers.get("Authorization"))

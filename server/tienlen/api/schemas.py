@@ -1,0 +1,258 @@
+"""Marshmallow schemas for every request body and response of API v1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ..engine import Kind
+
+KINDS = [k.value for k in Kind]
+CARD = fields.String(metadata={"description": "A card in wire notation, e.g. 3S, 10D, QH, 2C", "example": "3S"})
+
+
+class ErrorSchema(ma.Schema):
+    """Every non-2xx answer."""
+
+    code = fields.Integer(required=True, metadata={"description": "HTTP status code"})
+    status = fields.String(required=True, metadata={"description": "HTTP status name"})
+    message = fields.String(required=True, metadata={"description": "What went wrong, for people"})
+    reason = fields.String(required=True, metadata={"description": "What went wrong, for programs"})
+    errors = fields.Dict(metadata={"description": "Field details on validation failures"})
+
+
+# ----- requests --------------------------------------------------------------------
+
+
+class SeatRequestSchema(ma.Schema):
+    """``{"name"}`` a remote seat, ``{"name", "bot"}`` a server bot, ``{"open": true}`` a seat to join."""
+
+    name = fields.String(validate=validate.Length(min=1, max=40))
+    bot = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]))
+    open = fields.Boolean()
+
+    @ma.validates_schema
+    def _one_kind_of_seat(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("open"):
+            if "name" in data or "bot" in data:
+                raise ma.ValidationError("an open seat takes no name or bot", "open")
+        elif "name" not in data:
+            raise ma.ValidationError("a seat needs a name, or open: true", "name")
+
+
+class RulesRequestSchema(ma.Schema):
+    """A preset and overrides of single parameters; the player count comes from the seats."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+    preset = fields.String(validate=validate.OneOf(["standard", "classic", "ladder"]))
+    bombs = fields.String(validate=validate.OneOf(["exact", "classic", "ladder", "off"]))
+    pass_reentry_with_bomb = fields.Boolean(truthy={True}, falsy={False})
+    start_card_rule = fields.Boolean(truthy={True}, falsy={False})
+    end_on_first_out = fields.Boolean(truthy={True}, falsy={False})
+    scoring = fields.String(validate=validate.OneOf(["places", "wins", "none"]))
+    hands = fields.Integer(strict=True, validate=validate.Range(min=1, max=50))
+    tiebreak = fields.String(validate=validate.OneOf(["best_finish", "until_clear"]))
+    players = fields.Integer(strict=True, metadata={"description": "If given, must equal the number of seats"})
+
+
+class CreateMatchSchema(ma.Schema):
+    """Body of ``POST /v1/matches``."""
+
+    seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=2, max=4))
+    rules = fields.Nested(RulesRequestSchema, load_default=dict)
+    seed = fields.Integer(strict=True, validate=validate.Range(min=0, max=2**63 - 1))
+    deal = fields.List(
+        fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(min=1, max=13)),
+        metadata={"description": "One list of cards per seat for the first hand"},
+    )
+
+
+class JoinSchema(ma.Schema):
+    """Body of ``POST /v1/matches/{match_id}/join``."""
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class ActionSchema(ma.Schema):
+    """Body of ``POST /v1/matches/{match_id}/actions``."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["play", "pass"]))
+    cards = fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(max=52))
+    version = fields.Integer(strict=True, metadata={"description": "Refused with 409 stale_version unless current"})
+
+    @ma.validates_schema
+    def _cards_with_play_only(self, data: dict[str, Any], **_: Any) -> None:
+        if data["type"] == "play" and "cards" not in data:
+            raise ma.ValidationError("a play needs cards", "cards")
+        if data["type"] == "pass" and "cards" in data:
+            raise ma.ValidationError("a pass takes no cards", "cards")
+
+
+class EventsQuerySchema(ma.Schema):
+    """Query of ``GET /v1/matches/{match_id}/events``."""
+
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
+
+
+# ----- responses -------------------------------------------------------------------
+
+
+class SeatSchema(ma.Schema):
+    """A seat as everybody sees it."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, required=True)
+    bot = fields.String(allow_none=True, required=True, metadata={"description": "Bot level, or null"})
+    open = fields.Boolean(required=True, metadata={"description": "Waiting for someone to join"})
+    cards_left = fields.Integer(required=True)
+    passed = fields.Boolean(required=True, metadata={"description": "Pass-locked in the current battle"})
+    place = fields.Integer(allow_none=True, required=True, metadata={"description": "Finishing place, from 1"})
+    score = fields.Integer(required=True, metadata={"description": "Running match total"})
+
+
+class TableSchema(ma.Schema):
+    """The play on the table."""
+
+    seat = fields.Integer(required=True)
+    cards = fields.List(CARD, required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+
+
+class HandSchema(ma.Schema):
+    """A completed hand."""
+
+    hand_number = fields.Integer(required=True)
+    places = fields.List(fields.Integer(), required=True, metadata={"description": "Seats, first to last"})
+    points = fields.List(fields.Integer(), required=True, metadata={"description": "Points by seat"})
+
+
+class HistoryEntrySchema(ma.Schema):
+    """One action of the current hand: the cards played, or none for a pass."""
+
+    seat = fields.Integer(required=True)
+    cards = fields.List(CARD, required=True)
+
+
+class RulesSchema(ma.Schema):
+    """All resolved rule parameters and the preset they started from."""
+
+    preset = fields.String(required=True)
+    players = fields.Integer(required=True)
+    bombs = fields.String(required=True)
+    pass_reentry_with_bomb = fields.Boolean(required=True)
+    start_card_rule = fields.Boolean(required=True)
+    end_on_first_out = fields.Boolean(required=True)
+    scoring = fields.String(required=True)
+    hands = fields.Integer(required=True)
+    tiebreak = fields.String(required=True)
+
+
+class MatchSchema(ma.Schema):
+    """The public state of a match: never a card of anybody's hand."""
+
+    match_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "finished"]))
+    version = fields.Integer(required=True, metadata={"description": "Rises with every accepted write"})
+    last_seq = fields.Integer(required=True, metadata={"description": "Sequence number of the newest event"})
+    rules = fields.Nested(RulesSchema, required=True)
+    hand_number = fields.Integer(required=True, metadata={"description": "1-based; 0 while waiting"})
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    turn = fields.Integer(allow_none=True, required=True, metadata={"description": "The seat expected to act"})
+    leading = fields.Boolean(required=True, metadata={"description": "The seat on turn leads a new battle"})
+    reentry = fields.Boolean(
+        required=True, metadata={"description": "The seat on turn is pass-locked and may only bomb or pass"}
+    )
+    start_card = fields.String(
+        allow_none=True, required=True, metadata={"description": "The card the opening lead must include"}
+    )
+    table = fields.Nested(TableSchema, allow_none=True, required=True)
+    history = fields.List(fields.Nested(HistoryEntrySchema), required=True)
+    hands = fields.List(fields.Nested(HandSchema), required=True)
+    winner = fields.Integer(allow_none=True, required=True)
+    winners = fields.List(fields.Integer(), required=True, metadata={"description": "Several only for a shared win"})
+
+
+class SeatViewSchema(MatchSchema):
+    """The public state plus the asking seat's own cards, low to high."""
+
+    seat = fields.Integer(required=True)
+    cards = fields.List(CARD, required=True)
+
+
+class TokenSchema(ma.Schema):
+    """A seat's bearer token: keep it secret."""
+
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True)
+
+
+class CreatedMatchSchema(ma.Schema):
+    """Answer to ``POST /v1/matches``."""
+
+    match_id = fields.String(required=True)
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)
+    match = fields.Nested(MatchSchema, required=True)
+
+
+class PlaySchema(ma.Schema):
+    """A legal play."""
+
+    cards = fields.List(CARD, required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+
+
+class LegalSchema(ma.Schema):
+    """What the asking seat may do now."""
+
+    can_pass = fields.Boolean(required=True)
+    plays = fields.List(fields.Nested(PlaySchema), required=True)
+
+
+class EventsSchema(ma.Schema):
+    """A page of events."""
+
+    events = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "Events oldest first, each {seq, type, ...}: seat_joined {seat, name}, "
+            "hand_started {hand_number, leader}, played {seat, cards, kind, bomb}, passed {seat}, "
+            "table_cleared {leader}, went_out {seat, place}, hand_ended {hand_number, places, points}, "
+            "match_ended {winner, winners, scores}"
+        },
+    )
+    last_seq = fields.Integer(required=True)
+
+
+class ActionOutSchema(ma.Schema):
+    """An action as a hint proposes it."""
+
+    type = fields.String(required=True, validate=validate.OneOf(["play", "pass"]))
+    cards = fields.List(CARD, required=True)
+
+
+class HintSchema(ma.Schema):
+    """A suggested action and why."""
+
+    action = fields.Nested(ActionOutSchema, required=True)
+    explanation = fields.String(required=True)
+
+
+class PresetsSchema(ma.Schema):
+    """The presets with all their parameters."""
+
+    default_preset = fields.String(required=True)
+    presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesSchema), required=True)
+    parameters = fields.Dict(required=True, metadata={"description": "What each parameter means and allows"})
+
+
+class HealthSchema(ma.Schema):
+    """Health of the server and its store."""
+
+    status = fields.String(required=True)
+

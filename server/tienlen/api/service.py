@@ -1,0 +1,260 @@
+"""The match service: every use case of API v1, on the engine, the bots and the store.
+
+Each write reads the record, applies the action with the engine (plus every
+bot turn that follows), and commits with a compare-and-set on the version.
+A lost race is retried; refusals change nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .. import bots
+from ..engine import (
+    DealError,
+    Event,
+    IllegalActionError,
+    Match,
+    RulesError,
+    UnknownCardError,
+    format_mask,
+    resolve_rules,
+    seat_view,
+)
+from ..engine.match import parse_deal
+from ..store import MatchRecord, MatchStore, SeatRecord, idempotency_key, new_match_id, new_token, token_digest
+from .errors import fail
+from .present import legal_answer, seat_match
+
+MAX_ATTEMPTS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new match and the tokens of its named remote seats."""
+
+    record: MatchRecord
+    tokens: list[dict[str, Any]]
+
+
+class MatchService:
+    """Use cases of API v1 over one store."""
+
+    def __init__(self, store: MatchStore, bot_budget_s: float) -> None:
+        self.store = store
+        self.bot_budget_s = bot_budget_s
+
+    # ----- reading --------------------------------------------------------------
+
+    def get(self, match_id: str) -> MatchRecord:
+        """The stored record, or 404 ``match_not_found``."""
+        record = self.store.load(match_id).record
+        if record is None:
+            fail("match_not_found", f"no match {match_id!r}")
+        return record
+
+    def seat_of(self, record: MatchRecord, authorization: str | None) -> int:
+        """The seat a bearer token belongs to, or 401 ``invalid_token``."""
+        token = _bearer(authorization)
+        seat = None if token is None else record.seat_of_token(token)
+        if seat is None:
+            fail("invalid_token", "send 'Authorization: Bearer <token>' with a token of a seat of this match")
+        return seat
+
+    def view(self, match_id: str, authorization: str | None) -> dict[str, Any]:
+        """A seat's view."""
+        record = self.get(match_id)
+        return seat_match(record, self.seat_of(record, authorization))
+
+    def legal(self, match_id: str, authorization: str | None) -> dict[str, Any]:
+        """The asking seat's legal plays (none when it is not on turn)."""
+        record = self.get(match_id)
+        seat = self.seat_of(record, authorization)
+        engine = record.engine
+        if engine is None or engine.outcome is not None or engine.turn != seat:
+            return legal_answer(None)
+        return legal_answer(engine.legal_plays())
+
+    def hint(self, match_id: str, authorization: str | None) -> dict[str, Any]:
+        """A suggested action for the seat on turn, with its explanation."""
+        record = self.get(match_id)
+        seat = self.seat_of(record, authorization)
+        engine = _playing(record)
+        _check_turn(engine, seat)
+        suggestion = bots.hint(
+            seat_view(engine, seat), engine.legal_plays(), bots.bot_rng(engine, seat), budget_s=self.bot_budget_s
+        )
+        action = suggestion.action
+        return {
+            "action": {"type": action.type, "cards": format_mask(action.mask)},
+            "explanation": suggestion.explanation,
+        }
+
+    def events(self, match_id: str, after: int, wait_s: float) -> dict[str, Any]:
+        """Public events after ``after``, waiting up to ``wait_s`` for the first one."""
+        found = self.store.events(match_id, after, wait_s)
+        if found is None:
+            fail("match_not_found", f"no match {match_id!r}")
+        return {"events": found, "last_seq": found[-1]["seq"] if found else after}
+
+    # ----- writing --------------------------------------------------------------
+
+    def create(self, body: Mapping[str, Any]) -> Created:
+        """Create a match; deal at once unless a seat is open."""
+        seats_in = body["seats"]
+        if all("bot" in s for s in seats_in):
+            fail("invalid_request", "at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
+        rules_in = dict(body["rules"])
+        if "players" in rules_in and rules_in["players"] != len(seats_in):
+            fail("invalid_request", "rules.players must equal the number of seats", errors={"rules": ["players"]})
+        try:
+            rules = resolve_rules(rules_in, players=len(seats_in))
+        except RulesError as error:
+            fail("invalid_request", str(error), errors={"rules": {error.parameter: [str(error)]}})
+        deal = None
+        if "deal" in body:
+            try:
+                deal = parse_deal(body["deal"], rules.players)
+            except (DealError, UnknownCardError) as error:
+                fail("invalid_request", f"deal: {error}", errors={"deal": [str(error)]})
+        seed = body.get("seed")
+        tokens: list[dict[str, Any]] = []
+        seats: list[SeatRecord] = []
+        for index, seat in enumerate(seats_in):
+            if seat.get("open"):
+                seats.append(SeatRecord(open=True))
+            elif "bot" in seat:
+                seats.append(SeatRecord(name=seat["name"], bot=seat["bot"]))
+            else:
+                token = new_token()
+                tokens.append({"seat": index, "token": token})
+                seats.append(SeatRecord(name=seat["name"], token_sha256=token_digest(token)))
+        for _ in range(MAX_ATTEMPTS):
+            record = MatchRecord(
+                match_id=new_match_id(),
+                version=1,
+                seats=list(seats),
+                rules=rules,
+                seed=seed if seed is not None else secrets.randbits(63),
+                deal=deal,
+            )
+            events: list[dict[str, Any]] = []
+            if not any(s.open for s in seats):
+                events = self._start(record)
+            _number(record, events)
+            if self.store.commit(record, None, events):
+                return Created(record, tokens)
+        fail("store_unavailable", "could not store the new match")
+
+    def join(self, match_id: str, name: str) -> tuple[MatchRecord, int, str]:
+        """Fill the lowest open seat; deal when the last one fills."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self.get(match_id)
+            expected = record.version
+            open_seats = [i for i, s in enumerate(record.seats) if s.open]
+            if not open_seats:
+                fail("match_full", "no seat of this match is open")
+            seat = open_seats[0]
+            token = new_token()
+            record.seats[seat] = SeatRecord(name=name, token_sha256=token_digest(token))
+            events: list[dict[str, Any]] = [{"type": "seat_joined", "seat": seat, "name": name}]
+            if len(open_seats) == 1:
+                events += self._start(record)
+            record.version += 1
+            _number(record, events)
+            if self.store.commit(record, expected, events):
+                return record, seat, token
+        fail("stale_version", "the match kept changing; try again")
+
+    def act(
+        self, match_id: str, authorization: str | None, body: Mapping[str, Any], idempotency: str | None
+    ) -> dict[str, Any]:
+        """Apply a play or pass for the token's seat, then every bot turn that follows."""
+        for _ in range(MAX_ATTEMPTS):
+            record, seat, answer_key, cached = self._load_for_action(match_id, authorization, idempotency)
+            if cached is not None:
+                return cached
+            engine = _playing(record)
+            _check_turn(engine, seat)
+            if body.get("version") is not None and body["version"] != record.version:
+                fail("stale_version", f"the match is at version {record.version}, not {body['version']}")
+            expected = record.version
+            try:
+                if body["type"] == "pass":
+                    done = engine.pass_turn(seat)
+                else:
+                    done = engine.play(seat, body["cards"])
+            except IllegalActionError as error:
+                fail(error.reason, str(error))
+            events = [e.to_dict() for e in done + self._bot_turns(record)]
+            record.version += 1
+            _number(record, events)
+            answer = seat_match(record, seat)
+            if self.store.commit(record, expected, events, None if answer_key is None else (answer_key, answer)):
+                return answer
+        fail("stale_version", "the match kept changing while your action was applied; try again")
+
+    # ----- helpers --------------------------------------------------------------
+
+    def _load_for_action(
+        self, match_id: str, authorization: str | None, idempotency: str | None
+    ) -> tuple[MatchRecord, int, str | None, dict[str, Any] | None]:
+        """Read the record and any cached answer in one round trip, then authenticate."""
+        token = _bearer(authorization)
+        key = None
+        if idempotency is not None and token is not None:
+            key = idempotency_key(match_id, token_digest(token), idempotency)
+        loaded = self.store.load(match_id, key)
+        if loaded.record is None:
+            fail("match_not_found", f"no match {match_id!r}")
+        return loaded.record, self.seat_of(loaded.record, authorization), key, loaded.cached
+
+    def _start(self, record: MatchRecord) -> list[dict[str, Any]]:
+        """Deal the first hand and play any bot turns; return the events."""
+        assert record.seed is not None
+        deal = None if record.deal is None else [format_mask(m) for m in record.deal]
+        engine, opening = Match.new(record.rules, random.Random(record.seed), deal)
+        record.engine = engine
+        record.deal = None
+        return [e.to_dict() for e in opening + self._bot_turns(record)]
+
+    def _bot_turns(self, record: MatchRecord) -> list[Event]:
+        engine = record.engine
+        assert engine is not None
+        return bots.play_bot_turns(engine, record.bots, budget_s=self.bot_budget_s)
+
+
+def _number(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    """Give new events their sequence numbers and advance the record's last one."""
+    for event in events:
+        record.last_seq += 1
+        event["seq"] = record.last_seq
+
+
+def _playing(record: MatchRecord) -> Match:
+    engine = record.engine
+    if engine is None:
+        fail("match_not_playing", "the match is waiting for seats to be joined")
+    if engine.outcome is not None:
+        fail("match_not_playing", "the match is over")
+    return engine
+
+
+def _check_turn(engine: Match, seat: int) -> None:
+    try:
+        engine.verify_turn(seat)
+    except IllegalActionError as error:
+        fail(error.reason, str(error))
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()

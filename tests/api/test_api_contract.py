@@ -1,0 +1,311 @@
+"""The v1 contract: every reason, priority of reasons, joins, tokens, events, OpenAPI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tienlen.api import create_app, openapi_document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Seat 0 holds 3S and leads; seat 1 holds a single 2 and two bombs' worth of pairs.
+DEAL = [
+    ["3S", "4S", "5S", "6S", "9H"],
+    ["3C", "3D", "4C", "4D", "5C", "5D", "2H"],
+    ["7S", "7C", "8S", "2S"],
+    ["QS", "QC", "QD", "QH", "KS"],
+]
+
+
+def reason(response: Any) -> str:
+    """The machine-readable reason of an error answer, checking its shape."""
+    body = response.json
+    assert set(body) >= {"code", "status", "message", "reason"}, body
+    assert body["code"] == response.status_code
+    return str(body["reason"])
+
+
+def four_remote(api: Any, **extra: Any) -> tuple[str, list[str]]:
+    created = api.create(seats=[{"name": n} for n in "ABCD"], **extra)
+    return created["match_id"], [t["token"] for t in sorted(created["tokens"], key=lambda t: t["seat"])]
+
+
+def test_create_answers_tokens_for_named_remote_seats_only(api: Any) -> None:
+    created = api.create(
+        seats=[{"name": "Ann"}, {"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Di"}], seed=3
+    )
+    assert [t["seat"] for t in created["tokens"]] == [0, 3]
+    assert all(len(t["token"]) >= 22 for t in created["tokens"])
+    match = created["match"]
+    assert match["status"] == "waiting" and match["hand_number"] == 0 and match["turn"] is None
+    assert [s["open"] for s in match["seats"]] == [False, False, True, False]
+    assert match["rules"]["players"] == 4 and match["rules"]["preset"] == "standard"
+
+
+def test_join_fills_lowest_open_seat_and_deals_when_last_fills(api: Any, client: FlaskClient) -> None:
+    created = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}], seed=11)
+    match_id = created["match_id"]
+    first = client.post(f"/v1/matches/{match_id}/join", json={"name": "Bo"})
+    assert first.status_code == 201 and first.json["seat"] == 1
+    assert api.public(match_id)["status"] == "waiting"
+    second = client.post(f"/v1/matches/{match_id}/join", json={"name": "Cy"})
+    assert second.status_code == 201 and second.json["seat"] == 2
+    match = api.public(match_id)
+    assert match["status"] == "playing" and match["hand_number"] == 1
+    assert [s["cards_left"] for s in match["seats"]] == [13, 13, 13]
+    assert api.view(match_id, second.json["token"])["seat"] == 2
+    full = client.post(f"/v1/matches/{match_id}/join", json={"name": "Late"})
+    assert full.status_code == 409 and reason(full) == "match_full"
+    events = client.get(f"/v1/matches/{match_id}/events").json["events"]
+    assert [e["type"] for e in events[:3]] == ["seat_joined", "seat_joined", "hand_started"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+def test_token_is_valid_for_its_own_match_and_seat_only(api: Any, client: FlaskClient) -> None:
+    match_a, tokens_a = four_remote(api, deal=DEAL)
+    match_b, _ = four_remote(api, deal=DEAL)
+    assert api.view(match_a, tokens_a[2])["seat"] == 2
+    wrong = client.get(f"/v1/matches/{match_b}/view", headers=api.auth(tokens_a[0]))
+    assert wrong.status_code == 401 and reason(wrong) == "invalid_token"
+    for headers in ({}, {"Authorization": "Bearer"}, {"Authorization": f"Basic {tokens_a[0]}"}):
+        missing = client.get(f"/v1/matches/{match_a}/legal", headers=headers)
+        assert missing.status_code == 401 and reason(missing) == "invalid_token"
+
+
+def test_view_shows_own_cards_sorted_and_public_shows_none(api: Any) -> None:
+    match_id, tokens = four_remote(api, deal=[list(reversed(h)) for h in DEAL])
+    view = api.view(match_id, tokens[1])
+    assert view["cards"] == ["3C", "3D", "4C", "4D", "5C", "5D", "2H"]
+    public = api.public(match_id)
+    assert "cards" not in public and "seat" not in public
+    assert public["turn"] == 0 and public["start_card"] == "3S" and public["leading"] is True
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"type": "play", "cards": ["3X"]}, "unknown_card"),
+        ({"type": "play", "cards": ["3S", "3s"]}, "duplicate_cards"),
+        ({"type": "play", "cards": ["3S", "3C"]}, "cards_not_in_hand"),
+        ({"type": "play", "cards": ["3S", "5S"]}, "not_a_combination"),
+        ({"type": "play", "cards": []}, "not_a_combination"),
+        ({"type": "play", "cards": ["4S"]}, "must_include_start_card"),
+        ({"type": "pass"}, "cannot_pass_on_lead"),
+        ({"type": "play", "cards": ["3Z", "3S", "3S"]}, "unknown_card"),
+        ({"type": "play", "cards": ["3S", "3S", "QH"]}, "duplicate_cards"),
+        ({"type": "play", "cards": ["QH", "4S"]}, "cards_not_in_hand"),
+    ],
+)
+def test_rule_refusals_on_the_opening_lead(api: Any, body: dict[str, Any], expected: str) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    before = api.public(match_id)
+    response = api.act(match_id, tokens[0], body)
+    assert response.status_code == 422 and reason(response) == expected
+    assert api.public(match_id) == before, "a refused action changes nothing"
+
+
+def test_does_not_beat_and_locked_bomb_only(api: Any) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    assert api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}).status_code == 200
+    pair = api.act(match_id, tokens[1], {"type": "play", "cards": ["4C", "4D"]})
+    assert pair.status_code == 422 and reason(pair) == "does_not_beat"
+    assert api.act(match_id, tokens[1], {"type": "pass"}).status_code == 200
+    assert api.act(match_id, tokens[2], {"type": "play", "cards": ["2S"]}).status_code == 200
+    low = api.act(match_id, tokens[3], {"type": "play", "cards": ["KS"]})
+    assert low.status_code == 422 and reason(low) == "does_not_beat"
+    # Seat 3 passes; seat 0 passes; seat 1 is locked but offered a bomb re-entry on the single 2.
+    assert api.act(match_id, tokens[3], {"type": "pass"}).status_code == 200
+    assert api.act(match_id, tokens[0], {"type": "pass"}).status_code == 200
+    state = api.public(match_id)
+    assert state["turn"] == 1 and state["reentry"] is True and state["seats"][1]["passed"] is True
+    higher = api.act(match_id, tokens[1], {"type": "play", "cards": ["2H"]})
+    assert higher.status_code == 422 and reason(higher) == "locked_bomb_only"
+    legal = api.legal(match_id, tokens[1])
+    assert legal["can_pass"] is True
+    assert legal["plays"] == [{"cards": ["3C", "3D", "4C", "4D", "5C", "5D"], "kind": "consecutive_pairs"}]
+    bomb = api.act(match_id, tokens[1], {"type": "play", "cards": ["3C", "3D", "4C", "4D", "5C", "5D"]})
+    assert bomb.status_code == 200
+    assert bomb.json["seats"][1]["passed"] is False
+
+
+def test_match_not_playing_while_waiting_and_after_the_end(api: Any, client: FlaskClient) -> None:
+    created = api.create(seats=[{"name": "Ann"}, {"open": True}])
+    token = created["tokens"][0]["token"]
+    waiting = api.act(created["match_id"], token, {"type": "pass"})
+    assert waiting.status_code == 409 and reason(waiting) == "match_not_playing"
+    hint = client.get(f"/v1/matches/{created['match_id']}/hint", headers=api.auth(token))
+    assert hint.status_code == 409 and reason(hint) == "match_not_playing"
+    # A one-card deal ends a quick match at the first play.
+    quick = api.create(
+        seats=[{"name": "A"}, {"name": "B"}], rules={"preset": "ladder"}, deal=[["3S"], ["4S", "5S"]]
+    )
+    match_id = quick["match_id"]
+    tokens = [t["token"] for t in quick["tokens"]]
+    done = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]})
+    assert done.status_code == 200 and done.json["status"] == "finished" and done.json["winner"] == 0
+    assert done.json["seats"][0]["place"] == 1 and done.json["seats"][1]["place"] == 2
+    after = api.act(match_id, tokens[1], {"type": "play", "cards": ["4S"]})
+    assert after.status_code == 409 and reason(after) == "match_not_playing"
+
+
+def test_reason_priority_token_then_state_then_turn_then_version_then_cards(api: Any) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    assert reason(api.act(match_id, "nope", {"type": "play", "cards": ["ZZ"]})) == "invalid_token"
+    not_turn = api.act(match_id, tokens[1], {"type": "play", "cards": ["ZZ"], "version": 99})
+    assert not_turn.status_code == 409 and reason(not_turn) == "not_your_turn"
+    stale = api.act(match_id, tokens[0], {"type": "play", "cards": ["ZZ"], "version": 99})
+    assert stale.status_code == 409 and reason(stale) == "stale_version"
+    assert reason(api.act(match_id, tokens[0], {"type": "play", "cards": ["ZZ", "3S", "3S"]})) == "unknown_card"
+    current = api.public(match_id)["version"]
+    ok = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"], "version": current})
+    assert ok.status_code == 200 and ok.json["version"] == current + 1
+
+
+def test_hint_for_the_seat_on_turn_only(api: Any, client: FlaskClient) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    answer = client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(tokens[0]))
+    assert answer.status_code == 200
+    action = answer.json["action"]
+    assert action["type"] == "play" and "3S" in action["cards"]
+    assert answer.json["explanation"] and "3S" in answer.json["explanation"]
+    assert api.act(match_id, tokens[0], action).status_code == 200
+    other = client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(tokens[0]))
+    assert other.status_code == 409 and reason(other) == "not_your_turn"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"seats": [{"name": "A"}]},
+        {"seats": [{"name": "A"}] * 5},
+        {"seats": [{"name": "A"}, {"name": "B", "bot": "genius"}]},
+        {"seats": [{"name": "A"}, {"open": True, "name": "B"}]},
+        {"seats": [{"name": "A"}, {}]},
+        {"seats": [{"name": "A", "bot": "easy"}, {"name": "B", "bot": "hard"}]},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"preset": "blitz"}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"bombs": "nuclear"}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"scoring": "none", "hands": 4}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"hands": 0}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"players": 3}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"surprise": True}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "rules": {"start_card_rule": "yes"}},
+        {"seats": [{"name": "A"}, {"name": "B"}], "seed": "x"},
+        {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S"], ["3S"]]},
+        {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S"]]},
+        {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S"], []]},
+        {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S"], ["1Z"]]},
+        {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S", "3S"], ["4S"]]},
+        {"seats": [{"name": "A"}, {"name": "B"}], "extra": 1},
+    ],
+)
+def test_invalid_create_bodies_get_invalid_request(client: FlaskClient, body: dict[str, Any]) -> None:
+    response = client.post("/v1/matches", json=body)
+    assert response.status_code == 422 and reason(response) == "invalid_request", response.json
+
+
+def test_invalid_rules_name_the_parameter(client: FlaskClient) -> None:
+    response = client.post(
+        "/v1/matches", json={"seats": [{"name": "A"}, {"name": "B"}], "rules": {"scoring": "none", "hands": 3}}
+    )
+    assert response.status_code == 422 and "hands" in json.dumps(response.json["errors"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"type": "fold"}, {"type": "play"}, {"type": "pass", "cards": []}, {"type": "play", "cards": "3S"}, []],
+)
+def test_invalid_action_bodies_get_invalid_request(api: Any, body: Any) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    response = api.act(match_id, tokens[0], body)
+    assert response.status_code == 422 and reason(response) == "invalid_request", response.json
+
+
+def test_malformed_json_is_bad_request(api: Any, client: FlaskClient) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    response = client.post(
+        f"/v1/matches/{match_id}/actions", data="{not json", content_type="application/json",
+        headers=api.auth(tokens[0]),
+    )
+    assert response.status_code == 400 and reason(response) == "bad_request"
+    created = client.post("/v1/matches", data="[", content_type="application/json")
+    assert created.status_code == 400 and reason(created) == "bad_request"
+
+
+def test_payload_too_large(client: FlaskClient) -> None:
+    body = json.dumps({"seats": [{"name": "x" * 70000}, {"name": "B"}]})
+    response = client.post("/v1/matches", data=body, content_type="application/json")
+    assert response.status_code == 413 and reason(response) == "payload_too_large"
+
+
+def test_unknown_match_is_match_not_found(api: Any, client: FlaskClient) -> None:
+    for path in ("", "/events", "/view"):
+        response = client.get(f"/v1/matches/0123456789abcdef0123{path}", headers=api.auth("x"))
+        assert response.status_code == 404 and reason(response) == "match_not_found"
+    join = client.post("/v1/matches/nope/join", json={"name": "A"})
+    assert join.status_code == 404 and reason(join) == "match_not_found"
+    action = api.act("nope", "x", {"type": "pass"})
+    assert action.status_code == 404 and reason(action) == "match_not_found"
+
+
+def test_unknown_route_is_json_404(client: FlaskClient) -> None:
+    response = client.get("/v2/whatever")
+    assert response.status_code == 404 and reason(response) == "not_found"
+
+
+def test_store_unavailable_when_redis_does_not_answer() -> None:
+    dead = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_LOG_LEVEL": "WARNING"}).test_client()
+    health = dead.get("/healthz")
+    assert health.status_code == 503 and reason(health) == "store_unavailable"
+    created = dead.post("/v1/matches", json={"seats": [{"name": "A"}, {"name": "B"}]})
+    assert created.status_code == 503 and reason(created) == "store_unavailable"
+    read = dead.get("/v1/matches/0123456789abcdef0123")
+    assert read.status_code == 503 and reason(read) == "store_unavailable"
+
+
+def test_healthz_and_rules(client: FlaskClient) -> None:
+    assert client.get("/healthz").json == {"status": "ok"}
+    rules = client.get("/v1/rules").json
+    assert rules["default_preset"] == "standard"
+    assert rules["presets"]["classic"]["bombs"] == "classic" and rules["presets"]["classic"]["hands"] == 5
+    assert rules["presets"]["ladder"]["scoring"] == "none"
+    assert set(rules["parameters"]) == set(rules["presets"]["standard"]) - {"preset"}
+
+
+def test_events_are_public_numbered_and_paged(api: Any, client: FlaskClient) -> None:
+    match_id, tokens = four_remote(api, deal=DEAL)
+    api.act(match_id, tokens[0], {"type": "play", "cards": ["3S", "4S", "5S"]})
+    api.act(match_id, tokens[1], {"type": "pass"})
+    page = client.get(f"/v1/matches/{match_id}/events?after=0").json
+    types = [e["type"] for e in page["events"]]
+    assert types == ["hand_started", "played", "passed"]
+    assert page["events"][1] == {
+        "seq": 2, "type": "played", "seat": 0, "cards": ["3S", "4S", "5S"], "kind": "straight", "bomb": False,
+    }
+    assert page["last_seq"] == 3
+    later = client.get(f"/v1/matches/{match_id}/events?after=2").json
+    assert [e["seq"] for e in later["events"]] == [3] and later["last_seq"] == 3
+    empty = client.get(f"/v1/matches/{match_id}/events?after=3").json
+    assert empty == {"events": [], "last_seq": 3}
+    for bad in ("after=-1", "wait=31", "wait=x"):
+        response = client.get(f"/v1/matches/{match_id}/events?{bad}")
+        assert response.status_code == 422 and reason(response) == "invalid_request"
+
+
+def test_openapi_file_is_current() -> None:
+    committed = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    assert committed == openapi_document(), "run `make openapi` and commit openapi/openapi.json"
+
+
+def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
+    spec = client.get("/openapi.json").json
+    assert spec["openapi"].startswith("3.1")
+    assert "reason" in spec["components"]["schemas"]["Error"]["required"]
+    action = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]
+    assert {"200", "401", "404", "409", "422"} <= set(action["responses"])
+    assert client.get("/docs").status_code == 200
