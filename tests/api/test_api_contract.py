@@ -83,7 +83,9 @@ def test_view_shows_own_cards_sorted_and_public_shows_none(api: Any) -> None:
     assert view["cards"] == ["3C", "3D", "4C", "4D", "5C", "5D", "2H"]
     public = api.public(match_id)
     assert "cards" not in public and "seat" not in public
-    assert public["turn"] == 0 and public["start_card"] == "3S" and public["leading"] is True
+    assert public["turn"] == 0 and public["leading"] is True and "start_card" not in public
+    assert api.view(match_id, tokens[0])["start_card"] == "3S"
+    assert view["start_card"] is None
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,6 @@ def public_match(record: MatchRecord) -> dict[str, Any]:
             "turn": None,
             "leading": False,
             "reentry": False,
-            "start_card": None,
             "table": None,
             "history": [],
             "hands": [],
@@ -52,9 +51,10 @@ def seat_match(record: MatchRecord, seat: int) -> dict[str, Any]:
     """The ``Match`` as one seat sees it: the public state plus its own cards."""
     out = public_match(record)
     engine = record.engine
-    out["seat"] = seat
-    out["cards"] = [] if engine is None else list(seat_view(engine, seat).cards)
-    return out
+    if engine is None:
+        return out | {"seat": seat, "cards": [], "start_card": None}
+    view = seat_view(engine, seat)
+    return out | {"seat": seat, "cards": list(view.cards), "start_card": view.start_card}
 
 
 def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:

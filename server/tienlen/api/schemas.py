@@ -167,9 +167,6 @@ class MatchSchema(ma.Schema):
     reentry = fields.Boolean(
         required=True, metadata={"description": "The seat on turn is pass-locked and may only bomb or pass"}
     )
-    start_card = fields.String(
-        allow_none=True, required=True, metadata={"description": "The card the opening lead must include"}
-    )
     table = fields.Nested(TableSchema, allow_none=True, required=True)
     history = fields.List(fields.Nested(HistoryEntrySchema), required=True)
     hands = fields.List(fields.Nested(HandSchema), required=True)
@@ -182,6 +179,11 @@ class SeatViewSchema(MatchSchema):
 
     seat = fields.Integer(required=True)
     cards = fields.List(CARD, required=True)
+    start_card = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The card your opening lead must include (only while it applies and you hold it)"},
+    )
 
 
 class TokenSchema(ma.Schema):

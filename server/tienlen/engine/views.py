@@ -34,8 +34,7 @@ class PublicView:
     """Everything public about a match: no card of any hand.
 
     ``history`` is the current hand's actions in order as (seat, cards), where
-    empty cards mean a pass; ``start_card`` is the card the opening lead must
-    include, while that rule applies.
+    empty cards mean a pass.
     """
 
     status: str
@@ -49,7 +48,6 @@ class PublicView:
     hands: tuple[dict[str, Any], ...]
     winner: int | None
     winners: tuple[int, ...]
-    start_card: str | None
     history: tuple[tuple[int, tuple[str, ...]], ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,23 +69,28 @@ class PublicView:
             "hands": [dict(h) for h in self.hands],
             "winner": self.winner,
             "winners": list(self.winners),
-            "start_card": self.start_card,
             "history": [{"seat": seat, "cards": list(cards)} for seat, cards in self.history],
         }
 
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """A seat's view: the public view plus that seat's own cards, low to high."""
+    """A seat's view: the public view plus that seat's own cards, low to high.
+
+    ``start_card`` is the card this seat's opening lead must include, shown only
+    to the seat that holds it (the others learn it when it is played).
+    """
 
     public: PublicView
     seat: int
     cards: tuple[str, ...]
     hand_mask: int
+    start_card: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-able values."""
-        return self.public.to_dict() | {"seat": self.seat, "cards": list(self.cards)}
+        own = {"seat": self.seat, "cards": list(self.cards), "start_card": self.start_card}
+        return self.public.to_dict() | own
 
 
 def public_view(match: Match) -> PublicView:
@@ -114,7 +117,6 @@ def public_view(match: Match) -> PublicView:
         ),
         winner=None if match.outcome is None else match.outcome.winner,
         winners=() if match.outcome is None else match.outcome.winners,
-        start_card=None if match.start_card is None else format_mask(1 << match.start_card)[0],
         history=tuple((seat, tuple(format_mask(mask))) for seat, mask in match.log),
     )
 
@@ -122,4 +124,6 @@ def public_view(match: Match) -> PublicView:
 def seat_view(match: Match, seat: int) -> SeatView:
     """The view of one seat: public state plus its own hand and nothing else."""
     hand = match.hands[seat]
-    return SeatView(public_view(match), seat, tuple(format_mask(hand)), hand)
+    start = match.start_card
+    start_text = format_mask(1 << start)[0] if start is not None and hand >> start & 1 else None
+    return SeatView(public_view(match), seat, tuple(format_mask(hand)), hand, start_text)

@@ -1,0 +1,222 @@
+"""Races, idempotent retries, long polls, and restarts that lose nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tienlen.embedded_redis import EmbeddedRedis, free_port
+
+DEAL = [
+    ["3S", "4S", "5S", "6S", "9H"],
+    ["3C", "3D", "4C", "4D", "5C", "5D", "2H"],
+    ["7S", "7C", "8S", "2S"],
+    ["QS", "QC", "QD", "QH", "KS"],
+]
+
+
+def four_remote(api: Any) -> tuple[str, list[str], int]:
+    created = api.create(seats=[{"name": n} for n in "ABCD"], deal=DEAL)
+    tokens = [t["token"] for t in sorted(created["tokens"], key=lambda t: t["seat"])]
+    return created["match_id"], tokens, created["match"]["version"]
+
+
+def test_sixteen_threads_same_play_same_version_exactly_one_applied(app: Flask, api: Any) -> None:
+    match_id, tokens, version = four_remote(api)
+    barrier = threading.Barrier(16)
+    results: list[tuple[int, str | None]] = []
+
+    def submit() -> None:
+        client = app.test_client()
+        barrier.wait()
+        response = client.post(
+            f"/v1/matches/{match_id}/actions",
+            json={"type": "play", "cards": ["3S"], "version": version},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        )
+        results.append((response.status_code, (response.json or {}).get("reason")))
+
+    threads = [threading.Thread(target=submit) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    counts = Counter(results)
+    assert counts[(200, None)] == 1, counts
+    assert sum(n for (code, _), n in counts.items() if code == 409) == 15, counts
+    assert set(r for code, r in counts if code == 409) <= {"stale_version", "not_your_turn"}
+    state = api.public(match_id)
+    assert state["version"] == version + 1 and state["seats"][0]["cards_left"] == 4
+    events = api.client.get(f"/v1/matches/{match_id}/events").json["events"]
+    assert [e["type"] for e in events].count("played") == 1
+
+
+def test_racing_joins_for_the_last_seats_get_one_seat_each(app: Flask, api: Any) -> None:
+    created = api.create(seats=[{"name": "Host"}, {"open": True}, {"open": True}, {"open": True}])
+    match_id = created["match_id"]
+    barrier = threading.Barrier(12)
+    answers: list[tuple[int, Any]] = []
+
+    def join(i: int) -> None:
+        client = app.test_client()
+        barrier.wait()
+        response = client.post(f"/v1/matches/{match_id}/join", json={"name": f"J{i}"})
+        answers.append((response.status_code, response.json))
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(12)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    won = [body for code, body in answers if code == 201]
+    lost = [body for code, body in answers if code != 201]
+    assert sorted(b["seat"] for b in won) == [1, 2, 3], "one join per seat, never two tokens for one seat"
+    assert len(lost) == 9 and all(b["reason"] == "match_full" for b in lost)
+    for body in won:
+        assert api.view(match_id, body["token"])["seat"] == body["seat"]
+    state = api.public(match_id)
+    assert state["status"] == "playing" and [s["open"] for s in state["seats"]] == [False] * 4
+
+
+def test_idempotent_retry_applies_once(api: Any) -> None:
+    match_id, tokens, version = four_remote(api)
+    first = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}, **{"Idempotency-Key": "k-1"})
+    again = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}, **{"Idempotency-Key": "k-1"})
+    assert first.status_code == again.status_code == 200
+    assert first.json == again.json
+    state = api.public(match_id)
+    assert state["version"] == version + 1 and state["turn"] == 1
+    # The same key from another seat is another request.
+    other = api.act(match_id, tokens[1], {"type": "pass"}, **{"Idempotency-Key": "k-1"})
+    assert other.status_code == 200 and api.public(match_id)["version"] == version + 2
+
+
+def test_idempotent_retries_racing_apply_once(app: Flask, api: Any) -> None:
+    match_id, tokens, version = four_remote(api)
+    barrier = threading.Barrier(8)
+    bodies: list[Any] = []
+
+    def submit() -> None:
+        client = app.test_client()
+        barrier.wait()
+        response = client.post(
+            f"/v1/matches/{match_id}/actions",
+            json={"type": "play", "cards": ["3S"]},
+            headers={"Authorization": f"Bearer {tokens[0]}", "Idempotency-Key": "race"},
+        )
+        bodies.append((response.status_code, response.json))
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert api.public(match_id)["version"] == version + 1
+    assert all(code == 200 for code, _ in bodies), bodies
+    assert len({str(body) for _, body in bodies}) == 1
+
+
+def test_long_poll_wakes_within_a_second_of_an_event(app: Flask, api: Any) -> None:
+    match_id, tokens, _ = four_remote(api)
+    last = api.client.get(f"/v1/matches/{match_id}/events").json["last_seq"]
+    woke: dict[str, Any] = {}
+
+    def poll() -> None:
+        client = app.test_client()
+        started = time.monotonic()
+        answer = client.get(f"/v1/matches/{match_id}/events?after={last}&wait=10").json
+        woke["at"] = time.monotonic()
+        woke["waited"] = woke["at"] - started
+        woke["events"] = answer["events"]
+
+    thread = threading.Thread(target=poll)
+    thread.start()
+    time.sleep(0.5)
+    acted = time.monotonic()
+    assert api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}).status_code == 200
+    thread.join(timeout=15)
+    assert woke["events"] and woke["events"][0]["type"] == "played"
+    assert woke["at"] - acted < 1.0
+    assert woke["waited"] >= 0.4
+
+
+def test_long_poll_with_nothing_new_answers_empty_when_the_wait_ends(api: Any) -> None:
+    match_id, _, _ = four_remote(api)
+    last = api.client.get(f"/v1/matches/{match_id}/events").json["last_seq"]
+    started = time.monotonic()
+    answer = api.client.get(f"/v1/matches/{match_id}/events?after={last}&wait=1").json
+    assert answer == {"events": [], "last_seq": last}
+    assert 0.9 <= time.monotonic() - started < 3
+
+
+def _http(method: str, url: str, body: bytes | None = None, token: str | None = None) -> Any:
+    import json
+
+    request = urllib.request.Request(url, data=body, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _serve(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1", "--threads", "4"],
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if _http("GET", f"http://127.0.0.1:{port}/healthz") == {"status": "ok"}:
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
+
+
+@pytest.mark.xdist_group("server")
+def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path) -> None:
+    import json
+
+    with EmbeddedRedis(tmp_path / "redis") as redis_server:
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = _serve(redis_server.url, port, tmp_path / "server.log")
+        try:
+            body = json.dumps({"seats": [{"name": n} for n in "ABCD"], "deal": DEAL}).encode()
+            created = _http("POST", f"{base}/v1/matches", body)
+            match_id = created["match_id"]
+            tokens = [t["token"] for t in created["tokens"]]
+            for seat, play in ((0, {"type": "play", "cards": ["3S"]}), (1, {"type": "pass"})):
+                _http("POST", f"{base}/v1/matches/{match_id}/actions", json.dumps(play).encode(), tokens[seat])
+            before = _http("GET", f"{base}/v1/matches/{match_id}")
+            events_before = _http("GET", f"{base}/v1/matches/{match_id}/events")
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+        redis_server.restart()
+        server = _serve(redis_server.url, port, tmp_path / "server.log")
+        try:
+            after = _http("GET", f"{base}/v1/matches/{match_id}")
+            assert after == before and after["version"] == 3
+            assert _http("GET", f"{base}/v1/matches/{match_id}/events") == events_before
+            view = _http("GET", f"{base}/v1/matches/{match_id}/view", token=tokens[2])
+            assert view["turn"] == 2 and view["cards"] == ["7S", "7C", "8S", "2S"]
+        finally:
+            server.terminate()
+            server.wait(timeout=20)

@@ -1,0 +1,107 @@
+"""Whole matches through HTTP: every preset to the end, no hidden card ever shown."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string anywhere inside a JSON value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings_in(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(strings_in(v) for v in value)) if value else set()
+    return set()
+
+
+def check_no_leak(api: Any, match_id: str, tokens: list[str]) -> dict[int, list[str]]:
+    """Each view shows only its own hand; the public state shows no hand card."""
+    hands = {seat: api.view(match_id, token)["cards"] for seat, token in enumerate(tokens)}
+    held = set().union(*map(set, hands.values()))
+    assert not held & strings_in(api.public(match_id)), "the public state shows a card of a hand"
+    for seat, token in enumerate(tokens):
+        view = api.view(match_id, token)
+        others = held - set(hands[seat])
+        assert not others & strings_in(view), f"seat {seat}'s view shows another seat's card"
+        legal = api.legal(match_id, token)
+        assert not others & strings_in(legal)
+    events = api.client.get(f"/v1/matches/{match_id}/events").json["events"]
+    starts = [i for i, e in enumerate(events) if e["type"] == "hand_started"]
+    this_hand = events[starts[-1] :] if starts else events
+    assert not held & strings_in(this_hand), "an event of this hand shows a card still in a hand"
+    return hands
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("standard", 4), ("classic", 3), ("ladder", 2), ("ladder", 4), ("standard", 2)],
+)
+def test_full_match_through_http_for_every_preset(api: Any, preset: str, players: int) -> None:
+    rng = random.Random(f"{preset}-{players}")
+    rules: dict[str, Any] = {"preset": preset}
+    if preset != "ladder":
+        rules["hands"] = 2
+    created = api.create(seats=[{"name": f"P{i}"} for i in range(players)], rules=rules, seed=rng.randrange(10**6))
+    match_id = created["match_id"]
+    tokens = [t["token"] for t in sorted(created["tokens"], key=lambda t: t["seat"])]
+    state = created["match"]
+    actions = 0
+    while state["status"] == "playing":
+        if actions % 7 == 0:
+            check_no_leak(api, match_id, tokens)
+        seat = state["turn"]
+        legal = api.legal(match_id, tokens[seat])
+        for other in range(players):
+            if other != seat:
+                assert api.legal(match_id, tokens[other]) == {"can_pass": False, "plays": []}
+        options = [{"type": "play", "cards": p["cards"]} for p in legal["plays"]]
+        if legal["can_pass"]:
+            options.append({"type": "pass"})
+        choice = rng.choice(options)
+        response = api.act(match_id, tokens[seat], choice | {"version": state["version"]})
+        assert response.status_code == 200, (choice, response.json)
+        assert response.json["version"] == state["version"] + 1
+        state = response.json
+        actions += 1
+    assert state["status"] == "finished"
+    assert state["winner"] is not None or len(state["winners"]) > 1
+    assert len(state["hands"]) >= (1 if preset == "ladder" else 2)
+    totals = [sum(h["points"][s] for h in state["hands"]) for s in range(players)]
+    assert totals == [s["score"] for s in state["seats"]]
+    events = api.client.get(f"/v1/matches/{match_id}/events?after=0").json["events"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[-1]["type"] == "match_ended"
+    assert sum(e["type"] in ("played", "passed") for e in events) == actions
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Any, client: FlaskClient, level: str) -> None:
+    created = api.create(
+        seats=[{"name": "Me"}, {"name": "B1", "bot": level}, {"name": "B2", "bot": level}, {"name": "B3", "bot": level}],
+        rules={"hands": 1},
+        seed=42,
+    )
+    match_id = created["match_id"]
+    token = created["tokens"][0]["token"]
+    state = api.view(match_id, token)
+    rng = random.Random(1)
+    while state["status"] == "playing":
+        assert state["turn"] == 0, "bots play on until the remote seat is on turn"
+        legal = api.legal(match_id, token)
+        options = [{"type": "play", "cards": p["cards"]} for p in legal["plays"]]
+        if legal["can_pass"]:
+            options.append({"type": "pass"})
+        response = api.act(match_id, token, rng.choice(options))
+        assert response.status_code == 200, response.json
+        state = response.json
+    assert state["status"] == "finished"
+    events = client.get(f"/v1/matches/{match_id}/events").json["events"]
+    assert {e["seat"] for e in events if e["type"] == "played"} >= {1, 2, 3} - {None}
+    assert json.dumps(events).count("match_ended") == 1
