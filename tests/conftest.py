@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tienlen.api import create_app
-from tienlen.embedded_redis import EmbeddedRedis
+from tienlen.embedded_redis import EmbeddedRedis, free_port
 
 
 @pytest.fixture(scope="session")
@@ -78,3 +85,45 @@ class Api:
 def api(client: FlaskClient) -> Api:
     """Conveniences over the test client."""
     return Api(client)
+
+
+ServerStarter = Callable[[str, int, Path], subprocess.Popen[bytes]]
+
+
+def start_server(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """Run ``python -m tienlen serve`` on ``port`` against ``redis_url``; wait until healthy."""
+    env = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_BOT_BUDGET": "0.02"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1", "--threads", "8"],
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                if json.loads(response.read()) == {"status": "ok"}:
+                    return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
+
+
+@pytest.fixture(scope="session")
+def server_starter() -> ServerStarter:
+    """A function that starts a real server process and waits until it is healthy."""
+    return start_server
+
+
+@pytest.fixture(scope="session")
+def live_server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real gunicorn server on the session's Redis; answers its base URL."""
+    port = free_port()
+    process = start_server(redis_server.url, port, tmp_path_factory.mktemp("server") / "server.log")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=20)

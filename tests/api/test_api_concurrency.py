@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import json
 import threading
 import time
 import urllib.request
@@ -160,8 +158,6 @@ def test_long_poll_with_nothing_new_answers_empty_when_the_wait_ends(api: Any) -
 
 
 def _http(method: str, url: str, body: bytes | None = None, token: str | None = None) -> Any:
-    import json
-
     request = urllib.request.Request(url, data=body, method=method)
     request.add_header("Content-Type", "application/json")
     if token:
@@ -170,33 +166,12 @@ def _http(method: str, url: str, body: bytes | None = None, token: str | None = 
         return json.loads(response.read())
 
 
-def _serve(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    env = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1", "--threads", "4"],
-        env=env,
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if _http("GET", f"http://127.0.0.1:{port}/healthz") == {"status": "ok"}:
-                return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
-
-
 @pytest.mark.xdist_group("server")
-def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path) -> None:
-    import json
-
+def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path, server_starter: Any) -> None:
     with EmbeddedRedis(tmp_path / "redis") as redis_server:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = _serve(redis_server.url, port, tmp_path / "server.log")
+        server = server_starter(redis_server.url, port, tmp_path / "server.log")
         try:
             body = json.dumps({"seats": [{"name": n} for n in "ABCD"], "deal": DEAL}).encode()
             created = _http("POST", f"{base}/v1/matches", body)
@@ -210,7 +185,7 @@ def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path) ->
             server.terminate()
             server.wait(timeout=20)
         redis_server.restart()
-        server = _serve(redis_server.url, port, tmp_path / "server.log")
+        server = server_starter(redis_server.url, port, tmp_path / "server.log")
         try:
             after = _http("GET", f"{base}/v1/matches/{match_id}")
             assert after == before and after["version"] == 3

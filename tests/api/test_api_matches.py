@@ -84,7 +84,7 @@ def test_full_match_through_http_for_every_preset(api: Any, preset: str, players
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Any, client: FlaskClient, level: str) -> None:
     created = api.create(
-        seats=[{"name": "Me"}, {"name": "B1", "bot": level}, {"name": "B2", "bot": level}, {"name": "B3", "bot": level}],
+        seats=[{"name": "Me"}] + [{"name": f"B{i}", "bot": level} for i in (1, 2, 3)],
         rules={"hands": 1},
         seed=42,
     )

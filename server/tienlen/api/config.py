@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_TTL_S = 7 * 24 * 3600
 DEFAULT_MAX_BODY = 64 * 1024
 DEFAULT_BOT_BUDGET_S = 0.2
@@ -22,7 +23,7 @@ class Settings:
     may think).
     """
 
-    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_url: str = DEFAULT_REDIS_URL
     match_ttl_s: int = DEFAULT_TTL_S
     max_body: int = DEFAULT_MAX_BODY
     log_level: str = "INFO"
@@ -34,7 +35,7 @@ class Settings:
         merged: dict[str, Any] = {k: v for k, v in os.environ.items() if k == "REDIS_URL" or k.startswith("TIENLEN_")}
         merged.update(overrides or {})
         return cls(
-            redis_url=str(merged.get("REDIS_URL", cls.redis_url)),
+            redis_url=str(merged.get("REDIS_URL", DEFAULT_REDIS_URL)),
             match_ttl_s=_positive_int(merged, "TIENLEN_MATCH_TTL", DEFAULT_TTL_S),
             max_body=_positive_int(merged, "TIENLEN_MAX_BODY", DEFAULT_MAX_BODY),
             log_level=str(merged.get("TIENLEN_LOG_LEVEL", "INFO")).upper(),

@@ -107,7 +107,9 @@ class MatchService:
         """Create a match; deal at once unless a seat is open."""
         seats_in = body["seats"]
         if all("bot" in s for s in seats_in):
-            fail("invalid_request", "at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
+            fail(
+                "invalid_request", "at least one seat must be remote or open", errors={"seats": ["all seats are bots"]}
+            )
         rules_in = dict(body["rules"])
         if "players" in rules_in and rules_in["players"] != len(seats_in):
             fail("invalid_request", "rules.players must equal the number of seats", errors={"rules": ["players"]})
@@ -184,10 +186,7 @@ class MatchService:
                 fail("stale_version", f"the match is at version {record.version}, not {body['version']}")
             expected = record.version
             try:
-                if body["type"] == "pass":
-                    done = engine.pass_turn(seat)
-                else:
-                    done = engine.play(seat, body["cards"])
+                done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
             except IllegalActionError as error:
                 fail(error.reason, str(error))
             events = [e.to_dict() for e in done + self._bot_turns(record)]

@@ -172,7 +172,8 @@ class MatchStore:
             if not exists:
                 return None
             if not found and wait_s > 0:
-                found = self._blocking.xread({stream: f"0-{after}"}, count=MAX_EVENTS_PER_READ, block=int(wait_s * 1000))
+                block_ms = int(wait_s * 1000)
+                found = self._blocking.xread({stream: f"0-{after}"}, count=MAX_EVENTS_PER_READ, block=block_ms)
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
         if not found:

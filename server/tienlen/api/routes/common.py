@@ -9,7 +9,7 @@ from flask import current_app
 from ..service import MatchService
 
 MATCH_ID = "<string:match_id>"
-AUTH = [{"bearerAuth": []}]
+AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
 def service() -> MatchService:
