@@ -176,6 +176,8 @@ def test_hint_for_the_seat_on_turn_only(api: Any, client: FlaskClient) -> None:
     assert action["type"] == "play" and "3S" in action["cards"]
     assert answer.json["explanation"] and "3S" in answer.json["explanation"]
     assert api.act(match_id, tokens[0], action).status_code == 200
+    # A hint's action is a valid action body as it stands, a pass included.
+    assert api.act(match_id, tokens[1], {"type": "pass", "cards": []}).status_code == 200
     other = client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(tokens[0]))
     assert other.status_code == 409 and reason(other) == "not_your_turn"
 
@@ -220,7 +222,7 @@ def test_invalid_rules_name_the_parameter(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [{"type": "fold"}, {"type": "play"}, {"type": "pass", "cards": []}, {"type": "play", "cards": "3S"}, []],
+    [{"type": "fold"}, {"type": "play"}, {"type": "pass", "cards": ["3S"]}, {"type": "play", "cards": "3S"}, []],
 )
 def test_invalid_action_bodies_get_invalid_request(api: Any, body: Any) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
@@ -311,3 +313,36 @@ def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
     action = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]
     assert {"200", "401", "404", "409", "422"} <= set(action["responses"])
     assert client.get("/docs").status_code == 200
+
+
+def test_every_answer_has_exactly_the_documented_shape(api: Any, client: FlaskClient) -> None:
+    """Answers are built without marshmallow dumping; their schemas must still describe them exactly."""
+    from tienlen.api import schemas
+
+    def check(schema: Any, body: Any) -> None:
+        assert schema.validate(body) == {}, (type(schema).__name__, schema.validate(body))
+        assert schema.dump(body) == body, type(schema).__name__
+
+    created = client.post("/v1/matches", json={"seats": [{"name": "A"}, {"name": "B", "bot": "easy"}, {"open": True}]})
+    check(schemas.CreatedMatchSchema(), created.json)
+    match_id = created.json["match_id"]
+    check(schemas.MatchSchema(), api.public(match_id))
+    token = created.json["tokens"][0]["token"]
+    check(schemas.SeatViewSchema(), api.view(match_id, token))
+    joined = client.post(f"/v1/matches/{match_id}/join", json={"name": "C"})
+    check(schemas.TokenSchema(), joined.json)
+    for seat_token in (token, joined.json["token"]):
+        view = api.view(match_id, seat_token)
+        check(schemas.SeatViewSchema(), view)
+        check(schemas.LegalSchema(), api.legal(match_id, seat_token))
+        if view["turn"] == view["seat"]:
+            hint = client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(seat_token)).json
+            check(schemas.HintSchema(), hint)
+            answer = api.act(match_id, seat_token, hint["action"])
+            assert answer.status_code == 200
+            check(schemas.SeatViewSchema(), answer.json)
+    check(schemas.MatchSchema(), api.public(match_id))
+    check(schemas.EventsSchema(), client.get(f"/v1/matches/{match_id}/events").json)
+    check(schemas.PresetsSchema(), client.get("/v1/rules").json)
+    check(schemas.HealthSchema(), client.get("/healthz").json)
+    check(schemas.ErrorSchema(), client.get(f"/v1/matches/{match_id}/view").json)

@@ -88,7 +88,7 @@ class ActionSchema(ma.Schema):
     def _cards_with_play_only(self, data: dict[str, Any], **_: Any) -> None:
         if data["type"] == "play" and "cards" not in data:
             raise ma.ValidationError("a play needs cards", "cards")
-        if data["type"] == "pass" and "cards" in data:
+        if data["type"] == "pass" and data.get("cards"):
             raise ma.ValidationError("a pass takes no cards", "cards")
 
 

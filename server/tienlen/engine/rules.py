@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from enum import Enum, StrEnum
 from typing import Any
 
@@ -77,16 +78,22 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """All parameters as JSON-able values, the preset included."""
-        out = asdict(self)
-        for key, value in out.items():
-            if isinstance(value, Enum):
-                out[key] = value.value
-        return out
+        return {
+            "preset": self.preset,
+            "players": self.players,
+            "bombs": self.bombs.value,
+            "pass_reentry_with_bomb": self.pass_reentry_with_bomb,
+            "start_card_rule": self.start_card_rule,
+            "end_on_first_out": self.end_on_first_out,
+            "scoring": self.scoring.value,
+            "hands": self.hands,
+            "tiebreak": self.tiebreak.value,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Rebuild a rule set written by :meth:`to_dict`."""
-        return resolve_rules(data)
+        return _from_items(tuple(sorted(data.items())))
 
 
 def _choices(enum: type[Enum]) -> str:
@@ -137,7 +144,7 @@ def resolve_rules(overrides: Mapping[str, Any] | None = None, *, players: int | 
     """
     data = dict(overrides or {})
     preset_name = data.pop("preset", "standard")
-    if preset_name not in PRESETS:
+    if not isinstance(preset_name, str) or preset_name not in PRESETS:
         raise RulesError("preset", f"must be one of {', '.join(PRESET_NAMES)}")
     if players is not None:
         data["players"] = players
@@ -153,3 +160,9 @@ def resolve_rules(overrides: Mapping[str, Any] | None = None, *, players: int | 
                 raise RulesError(key, f"must be one of {_choices(enum)}") from None
         values[key] = value
     return replace(PRESETS[preset_name], **values)
+
+
+@lru_cache(maxsize=256)
+def _from_items(items: tuple[tuple[str, Any], ...]) -> RuleSet:
+    """Stored rule sets repeat endlessly; resolve each distinct one once."""
+    return resolve_rules(dict(items))

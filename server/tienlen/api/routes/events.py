@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..schemas import ErrorSchema, EventsQuerySchema, EventsSchema
-from .common import MATCH_ID, describe, service
+from .common import MATCH_ID, describe, send, service
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
@@ -21,11 +22,11 @@ class Events(MethodView):
     @blp.response(200, EventsSchema)
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
-    def get(self, query: dict[str, Any], match_id: str) -> dict[str, Any]:
+    def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Events with `seq` > `after` (at most 500), oldest first.
 
         With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes as
         soon as an event arrives, or empty when the wait ends. Pass the answer's
         `last_seq` as the next `after`.
         """
-        return service().events(match_id, query["after"], query["wait"])
+        return send(service().events(match_id, query["after"], query["wait"]))

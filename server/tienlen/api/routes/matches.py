@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..present import public_match
 from ..schemas import CreatedMatchSchema, CreateMatchSchema, ErrorSchema, JoinSchema, MatchSchema, TokenSchema
-from .common import MATCH_ID, describe, service
+from .common import MATCH_ID, describe, send, service
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, read and join matches")
 
@@ -23,7 +24,7 @@ class Matches(MethodView):
     @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
     @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> Response:
         """Create a match.
 
         Seats are remote (`{"name"}`, answered with a token), server bots
@@ -32,11 +33,8 @@ class Matches(MethodView):
         turn play before the answer. At least one seat must not be a bot.
         """
         created = service().create(body)
-        return {
-            "match_id": created.record.match_id,
-            "tokens": created.tokens,
-            "match": public_match(created.record),
-        }
+        answer = {"match_id": created.record.match_id, "tokens": created.tokens, "match": public_match(created.record)}
+        return send(answer, 201)
 
 
 @blp.route(f"/{MATCH_ID}")
@@ -45,9 +43,9 @@ class MatchResource(MethodView):
 
     @blp.response(200, MatchSchema)
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    def get(self, match_id: str) -> dict[str, Any]:
+    def get(self, match_id: str) -> Response:
         """The public state of a match: no card of any hand."""
-        return public_match(service().get(match_id))
+        return send(public_match(service().get(match_id)))
 
 
 @blp.route(f"/{MATCH_ID}/join")
@@ -59,10 +57,10 @@ class Join(MethodView):
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(409, schema=ErrorSchema, description=describe("match_full"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
-    def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
+    def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Join a match: fills the lowest open seat and answers its token.
 
         The first hand is dealt when the last open seat fills.
         """
         _record, seat, token = service().join(match_id, body["name"])
-        return {"seat": seat, "token": token}
+        return send({"seat": seat, "token": token}, 201)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..errors import fail
 from ..schemas import ActionSchema, ErrorSchema, HintSchema, LegalSchema, SeatViewSchema
-from .common import AUTH, MATCH_ID, describe, service
+from .common import AUTH, MATCH_ID, describe, send, service
 
 blp = Blueprint(
     "seats",
@@ -40,9 +40,9 @@ class View(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.doc(security=AUTH)
-    def get(self, match_id: str) -> dict[str, Any]:
+    def get(self, match_id: str) -> Response:
         """The public state plus the asking seat's own cards, low to high."""
-        return service().view(match_id, request.headers.get("Authorization"))
+        return send(service().view(match_id, request.headers.get("Authorization")))
 
 
 @blp.route(f"/{MATCH_ID}/legal")
@@ -53,13 +53,13 @@ class Legal(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.doc(security=AUTH)
-    def get(self, match_id: str) -> dict[str, Any]:
+    def get(self, match_id: str) -> Response:
         """Every distinct legal play of the asking seat, fewest cards first.
 
         Empty, with `can_pass: false`, when it is not that seat's turn. Any play
         listed here is accepted by `POST .../actions`.
         """
-        return service().legal(match_id, request.headers.get("Authorization"))
+        return send(service().legal(match_id, request.headers.get("Authorization")))
 
 
 @blp.route(f"/{MATCH_ID}/actions")
@@ -88,7 +88,7 @@ class Actions(MethodView):
             }
         ],
     )
-    def post(self, body: dict[str, Any], match_id: str) -> dict[str, Any]:
+    def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Play cards or pass, then let every bot that follows play.
 
         When several reasons apply, the first of: token, `match_not_playing`,
@@ -100,7 +100,7 @@ class Actions(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 0 < len(key) <= 200:
             fail("invalid_request", "Idempotency-Key must be 1 to 200 characters")
-        return service().act(match_id, request.headers.get("Authorization"), body, key)
+        return send(service().act(match_id, request.headers.get("Authorization"), body, key))
 
 
 @blp.route(f"/{MATCH_ID}/hint")
@@ -112,6 +112,6 @@ class HintResource(MethodView):
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(409, schema=ErrorSchema, description=describe("match_not_playing", "not_your_turn"))
     @blp.doc(security=AUTH)
-    def get(self, match_id: str) -> dict[str, Any]:
+    def get(self, match_id: str) -> Response:
         """The action the strongest bot would take in your seat, and why."""
-        return service().hint(match_id, request.headers.get("Authorization"))
+        return send(service().hint(match_id, request.headers.get("Authorization")))
