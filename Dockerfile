@@ -1,0 +1,29 @@
+# Tiến Lên game server: gunicorn (gthread workers) serving the Flask API.
+# Match state lives in Redis: set REDIS_URL (compose.yaml does). Without it the
+# server would try to start a private redis-server, which this image does not ship.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Only what the package build needs (pyproject names README.md as the readme).
+COPY pyproject.toml README.md ./
+COPY server ./server
+RUN pip install . \
+    && useradd --create-home --uid 10001 --shell /usr/sbin/nologin tienlen
+
+USER tienlen
+WORKDIR /home/tienlen
+
+EXPOSE 8000
+
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2).status != 200)"]
+
+# Exec form: `tienlen` is PID 1, so `docker stop` (SIGTERM) reaches gunicorn's
+# master, which stops the workers gracefully within 5 s.
+CMD ["tienlen", "serve", "--host", "0.0.0.0", "--port", "8000"]

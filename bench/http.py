@@ -1,0 +1,368 @@
+"""HTTP benchmark: many concurrent four-player matches driven by remote clients (``make bench-http``).
+
+Starts a private Redis (temporary directory, free port, append-only file on)
+and ``python -m tienlen serve`` on a free port as a subprocess, then:
+
+1. *actions*: ``--threads`` client threads, each with one keep-alive
+   ``http.client.HTTPConnection``, play whole matches in a loop for
+   ``--duration`` seconds.  Every seat is a remote client with its own bearer
+   token; the seat on turn asks ``GET /v1/matches/{id}/legal`` and posts the
+   first (lowest) legal play, or a pass when it has none.  Each
+   ``POST /v1/matches/{id}/actions`` is timed: that is the action latency.
+2. *ceiling*: the same number of threads hammer ``GET /healthz`` for
+   ``--ceiling-duration`` seconds, which bounds what this server, client and
+   machine can do per request.
+
+Prints ONE JSON object on stdout (progress goes to stderr).  The server and
+Redis are always stopped at the end.  Target from the issue: actions_per_s at
+least half of ceiling_per_s and p99 below 50 ms on a 2-core machine.
+"""
+
+# This file is named http.py, and Python puts the script's directory first on
+# sys.path, where it would shadow the standard library's ``http`` package (which
+# http.client, urllib and friends need).  Drop that entry before importing them.
+import os
+import sys
+
+if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import argparse
+import http.client
+import json
+import math
+import platform
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tienlen.embedded_redis import EmbeddedRedis, free_port
+
+HOST = "127.0.0.1"
+SEAT_NAMES = ("A", "B", "C", "D")
+MAX_ACTIONS_PER_MATCH = 5000  # a safety bound: a stuck match is abandoned as an error
+MAX_ERRORS = 1000  # stop early rather than spin on a broken server
+
+
+class RequestFailed(Exception):
+    """A request failed at the connection level or answered an unexpected status."""
+
+
+@dataclass
+class WorkerStats:
+    """What one client thread measured."""
+
+    action_latencies_s: list[float] = field(default_factory=list)
+    requests: int = 0
+    matches_finished: int = 0
+    matches_started: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+
+    def error(self, message: str) -> None:
+        """Count an error and keep the first few messages."""
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(message)
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection to the server, reopened after a failure."""
+
+    def __init__(self, host: str, port: int, timeout: float = 30.0) -> None:
+        """Remember the address; connect lazily."""
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None, expect: int = 200
+    ) -> Any:
+        """Send a request and return the decoded JSON body.
+
+        Raises:
+            RequestFailed: on a connection error or a status other than ``expect``.
+        """
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        headers = {"Accept": "application/json"}
+        payload: bytes | None = None
+        if body is not None:
+            payload = json.dumps(body, separators=(",", ":")).encode()
+            headers["Content-Type"] = "application/json"
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            self.conn.request(method, path, body=payload, headers=headers)
+            response = self.conn.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException) as error:
+            self.close()
+            raise RequestFailed(f"{method} {path}: {type(error).__name__}: {error}") from error
+        if response.will_close:
+            self.close()
+        if response.status != expect:
+            raise RequestFailed(f"{method} {path}: HTTP {response.status}: {data[:300]!r}")
+        return json.loads(data) if data else None
+
+    def close(self) -> None:
+        """Close the connection (the next request opens a new one)."""
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats) -> None:
+    """Create a match and play it to the end (or until the deadline), every seat over HTTP."""
+    created = client.request(
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": name} for name in SEAT_NAMES], "seed": seed},
+        expect=201,
+    )
+    stats.requests += 1
+    stats.matches_started += 1
+    match_id: str = created["match_id"]
+    tokens: dict[int, str] = {int(entry["seat"]): entry["token"] for entry in created["tokens"]}
+    state: dict[str, Any] = created["match"]
+    for _ in range(MAX_ACTIONS_PER_MATCH):
+        if state.get("status") == "finished":
+            stats.matches_finished += 1
+            return
+        if time.monotonic() >= deadline:
+            return
+        turn = state.get("turn")
+        if turn is None:
+            raise RequestFailed(f"match {match_id}: status {state.get('status')!r} but no seat on turn")
+        token = tokens[int(turn)]
+        legal = client.request("GET", f"/v1/matches/{match_id}/legal", token=token)
+        stats.requests += 1
+        plays = legal["plays"]
+        if plays:
+            action: dict[str, Any] = {"type": "play", "cards": plays[0]["cards"]}
+        elif legal["can_pass"]:
+            action = {"type": "pass"}
+        else:
+            raise RequestFailed(f"match {match_id}: seat {turn} on turn can neither play nor pass")
+        started = time.perf_counter()
+        state = client.request("POST", f"/v1/matches/{match_id}/actions", action, token=token)
+        stats.action_latencies_s.append(time.perf_counter() - started)
+        stats.requests += 1
+    raise RequestFailed(f"match {match_id}: not finished after {MAX_ACTIONS_PER_MATCH} actions")
+
+
+def action_worker(index: int, port: int, deadline: float, stats: WorkerStats, stop: threading.Event) -> None:
+    """Play matches back to back until the deadline."""
+    client = Client(HOST, port)
+    seed = index * 1_000_000
+    try:
+        while time.monotonic() < deadline and not stop.is_set():
+            seed += 1
+            try:
+                play_match(client, seed, deadline, stats)
+            except (RequestFailed, KeyError, TypeError, ValueError) as error:
+                stats.error(str(error))
+                if stats.errors >= MAX_ERRORS:
+                    stop.set()
+    finally:
+        client.close()
+
+
+def ceiling_worker(port: int, deadline: float, stats: WorkerStats, stop: threading.Event) -> None:
+    """GET /healthz back to back until the deadline."""
+    client = Client(HOST, port)
+    try:
+        while time.monotonic() < deadline and not stop.is_set():
+            try:
+                client.request("GET", "/healthz")
+                stats.requests += 1
+            except (RequestFailed, ValueError) as error:
+                stats.error(str(error))
+                if stats.errors >= MAX_ERRORS:
+                    stop.set()
+    finally:
+        client.close()
+
+
+def run_phase(
+    threads: int,
+    duration: float,
+    target: Callable[..., None],
+    args_for: Callable[[int], tuple[Any, ...]],
+) -> tuple[list[WorkerStats], float]:
+    """Run ``target(*args_for(i), deadline, stats, stop)`` in ``threads`` threads; return stats and wall time."""
+    stop = threading.Event()
+    stats = [WorkerStats() for _ in range(threads)]
+    cpu_started = time.process_time()
+    started = time.monotonic()
+    deadline = started + duration
+    workers = [
+        threading.Thread(target=target, args=(*args_for(i), deadline, stats[i], stop), name=f"bench-{i}", daemon=True)
+        for i in range(threads)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    wall = time.monotonic() - started
+    print(
+        f"bench:   client CPU {time.process_time() - cpu_started:.1f}s over {wall:.1f}s wall",
+        file=sys.stderr,
+        flush=True,
+    )
+    return stats, wall
+
+
+def percentile_ms(sorted_values: list[float], fraction: float) -> float | None:
+    """Nearest-rank percentile of seconds, in milliseconds (None without samples)."""
+    if not sorted_values:
+        return None
+    rank = max(1, min(len(sorted_values), math.ceil(fraction * len(sorted_values))))
+    return round(sorted_values[rank - 1] * 1000.0, 3)
+
+
+def wait_healthy(port: int, server: subprocess.Popen[bytes], log_path: Path, timeout: float = 60.0) -> None:
+    """Wait for GET /healthz == 200 from the server subprocess."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"server exited with status {server.returncode}:\n{tail(log_path)}")
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                conn.close()
+                return
+            conn.close()
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"server not healthy after {timeout:.0f}s:\n{tail(log_path)}")
+
+
+def tail(path: Path, lines: int = 30) -> str:
+    """The last lines of a text file."""
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def stop_process(proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
+    """SIGTERM, wait, then SIGKILL."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--threads", type=int, default=16, help="client threads (default 16)")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds of match play (default 20)")
+    parser.add_argument("--ceiling-duration", type=float, default=10.0, help="seconds of GET /healthz (default 10)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
+    parser.add_argument("--server-threads", type=int, default=8, help="threads per worker (default 8)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print one JSON object."""
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="tienlen-bench-") as tmp:
+        tmpdir = Path(tmp)
+        redis_server = EmbeddedRedis(tmpdir / "redis", appendonly=True)
+        server: subprocess.Popen[bytes] | None = None
+        log_path = tmpdir / "server.log"
+        try:
+            redis_server.start()
+            port = free_port(HOST)
+            env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1")
+            with open(log_path, "wb") as log:
+                server = subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "tienlen",
+                        "serve",
+                        "--host",
+                        HOST,
+                        "--port",
+                        str(port),
+                        "--workers",
+                        str(args.workers),
+                        "--threads",
+                        str(args.server_threads),
+                    ],
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=log,
+                    env=env,
+                )
+            wait_healthy(port, server, log_path)
+            print(
+                f"bench: server on :{port} (redis {redis_server.url}); {args.threads} threads play matches "
+                f"for {args.duration:.0f}s ...",
+                file=sys.stderr,
+                flush=True,
+            )
+            action_stats, action_wall = run_phase(args.threads, args.duration, action_worker, lambda i: (i, port))
+            print(f"bench: GET /healthz ceiling for {args.ceiling_duration:.0f}s ...", file=sys.stderr, flush=True)
+            ceiling_stats, ceiling_wall = run_phase(
+                args.threads, args.ceiling_duration, ceiling_worker, lambda i: (port,)
+            )
+        finally:
+            if server is not None:
+                stop_process(server)
+            redis_server.stop()
+
+    latencies = sorted(x for s in action_stats for x in s.action_latencies_s)
+    actions = len(latencies)
+    actions_per_s = actions / action_wall if action_wall > 0 else 0.0
+    ceiling_requests = sum(s.requests for s in ceiling_stats)
+    ceiling_per_s = ceiling_requests / ceiling_wall if ceiling_wall > 0 else 0.0
+    errors = sum(s.errors for s in action_stats) + sum(s.errors for s in ceiling_stats)
+    samples = [m for s in (*action_stats, *ceiling_stats) for m in s.error_samples][:5]
+    result: dict[str, Any] = {
+        "actions_per_s": round(actions_per_s, 1),
+        "p50_ms": percentile_ms(latencies, 0.50),
+        "p99_ms": percentile_ms(latencies, 0.99),
+        "ceiling_per_s": round(ceiling_per_s, 1),
+        "ratio": round(actions_per_s / ceiling_per_s, 3) if ceiling_per_s > 0 else None,
+        "threads": args.threads,
+        "duration_s": round(action_wall, 2),
+        "ceiling_duration_s": round(ceiling_wall, 2),
+        "actions": actions,
+        "requests_per_s": round(sum(s.requests for s in action_stats) / action_wall, 1) if action_wall else 0.0,
+        "matches_played": sum(s.matches_finished for s in action_stats),
+        "matches_started": sum(s.matches_started for s in action_stats),
+        "errors": errors,
+        "error_samples": samples,
+        "server": {"workers": args.workers, "threads": args.server_threads, "worker_class": "gthread"},
+        "machine": {
+            "nproc": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+        },
+    }
+    print(json.dumps(result))
+    return 0 if errors == 0 else 1
+
+
+if __name__ == "__main__":
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:  # the server and Redis were already stopped by main()'s finally
+        print("bench: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None

