@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import LegalPlays, public_view, seat_view
+from ..engine import LegalPlays, PublicView, public_view, seat_view
 from ..engine.cards import format_mask
 from ..store import MatchRecord
 
@@ -36,25 +36,30 @@ def public_match(record: MatchRecord) -> dict[str, Any]:
             "leading": False,
             "reentry": False,
             "table": None,
-            "history": [],
             "hands": [],
             "winner": None,
             "winners": [],
         }
-    view = public_view(engine).to_dict()
+    return base | _public_fields(record, public_view(engine))
+
+
+def _public_fields(record: MatchRecord, public: PublicView) -> dict[str, Any]:
+    view = public.to_dict()
+    del view["history"]  # the events carry it; answers stay small
     for entry, seat in zip(view["seats"], record.seats, strict=True):
         entry.update(name=seat.name, bot=seat.bot, open=seat.open)
-    return base | view
+    return view
 
 
 def seat_match(record: MatchRecord, seat: int) -> dict[str, Any]:
     """The ``Match`` as one seat sees it: the public state plus its own cards."""
-    out = public_match(record)
     engine = record.engine
     if engine is None:
-        return out | {"seat": seat, "cards": [], "start_card": None}
+        return public_match(record) | {"seat": seat, "cards": [], "start_card": None}
     view = seat_view(engine, seat)
-    return out | {"seat": seat, "cards": list(view.cards), "start_card": view.start_card}
+    base = {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
+    own = {"seat": seat, "cards": list(view.cards), "start_card": view.start_card}
+    return base | _public_fields(record, view.public) | own
 
 
 def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:

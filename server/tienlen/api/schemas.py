@@ -131,13 +131,6 @@ class HandSchema(ma.Schema):
     points = fields.List(fields.Integer(), required=True, metadata={"description": "Points by seat"})
 
 
-class HistoryEntrySchema(ma.Schema):
-    """One action of the current hand: the cards played, or none for a pass."""
-
-    seat = fields.Integer(required=True)
-    cards = fields.List(CARD, required=True)
-
-
 class RulesSchema(ma.Schema):
     """All resolved rule parameters and the preset they started from."""
 
@@ -168,7 +161,6 @@ class MatchSchema(ma.Schema):
         required=True, metadata={"description": "The seat on turn is pass-locked and may only bomb or pass"}
     )
     table = fields.Nested(TableSchema, allow_none=True, required=True)
-    history = fields.List(fields.Nested(HistoryEntrySchema), required=True)
     hands = fields.List(fields.Nested(HandSchema), required=True)
     winner = fields.Integer(allow_none=True, required=True)
     winners = fields.List(fields.Integer(), required=True, metadata={"description": "Several only for a shared win"})

@@ -118,7 +118,7 @@ def situation_of(view: SeatView) -> Situation:
     """Read a seat's situation from its view (own cards and public state only)."""
     public = view.public
     rules = _rules_of(tuple(sorted(public.rules.items())))
-    history = tuple((seat, cards_mask(cards)) for seat, cards in public.history)
+    history = public.history
     played = 0
     for _, mask in history:
         played |= mask

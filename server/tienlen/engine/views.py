@@ -33,8 +33,8 @@ class TableView:
 class PublicView:
     """Everything public about a match: no card of any hand.
 
-    ``history`` is the current hand's actions in order as (seat, cards), where
-    empty cards mean a pass.
+    ``history`` is the current hand's actions in order as (seat, card mask),
+    where an empty mask means a pass.
     """
 
     status: str
@@ -48,7 +48,7 @@ class PublicView:
     hands: tuple[dict[str, Any], ...]
     winner: int | None
     winners: tuple[int, ...]
-    history: tuple[tuple[int, tuple[str, ...]], ...]
+    history: tuple[tuple[int, int], ...]
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-able values."""
@@ -69,7 +69,7 @@ class PublicView:
             "hands": [dict(h) for h in self.hands],
             "winner": self.winner,
             "winners": list(self.winners),
-            "history": [{"seat": seat, "cards": list(cards)} for seat, cards in self.history],
+            "history": [{"seat": seat, "cards": format_mask(mask)} for seat, mask in self.history],
         }
 
 
@@ -117,7 +117,7 @@ def public_view(match: Match) -> PublicView:
         ),
         winner=None if match.outcome is None else match.outcome.winner,
         winners=() if match.outcome is None else match.outcome.winners,
-        history=tuple((seat, tuple(format_mask(mask))) for seat, mask in match.log),
+        history=tuple(match.log),
     )
 
 
