@@ -1,0 +1,70 @@
+"""Bot strength and speed benchmark (`make bench-bots`): the arena comparisons of the bots issue.
+
+Runs, under the standard preset with one hand a game and duplicate deals:
+Easy vs 3×random, Medium vs 3×Easy, Hard vs 3×Medium, Hard vs 3×Easy, and
+prints a table (stderr) and the summaries as JSON (stdout), each with its target.
+``--quick`` plays fewer deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from tienlen.arena import ArenaConfig, format_table, run_arena
+
+FULL = {"easy_random": 2000, "medium_easy": 2000, "hard_medium": 500, "hard_easy": 500}
+QUICK = {"easy_random": 200, "medium_easy": 300, "hard_medium": 60, "hard_easy": 60}
+TARGETS = {
+    "easy_random": "first_rate >= 0.55",
+    "medium_easy": "first_rate >= 0.35 and ci95 low > 0.33",
+    "hard_medium": "first_rate >= 0.35 and ci95 low > 0.32",
+    "hard_easy": "first_rate > medium_easy first_rate",
+}
+PAIRS = {
+    "easy_random": ("easy", "random"),
+    "medium_easy": ("medium", "easy"),
+    "hard_medium": ("hard", "medium"),
+    "hard_easy": ("hard", "easy"),
+}
+
+
+def _met(name: str, row: dict[str, Any], rows: dict[str, dict[str, Any]]) -> bool:
+    rate, low = row["first_rate"], row["first_rate_ci95"][0]
+    if name == "easy_random":
+        return bool(rate >= 0.55)
+    if name == "medium_easy":
+        return bool(rate >= 0.35 and low > 0.33)
+    if name == "hard_medium":
+        return bool(rate >= 0.35 and low > 0.32)
+    return "medium_easy" in rows and bool(rate > rows["medium_easy"]["first_rate"])
+
+
+def main(argv: list[str]) -> int:
+    """Run the comparisons and print JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer deals")
+    parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=sorted(PAIRS), action="append", help="run only these comparisons")
+    args = parser.parse_args(argv)
+    deals = QUICK if args.quick else FULL
+    rows: dict[str, dict[str, Any]] = {}
+    for name in args.only or list(PAIRS):
+        tested, opponent = PAIRS[name]
+        config = ArenaConfig(tested, opponent, deals=deals[name], preset="standard", seed=args.seed)
+        row = run_arena(config, processes=args.processes, progress=True)
+        rows[name] = row
+    for name, row in rows.items():
+        row["target"] = TARGETS[name]
+        row["target_met"] = _met(name, row, rows)
+    print(format_table(list(rows.values())), file=sys.stderr)
+    print(json.dumps({"machine_cpus": os.cpu_count(), "results": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,231 @@
+"""The bot arena: a tested level against copies of another over fixed seeded deals.
+
+Each deal is replayed with the tested level in every seat (duplicate play), one
+hand a game, under a chosen preset; places score ``players − 1 − place``. The
+first-place rate and mean points carry 95% confidence intervals computed over
+deals (each deal's seats averaged, so a deal's luck is not counted n times).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from typing import Any
+
+from .bots.base import situation_of
+from .bots.driver import ARENA_LEVELS, bot_rng, choose_for
+from .engine.match import Match
+from .engine.rules import PRESET_NAMES, resolve_rules
+from .engine.views import seat_view
+
+
+@dataclass(slots=True)
+class DealResult:
+    """One deal replayed with the tested level in each seat."""
+
+    firsts: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    """What an arena run plays."""
+
+    tested: str
+    opponent: str
+    deals: int
+    preset: str
+    seed: int
+    players: int = 4
+    iterations: int | None = None
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of one deal of the fixed set."""
+    digest = hashlib.sha256(f"tienlen-arena:{seed}:{deal}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def play_deal(config: ArenaConfig, deal: int) -> DealResult:
+    """Play one deal once per seat with the tested level in that seat."""
+    rules = resolve_rules({"preset": config.preset, "hands": 1}, players=config.players)
+    result = DealResult()
+    for tested_seat in range(config.players):
+        match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
+        levels = [config.tested if s == tested_seat else config.opponent for s in range(config.players)]
+        while match.outcome is None and match.turn is not None:
+            seat = match.turn
+            level = levels[seat]
+            start = time.perf_counter()
+            sit = situation_of(seat_view(match, seat))
+            legal = match.legal_plays()
+            action = choose_for(level, sit, legal, bot_rng(match, seat), iterations=config.iterations)
+            result.times.setdefault(level, []).append((time.perf_counter() - start) * 1000.0)
+            if action.is_pass:
+                match.pass_turn(seat)
+            else:
+                match.play(seat, action.mask)
+        places = match.completed[0].places
+        place = places.index(tested_seat)
+        result.firsts.append(1 if place == 0 else 0)
+        result.points.append(config.players - 1 - place)
+    return result
+
+
+def _play_deal_args(args: tuple[ArenaConfig, int]) -> DealResult:
+    return play_deal(*args)
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float, float]:
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+
+def run_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) -> dict[str, Any]:
+    """Play the arena and return its summary (rates, points, CIs, decision times)."""
+    jobs = [(config, d) for d in range(config.deals)]
+    results: list[DealResult] = []
+    bar = _progress(config.deals, progress, f"{config.tested} vs {config.opponent}")
+    if processes > 1:
+        with Pool(processes) as pool:
+            for res in pool.imap_unordered(_play_deal_args, jobs, chunksize=max(1, min(8, config.deals // 50))):
+                results.append(res)
+                next(bar, None)
+    else:
+        for job in jobs:
+            results.append(_play_deal_args(job))
+            next(bar, None)
+    next(bar, None)
+    return summarize(config, results)
+
+
+def _progress(total: int, enabled: bool, desc: str) -> Iterator[None]:
+    """A generator advancing a tqdm bar on stderr once per ``next``."""
+    if not enabled:
+        while True:
+            yield None
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc=desc, file=sys.stderr, leave=False) as bar:
+        while True:
+            yield None
+            if bar.n < total:
+                bar.update(1)
+
+
+def summarize(config: ArenaConfig, results: list[DealResult]) -> dict[str, Any]:
+    """Aggregate per-deal results into rates with 95% CIs and decision times."""
+    first_by_deal = [statistics.fmean(r.firsts) for r in results]
+    points_by_deal = [statistics.fmean(r.points) for r in results]
+    rate, rate_lo, rate_hi = _mean_ci(first_by_deal)
+    pts, pts_lo, pts_hi = _mean_ci(points_by_deal)
+    times: dict[str, list[float]] = {}
+    for r in results:
+        for level, values in r.times.items():
+            times.setdefault(level, []).extend(values)
+    return {
+        "tested": config.tested,
+        "opponent": config.opponent,
+        "preset": config.preset,
+        "players": config.players,
+        "deals": config.deals,
+        "games": sum(len(r.firsts) for r in results),
+        "seed": config.seed,
+        "iterations": config.iterations,
+        "first_rate": round(rate, 4),
+        "first_rate_ci95": [round(rate_lo, 4), round(rate_hi, 4)],
+        "parity_first_rate": round(1 / config.players, 4),
+        "mean_points": round(pts, 4),
+        "mean_points_ci95": [round(pts_lo, 4), round(pts_hi, 4)],
+        "decision_ms": {
+            level: {
+                "decisions": len(values),
+                "median": round(statistics.median(values), 3),
+                "p99": round(_percentile(values, 0.99), 3),
+            }
+            for level, values in sorted(times.items())
+        },
+    }
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    """A plain-text table of arena summaries."""
+    head = (
+        f"{'tested':<8} {'opponent':<8} {'games':>6} {'1st rate':>9} {'95% CI':>17} {'points':>7} {'95% CI':>17}"
+        "  time ms"
+    )
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        lo, hi = row["first_rate_ci95"]
+        plo, phi = row["mean_points_ci95"]
+        timing = ", ".join(f"{lvl} {t['median']:.2f}/{t['p99']:.1f}" for lvl, t in row["decision_ms"].items())
+        lines.append(
+            f"{row['tested']:<8} {row['opponent']:<8} {row['games']:>6} {row['first_rate']:>9.3f} "
+            f"{f'[{lo:.3f}, {hi:.3f}]':>17} {row['mean_points']:>7.3f} {f'[{plo:.3f}, {phi:.3f}]':>17}  {timing}"
+        )
+    lines.append("time ms: median/p99 per decision")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The arena's command-line options."""
+    parser = argparse.ArgumentParser(prog="tienlen arena", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tested", choices=ARENA_LEVELS, default="hard", help="the level under test")
+    parser.add_argument("--opponent", choices=ARENA_LEVELS, default="medium", help="the level of the other seats")
+    parser.add_argument("--deals", type=int, default=200, help="how many seeded deals (each played once a seat)")
+    parser.add_argument("--preset", choices=PRESET_NAMES, default="standard", help="rule preset (one hand a game)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="players a game")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the fixed deal set")
+    parser.add_argument("--iterations", type=int, default=None, help="Hard's playouts a decision (default built in)")
+    parser.add_argument("--processes", type=int, default=1, help="worker processes (use all cores: nproc)")
+    parser.add_argument("--json", metavar="PATH", default=None, help="also write the summary as JSON here")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run the arena from command-line arguments; print a table, optionally write JSON."""
+    args = build_parser().parse_args(argv)
+    if args.deals < 1 or args.processes < 1:
+        print("--deals and --processes must be at least 1", file=sys.stderr)
+        return 2
+    config = ArenaConfig(
+        tested=args.tested,
+        opponent=args.opponent,
+        deals=args.deals,
+        preset=args.preset,
+        seed=args.seed,
+        players=args.players,
+        iterations=args.iterations,
+    )
+    summary = run_arena(config, processes=args.processes, progress=not args.no_progress)
+    print(format_table([summary]))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(summary, handle, indent=2)
+            handle.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

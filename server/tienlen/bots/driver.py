@@ -1,0 +1,97 @@
+"""The bot entry points: choose an action for a level, reproducible randomness, bot turns."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+
+from ..engine.events import Event
+from ..engine.match import LegalPlays, Match
+from ..engine.views import SeatView, seat_view
+from .base import PASS_ACTION, Action, Hint, Situation, play_action, situation_of
+from .easy import choose_easy
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+DEFAULT_BUDGET_S = 0.2
+
+
+def choose_random(sit: Situation, legal: LegalPlays, rng: random.Random) -> Action:
+    """Uniform among the legal plays and, when allowed, the pass (arena only)."""
+    count = len(legal.plays) + (1 if legal.can_pass else 0)
+    if count == 0:
+        return PASS_ACTION
+    pick = rng.randrange(count)
+    if pick == len(legal.plays):
+        return PASS_ACTION
+    return play_action(legal.plays[pick].mask)
+
+
+def choose_for(
+    level: str,
+    sit: Situation,
+    legal: LegalPlays,
+    rng: random.Random,
+    *,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Action:
+    """The action of a level for an already-read situation."""
+    if level == "random":
+        return choose_random(sit, legal, rng)
+    if level == "easy":
+        return choose_easy(sit, legal, rng)
+    if level in ("medium", "hard"):
+        from .medium import choose_medium
+
+        if level == "hard":
+            from .hard import choose_hard
+
+            return choose_hard(sit, legal, rng, budget_s=budget_s, iterations=iterations)
+        return choose_medium(sit, legal, rng)
+    raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(ARENA_LEVELS)}")
+
+
+def choose(
+    level: str, view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = None
+) -> Action:
+    """Choose an action for the seat of ``view`` from ``legal`` at ``level`` (easy, medium, hard).
+
+    The bot sees only the seat view; ``rng`` is its only source of randomness.
+    ``budget_s`` bounds Hard's search by wall-clock time (None: only its fixed
+    iteration count bounds it, for reproducible runs).
+    """
+    return choose_for(level, situation_of(view), legal, rng, budget_s=budget_s)
+
+
+def hint(view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = 0.25) -> Hint:
+    """The Hard choice for the seat on turn with a short explanation naming the cards."""
+    from .explain import explain
+
+    sit = situation_of(view)
+    action = choose_for("hard", sit, legal, rng, budget_s=budget_s)
+    return Hint(action, explain(sit, legal, action))
+
+
+def bot_rng(match: Match, seat: int) -> random.Random:
+    """A reproducible generator for a bot decision, hashed so the deck cannot be recovered."""
+    key = f"tienlen-bot:{match.deal_seed}:{match.hand_number}:{len(match.log)}:{seat}".encode()
+    return random.Random(hashlib.sha256(key).digest())
+
+
+def play_bot_turns(match: Match, bots: Mapping[int, str], *, budget_s: float | None = None) -> list[Event]:
+    """Play every bot turn until a seat not in ``bots`` is on turn or the match ends.
+
+    Each bot chooses from its seat view only. Returns all events in order.
+    """
+    events: list[Event] = []
+    while match.outcome is None and match.turn is not None and match.turn in bots:
+        seat = match.turn
+        view = seat_view(match, seat)
+        action = choose(bots[seat], view, match.legal_plays(), bot_rng(match, seat), budget_s=budget_s)
+        if action.is_pass:
+            events.extend(match.pass_turn(seat))
+        else:
+            events.extend(match.play(seat, action.mask))
+    return events

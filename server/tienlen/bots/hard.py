@@ -1,0 +1,141 @@
+"""Hard: determinized Monte Carlo search over a few candidate moves.
+
+For each sample it deals the unseen cards to the other seats consistently with
+their card counts (with fewer than four players the rest stay out of play),
+plays every candidate out with the Medium policy for all seats, and picks the
+candidate with the best mean finishing points. Samples are shared by all
+candidates. The search stops at a fixed iteration count and a fixed count of
+simulated actions (both reproducible) and, when ``budget_s`` is given, at that
+wall-clock budget, checked inside the loop.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..engine.cards import indices
+from ..engine.combos import classify
+from ..engine.match import LegalPlays
+from .base import PASS_ACTION, Action, Situation, play_action
+from .medium import answer_score, choose_medium
+from .planner import plan_combos, plan_cost
+from .sim import SimHand
+
+DEFAULT_ITERATIONS = 200
+MAX_CANDIDATES = 5
+FIRST_BONUS = 1.0
+MAX_STEPS = 5000
+DEFAULT_PRIOR = 0.1
+
+
+def candidates(sit: Situation, legal: LegalPlays, medium: Action) -> list[int]:
+    """The moves worth searching (masks; 0 = pass), Medium's own choice first."""
+    masks = {p.mask for p in legal.plays}
+    first = 0 if medium.is_pass else medium.mask
+    out = [first]
+    if sit.table is None:
+        pool = [p.mask for p in plan_combos(sit.hand) if p.mask in masks]
+        if sit.start_card is not None:
+            pool += sorted((m for m in masks if m >> sit.start_card & 1), key=lambda m: -m.bit_count())
+        else:
+            pool += [p.mask for p in legal.plays if p.mask.bit_count() >= 3 and p.mask & sit.hand & -sit.hand]
+    else:
+        hand_cost = plan_cost(sit.hand)
+        scored = []
+        for combo in legal.plays:
+            scored.append((answer_score(sit.hand, hand_cost, combo.mask, sit.table, True), combo.mask))
+        scored.sort(key=lambda t: -t[0])
+        pool = [m for _, m in scored]
+        if legal.can_pass:
+            pool.insert(1, 0)
+    for mask in pool:
+        if mask not in out:
+            out.append(mask)
+        if len(out) >= MAX_CANDIDATES:
+            break
+    return out
+
+
+def sample_hands(sit: Situation, rng: random.Random) -> list[int]:
+    """Deal the unseen cards to the other seats by their card counts (the rest stay out of play)."""
+    unseen = list(indices(sit.unseen))
+    rng.shuffle(unseen)
+    hands = [0] * sit.players
+    pos = 0
+    for seat in range(sit.players):
+        if seat == sit.seat:
+            hands[seat] = sit.hand
+            continue
+        count = sit.cards_left[seat]
+        mask = 0
+        for card in unseen[pos : pos + count]:
+            mask |= 1 << card
+        pos += count
+        hands[seat] = mask
+    return hands
+
+
+def _start(sit: Situation, hands: list[int]) -> SimHand:
+    return SimHand(
+        hands=hands,
+        turn=sit.seat,
+        table=sit.table,
+        table_seat=sit.table_seat,
+        locked=sit.locked,
+        bombs=sit.rules.bombs,
+        reentry_rule=sit.rules.pass_reentry_with_bomb,
+        end_on_first_out=sit.rules.end_on_first_out,
+        played=sit.played,
+        start_card=sit.start_card,
+    )
+
+
+def playout_value(sit: Situation, hands: list[int], move: int) -> tuple[float, int]:
+    """Points (players − 1 − place index, plus a first-place bonus) after ``move`` and Medium play on.
+
+    Also returns how many simulated actions the playout took.
+    """
+    sim = _start(sit, list(hands))
+    if move == 0:
+        sim.pass_turn()
+    else:
+        sim.play(move)
+    place = sim.run_until_placed(sit.seat)
+    return float(sit.players - 1 - place) + (FIRST_BONUS if place == 0 else 0.0), sim.steps
+
+
+def choose_hard(
+    sit: Situation,
+    legal: LegalPlays,
+    rng: random.Random,
+    *,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Action:
+    """Hard's choice: Medium's candidates compared by sampled playouts."""
+    medium = choose_medium(sit, legal, rng)
+    if not legal.plays:
+        return medium
+    cands = candidates(sit, legal, medium)
+    if len(cands) == 1:
+        return medium
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    total = DEFAULT_ITERATIONS if iterations is None else iterations
+    totals = [0.0] * len(cands)
+    samples = steps = 0
+    while (samples + 1) * len(cands) <= max(total, len(cands)):
+        if samples > 0 and (steps > MAX_STEPS or (deadline is not None and time.perf_counter() > deadline)):
+            break
+        hands = sample_hands(sit, rng)
+        for i, move in enumerate(cands):
+            value, used = playout_value(sit, hands, move)
+            totals[i] += value
+            steps += used
+        samples += 1
+    totals[0] += DEFAULT_PRIOR * samples
+    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+    move = cands[best]
+    if move == 0:
+        return PASS_ACTION if legal.can_pass else medium
+    return play_action(move) if classify(move) is not None else medium

@@ -1,0 +1,134 @@
+"""Hand planning: split a hand into the fewest plays (runs, runs of pairs, groups, singles).
+
+Plans are computed on rank counts (suits do not change how a hand splits) and
+cached; cards are then allocated to the pieces, runs taking the lower suits.
+A piece is ``(start_rank, length, per_rank)``: ``length`` 1 is a same-rank group
+of ``per_rank`` cards, otherwise a straight (``per_rank`` 1) or consecutive pairs
+(``per_rank`` 2).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..engine.combos import TWO_RANK, Combination, Kind, classify
+from ..engine.legal import answer_masks
+from ..engine.rules import Bombs
+
+ACE_RANK = 11
+_NIB = tuple(bin(n).count("1") for n in range(16))
+Piece = tuple[int, int, int]
+
+
+_CHUNK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_NIB[(x >> shift) & 15] for shift in range(0, 16, 4)) for x in range(1 << 16)
+)
+
+
+def rank_counts(hand: int) -> tuple[int, ...]:
+    """How many cards of each rank the hand holds (13 values, 3 … 2)."""
+    chunk = _CHUNK
+    return chunk[hand & 0xFFFF] + chunk[(hand >> 16) & 0xFFFF] + chunk[(hand >> 32) & 0xFFFF] + (_NIB[hand >> 48],)
+
+
+def piece_cost(piece: Piece) -> float:
+    """The planning cost of keeping one piece: about 10 a piece, less for controls, more for low singles."""
+    start, length, per = piece
+    top = start + length - 1
+    if length == 1 and per == 4:
+        return 4.0
+    if length >= 3 and per == 2:
+        return 4.0 if length >= 4 else 5.0
+    if top == TWO_RANK:
+        return 6.0
+    if length == 1:
+        low = max(0, 8 - top)
+        return 10.0 + (0.45 if per == 1 else 0.3 if per == 2 else 0.1) * low
+    return 10.0 - 0.2 * length
+
+
+@lru_cache(maxsize=1 << 18)
+def best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
+    """The cheapest split of these rank counts into pieces, and its cost."""
+    rank = 0
+    while rank < 13 and counts[rank] == 0:
+        rank += 1
+    if rank == 13:
+        return 0.0, ()
+    c = counts[rank]
+    rest = (*counts[:rank], 0, *counts[rank + 1 :])
+    cost, pieces = best_plan(rest)
+    group: Piece = (rank, 1, c)
+    best_cost, best_pieces = cost + piece_cost(group), (group, *pieces)
+    for per in (1, 2):
+        if c < per:
+            break
+        work = list(counts)
+        end = rank
+        while end <= ACE_RANK and counts[end] >= per:
+            work[end] -= per
+            if end - rank >= 2:
+                piece: Piece = (rank, end - rank + 1, per)
+                sub_cost, sub_pieces = best_plan(tuple(work))
+                total = sub_cost + piece_cost(piece)
+                if total < best_cost:
+                    best_cost, best_pieces = total, (piece, *sub_pieces)
+            end += 1
+    return best_cost, best_pieces
+
+
+@lru_cache(maxsize=1 << 18)
+def plan_cost(hand: int) -> float:
+    """The cost of the hand's best plan (lower is better)."""
+    return best_plan(rank_counts(hand))[0]
+
+
+@lru_cache(maxsize=1 << 16)
+def plan_masks(hand: int) -> tuple[int, ...]:
+    """The hand's best plan as card masks, weakest (lowest top card) first."""
+    pieces = best_plan(rank_counts(hand))[1]
+    suits = [[(hand >> (4 * r + s)) & 1 for s in range(4)] for r in range(13)]
+    avail = [[s for s in range(4) if suits[r][s]] for r in range(13)]
+    runs = [p for p in pieces if p[1] > 1]
+    groups = [p for p in pieces if p[1] == 1]
+    masks: list[int] = []
+    for start, length, per in runs:
+        mask = 0
+        for r in range(start, start + length):
+            for s in avail[r][:per]:
+                mask |= 1 << (4 * r + s)
+            avail[r] = avail[r][per:]
+        masks.append(mask)
+    for start, _, per in groups:
+        mask = 0
+        for s in avail[start][-per:]:
+            mask |= 1 << (4 * start + s)
+        avail[start] = avail[start][:-per]
+        masks.append(mask)
+    masks.sort(key=lambda m: m.bit_length())
+    return tuple(masks)
+
+
+def plan_combos(hand: int) -> list[Combination]:
+    """The hand's best plan as classified combinations, weakest first."""
+    out = []
+    for mask in plan_masks(hand):
+        combo = classify(mask)
+        if combo is not None:
+            out.append(combo)
+    return out
+
+
+def is_boss(combo: Combination, unseen: int, bombs: Bombs) -> bool:
+    """Whether no unseen cards could beat this play (so it wins its battle)."""
+    if combo.kind is Kind.SINGLE and (combo.top >> 2 != TWO_RANK or bombs is Bombs.OFF):
+        return unseen >> (combo.top + 1) == 0
+    return not answer_masks(unseen, combo, bombs)
+
+
+def is_control(combo: Combination) -> bool:
+    """A 2 or a bomb-shaped piece: kept to win back the lead."""
+    top_rank = combo.top >> 2
+    if top_rank == TWO_RANK:
+        return True
+    return combo.kind.value == "four_of_a_kind" or (combo.kind.value == "consecutive_pairs" and combo.length >= 3)

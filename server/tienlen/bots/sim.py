@@ -1,0 +1,135 @@
+"""A fast simulator of the rest of one hand, for Hard's playouts.
+
+It follows the engine's flow (RULES.md §5: battles, pass locks, bomb re-entry,
+going out, end on first out) on plain bit masks; tests check it against the
+engine move by move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine.cards import FULL_DECK
+from ..engine.combos import Combination, bombable_twos, classify
+from ..engine.legal import answer_masks, bomb_answers
+from ..engine.rules import Bombs
+from .medium import decide
+
+
+@dataclass(slots=True)
+class SimHand:
+    """The state of one hand: every seat's cards, the table, locks and places."""
+
+    hands: list[int]
+    turn: int
+    table: Combination | None
+    table_seat: int | None
+    locked: int
+    bombs: Bombs
+    reentry_rule: bool
+    end_on_first_out: bool
+    played: int = 0
+    start_card: int | None = None
+    places: list[int] = field(default_factory=list)
+    done: bool = False
+    steps: int = 0
+
+    @property
+    def players(self) -> int:
+        """How many seats play."""
+        return len(self.hands)
+
+    def answers(self) -> list[int]:
+        """Legal answers for the seat on turn (empty on a lead)."""
+        if self.table is None:
+            return []
+        hand = self.hands[self.turn]
+        if self.locked >> self.turn & 1:
+            return bomb_answers(hand, self.table, self.bombs)
+        return answer_masks(hand, self.table, self.bombs)
+
+    def play(self, mask: int) -> None:
+        """The seat on turn plays these cards (assumed legal)."""
+        seat = self.turn
+        combo = classify(mask)
+        assert combo is not None
+        self.hands[seat] ^= mask
+        self.locked &= ~(1 << seat)
+        self.table = combo
+        self.table_seat = seat
+        self.start_card = None
+        self.played |= mask
+        if self.hands[seat] == 0:
+            self.places.append(seat)
+            holding = [s for s in range(self.players) if self.hands[s]]
+            if self.end_on_first_out:
+                n = self.players
+                holding.sort(key=lambda s: (self.hands[s].bit_count(), (s - seat) % n))
+                self.places.extend(holding)
+                self.done = True
+                return
+            if len(holding) == 1:
+                self.places.extend(holding)
+                self.done = True
+                return
+        self._advance(seat)
+
+    def pass_turn(self) -> None:
+        """The seat on turn passes and is locked out of the battle."""
+        seat = self.turn
+        self.locked |= 1 << seat
+        self._advance(seat)
+
+    def _advance(self, seat: int) -> None:
+        n = self.players
+        reentry = self.reentry_rule and bombable_twos(self.table, self.bombs)
+        for step in range(1, n + 1):
+            nxt = (seat + step) % n
+            if nxt == self.table_seat:
+                leader = nxt
+                while not self.hands[leader]:
+                    leader = (leader + 1) % n
+                self.table = None
+                self.table_seat = None
+                self.locked = 0
+                self.turn = leader
+                return
+            if not self.hands[nxt]:
+                continue
+            if self.locked >> nxt & 1 and not reentry:
+                continue
+            self.turn = nxt
+            return
+        raise AssertionError("the turn went round without reaching the table's owner")
+
+    def policy_move(self) -> int:
+        """Medium's move for the seat on turn as a mask (0 = pass)."""
+        seat = self.turn
+        hand = self.hands[seat]
+        answers = self.answers()
+        cards_left = [h.bit_count() for h in self.hands]
+        unseen = FULL_DECK & ~hand & ~self.played
+        mask = decide(seat, hand, self.table, self.table_seat, cards_left, self.bombs, unseen, answers, self.start_card)
+        if self.table is None and mask == 0:
+            return hand & -hand
+        return mask
+
+    def step(self, mask: int) -> None:
+        """Apply a play (mask) or a pass (0)."""
+        self.steps += 1
+        if mask:
+            self.play(mask)
+        else:
+            self.pass_turn()
+
+    def run_until_placed(self, seat: int, max_steps: int = 400) -> int:
+        """Play on with Medium for everyone until ``seat`` has a place; return it (0 = first)."""
+        for _ in range(max_steps):
+            if seat in self.places:
+                return self.places.index(seat)
+            if self.done:
+                break
+            self.step(self.policy_move())
+        if seat in self.places:
+            return self.places.index(seat)
+        return self.players - 1

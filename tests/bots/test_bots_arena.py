@@ -1,0 +1,68 @@
+"""The arena: duplicate play over seeded deals, JSON summary with CIs and decision times; Easy < Medium."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tienlen.arena import ArenaConfig, main, run_arena
+
+
+def test_arena_main_writes_a_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`tienlen arena` plays each deal with the tested level in every seat and reports rates with CIs."""
+    out = tmp_path / "arena.json"
+    code = main(
+        [
+            "--tested",
+            "easy",
+            "--opponent",
+            "random",
+            "--deals",
+            "12",
+            "--seed",
+            "3",
+            "--processes",
+            "2",
+            "--no-progress",
+            "--json",
+            str(out),
+        ]
+    )
+    assert code == 0
+    summary = json.loads(out.read_text())
+    assert summary["games"] == 12 * 4
+    assert summary["deals"] == 12
+    lo, hi = summary["first_rate_ci95"]
+    assert 0 <= lo <= summary["first_rate"] <= hi <= 1.0001
+    plo, phi = summary["mean_points_ci95"]
+    assert plo <= summary["mean_points"] <= phi
+    assert set(summary["decision_ms"]) == {"easy", "random"}
+    for timing in summary["decision_ms"].values():
+        assert timing["decisions"] > 0 and 0 <= timing["median"] <= timing["p99"]
+    assert "easy" in capsys.readouterr().out
+
+
+def test_arena_is_reproducible_for_a_seed() -> None:
+    """The same seed replays the same deals with the same bots: the same figures."""
+    config = ArenaConfig("medium", "easy", deals=4, preset="classic", seed=7, players=3)
+    first = run_arena(config, progress=False)
+    second = run_arena(config, progress=False)
+    for key in ("first_rate", "mean_points", "games"):
+        assert first[key] == second[key]
+
+
+def test_medium_scores_more_than_easy_on_average() -> None:
+    """Over a few dozen duplicate deals Medium out-scores Easy (and each side's share is consistent)."""
+    medium = run_arena(ArenaConfig("medium", "easy", deals=40, preset="standard", seed=1), processes=2, progress=False)
+    easy = run_arena(ArenaConfig("easy", "medium", deals=40, preset="standard", seed=1), processes=2, progress=False)
+    assert medium["mean_points"] > easy["mean_points"]
+    assert medium["mean_points"] > 1.5
+
+
+def test_arena_rejects_bad_arguments() -> None:
+    """Unknown levels and non-positive counts are refused."""
+    with pytest.raises(SystemExit):
+        main(["--tested", "grandmaster"])
+    assert main(["--deals", "0", "--no-progress"]) == 2

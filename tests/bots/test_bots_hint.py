@@ -1,0 +1,76 @@
+"""The hint: a legal action for the seat on turn and a plain-words reason naming the cards."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tienlen.bots import Action, Hint, hint
+from tienlen.bots.driver import bot_rng
+from tienlen.engine import Match, resolve_rules, seat_view
+
+MatchFactory = Callable[..., Match]
+Advance = Callable[[Match, int, str], None]
+
+
+def _check_hint(match: Match) -> Hint:
+    assert match.turn is not None
+    seat = match.turn
+    result = hint(seat_view(match, seat), match.legal_plays(), bot_rng(match, seat), budget_s=0.05)
+    assert isinstance(result.action, Action)
+    assert result.explanation.strip()
+    if result.action.is_pass:
+        assert match.can_pass(seat)
+        assert match.table is not None
+        assert all(card in result.explanation for card in seat_view(match, seat).public.table.cards)  # type: ignore[union-attr]
+    else:
+        assert result.action.mask in match.legal_masks()
+        for card in result.action.cards:
+            assert card in result.explanation, (card, result.explanation)
+    return result
+
+
+@pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("classic", 3), ("ladder", 2)])
+def test_hint_is_legal_and_names_its_cards(
+    preset: str, players: int, make_match: MatchFactory, advance_bots: Advance
+) -> None:
+    """Over a whole hand, every hint is a legal action whose explanation names the cards."""
+    match = make_match(preset, players, 21)
+    hints = 0
+    while match.outcome is None and hints < 40:
+        _check_hint(match)
+        hints += 1
+        advance_bots(match, 1, "medium")
+    assert hints > 3
+
+
+def test_hint_names_the_opening_lead_with_the_start_card() -> None:
+    """On the opening lead the hinted play contains the lowest dealt card (RULES.md §5) and names it."""
+    match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}), random.Random(4))
+    result = _check_hint(match)
+    assert match.start_card is not None
+    assert result.action.mask >> match.start_card & 1
+    assert result.explanation.startswith("Leads")
+
+
+def test_hint_explains_a_bomb_on_a_two() -> None:
+    """A bomb on a single 2 is explained as a bomb naming the bomb's cards."""
+    deal = [
+        ["3S", "5C", "6C", "7C", "8D", "9D", "10D", "JD", "QD", "KD", "AD", "4D", "5D"],
+        ["4S", "4C", "6S", "6D", "7S", "7D", "8S", "8C", "9S", "JS", "QS", "KS", "AS"],
+        ["2H", "5S", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "3H", "4H"],
+        ["3C", "9C", "10C", "JC", "QC", "KC", "AC", "2C", "3D", "5H", "10S", "2S", "2D"],
+    ]
+    match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}), random.Random(1), deal)
+    match.play(0, ["3S"])
+    match.play(1, ["4S"])
+    match.play(2, ["2H"])
+    assert match.turn == 3
+    match.pass_turn(3)
+    match.pass_turn(0)
+    assert match.turn == 1
+    result = _check_hint(match)
+    if not result.action.is_pass:
+        assert result.explanation.startswith("Bombs the single 2H")

@@ -1,0 +1,49 @@
+"""Medium's planner: fewest plays, whole pieces, and the rule-shaped pieces of RULES.md §2."""
+
+from __future__ import annotations
+
+import random
+
+from tienlen.bots.planner import plan_combos, plan_masks
+from tienlen.engine import format_mask, mask_of, parse_cards
+
+
+def _hand(text: str) -> int:
+    return mask_of(parse_cards(text.split()))
+
+
+def test_plan_partitions_the_hand_into_combinations() -> None:
+    """Every plan piece is a combination (RULES.md §2) and the pieces partition the hand."""
+    rng = random.Random(3)
+    for _ in range(300):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[: rng.randint(1, 13)])
+        masks = plan_masks(hand)
+        assert len(plan_combos(hand)) == len(masks)
+        union = 0
+        for mask in masks:
+            assert union & mask == 0
+            union |= mask
+        assert union == hand
+
+
+def test_plan_uses_the_fewest_plays() -> None:
+    """3 4 5 5 6 7 splits into two runs, not a long run plus a stray 5."""
+    pieces = [format_mask(m) for m in plan_masks(_hand("3S 4D 5C 5H 6S 7D"))]
+    assert len(pieces) == 2
+    assert all(len(p) == 3 for p in pieces)
+
+
+def test_plan_keeps_consecutive_pairs_and_fours_together() -> None:
+    """Runs of pairs and four of a kind (the bombs of RULES.md §4) stay whole."""
+    pieces = [format_mask(m) for m in plan_masks(_hand("6S 6D 7S 7D 8S 8C JS JC JD JH 3S"))]
+    assert ["6S", "6D", "7S", "7D", "8S", "8C"] in pieces
+    assert ["JS", "JC", "JD", "JH"] in pieces
+
+
+def test_2s_never_join_a_run() -> None:
+    """2s never appear in a straight (RULES.md §2): Q-K-A stays a run, the 2 a single."""
+    pieces = [format_mask(m) for m in plan_masks(_hand("QS KD AH 2C"))]
+    assert ["QS", "KD", "AH"] in pieces
+    assert ["2C"] in pieces

@@ -1,0 +1,108 @@
+"""Hard's machinery: the playout simulator follows the engine, sampling respects what is known, budgets hold."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import pytest
+
+from tienlen.bots import bot_rng, choose
+from tienlen.bots.base import situation_of
+from tienlen.bots.driver import choose_for
+from tienlen.bots.hard import sample_hands
+from tienlen.bots.sim import SimHand
+from tienlen.engine import PRESET_NAMES, Match, seat_view
+
+MatchFactory = Callable[..., Match]
+Advance = Callable[[Match, int, str], None]
+
+
+def _sim_of(match: Match) -> SimHand:
+    assert match.turn is not None
+    played = 0
+    for _, mask in match.log:
+        played |= mask
+    return SimHand(
+        hands=list(match.hands),
+        turn=match.turn,
+        table=match.table,
+        table_seat=match.table_seat,
+        locked=match.locked,
+        bombs=match.rules.bombs,
+        reentry_rule=match.rules.pass_reentry_with_bomb,
+        end_on_first_out=match.rules.end_on_first_out,
+        played=played,
+        start_card=match.start_card,
+    )
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("end_on_first_out", [False, True])
+def test_simulator_follows_the_engine_turn_by_turn(
+    preset: str, players: int, end_on_first_out: bool, make_match: MatchFactory
+) -> None:
+    """Battles, pass locks, bomb re-entry, going out and hand end (RULES.md §5) match the engine."""
+    for seed in range(4):
+        match = make_match(preset, players, seed, end_on_first_out=end_on_first_out)
+        sim = _sim_of(match)
+        rng = random.Random(seed)
+        while match.outcome is None:
+            assert match.turn == sim.turn
+            assert sorted(sim.answers()) == sorted(match.legal_masks()) or match.table is None
+            masks = match.legal_masks()
+            if match.table is not None and (not masks or rng.random() < 0.4):
+                match.pass_turn(match.turn)
+                sim.pass_turn()
+            else:
+                mask = rng.choice(masks)
+                match.play(match.turn, mask)
+                sim.play(mask)
+            assert sim.places == match.places or match.outcome is not None
+            if match.outcome is None:
+                assert (sim.table, sim.table_seat, sim.locked) == (match.table, match.table_seat, match.locked)
+        assert sim.done
+        assert sim.places == list(match.completed[0].places)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_sampled_hands_fit_card_counts_and_exclude_known_cards(
+    players: int, make_match: MatchFactory, advance_bots: Advance
+) -> None:
+    """Samples deal only unseen cards (52 − own − played), by each seat's count; fewer than 4 leaves some out."""
+    match = make_match("standard", players, 5)
+    advance_bots(match, 7, "medium")
+    assert match.turn is not None
+    sit = situation_of(seat_view(match, match.turn))
+    rng = random.Random(0)
+    for _ in range(20):
+        hands = sample_hands(sit, rng)
+        assert hands[sit.seat] == sit.hand
+        union = 0
+        for seat, hand in enumerate(hands):
+            assert hand.bit_count() == sit.cards_left[seat]
+            assert union & hand == 0
+            union |= hand
+        assert union & sit.played == 0
+        assert (union & ~sit.hand) & ~sit.unseen == 0
+
+
+def test_hard_respects_its_wall_clock_budget(make_match: MatchFactory) -> None:
+    """With budget_s the search stops on time (checked inside the loop) even with many iterations."""
+    match = make_match("standard", 4, 2)
+    assert match.turn is not None
+    view, legal = seat_view(match, match.turn), match.legal_plays()
+    start = time.perf_counter()
+    choose_for("hard", situation_of(view), legal, random.Random(1), budget_s=0.05, iterations=100_000)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_hard_default_server_budget_is_bounded(make_match: MatchFactory) -> None:
+    """The public choose with the server's default-sized budget returns promptly."""
+    match = make_match("standard", 4, 9)
+    assert match.turn is not None
+    start = time.perf_counter()
+    choose("hard", seat_view(match, match.turn), match.legal_plays(), bot_rng(match, match.turn), budget_s=0.2)
+    assert time.perf_counter() - start < 1.0
