@@ -52,8 +52,12 @@ RANK_SYMBOLS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"
 SUIT_SYMBOLS = ("S", "C", "D", "H")
 FULL_DECK = (1 << 52) - 1
 
+# Input text of ranks and suits, upper and lower case spelled out (ASCII only:
+# ``str.upper`` would also map e.g. the long s "ſ" to "S").
 _RANK_INPUT = {sym: Rank(i) for i, sym in enumerate(RANK_SYMBOLS)} | {"T": Rank.TEN}
-_SUIT_INPUT = {sym: Suit(i) for i, sym in enumerate(SUIT_SYMBOLS)} | {
+_RANK_INPUT |= {sym.lower(): rank for sym, rank in _RANK_INPUT.items()}
+_SUIT_INPUT = {sym: Suit(i) for i, sym in enumerate(SUIT_SYMBOLS)}
+_SUIT_INPUT |= {sym.lower(): suit for sym, suit in _SUIT_INPUT.items()} | {
     "♠": Suit.SPADES,
     "♣": Suit.CLUBS,
     "♦": Suit.DIAMONDS,
@@ -125,9 +129,8 @@ def parse_index(text: str) -> int:
     found = _INDEX_OF_TEXT.get(text)
     if found is not None:
         return found
-    cleaned = text.upper()
-    rank = _RANK_INPUT.get(cleaned[:-1])
-    suit = _SUIT_INPUT.get(cleaned[-1:])
+    rank = _RANK_INPUT.get(text[:-1])
+    suit = _SUIT_INPUT.get(text[-1:])
     if rank is None or suit is None:
         raise UnknownCardError(text)
     return rank * 4 + suit

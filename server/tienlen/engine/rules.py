@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from enum import Enum, StrEnum
+from functools import lru_cache
 from typing import Any
 
 
