@@ -80,16 +80,19 @@ def _runs_of_length(
     ``above`` = -1 takes every run of that length.
     """
     count = _NIBBLE_COUNT
-    first_end = max(length - 1, above >> 2) if above >= 0 else length - 1
-    for end in range(first_end, ACE_RANK + 1):
-        start = end - length + 1
-        if any(count[nibs[r]] < per_rank for r in range(start, end + 1)):
+    top_rank = above >> 2 if above >= 0 else -1
+    first_end = max(length - 1, top_rank)
+    streak = 0
+    for end in range(ACE_RANK + 1):
+        streak = streak + 1 if count[nibs[end]] >= per_rank else 0
+        if streak < length or end < first_end:
             continue
-        partial = [0]
-        for rank in range(start, end + 1):
+        start = end - length + 1
+        partial = table[start][nibs[start]]
+        for rank in range(start + 1, end + 1):
             options = table[rank][nibs[rank]]
             partial = [p | c for p in partial for c in options]
-        if end == above >> 2:
+        if end == top_rank:
             partial = [p for p in partial if p.bit_length() - 1 > above]
         out += partial
 
@@ -114,17 +117,19 @@ def _all_quads(nibs: list[int], out: list[int]) -> None:
 
 def ordinary_answers(hand: int, table: Combination, nibs: list[int] | None = None) -> list[int]:
     """Plays of the table's kind and length with a higher deciding card (RULES.md §3)."""
-    if nibs is None:
-        nibs = nibbles(hand)
-    out: list[int] = []
     kind = table.kind
     if kind is Kind.SINGLE:
+        out: list[int] = []
         rest = hand >> (table.top + 1) << (table.top + 1)
         while rest:
             low = rest & -rest
             out.append(low)
             rest ^= low
-    elif kind is Kind.PAIR:
+        return out
+    if nibs is None:
+        nibs = nibbles(hand)
+    out = []
+    if kind is Kind.PAIR:
         _same_rank_above(nibs, PAIRS, table.top, out)
     elif kind is Kind.TRIPLE:
         _same_rank_above(nibs, TRIPLES, table.top, out)
@@ -139,31 +144,35 @@ def ordinary_answers(hand: int, table: Combination, nibs: list[int] | None = Non
     return out
 
 
+def bomb_targets(table: Combination, bombs: Bombs) -> tuple[bool, tuple[int, ...]]:
+    """What may bomb the table: (whether four of a kind may, the run-of-pairs lengths that may)."""
+    if bombs is Bombs.OFF:
+        return False, ()
+    kind = table.kind
+    if table.top >> 2 == TWO_RANK:
+        if kind is Kind.SINGLE:
+            lengths = (3, 4, 5, 6) if bombs is Bombs.LADDER else (3, 4) if bombs is Bombs.CLASSIC else (3,)
+            return True, lengths
+        if kind is Kind.PAIR:
+            return bombs is Bombs.LADDER, (4,) if bombs is not Bombs.LADDER else (4, 5, 6)
+        if kind is Kind.TRIPLE:
+            return False, (5,) if bombs is Bombs.EXACT else ()
+    if bombs is Bombs.LADDER:
+        if kind is Kind.FOUR_OF_A_KIND:
+            return False, (4, 5, 6)
+        if kind is Kind.CONSECUTIVE_PAIRS:
+            return table.length == 3, tuple(n for n in (4, 5, 6) if n > table.length)
+    return False, ()
+
+
 def bomb_answers(hand: int, table: Combination, bombs: Bombs, nibs: list[int] | None = None) -> list[int]:
     """Plays of another kind or length that bomb the table (RULES.md §4)."""
-    if bombs is Bombs.OFF:
+    quads, pair_lengths = bomb_targets(table, bombs)
+    if not quads and not pair_lengths:
         return []
     if nibs is None:
         nibs = nibbles(hand)
     out: list[int] = []
-    kind = table.kind
-    two = table.top >> 2 == TWO_RANK
-    pair_lengths: tuple[int, ...] = ()
-    quads = False
-    if two and kind is Kind.SINGLE:
-        quads = True
-        pair_lengths = (3, 4, 5, 6) if bombs is Bombs.LADDER else (3, 4) if bombs is Bombs.CLASSIC else (3,)
-    elif two and kind is Kind.PAIR:
-        quads = bombs is Bombs.LADDER
-        pair_lengths = (4,) if bombs is not Bombs.LADDER else (4, 5, 6)
-    elif two and kind is Kind.TRIPLE:
-        pair_lengths = (5,) if bombs is Bombs.EXACT else ()
-    elif bombs is Bombs.LADDER:
-        if kind is Kind.FOUR_OF_A_KIND:
-            pair_lengths = (4, 5, 6)
-        elif kind is Kind.CONSECUTIVE_PAIRS:
-            quads = table.length == 3
-            pair_lengths = tuple(n for n in (4, 5, 6) if n > table.length)
     if quads:
         _all_quads(nibs, out)
     for length in pair_lengths:
@@ -173,6 +182,8 @@ def bomb_answers(hand: int, table: Combination, bombs: Bombs, nibs: list[int] | 
 
 def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
     """Every play that beats the table: ordinary answers then bombs."""
+    if table.kind is Kind.SINGLE and table.top >> 2 != TWO_RANK:
+        return ordinary_answers(hand, table)
     nibs = nibbles(hand)
     return ordinary_answers(hand, table, nibs) + bomb_answers(hand, table, bombs, nibs)
 
