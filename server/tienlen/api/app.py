@@ -128,7 +128,7 @@ def _install_request_log(app: Flask, settings: Settings) -> None:
         line = {
             "method": request.method,
             "route": request.url_rule.rule if request.url_rule is not None else request.path,
-            "match_id": (request.view_args or {}).get("match_id"),
+            "match_id": (request.view_args or {}).get("match_id") or g.get("match_id"),
             "status": response.status_code,
             "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 2),
         }

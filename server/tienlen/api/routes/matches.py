@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -33,6 +33,7 @@ class Matches(MethodView):
         turn play before the answer. At least one seat must not be a bot.
         """
         created = service().create(body)
+        g.match_id = created.record.match_id  # for the request log line
         answer = {"match_id": created.record.match_id, "tokens": created.tokens, "match": public_match(created.record)}
         return send(answer, 201)
 
