@@ -126,3 +126,15 @@ def test_rule_sets_are_frozen() -> None:
     r = resolve_rules()
     with pytest.raises(AttributeError):
         r.hands = 3  # type: ignore[misc]
+
+
+def test_stored_rule_set_with_a_number_for_a_flag_is_refused_even_after_the_valid_one() -> None:
+    """Rule sets are cached by value; 1 == True must not fetch the cached valid rule set."""
+    from tienlen.engine import PRESETS, RulesError, RuleSet
+
+    stored = PRESETS["standard"].to_dict()
+    assert RuleSet.from_dict(stored) == PRESETS["standard"]
+    stored["start_card_rule"] = 1
+    with pytest.raises(RulesError) as error:
+        RuleSet.from_dict(stored)
+    assert error.value.parameter == "start_card_rule"

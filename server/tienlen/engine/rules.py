@@ -93,7 +93,8 @@ class RuleSet:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Rebuild a rule set written by :meth:`to_dict`."""
-        return _from_items(tuple(sorted(data.items())))
+        # The key carries each value's type: True == 1 must not fetch a rule set validated for another.
+        return _from_items(tuple(sorted((key, type(value).__name__, value) for key, value in data.items())))
 
 
 def _choices(enum: type[Enum]) -> str:
@@ -163,6 +164,6 @@ def resolve_rules(overrides: Mapping[str, Any] | None = None, *, players: int | 
 
 
 @lru_cache(maxsize=256)
-def _from_items(items: tuple[tuple[str, Any], ...]) -> RuleSet:
+def _from_items(items: tuple[tuple[str, str, Any], ...]) -> RuleSet:
     """Stored rule sets repeat endlessly; resolve each distinct one once."""
-    return resolve_rules(dict(items))
+    return resolve_rules({key: value for key, _type, value in items})
