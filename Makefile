@@ -24,7 +24,7 @@ serve: $(STAMP)
 	$(BIN)/tienlen serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check server tests bench
+	$(BIN)/ruff check server tests bench clients
 	$(BIN)/mypy
 
 test: lint
