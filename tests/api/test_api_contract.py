@@ -306,6 +306,19 @@ def test_openapi_file_is_current() -> None:
     assert committed == openapi_document(), "run `make openapi` and commit openapi/openapi.json"
 
 
+def test_openapi_file_is_a_valid_openapi_3_1_document() -> None:
+    from openapi_spec_validator import validate
+
+    validate(json.loads((ROOT / "openapi" / "openapi.json").read_text()))
+
+
+def test_openapi_operations_have_unique_ids_for_generated_sdks() -> None:
+    spec = openapi_document()
+    ids = [op["operationId"] for ops in spec["paths"].values() for op in ops.values() if isinstance(op, dict)]
+    assert len(ids) == 10 and len(set(ids)) == len(ids)
+    assert spec["info"]["title"].isascii(), "generators derive package names from the title"
+
+
 def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
     spec = client.get("/openapi.json").json
     assert spec["openapi"].startswith("3.1")

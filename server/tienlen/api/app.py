@@ -20,9 +20,9 @@ from .routes import events, matches, meta, seats
 from .schemas import ErrorSchema
 from .service import MatchService
 
-API_TITLE = "Tiến Lên game server"
+API_TITLE = "Tien Len Game Server"
 API_VERSION = "1.0.0"
-API_DESCRIPTION = """A stateless REST server for Tiến Lên (Thirteen).
+API_DESCRIPTION = """A stateless REST server for Tiến Lên (Thirteen), the Vietnamese climbing card game.
 
 Create a match with remote, bot or open seats; each remote seat gets a bearer
 token. Cards use the notation `3S`, `10D`, `QH`, `2C` (input also accepts `T`,

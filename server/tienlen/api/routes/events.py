@@ -22,6 +22,7 @@ class Events(MethodView):
     @blp.response(200, EventsSchema)
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
+    @blp.doc(operationId="get_events")
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Events with `seq` > `after` (at most 500), oldest first.
 

@@ -24,6 +24,7 @@ class Matches(MethodView):
     @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
     @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
+    @blp.doc(operationId="create_match")
     def post(self, body: dict[str, Any]) -> Response:
         """Create a match.
 
@@ -44,6 +45,7 @@ class MatchResource(MethodView):
 
     @blp.response(200, MatchSchema)
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
+    @blp.doc(operationId="get_match")
     def get(self, match_id: str) -> Response:
         """The public state of a match: no card of any hand."""
         return send(public_match(service().get(match_id)))
@@ -58,6 +60,7 @@ class Join(MethodView):
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(409, schema=ErrorSchema, description=describe("match_full"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
+    @blp.doc(operationId="join_match")
     def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Join a match: fills the lowest open seat and answers its token.
 

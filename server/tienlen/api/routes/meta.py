@@ -31,6 +31,7 @@ class Rules(MethodView):
     """The rule presets."""
 
     @blp.response(200, PresetsSchema)
+    @blp.doc(operationId="get_rules")
     def get(self) -> dict[str, Any]:
         """The presets with all their parameters, and what each parameter allows."""
         presets = {name: rules.to_dict() for name, rules in PRESETS.items()}
@@ -43,6 +44,7 @@ class Health(MethodView):
 
     @blp.response(200, HealthSchema)
     @blp.alt_response(503, schema=ErrorSchema, description=describe("store_unavailable"))
+    @blp.doc(operationId="get_health")
     def get(self) -> dict[str, Any]:
         """`ok` when Redis answers, else 503."""
         if not service().store.ping():

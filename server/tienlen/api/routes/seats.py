@@ -40,6 +40,7 @@ class View(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.doc(security=AUTH)
+    @blp.doc(operationId="get_seat_view")
     def get(self, match_id: str) -> Response:
         """The public state plus the asking seat's own cards, low to high."""
         return send(service().view(match_id, request.headers.get("Authorization")))
@@ -53,6 +54,7 @@ class Legal(MethodView):
     @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.doc(security=AUTH)
+    @blp.doc(operationId="get_legal_plays")
     def get(self, match_id: str) -> Response:
         """Every distinct legal play of the asking seat, fewest cards first.
 
@@ -88,6 +90,7 @@ class Actions(MethodView):
             }
         ],
     )
+    @blp.doc(operationId="post_action")
     def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Play cards or pass, then let every bot that follows play.
 
@@ -112,6 +115,7 @@ class HintResource(MethodView):
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(409, schema=ErrorSchema, description=describe("match_not_playing", "not_your_turn"))
     @blp.doc(security=AUTH)
+    @blp.doc(operationId="get_hint")
     def get(self, match_id: str) -> Response:
         """The action the strongest bot would take in your seat, and why."""
         return send(service().hint(match_id, request.headers.get("Authorization")))
