@@ -3,7 +3,7 @@
 Runs, under the standard preset with one hand a game and duplicate deals:
 Easy vs 3×random, Medium vs 3×Easy, Hard vs 3×Medium, Hard vs 3×Easy, and
 prints a table (stderr) and the summaries as JSON (stdout), each with its target.
-``--quick`` plays fewer deals.
+``--quick`` plays fewer deals; ``--hints`` also times hints in the Hard rows.
 """
 
 from __future__ import annotations
@@ -49,13 +49,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer deals")
     parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hints", action="store_true", help="also time hints in the hard_* rows")
     parser.add_argument("--only", choices=sorted(PAIRS), action="append", help="run only these comparisons")
     args = parser.parse_args(argv)
     deals = QUICK if args.quick else FULL
     rows: dict[str, dict[str, Any]] = {}
     for name in args.only or list(PAIRS):
         tested, opponent = PAIRS[name]
-        config = ArenaConfig(tested, opponent, deals=deals[name], preset="standard", seed=args.seed)
+        hints = args.hints and tested == "hard"
+        config = ArenaConfig(tested, opponent, deals=deals[name], preset="standard", seed=args.seed, hints=hints)
         row = run_arena(config, processes=args.processes, progress=True)
         rows[name] = row
     for name, row in rows.items():

@@ -22,7 +22,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from .bots.base import situation_of
-from .bots.driver import ARENA_LEVELS, bot_rng, choose_for
+from .bots.driver import ARENA_LEVELS, bot_rng, choose_for, hint
 from .engine.match import Match
 from .engine.rules import PRESET_NAMES, resolve_rules
 from .engine.views import seat_view
@@ -48,6 +48,7 @@ class ArenaConfig:
     seed: int
     players: int = 4
     iterations: int | None = None
+    hints: bool = False
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -67,10 +68,16 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
             seat = match.turn
             level = levels[seat]
             start = time.perf_counter()
-            sit = situation_of(seat_view(match, seat))
+            view = seat_view(match, seat)
+            sit = situation_of(view)
             legal = match.legal_plays()
             action = choose_for(level, sit, legal, bot_rng(match, seat), iterations=config.iterations)
             result.times.setdefault(level, []).append((time.perf_counter() - start) * 1000.0)
+            if config.hints and seat == (tested_seat + 1) % config.players:
+                # As a human seat would ask: at an opponent's turn, so no search just ran on this view.
+                start = time.perf_counter()
+                hint(view, legal, bot_rng(match, seat))
+                result.times.setdefault("hint", []).append((time.perf_counter() - start) * 1000.0)
             if action.is_pass:
                 match.pass_turn(seat)
             else:
@@ -197,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="players a game")
     parser.add_argument("--seed", type=int, default=1, help="seed of the fixed deal set")
     parser.add_argument("--iterations", type=int, default=None, help="Hard's playouts a decision (default built in)")
+    parser.add_argument("--hints", action="store_true", help="also time hints at the next seat's turns")
     parser.add_argument("--processes", type=int, default=1, help="worker processes (use all cores: nproc)")
     parser.add_argument("--json", metavar="PATH", default=None, help="also write the summary as JSON here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -217,6 +225,7 @@ def main(argv: list[str]) -> int:
         seed=args.seed,
         players=args.players,
         iterations=args.iterations,
+        hints=args.hints,
     )
     summary = run_arena(config, processes=args.processes, progress=not args.no_progress)
     print(format_table([summary]))

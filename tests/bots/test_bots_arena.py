@@ -66,3 +66,11 @@ def test_arena_rejects_bad_arguments() -> None:
     with pytest.raises(SystemExit):
         main(["--tested", "grandmaster"])
     assert main(["--deals", "0", "--no-progress"]) == 2
+
+
+def test_arena_can_time_hints_at_an_opponents_turns() -> None:
+    """With hints on, the summary also times the Hard hint (default budget) at the next seat's turns."""
+    config = ArenaConfig("easy", "random", deals=1, preset="standard", seed=2, players=2, hints=True)
+    summary = run_arena(config, progress=False)
+    assert set(summary["decision_ms"]) == {"easy", "random", "hint"}
+    assert summary["decision_ms"]["hint"]["decisions"] == summary["decision_ms"]["random"]["decisions"]

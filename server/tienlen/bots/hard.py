@@ -2,11 +2,13 @@
 
 For each sample it deals the unseen cards to the other seats consistently with
 their card counts (with fewer than four players the rest stay out of play),
-plays every candidate out with the Medium policy for all seats, and picks the
-candidate with the best mean finishing points. Samples are shared by all
-candidates. The search stops at a fixed iteration count and a fixed count of
-simulated actions (both reproducible) and, when ``budget_s`` is given, at that
-wall-clock budget, checked inside the loop.
+preferring deals that explain the other seats' passes (:mod:`.infer`), plays
+every candidate out with the Medium policy for all seats until the first seat
+is out, and picks the candidate with the best mean value: points for the
+(estimated) finishing place plus a large first-place bonus. Samples are shared
+by all candidates. The search stops at a fixed iteration count and a fixed
+count of simulated actions (both reproducible) and, when ``budget_s`` is given,
+at that wall-clock budget, checked inside the loop.
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ from ..engine.cards import indices
 from ..engine.combos import classify
 from ..engine.match import LegalPlays
 from .base import PASS_ACTION, Action, Situation, play_action
+from .infer import PassEvent, pass_events, unexplained
 from .medium import answer_score, choose_medium
 from .planner import plan_combos, plan_cost
 from .sim import SimHand
 
-DEFAULT_ITERATIONS = 200
+DEFAULT_ITERATIONS = 300
 MAX_CANDIDATES = 5
-FIRST_BONUS = 1.0
-MAX_STEPS = 5000
+FIRST_BONUS = 2.0
+MAX_STEPS = 6000
 DEFAULT_PRIOR = 0.1
+SAMPLE_TRIES = 4
 
 
 def candidates(sit: Situation, legal: LegalPlays, medium: Action) -> list[int]:
@@ -76,6 +80,27 @@ def sample_hands(sit: Situation, rng: random.Random) -> list[int]:
     return hands
 
 
+def sample_consistent(sit: Situation, rng: random.Random, events: list[PassEvent]) -> tuple[list[int], int]:
+    """A sampled deal that best explains the other seats' passes (the first of a few draws explaining all).
+
+    Also returns the work done (pass checks), charged to the search's action budget.
+    """
+    best = sample_hands(sit, rng)
+    if not events:
+        return best, 0
+    best_miss = unexplained(events, best, sit, len(events))
+    work = len(events)
+    for _ in range(SAMPLE_TRIES - 1):
+        if best_miss == 0:
+            break
+        hands = sample_hands(sit, rng)
+        miss = unexplained(events, hands, sit, best_miss)
+        work += len(events)
+        if miss < best_miss:
+            best, best_miss = hands, miss
+    return best, work
+
+
 def _start(sit: Situation, hands: list[int]) -> SimHand:
     return SimHand(
         hands=hands,
@@ -91,17 +116,33 @@ def _start(sit: Situation, hands: list[int]) -> SimHand:
     )
 
 
+def estimated_place(sim: SimHand, seat: int) -> int:
+    """The seat's place (0 = first) once the first seat is out: places so far, then by plan cost.
+
+    Playouts stop at the first seat out (first place is what Hard plays for);
+    the seats still holding cards are ranked by how many plays their hands still
+    need (the planner's cost), fewer cards breaking ties.
+    """
+    if seat in sim.places:
+        return sim.places.index(seat)
+    holding = [s for s in range(sim.players) if sim.hands[s] and s not in sim.places]
+    holding.sort(key=lambda s: (plan_cost(sim.hands[s]), sim.hands[s].bit_count(), s != seat))
+    return len(sim.places) + holding.index(seat)
+
+
 def playout_value(sit: Situation, hands: list[int], move: int) -> tuple[float, int]:
     """Points (players − 1 − place index, plus a first-place bonus) after ``move`` and Medium play on.
 
-    Also returns how many simulated actions the playout took.
+    The playout runs until the first seat is out; later places are estimated
+    (:func:`estimated_place`). Also returns how many simulated actions it took.
     """
     sim = _start(sit, list(hands))
     if move == 0:
         sim.pass_turn()
     else:
         sim.play(move)
-    place = sim.run_until_placed(sit.seat)
+    sim.run_until_first_out()
+    place = estimated_place(sim, sit.seat)
     return float(sit.players - 1 - place) + (FIRST_BONUS if place == 0 else 0.0), sim.steps
 
 
@@ -123,11 +164,13 @@ def choose_hard(
     deadline = None if budget_s is None else time.perf_counter() + budget_s
     total = DEFAULT_ITERATIONS if iterations is None else iterations
     totals = [0.0] * len(cands)
+    events = pass_events(sit)
     samples = steps = 0
     while (samples + 1) * len(cands) <= max(total, len(cands)):
         if samples > 0 and (steps > MAX_STEPS or (deadline is not None and time.perf_counter() > deadline)):
             break
-        hands = sample_hands(sit, rng)
+        hands, work = sample_consistent(sit, rng, events)
+        steps += work
         for i, move in enumerate(cands):
             value, used = playout_value(sit, hands, move)
             totals[i] += value

@@ -9,8 +9,6 @@ of ``per_rank`` cards, otherwise a straight (``per_rank`` 1) or consecutive pair
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..engine.combos import TWO_RANK, Combination, Kind, classify
 from ..engine.legal import answer_masks
 from ..engine.rules import Bombs
@@ -47,9 +45,25 @@ def piece_cost(piece: Piece) -> float:
     return 10.0 - 0.2 * length
 
 
-@lru_cache(maxsize=1 << 18)
+CACHE_LIMIT = 1 << 18
+# Plain dicts of ints, floats and tuples of ints: the garbage collector need not
+# walk them (an lru_cache keeps a linked list node per entry, which it must).
+_plans: dict[tuple[int, ...], tuple[float, tuple[Piece, ...]]] = {}
+_costs: dict[int, float] = {}
+_masks: dict[int, tuple[int, ...]] = {}
+
+
 def best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
-    """The cheapest split of these rank counts into pieces, and its cost."""
+    """The cheapest split of these rank counts into pieces, and its cost (memoized)."""
+    found = _plans.get(counts)
+    if found is None:
+        if len(_plans) >= CACHE_LIMIT:
+            _plans.clear()
+        found = _plans[counts] = _best_plan(counts)
+    return found
+
+
+def _best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
     rank = 0
     while rank < 13 and counts[rank] == 0:
         rank += 1
@@ -77,15 +91,27 @@ def best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
     return best_cost, best_pieces
 
 
-@lru_cache(maxsize=1 << 18)
 def plan_cost(hand: int) -> float:
     """The cost of the hand's best plan (lower is better)."""
-    return best_plan(rank_counts(hand))[0]
+    found = _costs.get(hand)
+    if found is None:
+        if len(_costs) >= CACHE_LIMIT:
+            _costs.clear()
+        found = _costs[hand] = best_plan(rank_counts(hand))[0]
+    return found
 
 
-@lru_cache(maxsize=1 << 16)
 def plan_masks(hand: int) -> tuple[int, ...]:
     """The hand's best plan as card masks, weakest (lowest top card) first."""
+    found = _masks.get(hand)
+    if found is None:
+        if len(_masks) >= CACHE_LIMIT:
+            _masks.clear()
+        found = _masks[hand] = _plan_masks(hand)
+    return found
+
+
+def _plan_masks(hand: int) -> tuple[int, ...]:
     pieces = best_plan(rank_counts(hand))[1]
     suits = [[(hand >> (4 * r + s)) & 1 for s in range(4)] for r in range(13)]
     avail = [[s for s in range(4) if suits[r][s]] for r in range(13)]

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.cards import FULL_DECK
-from ..engine.combos import Combination, bombable_twos, classify
+from ..engine.combos import Combination, bombable_twos
 from ..engine.legal import answer_masks, bomb_answers
 from ..engine.rules import Bombs
-from .medium import decide
+from .policy import classify_cached, policy_answer, policy_lead
 
 
 @dataclass(slots=True)
@@ -51,7 +51,7 @@ class SimHand:
     def play(self, mask: int) -> None:
         """The seat on turn plays these cards (assumed legal)."""
         seat = self.turn
-        combo = classify(mask)
+        combo = classify_cached(mask)
         assert combo is not None
         self.hands[seat] ^= mask
         self.locked &= ~(1 << seat)
@@ -103,16 +103,17 @@ class SimHand:
         raise AssertionError("the turn went round without reaching the table's owner")
 
     def policy_move(self) -> int:
-        """Medium's move for the seat on turn as a mask (0 = pass)."""
+        """Medium's move for the seat on turn as a mask (0 = pass), memoized by :mod:`.policy`."""
         seat = self.turn
         hand = self.hands[seat]
-        answers = self.answers()
         cards_left = [h.bit_count() for h in self.hands]
-        unseen = FULL_DECK & ~hand & ~self.played
-        mask = decide(seat, hand, self.table, self.table_seat, cards_left, self.bombs, unseen, answers, self.start_card)
-        if self.table is None and mask == 0:
-            return hand & -hand
-        return mask
+        table = self.table
+        if table is None:
+            unseen = FULL_DECK & ~hand & ~self.played
+            return policy_lead(hand, cards_left, seat, self.bombs, unseen, self.start_card)
+        assert self.table_seat is not None
+        locked = bool(self.locked >> seat & 1)
+        return policy_answer(hand, table, self.table_seat, cards_left, seat, self.bombs, locked)
 
     def step(self, mask: int) -> None:
         """Apply a play (mask) or a pass (0)."""
@@ -133,3 +134,10 @@ class SimHand:
         if seat in self.places:
             return self.places.index(seat)
         return self.players - 1
+
+    def run_until_first_out(self, max_steps: int = 400) -> None:
+        """Play on with Medium for everyone until some seat has gone out (or the hand ended)."""
+        for _ in range(max_steps):
+            if self.places or self.done:
+                return
+            self.step(self.policy_move())

@@ -1,0 +1,104 @@
+"""Medium's policy for Hard's playouts, memoized on exactly what Medium's choice depends on.
+
+:func:`~tienlen.bots.medium.decide` is a pure function of the seat's own hand,
+the table, a few public counts and the unseen cards. Inside playouts the same
+hands meet the same tables again and again (every candidate move replays the
+same sampled deal), so the choice is cached by a key holding only the inputs
+that can change it. The cached move is always the move ``decide`` would return.
+"""
+
+from __future__ import annotations
+
+from ..engine.combos import Combination, classify
+from ..engine.legal import answer_masks, bomb_answers
+from ..engine.rules import Bombs
+from .medium import decide, decide_lead
+from .planner import plan_masks
+
+CACHE_LIMIT = 1 << 18
+BOSS_PIECES = 4
+
+# Keys are single ints (cards and flags packed into bit fields) and values ints or
+# tuples of ints, so the garbage collector need not walk these large caches.
+_answer_cache: dict[int, int] = {}
+_lead_cache: dict[int, int] = {}
+_answers_cache: dict[int, tuple[int, ...]] = {}
+_classified: dict[int, Combination | None] = {}
+_BOMB_CODE = {b: i for i, b in enumerate(Bombs)}
+CARD_BITS = 52
+
+
+def classify_cached(mask: int) -> Combination | None:
+    """:func:`~tienlen.engine.combos.classify`, memoized (combinations are immutable)."""
+    if mask in _classified:
+        return _classified[mask]
+    if len(_classified) >= CACHE_LIMIT:
+        _classified.clear()
+    found = _classified[mask] = classify(mask)
+    return found
+
+
+def _answer_key(hand: int, table_mask: int, bombs: Bombs, *flags: bool) -> int:
+    key = (table_mask << CARD_BITS | hand) << 2 | _BOMB_CODE[bombs]
+    for flag in flags:
+        key = key << 1 | flag
+    return key
+
+
+def legal_answers(hand: int, table: Combination, bombs: Bombs, locked: bool) -> tuple[int, ...]:
+    """The legal answers of a hand to the table (only bombs for a pass-locked seat on a re-entry turn)."""
+    key = _answer_key(hand, table.mask, bombs, locked)
+    found = _answers_cache.get(key)
+    if found is None:
+        if len(_answers_cache) >= CACHE_LIMIT:
+            _answers_cache.clear()
+        found = tuple(bomb_answers(hand, table, bombs) if locked else answer_masks(hand, table, bombs))
+        _answers_cache[key] = found
+    return found
+
+
+def _lead_bucket(min_opp: int) -> int:
+    """Medium's lead only distinguishes a fewest-cards opponent of 1, of 2, or more."""
+    return min_opp if min_opp <= 2 else 3
+
+
+def policy_answer(
+    hand: int, table: Combination, table_seat: int, cards_left: list[int], seat: int, bombs: Bombs, locked: bool
+) -> int:
+    """Medium's answer (mask, 0 = pass) to the table; its urgency depends only on small card counts."""
+    min_opp = 99
+    for s, count in enumerate(cards_left):
+        if s != seat and 0 < count < min_opp:
+            min_opp = count
+    owner_left = cards_left[table_seat]
+    urgent = 0 < owner_left <= 2 or min_opp <= 1
+    key = _answer_key(hand, table.mask, bombs, urgent, locked)
+    found = _answer_cache.get(key)
+    if found is None:
+        if len(_answer_cache) >= CACHE_LIMIT:
+            _answer_cache.clear()
+        answers = legal_answers(hand, table, bombs, locked)
+        found = decide(seat, hand, table, table_seat, cards_left, bombs, 0, answers, None) if answers else 0
+        _answer_cache[key] = found
+    return found
+
+
+def policy_lead(hand: int, cards_left: list[int], seat: int, bombs: Bombs, unseen: int, start_card: int | None) -> int:
+    """Medium's lead (a mask); the unseen cards matter only when the plan has few pieces (boss check)."""
+    min_opp = 99
+    for s, count in enumerate(cards_left):
+        if s != seat and 0 < count < min_opp:
+            min_opp = count
+    bucket = _lead_bucket(min_opp)
+    relevant = unseen if len(plan_masks(hand)) <= BOSS_PIECES else 0
+    start = -1 if start_card is None else start_card
+    key = ((relevant << CARD_BITS | hand) << 8 | (start + 1)) << 4 | bucket << 2 | _BOMB_CODE[bombs]
+    found = _lead_cache.get(key)
+    if found is None:
+        if len(_lead_cache) >= CACHE_LIMIT:
+            _lead_cache.clear()
+        found = decide_lead(hand, unseen, bombs, min_opp, start_card)
+        if found == 0:
+            found = hand & -hand
+        _lead_cache[key] = found
+    return found

@@ -1,0 +1,92 @@
+"""Hard's sampling reads the public pass history; its playouts play exactly Medium (memoized)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tienlen.bots import bot_rng, choose
+from tienlen.bots.base import situation_of
+from tienlen.bots.hard import _start, sample_consistent, sample_hands
+from tienlen.bots.infer import pass_events, unexplained
+from tienlen.bots.medium import decide
+from tienlen.engine import PRESET_NAMES, Match, seat_view
+from tienlen.engine.cards import FULL_DECK
+
+MatchFactory = Callable[..., Match]
+Advance = Callable[[Match, int, str], None]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("players", [2, 4])
+def test_pass_replay_explains_every_medium_pass_with_the_true_hands(
+    preset: str, players: int, make_match: MatchFactory
+) -> None:
+    """Replaying the public history (RULES.md §5: battles, pass locks, re-entry) finds each pass's table.
+
+    With the true hands, Medium would have passed at every recorded pass, so none is unexplained.
+    """
+    seen = 0
+    for seed in range(3):
+        match = make_match(preset, players, seed)
+        while match.outcome is None and match.turn is not None:
+            seat = match.turn
+            view = seat_view(match, seat)
+            sit = situation_of(view)
+            events = pass_events(sit)
+            seen += len(events)
+            assert all(ev.seat != seat for ev in events)
+            assert unexplained(events, list(match.hands), sit, 99) == 0
+            action = choose("medium", view, match.legal_plays(), bot_rng(match, seat))
+            if action.is_pass:
+                match.pass_turn(seat)
+            else:
+                match.play(seat, action.mask)
+    assert seen > 0
+
+
+def test_consistent_samples_fit_card_counts_and_exclude_known_cards(
+    make_match: MatchFactory, advance_bots: Advance
+) -> None:
+    """Samples filtered by the passes still deal only unseen cards, by each seat's count."""
+    match = make_match("standard", 4, 5)
+    advance_bots(match, 14, "medium")
+    assert match.turn is not None
+    sit = situation_of(seat_view(match, match.turn))
+    events = pass_events(sit)
+    rng = random.Random(0)
+    for _ in range(10):
+        hands, _ = sample_consistent(sit, rng, events)
+        assert hands[sit.seat] == sit.hand
+        union = 0
+        for seat, hand in enumerate(hands):
+            assert hand.bit_count() == sit.cards_left[seat]
+            assert union & hand == 0
+            union |= hand
+        assert union & ~sit.hand & ~sit.unseen == 0
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_playout_policy_is_mediums_choice(preset: str, make_match: MatchFactory, advance_bots: Advance) -> None:
+    """The memoized playout policy returns exactly what Medium's decide returns, move by move."""
+    for seed in range(3):
+        match = make_match(preset, 4, seed)
+        advance_bots(match, 3 * seed, "medium")
+        assert match.turn is not None
+        sit = situation_of(seat_view(match, match.turn))
+        rng = random.Random(seed)
+        for _ in range(3):
+            sim = _start(sit, sample_hands(sit, rng))
+            while not sim.done:
+                seat, hand = sim.turn, sim.hands[sim.turn]
+                cards_left = [h.bit_count() for h in sim.hands]
+                unseen = FULL_DECK & ~hand & ~sim.played
+                table, owner = sim.table, sim.table_seat
+                ref = decide(seat, hand, table, owner, cards_left, sim.bombs, unseen, sim.answers(), sim.start_card)
+                if table is None and ref == 0:
+                    ref = hand & -hand
+                move = sim.policy_move()
+                assert move == ref
+                sim.step(move)
