@@ -31,6 +31,7 @@ from .errors import fail
 from .present import legal_answer, seat_match
 
 MAX_ATTEMPTS = 8
+BOT_TURNS_BUDGETS = 8  # full-budget Hard decisions one request may spend before Hard hurries
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,9 @@ class MatchService:
     def _bot_turns(self, record: MatchRecord) -> list[Event]:
         engine = record.engine
         assert engine is not None
-        return bots.play_bot_turns(engine, record.bots, budget_s=self.bot_budget_s)
+        return bots.play_bot_turns(
+            engine, record.bots, budget_s=self.bot_budget_s, total_budget_s=BOT_TURNS_BUDGETS * self.bot_budget_s
+        )
 
 
 def _number(record: MatchRecord, events: list[dict[str, Any]]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Mapping
 
 from ..engine.events import Event
@@ -80,16 +81,30 @@ def bot_rng(match: Match, seat: int) -> random.Random:
     return random.Random(hashlib.sha256(key).digest())
 
 
-def play_bot_turns(match: Match, bots: Mapping[int, str], *, budget_s: float | None = None) -> list[Event]:
+def play_bot_turns(
+    match: Match,
+    bots: Mapping[int, str],
+    *,
+    budget_s: float | None = None,
+    total_budget_s: float | None = None,
+) -> list[Event]:
     """Play every bot turn until a seat not in ``bots`` is on turn or the match ends.
 
-    Each bot chooses from its seat view only. Returns all events in order.
+    Each bot chooses from its seat view only. ``budget_s`` bounds each Hard
+    decision; once the whole call has used ``total_budget_s`` (say a person
+    went out and the bots play the rest of the hand), Hard decides on a tenth
+    of its budget so the answer never keeps a person waiting long. Returns all
+    events in order.
     """
     events: list[Event] = []
+    started = time.perf_counter()
     while match.outcome is None and match.turn is not None and match.turn in bots:
         seat = match.turn
         view = seat_view(match, seat)
-        action = choose(bots[seat], view, match.legal_plays(), bot_rng(match, seat), budget_s=budget_s)
+        budget = budget_s
+        if budget is not None and total_budget_s is not None and time.perf_counter() - started > total_budget_s:
+            budget = budget / 10
+        action = choose(bots[seat], view, match.legal_plays(), bot_rng(match, seat), budget_s=budget)
         if action.is_pass:
             events.extend(match.pass_turn(seat))
         else:

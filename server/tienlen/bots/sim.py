@@ -123,18 +123,6 @@ class SimHand:
         else:
             self.pass_turn()
 
-    def run_until_placed(self, seat: int, max_steps: int = 400) -> int:
-        """Play on with Medium for everyone until ``seat`` has a place; return it (0 = first)."""
-        for _ in range(max_steps):
-            if seat in self.places:
-                return self.places.index(seat)
-            if self.done:
-                break
-            self.step(self.policy_move())
-        if seat in self.places:
-            return self.places.index(seat)
-        return self.players - 1
-
     def run_until_first_out(self, max_steps: int = 400) -> None:
         """Play on with Medium for everyone until some seat has gone out (or the hand ended)."""
         for _ in range(max_steps):
