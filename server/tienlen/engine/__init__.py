@@ -20,17 +20,18 @@ from .rules import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, T
 from .serialize import SCHEMA_VERSION, StateVersionError, match_from_dict, match_to_dict
 from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view
 
+# Every refusal reason, in the order of precedence when several apply.
 REFUSAL_REASONS = (
-    "not_your_turn",
     "match_not_playing",
+    "not_your_turn",
     "unknown_card",
     "duplicate_cards",
     "cards_not_in_hand",
     "not_a_combination",
     "must_include_start_card",
     "cannot_pass_on_lead",
-    "does_not_beat",
     "locked_bomb_only",
+    "does_not_beat",
 )
 
 __all__ = [

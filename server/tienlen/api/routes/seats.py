@@ -8,7 +8,8 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..errors import fail
+from ...engine import REFUSAL_REASONS
+from ..errors import REASON_STATUS, fail
 from ..schemas import ActionSchema, ErrorSchema, HintSchema, LegalSchema, SeatViewSchema
 from .common import AUTH, MATCH_ID, describe, send, service
 
@@ -19,17 +20,7 @@ blp = Blueprint(
     description="A seat's own view, legal plays, actions and hints (Authorization: Bearer <token>)",
 )
 
-_RULE_REASONS = (
-    "invalid_request",
-    "unknown_card",
-    "duplicate_cards",
-    "cards_not_in_hand",
-    "not_a_combination",
-    "must_include_start_card",
-    "cannot_pass_on_lead",
-    "locked_bomb_only",
-    "does_not_beat",
-)
+_RULE_REASONS = ("invalid_request", *(r for r in REFUSAL_REASONS if REASON_STATUS[r] == 422))
 
 
 @blp.route(f"/{MATCH_ID}/view")
