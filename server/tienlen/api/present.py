@@ -9,9 +9,12 @@ from ..engine.cards import format_mask
 from ..store import MatchRecord
 
 
+def _header(record: MatchRecord) -> dict[str, Any]:
+    return {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
+
+
 def public_match(record: MatchRecord) -> dict[str, Any]:
     """The public ``Match`` of a record: counts, table, turn, places, scores."""
-    base: dict[str, Any] = {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
     engine = record.engine
     if engine is None:
         seats = [
@@ -27,7 +30,7 @@ def public_match(record: MatchRecord) -> dict[str, Any]:
             }
             for i, s in enumerate(record.seats)
         ]
-        return base | {
+        return _header(record) | {
             "status": "waiting",
             "rules": record.rules.to_dict(),
             "hand_number": 0,
@@ -40,7 +43,7 @@ def public_match(record: MatchRecord) -> dict[str, Any]:
             "winner": None,
             "winners": [],
         }
-    return base | _public_fields(record, public_view(engine))
+    return _header(record) | _public_fields(record, public_view(engine))
 
 
 def _public_fields(record: MatchRecord, public: PublicView) -> dict[str, Any]:
@@ -57,9 +60,8 @@ def seat_match(record: MatchRecord, seat: int) -> dict[str, Any]:
     if engine is None:
         return public_match(record) | {"seat": seat, "cards": [], "start_card": None}
     view = seat_view(engine, seat)
-    base = {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
     own = {"seat": seat, "cards": list(view.cards), "start_card": view.start_card}
-    return base | _public_fields(record, view.public) | own
+    return _header(record) | _public_fields(record, view.public) | own
 
 
 def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:
