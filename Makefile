@@ -34,7 +34,7 @@ bench-engine: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 bench-bots: $(STAMP)
-	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/bots.py --hints
 
 bench-http: $(STAMP)
 	$(BIN)/python bench/http.py
