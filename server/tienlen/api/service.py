@@ -22,10 +22,10 @@ from ..engine import (
     RulesError,
     UnknownCardError,
     format_mask,
+    parse_deal,
     resolve_rules,
     seat_view,
 )
-from ..engine.match import parse_deal
 from ..store import MatchRecord, MatchStore, SeatRecord, idempotency_key, new_match_id, new_token, token_digest
 from .errors import fail
 from .present import legal_answer, seat_match

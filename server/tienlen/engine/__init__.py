@@ -13,6 +13,7 @@ Typical use::
 
 from .cards import CARDS, Card, Rank, Suit, UnknownCardError, format_cards, format_mask, mask_of, parse_cards
 from .combos import Combination, Kind, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .deal import parse_deal, shuffled_deal
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .legal import answer_masks, bomb_answers, lead_masks
 from .match import DealError, HandResult, IllegalActionError, LegalPlays, Match, Outcome, Status, hand_points
@@ -86,7 +87,9 @@ __all__ = [
     "match_from_dict",
     "match_to_dict",
     "parse_cards",
+    "parse_deal",
     "public_view",
     "resolve_rules",
     "seat_view",
+    "shuffled_deal",
 ]

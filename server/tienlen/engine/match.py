@@ -13,8 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import Card, UnknownCardError, lowest_card, parse_index
+from .cards import Card, UnknownCardError, lowest_card
 from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .deal import cards_mask, parse_deal, shuffled_deal
+from .errors import DealError, IllegalActionError
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .legal import answer_masks, bomb_answers, lead_masks
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
@@ -27,20 +29,6 @@ class Status(StrEnum):
 
     PLAYING = "playing"
     FINISHED = "finished"
-
-
-class IllegalActionError(ValueError):
-    """A refused action; ``reason`` is one of the engine's refusal reasons."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-class DealError(ValueError):
-    """An explicit deal that breaks the deal rules (1..13 distinct cards a seat, none twice)."""
-
-    reason = "invalid_deal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +158,7 @@ class Match:
     def verify_play(self, seat: int, cards: CardsInput) -> int:
         """Check a play; return its mask or raise :class:`IllegalActionError` naming the first reason."""
         self.verify_turn(seat)
-        mask = cards if isinstance(cards, int) else _cards_mask(cards)
+        mask = cards if isinstance(cards, int) else cards_mask(cards)
         if mask in self.legal_masks():
             return mask
         raise self._refusal(seat, mask)
@@ -364,55 +352,6 @@ def hand_points(rules: RuleSet, places: Sequence[int]) -> tuple[int, ...]:
     elif rules.scoring is Scoring.WINS:
         points[places[0]] = 1
     return tuple(points)
-
-
-def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
-    """Thirteen shuffled cards a seat for this hand, reproducible from the seed."""
-    deck = list(range(52))
-    random.Random(f"tienlen-deal:{deal_seed}:{hand_number}").shuffle(deck)
-    hands = []
-    for seat in range(players):
-        mask = 0
-        for card in deck[13 * seat : 13 * seat + 13]:
-            mask |= 1 << card
-        hands.append(mask)
-    return hands
-
-
-def parse_deal(deal: Sequence[Iterable[str | Card]], players: int) -> list[int]:
-    """Masks of an explicit deal; raise :class:`DealError` or :class:`UnknownCardError`."""
-    if len(deal) != players:
-        raise DealError(f"the deal needs one list of cards for each of the {players} seats")
-    masks: list[int] = []
-    seen = 0
-    for seat, cards in enumerate(deal):
-        listed = list(cards)
-        mask = _cards_mask(listed, strict=True)
-        if not 1 <= len(listed) <= 13:
-            raise DealError(f"seat {seat} must be dealt 1 to 13 cards")
-        if mask & seen:
-            raise DealError(f"seat {seat} is dealt a card another seat holds")
-        seen |= mask
-        masks.append(mask)
-    return masks
-
-
-def _cards_mask(cards: Iterable[str | Card], strict: bool = False) -> int:
-    """The mask of listed cards; unknown cards first, then repeats, are refused."""
-    try:
-        numbers = [c.index if isinstance(c, Card) else parse_index(c) for c in cards]
-    except UnknownCardError as error:
-        if strict:
-            raise
-        raise IllegalActionError("unknown_card", str(error)) from None
-    mask = 0
-    for number in numbers:
-        mask |= 1 << number
-    if mask.bit_count() != len(numbers):
-        if strict:
-            raise DealError("a card is listed twice")
-        raise IllegalActionError("duplicate_cards", "a card is listed more than once")
-    return mask
 
 
 __all__ = [
