@@ -55,15 +55,9 @@ def test_hint_names_the_opening_lead_with_the_start_card() -> None:
     assert result.explanation.startswith("Leads")
 
 
-def test_hint_explains_a_bomb_on_a_two() -> None:
+def test_hint_explains_a_bomb_on_a_two(bomb_deal_match: Match) -> None:
     """A bomb on a single 2 is explained as a bomb naming the bomb's cards."""
-    deal = [
-        ["3S", "5C", "6C", "7C", "8D", "9D", "10D", "JD", "QD", "KD", "AD", "4D", "5D"],
-        ["4S", "4C", "6S", "6D", "7S", "7D", "8S", "8C", "9S", "JS", "QS", "KS", "AS"],
-        ["2H", "5S", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "3H", "4H"],
-        ["3C", "9C", "10C", "JC", "QC", "KC", "AC", "2C", "3D", "5H", "10S", "2S", "2D"],
-    ]
-    match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}), random.Random(1), deal)
+    match = bomb_deal_match
     match.play(0, ["3S"])
     match.play(1, ["4S"])
     match.play(2, ["2H"])

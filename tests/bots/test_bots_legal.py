@@ -77,15 +77,9 @@ def test_every_level_plays_a_full_standard_match_legally() -> None:
     _play_out(match, levels)
 
 
-def test_reentry_turn_bot_bombs_or_passes() -> None:
+def test_reentry_turn_bot_bombs_or_passes(bomb_deal_match: Match) -> None:
     """On a bomb re-entry turn (RULES.md §5) a bot may only bomb the 2 or pass; Medium uses the re-entry."""
-    deal = [
-        ["3S", "5C", "6C", "7C", "8D", "9D", "10D", "JD", "QD", "KD", "AD", "4D", "5D"],
-        ["4S", "4C", "6S", "6D", "7S", "7D", "8S", "8C", "9S", "JS", "QS", "KS", "AS"],
-        ["2H", "5S", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "3H", "4H"],
-        ["3C", "9C", "10C", "JC", "QC", "KC", "AC", "2C", "3D", "5H", "10S", "2S", "2D"],
-    ]
-    match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}), random.Random(1), deal)
+    match = bomb_deal_match
     match.play(0, ["3S"])
     match.pass_turn(1)
     match.play(2, ["2H"])
