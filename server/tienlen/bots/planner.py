@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..engine.combos import TWO_RANK, Combination, Kind, classify
 from ..engine.legal import answer_masks
 from ..engine.rules import Bombs
+from .memo import BoundedCache
 
 ACE_RANK = 11
 _NIB = tuple(bin(n).count("1") for n in range(16))
@@ -45,22 +46,15 @@ def piece_cost(piece: Piece) -> float:
     return 10.0 - 0.2 * length
 
 
-CACHE_LIMIT = 1 << 18
-# Plain dicts of ints, floats and tuples of ints: the garbage collector need not
-# walk them (an lru_cache keeps a linked list node per entry, which it must).
-_plans: dict[tuple[int, ...], tuple[float, tuple[Piece, ...]]] = {}
-_costs: dict[int, float] = {}
-_masks: dict[int, tuple[int, ...]] = {}
+_plans: BoundedCache[tuple[int, ...], tuple[float, tuple[Piece, ...]]] = BoundedCache()
+_costs: BoundedCache[int, float] = BoundedCache()
+_masks: BoundedCache[int, tuple[int, ...]] = BoundedCache()
 
 
 def best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
     """The cheapest split of these rank counts into pieces, and its cost (memoized)."""
     found = _plans.get(counts)
-    if found is None:
-        if len(_plans) >= CACHE_LIMIT:
-            _plans.clear()
-        found = _plans[counts] = _best_plan(counts)
-    return found
+    return found if found is not None else _plans.put(counts, _best_plan(counts))
 
 
 def _best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
@@ -94,21 +88,13 @@ def _best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
 def plan_cost(hand: int) -> float:
     """The cost of the hand's best plan (lower is better)."""
     found = _costs.get(hand)
-    if found is None:
-        if len(_costs) >= CACHE_LIMIT:
-            _costs.clear()
-        found = _costs[hand] = best_plan(rank_counts(hand))[0]
-    return found
+    return found if found is not None else _costs.put(hand, best_plan(rank_counts(hand))[0])
 
 
 def plan_masks(hand: int) -> tuple[int, ...]:
     """The hand's best plan as card masks, weakest (lowest top card) first."""
     found = _masks.get(hand)
-    if found is None:
-        if len(_masks) >= CACHE_LIMIT:
-            _masks.clear()
-        found = _masks[hand] = _plan_masks(hand)
-    return found
+    return found if found is not None else _masks.put(hand, _plan_masks(hand))
 
 
 def _plan_masks(hand: int) -> tuple[int, ...]:

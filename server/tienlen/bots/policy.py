@@ -13,17 +13,16 @@ from ..engine.combos import Combination, classify
 from ..engine.legal import answer_masks, bomb_answers
 from ..engine.rules import Bombs
 from .medium import decide, decide_lead
+from .memo import BoundedCache
 from .planner import plan_masks
 
-CACHE_LIMIT = 1 << 18
 BOSS_PIECES = 4
 
-# Keys are single ints (cards and flags packed into bit fields) and values ints or
-# tuples of ints, so the garbage collector need not walk these large caches.
-_answer_cache: dict[int, int] = {}
-_lead_cache: dict[int, int] = {}
-_answers_cache: dict[int, tuple[int, ...]] = {}
-_classified: dict[int, Combination | None] = {}
+# Keys are single ints: cards and flags packed into bit fields.
+_answer_cache: BoundedCache[int, int] = BoundedCache()
+_lead_cache: BoundedCache[int, int] = BoundedCache()
+_answers_cache: BoundedCache[int, tuple[int, ...]] = BoundedCache()
+_classified: BoundedCache[int, Combination | None] = BoundedCache()
 _BOMB_CODE = {b: i for i, b in enumerate(Bombs)}
 CARD_BITS = 52
 
@@ -32,10 +31,7 @@ def classify_cached(mask: int) -> Combination | None:
     """:func:`~tienlen.engine.combos.classify`, memoized (combinations are immutable)."""
     if mask in _classified:
         return _classified[mask]
-    if len(_classified) >= CACHE_LIMIT:
-        _classified.clear()
-    found = _classified[mask] = classify(mask)
-    return found
+    return _classified.put(mask, classify(mask))
 
 
 def _answer_key(hand: int, table_mask: int, bombs: Bombs, *flags: bool) -> int:
@@ -50,10 +46,8 @@ def legal_answers(hand: int, table: Combination, bombs: Bombs, locked: bool) -> 
     key = _answer_key(hand, table.mask, bombs, locked)
     found = _answers_cache.get(key)
     if found is None:
-        if len(_answers_cache) >= CACHE_LIMIT:
-            _answers_cache.clear()
         found = tuple(bomb_answers(hand, table, bombs) if locked else answer_masks(hand, table, bombs))
-        _answers_cache[key] = found
+        _answers_cache.put(key, found)
     return found
 
 
@@ -75,11 +69,9 @@ def policy_answer(
     key = _answer_key(hand, table.mask, bombs, urgent, locked)
     found = _answer_cache.get(key)
     if found is None:
-        if len(_answer_cache) >= CACHE_LIMIT:
-            _answer_cache.clear()
         answers = legal_answers(hand, table, bombs, locked)
         found = decide(seat, hand, table, table_seat, cards_left, bombs, 0, answers, None) if answers else 0
-        _answer_cache[key] = found
+        _answer_cache.put(key, found)
     return found
 
 
@@ -95,10 +87,6 @@ def policy_lead(hand: int, cards_left: list[int], seat: int, bombs: Bombs, unsee
     key = ((relevant << CARD_BITS | hand) << 8 | (start + 1)) << 4 | bucket << 2 | _BOMB_CODE[bombs]
     found = _lead_cache.get(key)
     if found is None:
-        if len(_lead_cache) >= CACHE_LIMIT:
-            _lead_cache.clear()
-        found = decide_lead(hand, unseen, bombs, min_opp, start_card)
-        if found == 0:
-            found = hand & -hand
-        _lead_cache[key] = found
+        found = decide_lead(hand, unseen, bombs, min_opp, start_card) or hand & -hand
+        _lead_cache.put(key, found)
     return found
