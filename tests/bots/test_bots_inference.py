@@ -9,7 +9,7 @@ import pytest
 
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.base import situation_of
-from tienlen.bots.hard import _start, sample_consistent, sample_hands
+from tienlen.bots.hard import sample_consistent, sample_hands, start_simulation
 from tienlen.bots.infer import pass_events, unexplained
 from tienlen.bots.medium import decide
 from tienlen.engine import PRESET_NAMES, Match, seat_view
@@ -78,7 +78,7 @@ def test_playout_policy_is_mediums_choice(preset: str, make_match: MatchFactory,
         sit = situation_of(seat_view(match, match.turn))
         rng = random.Random(seed)
         for _ in range(3):
-            sim = _start(sit, sample_hands(sit, rng))
+            sim = start_simulation(sit, sample_hands(sit, rng))
             while not sim.done:
                 seat, hand = sim.turn, sim.hands[sim.turn]
                 cards_left = [h.bit_count() for h in sim.hands]

@@ -11,7 +11,7 @@ import pytest
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.base import situation_of
 from tienlen.bots.driver import choose_for
-from tienlen.bots.hard import sample_hands
+from tienlen.bots.hard import sample_hands, start_simulation
 from tienlen.bots.sim import SimHand
 from tienlen.engine import PRESET_NAMES, Match, seat_view
 
@@ -20,22 +20,9 @@ Advance = Callable[[Match, int, str], None]
 
 
 def _sim_of(match: Match) -> SimHand:
+    """The simulator as Hard starts it, from the seat on turn's view and the true hands."""
     assert match.turn is not None
-    played = 0
-    for _, mask in match.log:
-        played |= mask
-    return SimHand(
-        hands=list(match.hands),
-        turn=match.turn,
-        table=match.table,
-        table_seat=match.table_seat,
-        locked=match.locked,
-        bombs=match.rules.bombs,
-        reentry_rule=match.rules.pass_reentry_with_bomb,
-        end_on_first_out=match.rules.end_on_first_out,
-        played=played,
-        start_card=match.start_card,
-    )
+    return start_simulation(situation_of(seat_view(match, match.turn)), list(match.hands))
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

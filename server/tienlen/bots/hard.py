@@ -101,7 +101,8 @@ def sample_consistent(sit: Situation, rng: random.Random, events: list[PassEvent
     return best, work
 
 
-def _start(sit: Situation, hands: list[int]) -> SimHand:
+def start_simulation(sit: Situation, hands: list[int]) -> SimHand:
+    """A simulator of the rest of the hand from this situation, with these hands dealt."""
     return SimHand(
         hands=hands,
         turn=sit.seat,
@@ -136,7 +137,7 @@ def playout_value(sit: Situation, hands: list[int], move: int) -> tuple[float, i
     The playout runs until the first seat is out; later places are estimated
     (:func:`estimated_place`). Also returns how many simulated actions it took.
     """
-    sim = _start(sit, list(hands))
+    sim = start_simulation(sit, list(hands))
     if move == 0:
         sim.pass_turn()
     else:
