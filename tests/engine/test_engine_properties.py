@@ -31,6 +31,7 @@ from tienlen.engine import (
     public_view,
     resolve_rules,
     seat_view,
+    view_legal_masks,
 )
 from tienlen.engine.cards import CARD_TEXT
 
@@ -312,6 +313,9 @@ class GameChecker:
             assert view["cards"] == [CARD_TEXT[i] for i in bits(m.hands[seat])]
             others = set().union(*(hand_cards[s] for s in range(self.n) if s != seat))
             assert not _card_strings(view) & others, "a seat view shows another seat's card"
+            # a seat's own view is enough to know its legal plays, exactly as the referee does
+            expected = m.legal_masks() if seat == m.turn else []
+            assert view_legal_masks(json.loads(json.dumps(view))) == expected
 
 
 def _card_strings(value: Any) -> set[str]:
@@ -484,6 +488,7 @@ def check_legal_equals_acceptance(match: Match) -> None:
                 assert bomb_beats(combo, match.table, match.rules.bombs)
     plays = match.legal_plays()
     assert plays.seat == seat and [c.mask for c in plays.plays] == legal
+    assert view_legal_masks(seat_view(match, seat).to_dict()) == legal, "the seat's view alone gives its legal plays"
     assert plays.can_pass is (match.table is not None)
 
 

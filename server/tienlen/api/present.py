@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import LegalPlays, PublicView, public_view, seat_view
+from ..engine import LegalPlays, PublicView, play_order, public_view, seat_view
 from ..engine.cards import format_mask
 from ..store import MatchRecord
 
@@ -68,7 +68,7 @@ def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:
     """Legal plays, fewest cards first then lowest deciding card."""
     if legal is None:
         return {"can_pass": False, "plays": []}
-    plays = sorted(legal.plays, key=lambda c: (c.mask.bit_count(), c.top, c.mask))
+    plays = sorted(legal.plays, key=play_order)
     return {
         "can_pass": legal.can_pass,
         "plays": [{"cards": format_mask(c.mask), "kind": c.kind.value} for c in plays],

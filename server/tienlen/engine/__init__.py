@@ -15,11 +15,11 @@ from .cards import CARDS, Card, Rank, Suit, UnknownCardError, format_cards, form
 from .combos import Combination, Kind, beats, bomb_beats, bombable_twos, classify, is_bomb
 from .deal import parse_deal, shuffled_deal
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
-from .legal import answer_masks, bomb_answers, lead_masks
+from .legal import answer_masks, bomb_answers, lead_masks, play_order, seat_legal_masks
 from .match import DealError, HandResult, IllegalActionError, LegalPlays, Match, Outcome, Status, hand_points
 from .rules import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, Tiebreak, resolve_rules
 from .serialize import SCHEMA_VERSION, StateVersionError, match_from_dict, match_to_dict
-from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view
+from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view, view_legal_masks
 
 # Every refusal reason, in the order of precedence when several apply.
 REFUSAL_REASONS = (
@@ -88,8 +88,11 @@ __all__ = [
     "match_to_dict",
     "parse_cards",
     "parse_deal",
+    "play_order",
     "public_view",
     "resolve_rules",
+    "seat_legal_masks",
     "seat_view",
     "shuffled_deal",
+    "view_legal_masks",
 ]

@@ -189,3 +189,29 @@ def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
 
 
 _NIBBLE_COUNT = tuple(bin(n).count("1") for n in range(16))
+
+
+def seat_legal_masks(
+    hand: int, table: Combination | None, bombs: Bombs, *, locked: bool = False, start_card: int | None = None
+) -> list[int]:
+    """Every legal play of the seat on turn, from what that seat itself can see.
+
+    ``table`` is the play to beat (None when the seat leads), ``locked`` whether
+    the seat passed in this battle (then only a bomb re-enters), ``start_card``
+    the card index an opening lead must include. The match and any client
+    holding only its own view call this same function, so they always agree.
+    """
+    if table is None:
+        plays = lead_masks(hand)
+        if start_card is not None:
+            bit = 1 << start_card
+            plays = [m for m in plays if m & bit]
+        return plays
+    if locked:
+        return bomb_answers(hand, table, bombs)
+    return answer_masks(hand, table, bombs)
+
+
+def play_order(combo: Combination) -> tuple[int, int, int]:
+    """Sort key of plays, lowest first: fewest cards, then lowest deciding card."""
+    return combo.mask.bit_count(), combo.top, combo.mask

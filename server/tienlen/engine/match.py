@@ -18,7 +18,7 @@ from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_
 from .deal import cards_mask, parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
-from .legal import answer_masks, bomb_answers, lead_masks
+from .legal import seat_legal_masks
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
 
 CardsInput = Iterable[str | Card] | int
@@ -128,16 +128,13 @@ class Match:
     def _generate_legal(self) -> list[int]:
         if self.turn is None:
             return []
-        hand = self.hands[self.turn]
-        if self.table is None:
-            plays = lead_masks(hand)
-            if self.start_card is not None:
-                bit = 1 << self.start_card
-                plays = [m for m in plays if m & bit]
-            return plays
-        if self.is_locked(self.turn):
-            return bomb_answers(hand, self.table, self.rules.bombs)
-        return answer_masks(hand, self.table, self.rules.bombs)
+        return seat_legal_masks(
+            self.hands[self.turn],
+            self.table,
+            self.rules.bombs,
+            locked=self.table is not None and self.is_locked(self.turn),
+            start_card=self.start_card,
+        )
 
     def legal_plays(self) -> LegalPlays:
         """The seat on turn's legal plays, classified, and whether it may pass."""
