@@ -6,9 +6,14 @@ and ``python -m tienlen serve`` on a free port as a subprocess, then:
 1. *actions*: ``--threads`` client threads, each with one keep-alive
    ``http.client.HTTPConnection``, play whole matches in a loop for
    ``--duration`` seconds.  Every seat is a remote client with its own bearer
-   token; the seat on turn asks ``GET /v1/matches/{id}/legal`` and posts the
-   first (lowest) legal play, or a pass when it has none.  Each
-   ``POST /v1/matches/{id}/actions`` is timed: that is the action latency.
+   token and plays its lowest legal play, or passes when it has none.  By
+   default a seat works that play out from its own view, as a bot built on
+   the engine package would (``tienlen.engine.view_legal_masks``): one
+   ``POST /v1/matches/{id}/actions`` per action, plus one
+   ``GET /v1/matches/{id}/view`` per seat when a hand was dealt while others
+   acted.  With ``--ask-legal`` a seat asks ``GET /v1/matches/{id}/legal``
+   before every action (two requests per action).  Each POST is timed: that
+   is the action latency.
 2. *ceiling*: the same number of threads hammer ``GET /healthz`` for
    ``--ceiling-duration`` seconds, which bounds what this server, client and
    machine can do per request.
@@ -43,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from tienlen.embedded_redis import EmbeddedRedis, free_port
+from tienlen.engine import classify, format_mask, play_order, view_legal_masks
 
 HOST = "127.0.0.1"
 SEAT_NAMES = ("A", "B", "C", "D")
@@ -119,8 +125,35 @@ class Client:
             self.conn = None
 
 
-def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats) -> None:
-    """Create a match and play it to the end (or until the deadline), every seat over HTTP."""
+def choose_from_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The lowest legal play worked out from the seat's own view, or a pass when it has none."""
+    masks = view_legal_masks(view)
+    if masks:
+        lowest = min((c for c in map(classify, masks) if c is not None), key=play_order)
+        return {"type": "play", "cards": format_mask(lowest.mask)}
+    if view["table"] is None:
+        raise RequestFailed(f"seat {view['seat']} leads but has no legal play")
+    return {"type": "pass"}
+
+
+def choose_by_asking(client: Client, match_id: str, token: str, stats: WorkerStats) -> dict[str, Any]:
+    """The first (lowest) play of ``GET .../legal``, or a pass when it lists none."""
+    legal = client.request("GET", f"/v1/matches/{match_id}/legal", token=token)
+    stats.requests += 1
+    if legal["plays"]:
+        return {"type": "play", "cards": legal["plays"][0]["cards"]}
+    if legal["can_pass"]:
+        return {"type": "pass"}
+    raise RequestFailed(f"match {match_id}: the seat on turn can neither play nor pass")
+
+
+def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats, ask_legal: bool) -> None:
+    """Create a match and play it to the end (or until the deadline), every seat over HTTP.
+
+    Each seat remembers its own cards from the last view it was sent (its own
+    action's answer, or ``GET .../view`` once per hand when a new hand was
+    dealt while others acted); the public part comes from the latest answer.
+    """
     created = client.request(
         "POST",
         "/v1/matches",
@@ -131,6 +164,7 @@ def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats) -
     stats.matches_started += 1
     match_id: str = created["match_id"]
     tokens: dict[int, str] = {int(entry["seat"]): entry["token"] for entry in created["tokens"]}
+    own: dict[int, dict[str, Any]] = {}  # seat -> its last view's hand_number, cards and start_card
     state: dict[str, Any] = created["match"]
     for _ in range(MAX_ACTIONS_PER_MATCH):
         if state.get("status") == "finished":
@@ -142,23 +176,25 @@ def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats) -
         if turn is None:
             raise RequestFailed(f"match {match_id}: status {state.get('status')!r} but no seat on turn")
         token = tokens[int(turn)]
-        legal = client.request("GET", f"/v1/matches/{match_id}/legal", token=token)
-        stats.requests += 1
-        plays = legal["plays"]
-        if plays:
-            action: dict[str, Any] = {"type": "play", "cards": plays[0]["cards"]}
-        elif legal["can_pass"]:
-            action = {"type": "pass"}
+        if ask_legal:
+            action = choose_by_asking(client, match_id, token, stats)
         else:
-            raise RequestFailed(f"match {match_id}: seat {turn} on turn can neither play nor pass")
+            if own.get(turn, {}).get("hand_number") != state["hand_number"]:
+                own[turn] = client.request("GET", f"/v1/matches/{match_id}/view", token=token)
+                stats.requests += 1
+            mine = own[turn]
+            action = choose_from_view(state | {"seat": turn, "cards": mine["cards"], "start_card": mine["start_card"]})
         started = time.perf_counter()
         state = client.request("POST", f"/v1/matches/{match_id}/actions", action, token=token)
         stats.action_latencies_s.append(time.perf_counter() - started)
         stats.requests += 1
+        own[turn] = state
     raise RequestFailed(f"match {match_id}: not finished after {MAX_ACTIONS_PER_MATCH} actions")
 
 
-def action_worker(index: int, port: int, deadline: float, stats: WorkerStats, stop: threading.Event) -> None:
+def action_worker(
+    index: int, port: int, ask_legal: bool, deadline: float, stats: WorkerStats, stop: threading.Event
+) -> None:
     """Play matches back to back until the deadline."""
     client = Client(HOST, port)
     seed = index * 1_000_000
@@ -166,7 +202,7 @@ def action_worker(index: int, port: int, deadline: float, stats: WorkerStats, st
         while time.monotonic() < deadline and not stop.is_set():
             seed += 1
             try:
-                play_match(client, seed, deadline, stats)
+                play_match(client, seed, deadline, stats, ask_legal)
             except (RequestFailed, KeyError, TypeError, ValueError) as error:
                 stats.error(str(error))
                 if stats.errors >= MAX_ERRORS:
@@ -272,6 +308,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=16, help="client threads (default 16)")
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of match play (default 20)")
     parser.add_argument("--ceiling-duration", type=float, default=10.0, help="seconds of GET /healthz (default 10)")
+    parser.add_argument(
+        "--ask-legal",
+        action="store_true",
+        help="ask GET .../legal before every action instead of working the lowest play out from the seat's view",
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--server-threads", type=int, default=8, help="threads per worker (default 8)")
     return parser.parse_args(argv)
@@ -317,7 +358,9 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-            action_stats, action_wall = run_phase(args.threads, args.duration, action_worker, lambda i: (i, port))
+            action_stats, action_wall = run_phase(
+                args.threads, args.duration, action_worker, lambda i: (i, port, args.ask_legal)
+            )
             print(f"bench: GET /healthz ceiling for {args.ceiling_duration:.0f}s ...", file=sys.stderr, flush=True)
             ceiling_stats, ceiling_wall = run_phase(
                 args.threads, args.ceiling_duration, ceiling_worker, lambda i: (port,)
@@ -340,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         "p99_ms": percentile_ms(latencies, 0.99),
         "ceiling_per_s": round(ceiling_per_s, 1),
         "ratio": round(actions_per_s / ceiling_per_s, 3) if ceiling_per_s > 0 else None,
+        "mode": "ask-legal" if args.ask_legal else "view",
         "threads": args.threads,
         "duration_s": round(action_wall, 2),
         "ceiling_duration_s": round(ceiling_wall, 2),

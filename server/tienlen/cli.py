@@ -13,6 +13,7 @@ import importlib
 import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from types import FrameType
@@ -89,6 +90,10 @@ def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[s
         "graceful_timeout": 5,
         "timeout": 30,
         "keepalive": 5,
+        # Each worker binds its own listening socket and the kernel spreads new
+        # connections over them. With one shared socket, the first worker to wake
+        # takes every keep-alive client while the other idles on its core.
+        "reuse_port": True,
         "proc_name": "tienlen",
         # gunicorn >= 24 opens a control socket at a per-user default path; several
         # servers on one machine (tests, bench, make serve) would fight over it.
@@ -102,8 +107,35 @@ def _raise_system_exit(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
+def port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None when it can.
+
+    The workers bind their own ``SO_REUSEPORT`` sockets, so gunicorn's master
+    never finds out that a port is taken (its workers would fail and be
+    respawned forever). A plain bind here refuses any port already listened
+    on, another ``tienlen serve`` included.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"cannot resolve {host!r}: {error}"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # as gunicorn does: connections of an earlier server in TIME_WAIT do not count
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return f"cannot listen on {host}:{port}: {error.strerror or error}"
+    return None
+
+
 def _serve(args: argparse.Namespace) -> int:
     """Run gunicorn, with an embedded Redis when ``REDIS_URL`` is not set."""
+    refused = port_in_use(args.host, args.port)
+    if refused is not None:
+        print(f"tienlen: {refused}", file=sys.stderr, flush=True)
+        return 1
     previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
     owner_pid = os.getpid()
     embedded: EmbeddedRedis | None = None

@@ -18,7 +18,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Publi
 class Events(MethodView):
     """Events of one match."""
 
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))

@@ -19,7 +19,7 @@ blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Crea
 class Matches(MethodView):
     """The collection of matches."""
 
-    @blp.arguments(CreateMatchSchema)
+    @blp.arguments(CreateMatchSchema())
     @blp.response(201, CreatedMatchSchema)
     @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
     @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
@@ -55,7 +55,7 @@ class MatchResource(MethodView):
 class Join(MethodView):
     """Taking an open seat."""
 
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema())
     @blp.response(201, TokenSchema)
     @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
     @blp.alt_response(409, schema=ErrorSchema, description=describe("match_full"))

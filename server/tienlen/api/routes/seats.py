@@ -59,7 +59,7 @@ class Legal(MethodView):
 class Actions(MethodView):
     """Plays and passes."""
 
-    @blp.arguments(ActionSchema)
+    @blp.arguments(ActionSchema())
     @blp.response(200, SeatViewSchema)
     @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
     @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
