@@ -213,6 +213,20 @@ def test_invalid_create_bodies_get_invalid_request(client: FlaskClient, body: di
     assert response.status_code == 422 and reason(response) == "invalid_request", response.json
 
 
+def test_names_must_be_unicode_text_a_lone_surrogate_is_invalid_request(api: Any, client: FlaskClient) -> None:
+    # JSON may spell a lone surrogate ("\\ud800") that no UTF-8 answer could carry back.
+    body = '{"seats": [{"name": "\\ud800A"}, {"name": "B"}]}'
+    created = client.post("/v1/matches", data=body, content_type="application/json")
+    assert created.status_code == 422 and reason(created) == "invalid_request", created.json
+    assert "name" in json.dumps(created.json["errors"])
+    match_id = api.create(seats=[{"name": "A"}, {"open": True}])["match_id"]
+    join = client.post(f"/v1/matches/{match_id}/join", data='{"name": "\\udfffB"}', content_type="application/json")
+    assert join.status_code == 422 and reason(join) == "invalid_request", join.json
+    assert api.public(match_id)["seats"][1]["open"] is True, "a refused join changes nothing"
+    ok = client.post(f"/v1/matches/{match_id}/join", json={"name": "Tiến 🂡"})
+    assert ok.status_code == 201 and api.public(match_id)["seats"][1]["name"] == "Tiến 🂡"
+
+
 def test_invalid_rules_name_the_parameter(client: FlaskClient) -> None:
     response = client.post(
         "/v1/matches", json={"seats": [{"name": "A"}, {"name": "B"}], "rules": {"scoring": "none", "hands": 3}}

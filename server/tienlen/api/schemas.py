@@ -10,6 +10,17 @@ from marshmallow import fields, validate
 from ..engine import Kind
 
 KINDS = [k.value for k in Kind]
+
+
+def _unicode_text(value: str) -> None:
+    """Refuse text that cannot be written as UTF-8 (a lone surrogate such as ``"\\ud800"``)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ma.ValidationError("must be valid Unicode text (no lone surrogates)") from error
+
+
+NAME_RULES = [validate.Length(min=1, max=40), _unicode_text]
 CARD = fields.String(metadata={"description": "A card in wire notation, e.g. 3S, 10D, QH, 2C", "example": "3S"})
 
 
@@ -29,7 +40,7 @@ class ErrorSchema(ma.Schema):
 class SeatRequestSchema(ma.Schema):
     """``{"name"}`` a remote seat, ``{"name", "bot"}`` a server bot, ``{"open": true}`` a seat to join."""
 
-    name = fields.String(validate=validate.Length(min=1, max=40))
+    name = fields.String(validate=NAME_RULES)
     bot = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]))
     open = fields.Boolean()
 
@@ -74,7 +85,7 @@ class CreateMatchSchema(ma.Schema):
 class JoinSchema(ma.Schema):
     """Body of ``POST /v1/matches/{match_id}/join``."""
 
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = fields.String(required=True, validate=NAME_RULES)
 
 
 class ActionSchema(ma.Schema):
