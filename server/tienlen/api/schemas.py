@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import marshmallow as ma
@@ -20,7 +21,7 @@ def _unicode_text(value: str) -> None:
         raise ma.ValidationError("must be valid Unicode text (no lone surrogates)") from error
 
 
-NAME_RULES = [validate.Length(min=1, max=40), _unicode_text]
+NAME_RULES: list[Callable[[Any], Any]] = [validate.Length(min=1, max=40), _unicode_text]
 CARD = fields.String(metadata={"description": "A card in wire notation, e.g. 3S, 10D, QH, 2C", "example": "3S"})
 
 

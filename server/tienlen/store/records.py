@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import wire
 from ..engine import Match, RuleSet, match_from_dict, match_to_dict
 
 RECORD_VERSION = 1
@@ -66,9 +66,9 @@ class MatchRecord:
                 found = index
         return found
 
-    def to_json(self) -> str:
-        """The record as compact JSON."""
-        return json.dumps(
+    def to_json(self) -> bytes:
+        """The record as compact JSON (UTF-8)."""
+        return wire.dumps(
             {
                 "rv": RECORD_VERSION,
                 "id": self.match_id,
@@ -79,14 +79,13 @@ class MatchRecord:
                 "deal": self.deal,
                 "engine": None if self.engine is None else match_to_dict(self.engine),
                 "seq": self.last_seq,
-            },
-            separators=(",", ":"),
+            }
         )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MatchRecord:
         """Rebuild a record written by :meth:`to_json`."""
-        data = json.loads(text)
+        data = wire.loads(text)
         if data.get("rv") != RECORD_VERSION:
             raise ValueError(f"unknown match record version {data.get('rv')!r}")
         return cls(

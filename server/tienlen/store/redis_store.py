@@ -14,12 +14,12 @@ the events and refresh the TTLs, all or nothing.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
 
+from .. import wire
 from .records import MatchRecord
 
 IDEMPOTENCY_TTL_S = 24 * 3600
@@ -109,7 +109,7 @@ class MatchStore:
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
         record = None if doc is None else MatchRecord.from_json(cast(bytes, doc))
-        cached = None if cached_raw is None else json.loads(cached_raw)
+        cached = None if cached_raw is None else wire.loads(cached_raw)
         return Loaded(record, cached)
 
     def commit(
@@ -133,7 +133,7 @@ class MatchStore:
         answer_args: list[Any] = ["", 0]
         if answer is not None:
             keys.append(answer[0])
-            answer_args = [json.dumps(answer[1], separators=(",", ":")), IDEMPOTENCY_TTL_S]
+            answer_args = [wire.dumps(answer[1]), IDEMPOTENCY_TTL_S]
         args: list[Any] = [
             "" if expected_version is None else str(expected_version),
             str(record.version),
@@ -142,7 +142,7 @@ class MatchStore:
             first,
             len(numbered),
             *answer_args,
-            *(json.dumps(e, separators=(",", ":")) for e in numbered),
+            *(wire.dumps(e) for e in numbered),
         ]
         try:
             won = self._commit(keys=keys, args=args)
@@ -179,4 +179,4 @@ class MatchStore:
         if not found:
             return []
         entries = found[0][1]
-        return [json.loads(fields[b"e"]) for _id, fields in entries]
+        return [wire.loads(fields[b"e"]) for _id, fields in entries]

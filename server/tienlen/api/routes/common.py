@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from flask import Response, current_app
 
+from ... import wire
 from ..service import MatchService
 
 MATCH_ID = "<string:match_id>"
@@ -30,5 +30,4 @@ def send(data: dict[str, Any], status: int = 200) -> Response:
     exactly that shape (a contract test checks each answer dumps to itself), so
     dumping it through marshmallow again would only cost time on every request.
     """
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    return current_app.response_class(body, status=status, mimetype="application/json")
+    return current_app.response_class(wire.dumps(data), status=status, mimetype="application/json")
