@@ -47,8 +47,7 @@ def public_match(record: MatchRecord) -> dict[str, Any]:
 
 
 def _public_fields(record: MatchRecord, public: PublicView) -> dict[str, Any]:
-    view = public.to_dict()
-    del view["history"]  # the events carry it; answers stay small
+    view = public.to_dict(history=False)  # the events carry the history; answers stay small
     for entry, seat in zip(view["seats"], record.seats, strict=True):
         entry.update(name=seat.name, bot=seat.bot, open=seat.open)
     return view

@@ -54,9 +54,9 @@ class PublicView:
     winners: tuple[int, ...]
     history: tuple[tuple[int, int], ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        """The view as JSON-able values."""
-        return {
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """The view as JSON-able values; ``history=False`` leaves out the hand's actions."""
+        view = {
             "status": self.status,
             "rules": dict(self.rules),
             "hand_number": self.hand_number,
@@ -73,8 +73,10 @@ class PublicView:
             "hands": [dict(h) for h in self.hands],
             "winner": self.winner,
             "winners": list(self.winners),
-            "history": [{"seat": seat, "cards": format_mask(mask)} for seat, mask in self.history],
         }
+        if history:
+            view["history"] = [{"seat": seat, "cards": format_mask(mask)} for seat, mask in self.history]
+        return view
 
 
 @dataclass(frozen=True, slots=True)
