@@ -6,13 +6,14 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .. import wire
 from ..store import MatchStore, StoreUnavailableError
 from .config import Settings
 from .errors import DEFAULT_REASONS
@@ -32,6 +33,28 @@ Every error is `{code, status, message, reason}` with a machine-readable
 """
 
 log = logging.getLogger("tienlen.requests")
+
+
+class TienLenFlask(Flask):
+    """Flask that remembers which view layers are plain functions.
+
+    flask-smorest wraps a view once per decorator and every layer asks
+    ``ensure_sync`` whether its function is a coroutine, which costs an
+    ``inspect`` call per layer on every request; the answer never changes.
+    """
+
+    _plain: set[Callable[..., Any]]
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """``func`` itself when it is a plain function (remembered), else Flask's async wrapper."""
+        key = getattr(func, "__func__", func)  # bound methods are new objects on every request
+        plain = self.__dict__.setdefault("_plain", set())
+        if key in plain:
+            return func
+        wrapped = super().ensure_sync(func)
+        if wrapped is func and len(plain) < 4096:
+            plain.add(key)
+        return wrapped
 
 
 class TienLenApi(Api):  # type: ignore[misc]
@@ -67,7 +90,7 @@ def _summary(errors: Any) -> str:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides environment settings (``REDIS_URL``, ``TIENLEN_*``)."""
     settings = Settings.load(config)
-    app = Flask("tienlen")
+    app = TienLenFlask("tienlen")
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,
@@ -132,7 +155,7 @@ def _install_request_log(app: Flask, settings: Settings) -> None:
             "status": response.status_code,
             "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 2),
         }
-        log.info(json.dumps(line, separators=(",", ":")))
+        log.info(wire.dumps(line).decode())
         return response
 
 
