@@ -157,6 +157,17 @@ def test_long_poll_with_nothing_new_answers_empty_when_the_wait_ends(api: Any) -
     assert 0.9 <= time.monotonic() - started < 3
 
 
+@pytest.mark.parametrize("wait", ["0.0001", "1e-9", "0.0004"])
+def test_a_wait_below_a_millisecond_ends_at_once_not_never(api: Any, wait: str) -> None:
+    # Redis reads XREAD BLOCK 0 as "block for ever"; a tiny wait must not become that.
+    match_id, _, _ = four_remote(api)
+    last = api.client.get(f"/v1/matches/{match_id}/events").json["last_seq"]
+    started = time.monotonic()
+    answer = api.client.get(f"/v1/matches/{match_id}/events?after={last}&wait={wait}")
+    assert answer.status_code == 200 and answer.json == {"events": [], "last_seq": last}
+    assert time.monotonic() - started < 2
+
+
 def _http(method: str, url: str, body: bytes | None = None, token: str | None = None) -> Any:
     request = urllib.request.Request(url, data=body, method=method)
     request.add_header("Content-Type", "application/json")

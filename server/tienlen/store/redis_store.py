@@ -14,6 +14,7 @@ the events and refresh the TTLs, all or nothing.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -172,7 +173,7 @@ class MatchStore:
             if not exists:
                 return None
             if not found and wait_s > 0:
-                block_ms = int(wait_s * 1000)
+                block_ms = max(1, math.ceil(wait_s * 1000))  # BLOCK 0 would mean for ever
                 found = self._blocking.xread({stream: f"0-{after}"}, count=MAX_EVENTS_PER_READ, block=block_ms)
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
