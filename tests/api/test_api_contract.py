@@ -276,6 +276,15 @@ def test_unknown_route_is_json_404(client: FlaskClient) -> None:
     assert response.status_code == 404 and reason(response) == "not_found"
 
 
+def test_wrong_method_is_405_with_the_allowed_methods(client: FlaskClient) -> None:
+    response = client.put("/v1/rules")
+    assert response.status_code == 405 and reason(response) == "method_not_allowed"
+    assert response.headers["Content-Type"] == "application/json"
+    assert set(response.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "HEAD", "OPTIONS"}
+    action = client.get("/v1/matches/0123456789abcdef0123/actions")
+    assert action.status_code == 405 and "POST" in action.headers["Allow"]
+
+
 def test_store_unavailable_when_redis_does_not_answer() -> None:
     dead = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_LOG_LEVEL": "WARNING"}).test_client()
     health = dead.get("/healthz")

@@ -79,7 +79,9 @@ class TienLenApi(Api):  # type: ignore[misc]
                 payload["message"] = "the request does not match the schema: " + _summary(errors)
             if code == 400 and "message" not in data:
                 payload["message"] = "the body is not valid JSON"
-        return payload, code, data.get("headers", {})
+        # Werkzeug's own headers first (``Allow`` on a 405), then any the error set.
+        headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+        return payload, code, headers | (data.get("headers") or {})
 
 
 def _summary(errors: Any) -> str:

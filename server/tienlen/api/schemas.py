@@ -41,9 +41,16 @@ class ErrorSchema(ma.Schema):
 class SeatRequestSchema(ma.Schema):
     """``{"name"}`` a remote seat, ``{"name", "bot"}`` a server bot, ``{"open": true}`` a seat to join."""
 
-    name = fields.String(validate=NAME_RULES)
+    class Meta:
+        description = (
+            "One of: `{name}` a remote seat (answered with a token), `{name, bot}` a server bot, "
+            "`{open: true}` a seat filled later by a join (no name, no bot). "
+            "A seat with neither a name nor `open: true` is refused (422 invalid_request)."
+        )
+
+    name = fields.String(validate=NAME_RULES, metadata={"description": "Required unless the seat is open"})
     bot = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]))
-    open = fields.Boolean()
+    open = fields.Boolean(metadata={"description": "true: an open seat, which takes no name or bot"})
 
     @ma.validates_schema
     def _one_kind_of_seat(self, data: dict[str, Any], **_: Any) -> None:
@@ -92,8 +99,18 @@ class JoinSchema(ma.Schema):
 class ActionSchema(ma.Schema):
     """Body of ``POST /v1/matches/{match_id}/actions``."""
 
+    class Meta:
+        description = (
+            '`{"type": "play", "cards": [...]}` or `{"type": "pass"}`; a pass takes no cards '
+            "(absent or empty), a play must give them (else 422 invalid_request)."
+        )
+
     type = fields.String(required=True, validate=validate.OneOf(["play", "pass"]))
-    cards = fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(max=52))
+    cards = fields.List(
+        fields.String(validate=validate.Length(max=8)),
+        validate=validate.Length(max=52),
+        metadata={"description": "The cards played: required for a play, absent or empty for a pass"},
+    )
     version = fields.Integer(strict=True, metadata={"description": "Refused with 409 stale_version unless current"})
 
     @ma.validates_schema

@@ -7,6 +7,8 @@ from typing import Any, cast
 from flask import Response, current_app
 
 from ... import wire
+from ..errors import REASON_STATUS
+from ..schemas import ErrorSchema
 from ..service import MatchService
 
 MATCH_ID = "<string:match_id>"
@@ -18,9 +20,22 @@ def service() -> MatchService:
     return cast(MatchService, current_app.extensions["tienlen"])
 
 
-def describe(*reasons: str) -> str:
-    """Document which reasons an error status can carry."""
-    return "Reasons: " + ", ".join(f"`{r}`" for r in reasons)
+def errors(*reasons: str) -> dict[str, Any]:
+    """OpenAPI ``responses`` for the error reasons an operation can give, grouped by status.
+
+    One ``@blp.doc(responses=...)`` instead of an ``alt_response`` per status:
+    each of those adds a wrapper that runs on every request.
+    """
+    by_status: dict[int, list[str]] = {}
+    for reason in reasons:
+        by_status.setdefault(REASON_STATUS[reason], []).append(reason)
+    return {
+        str(status): {
+            "description": "Reasons: " + ", ".join(f"`{r}`" for r in found),
+            "content": {"application/json": {"schema": ErrorSchema}},
+        }
+        for status, found in sorted(by_status.items())
+    }
 
 
 def send(data: dict[str, Any], status: int = 200) -> Response:

@@ -8,8 +8,8 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..schemas import ErrorSchema, EventsQuerySchema, EventsSchema
-from .common import MATCH_ID, describe, send, service
+from ..schemas import EventsQuerySchema, EventsSchema
+from .common import MATCH_ID, errors, send, service
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
@@ -20,9 +20,7 @@ class Events(MethodView):
 
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
-    @blp.doc(operationId="get_events")
+    @blp.doc(operationId="get_events", responses=errors("match_not_found", "invalid_request", "store_unavailable"))
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Events with `seq` > `after` (at most 500), oldest first.
 

@@ -9,8 +9,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..present import public_match
-from ..schemas import CreatedMatchSchema, CreateMatchSchema, ErrorSchema, JoinSchema, MatchSchema, TokenSchema
-from .common import MATCH_ID, describe, send, service
+from ..schemas import CreatedMatchSchema, CreateMatchSchema, JoinSchema, MatchSchema, TokenSchema
+from .common import MATCH_ID, errors, send, service
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, read and join matches")
 
@@ -21,10 +21,10 @@ class Matches(MethodView):
 
     @blp.arguments(CreateMatchSchema())
     @blp.response(201, CreatedMatchSchema)
-    @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
-    @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
-    @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
-    @blp.doc(operationId="create_match")
+    @blp.doc(
+        operationId="create_match",
+        responses=errors("bad_request", "payload_too_large", "invalid_request", "store_unavailable"),
+    )
     def post(self, body: dict[str, Any]) -> Response:
         """Create a match.
 
@@ -44,8 +44,7 @@ class MatchResource(MethodView):
     """One match, public."""
 
     @blp.response(200, MatchSchema)
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.doc(operationId="get_match")
+    @blp.doc(operationId="get_match", responses=errors("match_not_found", "store_unavailable"))
     def get(self, match_id: str) -> Response:
         """The public state of a match: no card of any hand."""
         return send(public_match(service().get(match_id)))
@@ -57,10 +56,12 @@ class Join(MethodView):
 
     @blp.arguments(JoinSchema())
     @blp.response(201, TokenSchema)
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.alt_response(409, schema=ErrorSchema, description=describe("match_full"))
-    @blp.alt_response(422, schema=ErrorSchema, description=describe("invalid_request"))
-    @blp.doc(operationId="join_match")
+    @blp.doc(
+        operationId="join_match",
+        responses=errors(
+            "bad_request", "match_not_found", "match_full", "payload_too_large", "invalid_request", "store_unavailable"
+        ),
+    )
     def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Join a match: fills the lowest open seat and answers its token.
 

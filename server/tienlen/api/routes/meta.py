@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 
 from ...engine import PRESETS
 from ..errors import fail
-from ..schemas import ErrorSchema, HealthSchema, PresetsSchema
-from .common import describe, service
+from ..schemas import HealthSchema, PresetsSchema
+from .common import errors, service
 
 blp = Blueprint("meta", __name__, url_prefix="", description="Rules presets and health")
 
@@ -43,8 +43,7 @@ class Health(MethodView):
     """Liveness and store health."""
 
     @blp.response(200, HealthSchema)
-    @blp.alt_response(503, schema=ErrorSchema, description=describe("store_unavailable"))
-    @blp.doc(operationId="get_health")
+    @blp.doc(operationId="get_health", responses=errors("store_unavailable"))
     def get(self) -> dict[str, Any]:
         """`ok` when Redis answers, else 503."""
         if not service().store.ping():

@@ -10,8 +10,8 @@ from flask_smorest import Blueprint
 
 from ...engine import REFUSAL_REASONS
 from ..errors import REASON_STATUS, fail
-from ..schemas import ActionSchema, ErrorSchema, HintSchema, LegalSchema, SeatViewSchema
-from .common import AUTH, MATCH_ID, describe, send, service
+from ..schemas import ActionSchema, HintSchema, LegalSchema, SeatViewSchema
+from .common import AUTH, MATCH_ID, errors, send, service
 
 blp = Blueprint(
     "seats",
@@ -28,10 +28,11 @@ class View(MethodView):
     """A seat's view."""
 
     @blp.response(200, SeatViewSchema)
-    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.doc(security=AUTH)
-    @blp.doc(operationId="get_seat_view")
+    @blp.doc(
+        security=AUTH,
+        operationId="get_seat_view",
+        responses=errors("invalid_token", "match_not_found", "store_unavailable"),
+    )
     def get(self, match_id: str) -> Response:
         """The public state plus the asking seat's own cards, low to high."""
         return send(service().view(match_id, request.headers.get("Authorization")))
@@ -42,10 +43,11 @@ class Legal(MethodView):
     """A seat's legal plays."""
 
     @blp.response(200, LegalSchema)
-    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.doc(security=AUTH)
-    @blp.doc(operationId="get_legal_plays")
+    @blp.doc(
+        security=AUTH,
+        operationId="get_legal_plays",
+        responses=errors("invalid_token", "match_not_found", "store_unavailable"),
+    )
     def get(self, match_id: str) -> Response:
         """Every distinct legal play of the asking seat, fewest cards first.
 
@@ -61,16 +63,20 @@ class Actions(MethodView):
 
     @blp.arguments(ActionSchema())
     @blp.response(200, SeatViewSchema)
-    @blp.alt_response(400, schema=ErrorSchema, description=describe("bad_request"))
-    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.alt_response(
-        409, schema=ErrorSchema, description=describe("match_not_playing", "not_your_turn", "stale_version")
-    )
-    @blp.alt_response(413, schema=ErrorSchema, description=describe("payload_too_large"))
-    @blp.alt_response(422, schema=ErrorSchema, description=describe(*_RULE_REASONS))
     @blp.doc(
         security=AUTH,
+        operationId="post_action",
+        responses=errors(
+            "bad_request",
+            "invalid_token",
+            "match_not_found",
+            "match_not_playing",
+            "not_your_turn",
+            "stale_version",
+            "payload_too_large",
+            *_RULE_REASONS,
+            "store_unavailable",
+        ),
         parameters=[
             {
                 "in": "header",
@@ -81,11 +87,12 @@ class Actions(MethodView):
             }
         ],
     )
-    @blp.doc(operationId="post_action")
     def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Play cards or pass, then let every bot that follows play.
 
-        When several reasons apply, the first of: token, `match_not_playing`,
+        A body that is not JSON (400 `bad_request`) or does not match the
+        schema (422 `invalid_request`) is refused before anything else. Then,
+        when several reasons apply, the first of: token, `match_not_playing`,
         `not_your_turn`, `stale_version`, `unknown_card`, `duplicate_cards`,
         `cards_not_in_hand`, `not_a_combination`, `must_include_start_card` /
         `cannot_pass_on_lead`, `locked_bomb_only`, `does_not_beat`. A refused
@@ -102,11 +109,13 @@ class HintResource(MethodView):
     """Advice for the seat on turn."""
 
     @blp.response(200, HintSchema)
-    @blp.alt_response(401, schema=ErrorSchema, description=describe("invalid_token"))
-    @blp.alt_response(404, schema=ErrorSchema, description=describe("match_not_found"))
-    @blp.alt_response(409, schema=ErrorSchema, description=describe("match_not_playing", "not_your_turn"))
-    @blp.doc(security=AUTH)
-    @blp.doc(operationId="get_hint")
+    @blp.doc(
+        security=AUTH,
+        operationId="get_hint",
+        responses=errors(
+            "invalid_token", "match_not_found", "match_not_playing", "not_your_turn", "store_unavailable"
+        ),
+    )
     def get(self, match_id: str) -> Response:
         """The action the strongest bot would take in your seat, and why."""
         return send(service().hint(match_id, request.headers.get("Authorization")))
