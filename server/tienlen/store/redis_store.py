@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import threading
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -77,10 +78,24 @@ class MatchStore:
     """Loads and atomically writes match records and their events."""
 
     def __init__(self, client: redis.Redis, blocking_client: redis.Redis, ttl_s: int) -> None:
-        self._redis = client
+        self._shared = client
         self._blocking = blocking_client
         self.ttl_s = ttl_s
         self._commit = client.register_script(_COMMIT)
+        self._local = threading.local()
+
+    @property
+    def _redis(self) -> redis.Redis:
+        """This thread's own client, holding one connection of the shared pool.
+
+        Server threads live as long as their worker, so each keeps a connection
+        instead of checking one out of the pool (a lock and a poll) per command.
+        """
+        client: redis.Redis | None = getattr(self._local, "client", None)
+        if client is None:
+            client = redis.Redis(connection_pool=self._shared.connection_pool, single_connection_client=True)
+            self._local.client = client
+        return client
 
     @classmethod
     def from_url(cls, url: str, ttl_s: int) -> MatchStore:
@@ -146,7 +161,7 @@ class MatchStore:
             *(wire.dumps(e) for e in numbered),
         ]
         try:
-            won = self._commit(keys=keys, args=args)
+            won = self._commit(keys=keys, args=args, client=self._redis)
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
         return bool(won)
