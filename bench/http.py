@@ -18,6 +18,11 @@ and ``python -m tienlen serve`` on a free port as a subprocess, then:
    ``--ceiling-duration`` seconds, which bounds what this server, client and
    machine can do per request.
 
+The two phases run ``--rounds`` times, each ceiling right after its match
+play, and the figures are medians over the rounds (``ratio`` is the median of
+the rounds' ratios): new connections each round land on the workers in a new
+way, and the machine's speed drifts.
+
 Prints ONE JSON object on stdout (progress goes to stderr).  The server and
 Redis are always stopped at the end.  Target from the issue: actions_per_s at
 least half of ceiling_per_s and p99 below 50 ms on a 2-core machine.
@@ -38,11 +43,12 @@ import json
 import math
 import platform
 import signal
+import statistics
 import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -306,8 +312,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--threads", type=int, default=16, help="client threads (default 16)")
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds of match play (default 20)")
-    parser.add_argument("--ceiling-duration", type=float, default=10.0, help="seconds of GET /healthz (default 10)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of (match play, ceiling) (default 3)")
+    parser.add_argument(
+        "--duration", type=float, default=15.0, help="seconds of match play per round (default 15)"
+    )
+    parser.add_argument(
+        "--ceiling-duration", type=float, default=8.0, help="seconds of GET /healthz per round (default 8)"
+    )
     parser.add_argument(
         "--ask-legal",
         action="store_true",
@@ -318,9 +329,41 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+@dataclass
+class Round:
+    """One round: a phase of match play, then a phase of GET /healthz right after it."""
+
+    action_stats: list[WorkerStats]
+    action_wall: float
+    ceiling_stats: list[WorkerStats]
+    ceiling_wall: float
+
+    @property
+    def actions_per_s(self) -> float:
+        """Actions per second in this round's match play."""
+        actions = sum(len(s.action_latencies_s) for s in self.action_stats)
+        return round(actions / self.action_wall, 1) if self.action_wall > 0 else 0.0
+
+    @property
+    def ceiling_per_s(self) -> float:
+        """GET /healthz answers per second in this round."""
+        return round(sum(s.requests for s in self.ceiling_stats) / self.ceiling_wall, 1) if self.ceiling_wall else 0.0
+
+    @property
+    def ratio(self) -> float:
+        """This round's action rate over its ceiling."""
+        return round(self.actions_per_s / self.ceiling_per_s, 3) if self.ceiling_per_s > 0 else 0.0
+
+
+def median(values: Iterable[float]) -> float:
+    """The median, rounded for printing."""
+    return round(statistics.median(list(values)), 3)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one JSON object."""
     args = parse_args(argv)
+    rounds: list[Round] = []
     with tempfile.TemporaryDirectory(prefix="tienlen-bench-") as tmp:
         tmpdir = Path(tmp)
         redis_server = EmbeddedRedis(tmpdir / "redis", appendonly=True)
@@ -352,42 +395,42 @@ def main(argv: list[str] | None = None) -> int:
                     env=env,
                 )
             wait_healthy(port, server, log_path)
-            print(
-                f"bench: server on :{port} (redis {redis_server.url}); {args.threads} threads play matches "
-                f"for {args.duration:.0f}s ...",
-                file=sys.stderr,
-                flush=True,
-            )
-            action_stats, action_wall = run_phase(
-                args.threads, args.duration, action_worker, lambda i: (i, port, args.ask_legal)
-            )
-            print(f"bench: GET /healthz ceiling for {args.ceiling_duration:.0f}s ...", file=sys.stderr, flush=True)
-            ceiling_stats, ceiling_wall = run_phase(
-                args.threads, args.ceiling_duration, ceiling_worker, lambda i: (port,)
-            )
+            print(f"bench: server on :{port} (redis {redis_server.url})", file=sys.stderr, flush=True)
+            for number in range(1, args.rounds + 1):
+                print(
+                    f"bench: round {number}/{args.rounds}: {args.threads} threads play matches for "
+                    f"{args.duration:.0f}s, then GET /healthz for {args.ceiling_duration:.0f}s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                played = run_phase(args.threads, args.duration, action_worker, lambda i: (i, port, args.ask_legal))
+                ceiling = run_phase(args.threads, args.ceiling_duration, ceiling_worker, lambda i: (port,))
+                rounds.append(Round(*played, *ceiling))
         finally:
             if server is not None:
                 stop_process(server)
             redis_server.stop()
 
+    action_stats = [s for r in rounds for s in r.action_stats]
+    ceiling_stats = [s for r in rounds for s in r.ceiling_stats]
+    action_wall = sum(r.action_wall for r in rounds)
     latencies = sorted(x for s in action_stats for x in s.action_latencies_s)
-    actions = len(latencies)
-    actions_per_s = actions / action_wall if action_wall > 0 else 0.0
-    ceiling_requests = sum(s.requests for s in ceiling_stats)
-    ceiling_per_s = ceiling_requests / ceiling_wall if ceiling_wall > 0 else 0.0
     errors = sum(s.errors for s in action_stats) + sum(s.errors for s in ceiling_stats)
     samples = [m for s in (*action_stats, *ceiling_stats) for m in s.error_samples][:5]
     result: dict[str, Any] = {
-        "actions_per_s": round(actions_per_s, 1),
+        "actions_per_s": median(r.actions_per_s for r in rounds),
         "p50_ms": percentile_ms(latencies, 0.50),
         "p99_ms": percentile_ms(latencies, 0.99),
-        "ceiling_per_s": round(ceiling_per_s, 1),
-        "ratio": round(actions_per_s / ceiling_per_s, 3) if ceiling_per_s > 0 else None,
+        "ceiling_per_s": median(r.ceiling_per_s for r in rounds),
+        "ratio": median(r.ratio for r in rounds),
+        "rounds": [
+            {"actions_per_s": r.actions_per_s, "ceiling_per_s": r.ceiling_per_s, "ratio": r.ratio} for r in rounds
+        ],
         "mode": "ask-legal" if args.ask_legal else "view",
         "threads": args.threads,
         "duration_s": round(action_wall, 2),
-        "ceiling_duration_s": round(ceiling_wall, 2),
-        "actions": actions,
+        "ceiling_duration_s": round(sum(r.ceiling_wall for r in rounds), 2),
+        "actions": len(latencies),
         "requests_per_s": round(sum(s.requests for s in action_stats) / action_wall, 1) if action_wall else 0.0,
         "matches_played": sum(s.matches_finished for s in action_stats),
         "matches_started": sum(s.matches_started for s in action_stats),
