@@ -19,9 +19,11 @@ and ``python -m tienlen serve`` on a free port as a subprocess, then:
    machine can do per request.
 
 The two phases run ``--rounds`` times, each ceiling right after its match
-play, and the figures are medians over the rounds (``ratio`` is the median of
-the rounds' ratios): new connections each round land on the workers in a new
-way, and the machine's speed drifts.
+play and on the same keep-alive connections (each worker listens on its own
+socket and the kernel hashes new connections over them, so how evenly the
+threads land on the workers changes the figures; within a round both phases
+see the same spread). The figures are medians over the rounds (``ratio`` is
+the median of the rounds' ratios).
 
 Prints ONE JSON object on stdout (progress goes to stderr).  The server and
 Redis are always stopped at the end.  Target from the issue: actions_per_s at
@@ -199,38 +201,29 @@ def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats, a
 
 
 def action_worker(
-    index: int, port: int, ask_legal: bool, deadline: float, stats: WorkerStats, stop: threading.Event
+    seed: int, client: Client, ask_legal: bool, deadline: float, stats: WorkerStats, stop: threading.Event
 ) -> None:
     """Play matches back to back until the deadline."""
-    client = Client(HOST, port)
-    seed = index * 1_000_000
-    try:
-        while time.monotonic() < deadline and not stop.is_set():
-            seed += 1
-            try:
-                play_match(client, seed, deadline, stats, ask_legal)
-            except (RequestFailed, KeyError, TypeError, ValueError) as error:
-                stats.error(str(error))
-                if stats.errors >= MAX_ERRORS:
-                    stop.set()
-    finally:
-        client.close()
+    while time.monotonic() < deadline and not stop.is_set():
+        seed += 1
+        try:
+            play_match(client, seed, deadline, stats, ask_legal)
+        except (RequestFailed, KeyError, TypeError, ValueError) as error:
+            stats.error(str(error))
+            if stats.errors >= MAX_ERRORS:
+                stop.set()
 
 
-def ceiling_worker(port: int, deadline: float, stats: WorkerStats, stop: threading.Event) -> None:
+def ceiling_worker(client: Client, deadline: float, stats: WorkerStats, stop: threading.Event) -> None:
     """GET /healthz back to back until the deadline."""
-    client = Client(HOST, port)
-    try:
-        while time.monotonic() < deadline and not stop.is_set():
-            try:
-                client.request("GET", "/healthz")
-                stats.requests += 1
-            except (RequestFailed, ValueError) as error:
-                stats.error(str(error))
-                if stats.errors >= MAX_ERRORS:
-                    stop.set()
-    finally:
-        client.close()
+    while time.monotonic() < deadline and not stop.is_set():
+        try:
+            client.request("GET", "/healthz")
+            stats.requests += 1
+        except (RequestFailed, ValueError) as error:
+            stats.error(str(error))
+            if stats.errors >= MAX_ERRORS:
+                stop.set()
 
 
 def run_phase(
@@ -403,8 +396,18 @@ def main(argv: list[str] | None = None) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
-                played = run_phase(args.threads, args.duration, action_worker, lambda i: (i, port, args.ask_legal))
-                ceiling = run_phase(args.threads, args.ceiling_duration, ceiling_worker, lambda i: (port,))
+                # Both phases of a round use the same connections, so they meet the
+                # same spread of connections over the workers.
+                clients = [Client(HOST, port) for _ in range(args.threads)]
+                first_seed = number * args.threads * 1_000_000
+                action_args = [(first_seed + i * 1_000_000, c, args.ask_legal) for i, c in enumerate(clients)]
+                ceiling_args = [(c,) for c in clients]
+                try:
+                    played = run_phase(args.threads, args.duration, action_worker, action_args.__getitem__)
+                    ceiling = run_phase(args.threads, args.ceiling_duration, ceiling_worker, ceiling_args.__getitem__)
+                finally:
+                    for client in clients:
+                        client.close()
                 rounds.append(Round(*played, *ceiling))
         finally:
             if server is not None:
