@@ -305,12 +305,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--threads", type=int, default=16, help="client threads (default 16)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of (match play, ceiling) (default 3)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of (match play, ceiling) (default 5)")
     parser.add_argument(
-        "--duration", type=float, default=15.0, help="seconds of match play per round (default 15)"
+        "--duration", type=float, default=10.0, help="seconds of match play per round (default 10)"
     )
     parser.add_argument(
-        "--ceiling-duration", type=float, default=8.0, help="seconds of GET /healthz per round (default 8)"
+        "--ceiling-duration", type=float, default=6.0, help="seconds of GET /healthz per round (default 6)"
     )
     parser.add_argument(
         "--ask-legal",
