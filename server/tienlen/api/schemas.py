@@ -278,4 +278,3 @@ class HealthSchema(ma.Schema):
     """Health of the server and its store."""
 
     status = fields.String(required=True)
-

@@ -118,8 +118,7 @@ def public_view(match: Match) -> PublicView:
             for seat in range(match.players)
         ),
         hands=tuple(
-            {"hand_number": h.hand_number, "places": list(h.places), "points": list(h.points)}
-            for h in match.completed
+            {"hand_number": h.hand_number, "places": list(h.places), "points": list(h.points)} for h in match.completed
         ),
         winner=None if match.outcome is None else match.outcome.winner,
         winners=() if match.outcome is None else match.outcome.winners,

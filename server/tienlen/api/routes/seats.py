@@ -112,9 +112,7 @@ class HintResource(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="get_hint",
-        responses=errors(
-            "invalid_token", "match_not_found", "match_not_playing", "not_your_turn", "store_unavailable"
-        ),
+        responses=errors("invalid_token", "match_not_found", "match_not_playing", "not_your_turn", "store_unavailable"),
     )
     def get(self, match_id: str) -> Response:
         """The action the strongest bot would take in your seat, and why."""
