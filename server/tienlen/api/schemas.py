@@ -124,7 +124,8 @@ class ActionSchema(ma.Schema):
 class EventsQuerySchema(ma.Schema):
     """Query of ``GET /v1/matches/{match_id}/events``."""
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    # a stream entry id's sequence part is a 64-bit number in Redis
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**63 - 1))
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
 
 
