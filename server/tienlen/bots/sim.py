@@ -13,6 +13,7 @@ from ..engine.cards import FULL_DECK
 from ..engine.combos import Combination, bombable_twos
 from ..engine.legal import answer_masks, bomb_answers
 from ..engine.rules import Bombs
+from ..engine.turns import next_to_act
 from .policy import classify_cached, policy_answer, policy_lead
 
 
@@ -81,26 +82,12 @@ class SimHand:
         self._advance(seat)
 
     def _advance(self, seat: int) -> None:
-        n = self.players
         reentry = self.reentry_rule and bombable_twos(self.table, self.bombs)
-        for step in range(1, n + 1):
-            nxt = (seat + step) % n
-            if nxt == self.table_seat:
-                leader = nxt
-                while not self.hands[leader]:
-                    leader = (leader + 1) % n
-                self.table = None
-                self.table_seat = None
-                self.locked = 0
-                self.turn = leader
-                return
-            if not self.hands[nxt]:
-                continue
-            if self.locked >> nxt & 1 and not reentry:
-                continue
-            self.turn = nxt
-            return
-        raise AssertionError("the turn went round without reaching the table's owner")
+        self.turn, won = next_to_act(seat, self.hands, self.locked, self.table_seat, reentry)
+        if won:
+            self.table = None
+            self.table_seat = None
+            self.locked = 0
 
     def policy_move(self) -> int:
         """Medium's move for the seat on turn as a mask (0 = pass), memoized by :mod:`.policy`."""

@@ -20,6 +20,7 @@ from .errors import DealError, IllegalActionError
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .legal import seat_legal_masks
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
+from .turns import next_to_act
 
 CardsInput = Iterable[str | Card] | int
 
@@ -249,32 +250,13 @@ class Match:
 
     def _advance(self, seat: int, events: list[Event]) -> None:
         """Pass the turn clockwise from ``seat``, skipping finished and locked seats."""
-        n = self.players
         reentry = self.rules.pass_reentry_with_bomb and bombable_twos(self.table, self.rules.bombs)
-        for step in range(1, n + 1):
-            seat_next = (seat + step) % n
-            if seat_next == self.table_seat:
-                self._clear_table(events)
-                return
-            if not self.hands[seat_next]:
-                continue
-            if self.locked >> seat_next & 1 and not reentry:
-                continue
-            self.turn = seat_next
-            return
-        raise AssertionError("the turn went round without reaching the table's owner")
-
-    def _clear_table(self, events: list[Event]) -> None:
-        owner = self.table_seat
-        assert owner is not None
-        leader = owner
-        while not self.hands[leader]:
-            leader = (leader + 1) % self.players
-        self.table = None
-        self.table_seat = None
-        self.locked = 0
-        self.turn = leader
-        events.append(TableCleared(leader))
+        self.turn, won = next_to_act(seat, self.hands, self.locked, self.table_seat, reentry)
+        if won:
+            self.table = None
+            self.table_seat = None
+            self.locked = 0
+            events.append(TableCleared(self.turn))
 
     def _place_rest(self, seats: list[int], events: list[Event]) -> None:
         for seat in seats:
