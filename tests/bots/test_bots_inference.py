@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+from bot_helpers import assert_hands_fit
 
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.base import situation_of
@@ -59,13 +60,7 @@ def test_consistent_samples_fit_card_counts_and_exclude_known_cards(
     rng = random.Random(0)
     for _ in range(10):
         hands, _ = sample_consistent(sit, rng, events)
-        assert hands[sit.seat] == sit.hand
-        union = 0
-        for seat, hand in enumerate(hands):
-            assert hand.bit_count() == sit.cards_left[seat]
-            assert union & hand == 0
-            union |= hand
-        assert union & ~sit.hand & ~sit.unseen == 0
+        assert_hands_fit(sit, hands)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from bot_helpers import assert_hands_fit
 
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.base import situation_of
@@ -66,14 +67,7 @@ def test_sampled_hands_fit_card_counts_and_exclude_known_cards(
     rng = random.Random(0)
     for _ in range(20):
         hands = sample_hands(sit, rng)
-        assert hands[sit.seat] == sit.hand
-        union = 0
-        for seat, hand in enumerate(hands):
-            assert hand.bit_count() == sit.cards_left[seat]
-            assert union & hand == 0
-            union |= hand
-        assert union & sit.played == 0
-        assert (union & ~sit.hand) & ~sit.unseen == 0
+        assert_hands_fit(sit, hands)
 
 
 def test_hard_respects_its_wall_clock_budget(make_match: MatchFactory) -> None:
