@@ -43,17 +43,18 @@ class TienLenFlask(Flask):
     ``inspect`` call per layer on every request; the answer never changes.
     """
 
-    _plain: set[Callable[..., Any]]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain: set[Callable[..., Any]] = set()
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """``func`` itself when it is a plain function (remembered), else Flask's async wrapper."""
         key = getattr(func, "__func__", func)  # bound methods are new objects on every request
-        plain = self.__dict__.setdefault("_plain", set())
-        if key in plain:
+        if key in self._plain:
             return func
         wrapped = super().ensure_sync(func)
-        if wrapped is func and len(plain) < 4096:
-            plain.add(key)
+        if wrapped is func and len(self._plain) < 4096:
+            self._plain.add(key)
         return wrapped
 
 
