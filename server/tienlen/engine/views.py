@@ -8,6 +8,7 @@ from typing import Any
 
 from .cards import format_mask, parse_index
 from .combos import classify
+from .deal import cards_mask
 from .legal import seat_legal_masks
 from .match import Match
 from .rules import Bombs
@@ -146,18 +147,10 @@ def view_legal_masks(view: Mapping[str, Any]) -> list[int]:
     seat = view["seat"]
     if view.get("status") != "playing" or view["turn"] != seat:
         return []
-    hand = 0
-    for text in view["cards"]:
-        hand |= 1 << parse_index(text)
-    table = None
-    if view["table"] is not None:
-        table_mask = 0
-        for text in view["table"]["cards"]:
-            table_mask |= 1 << parse_index(text)
-        table = classify(table_mask)
+    table = None if view["table"] is None else classify(cards_mask(view["table"]["cards"]))
     start = view.get("start_card")
     return seat_legal_masks(
-        hand,
+        cards_mask(view["cards"]),
         table,
         Bombs(view["rules"]["bombs"]),
         locked=table is not None and bool(view["seats"][seat]["passed"]),
