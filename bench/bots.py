@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any
 
-from tienlen.arena import ArenaConfig, format_table, run_arena
+from tienlen.bots.arena import ArenaConfig, format_table, run_arena
 
 FULL = {"easy_random": 2000, "medium_easy": 2000, "hard_medium": 500, "hard_easy": 500}
 QUICK = {"easy_random": 200, "medium_easy": 300, "hard_medium": 60, "hard_easy": 60}

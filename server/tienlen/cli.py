@@ -186,7 +186,7 @@ def _openapi(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     """Delegate to ``tienlen.arena.main`` with the remaining arguments."""
-    arena_main: Callable[[list[str]], int] = importlib.import_module("tienlen.arena").main
+    arena_main: Callable[[list[str]], int] = importlib.import_module("tienlen.bots.arena").main
     return arena_main(list(args.arena_args))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.arena import ArenaConfig, main, run_arena
+from tienlen.bots.arena import ArenaConfig, main, run_arena
 
 
 def test_arena_main_writes_a_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
