@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from .base import situation_of
-from .driver import ARENA_LEVELS, bot_rng, choose_for, hint
 from ..engine.match import Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
 from ..engine.views import seat_view
+from .base import situation_of
+from .driver import ARENA_LEVELS, bot_rng, choose_for, hint
 
 
 @dataclass(slots=True)
