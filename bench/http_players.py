@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tienlen.engine import classify, format_mask, play_order, view_legal_masks
+from tienlen.botkit import view_legal_masks
+from tienlen.engine import classify, format_mask, play_order
 
 HOST = "127.0.0.1"
 SEAT_NAMES = ("A", "B", "C", "D")

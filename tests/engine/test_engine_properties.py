@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tienlen.botkit import view_legal_masks
 from tienlen.engine import (
     Bombs,
     Match,
@@ -31,7 +32,6 @@ from tienlen.engine import (
     public_view,
     resolve_rules,
     seat_view,
-    view_legal_masks,
 )
 from tienlen.engine.cards import CARD_TEXT
 

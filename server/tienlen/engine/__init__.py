@@ -19,7 +19,7 @@ from .legal import answer_masks, bomb_answers, lead_masks, play_order, seat_lega
 from .match import DealError, HandResult, IllegalActionError, LegalPlays, Match, Outcome, Status, hand_points
 from .rules import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, Tiebreak, resolve_rules
 from .serialize import SCHEMA_VERSION, StateVersionError, match_from_dict, match_to_dict
-from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view, view_legal_masks
+from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view
 
 # Every refusal reason, in the order of precedence when several apply.
 REFUSAL_REASONS = (
@@ -94,5 +94,4 @@ __all__ = [
     "seat_legal_masks",
     "seat_view",
     "shuffled_deal",
-    "view_legal_masks",
 ]

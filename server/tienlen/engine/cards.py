@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .errors import DealError, IllegalActionError
+
 
 class Rank(IntEnum):
     """Card ranks, low to high: 3 … A, then 2."""
@@ -185,3 +187,25 @@ def lowest_card(mask: int) -> int:
 def highest_card(mask: int) -> int:
     """The number of the highest card in a non-empty mask."""
     return mask.bit_length() - 1
+
+
+def cards_mask(cards: Iterable[str | Card], strict: bool = False) -> int:
+    """The mask of listed cards; unknown cards first, then repeats, are refused.
+
+    Refusals are :class:`IllegalActionError` (``unknown_card``,
+    ``duplicate_cards``), or with ``strict`` the deal errors.
+    """
+    try:
+        numbers = [c.index if isinstance(c, Card) else parse_index(c) for c in cards]
+    except UnknownCardError as error:
+        if strict:
+            raise
+        raise IllegalActionError("unknown_card", str(error)) from None
+    mask = 0
+    for number in numbers:
+        mask |= 1 << number
+    if mask.bit_count() != len(numbers):
+        if strict:
+            raise DealError("a card is listed twice")
+        raise IllegalActionError("duplicate_cards", "a card is listed more than once")
+    return mask

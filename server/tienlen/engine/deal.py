@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .cards import Card, UnknownCardError, parse_index
-from .errors import DealError, IllegalActionError
+from .cards import Card, cards_mask
+from .errors import DealError
 
 
 def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
@@ -38,25 +38,3 @@ def parse_deal(deal: Sequence[Iterable[str | Card]], players: int) -> list[int]:
         seen |= mask
         masks.append(mask)
     return masks
-
-
-def cards_mask(cards: Iterable[str | Card], strict: bool = False) -> int:
-    """The mask of listed cards; unknown cards first, then repeats, are refused.
-
-    Refusals are :class:`IllegalActionError` (``unknown_card``,
-    ``duplicate_cards``), or with ``strict`` the deal errors.
-    """
-    try:
-        numbers = [c.index if isinstance(c, Card) else parse_index(c) for c in cards]
-    except UnknownCardError as error:
-        if strict:
-            raise
-        raise IllegalActionError("unknown_card", str(error)) from None
-    mask = 0
-    for number in numbers:
-        mask |= 1 << number
-    if mask.bit_count() != len(numbers):
-        if strict:
-            raise DealError("a card is listed twice")
-        raise IllegalActionError("duplicate_cards", "a card is listed more than once")
-    return mask

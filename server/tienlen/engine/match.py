@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import Card, UnknownCardError, lowest_card
+from .cards import Card, UnknownCardError, cards_mask, lowest_card
 from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb
-from .deal import cards_mask, parse_deal, shuffled_deal
+from .deal import parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .legal import seat_legal_masks

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import format_mask, parse_index
-from .combos import classify
-from .deal import cards_mask
-from .legal import seat_legal_masks
+from .cards import format_mask
 from .match import Match
-from .rules import Bombs
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,26 +128,3 @@ def seat_view(match: Match, seat: int) -> SeatView:
     start = match.start_card
     start_text = format_mask(1 << start)[0] if start is not None and hand >> start & 1 else None
     return SeatView(public_view(match), seat, tuple(format_mask(hand)), hand, start_text)
-
-
-def view_legal_masks(view: Mapping[str, Any]) -> list[int]:
-    """The legal plays of a seat on turn, worked out from that seat's view alone.
-
-    ``view`` is a seat's view as JSON (:meth:`SeatView.to_dict` or the API's
-    ``GET .../view``): its ``seat``, ``cards``, ``start_card``, ``turn``,
-    ``table``, ``seats[*].passed`` and ``rules.bombs``. This is how a remote
-    bot can choose without asking the server; the answer equals
-    :meth:`Match.legal_masks`. Empty when the seat is not on turn.
-    """
-    seat = view["seat"]
-    if view.get("status") != "playing" or view["turn"] != seat:
-        return []
-    table = None if view["table"] is None else classify(cards_mask(view["table"]["cards"]))
-    start = view.get("start_card")
-    return seat_legal_masks(
-        cards_mask(view["cards"]),
-        table,
-        Bombs(view["rules"]["bombs"]),
-        locked=table is not None and bool(view["seats"][seat]["passed"]),
-        start_card=None if start is None else parse_index(start),
-    )
