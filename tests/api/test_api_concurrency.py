@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tienlen.embedded_redis import EmbeddedRedis, free_port
+from tienlen.local_redis import LocalRedis, free_port
 
 DEAL = [
     ["3S", "4S", "5S", "6S", "9H"],
@@ -179,7 +179,7 @@ def _http(method: str, url: str, body: bytes | None = None, token: str | None = 
 
 @pytest.mark.xdist_group("server")
 def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path, server_starter: Any) -> None:
-    with EmbeddedRedis(tmp_path / "redis") as redis_server:
+    with LocalRedis(tmp_path / "redis") as redis_server:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         server = server_starter(redis_server.url, port, tmp_path / "server.log")

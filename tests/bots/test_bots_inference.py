@@ -9,7 +9,6 @@ import pytest
 from bot_helpers import assert_hands_fit
 
 from tienlen.bots import bot_rng, choose
-from tienlen.bots.base import situation_of
 from tienlen.bots.hard import sample_consistent, sample_hands, start_simulation
 from tienlen.bots.infer import pass_events, unexplained
 from tienlen.bots.medium import decide
@@ -35,11 +34,10 @@ def test_pass_replay_explains_every_medium_pass_with_the_true_hands(
         while match.outcome is None and match.turn is not None:
             seat = match.turn
             view = seat_view(match, seat)
-            sit = situation_of(view)
-            events = pass_events(sit)
+            events = pass_events(view)
             seen += len(events)
             assert all(ev.seat != seat for ev in events)
-            assert unexplained(events, list(match.hands), sit, 99) == 0
+            assert unexplained(events, list(match.hands), view, 99) == 0
             action = choose("medium", view, match.legal_plays(), bot_rng(match, seat))
             if action.is_pass:
                 match.pass_turn(seat)
@@ -55,12 +53,12 @@ def test_consistent_samples_fit_card_counts_and_exclude_known_cards(
     match = make_match("standard", 4, 5)
     advance_bots(match, 14, "medium")
     assert match.turn is not None
-    sit = situation_of(seat_view(match, match.turn))
-    events = pass_events(sit)
+    view = seat_view(match, match.turn)
+    events = pass_events(view)
     rng = random.Random(0)
     for _ in range(10):
-        hands, _ = sample_consistent(sit, rng, events)
-        assert_hands_fit(sit, hands)
+        hands, _ = sample_consistent(view, rng, events)
+        assert_hands_fit(view, hands)
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -70,10 +68,10 @@ def test_playout_policy_is_mediums_choice(preset: str, make_match: MatchFactory,
         match = make_match(preset, 4, seed)
         advance_bots(match, 3 * seed, "medium")
         assert match.turn is not None
-        sit = situation_of(seat_view(match, match.turn))
+        view = seat_view(match, match.turn)
         rng = random.Random(seed)
         for _ in range(3):
-            sim = start_simulation(sit, sample_hands(sit, rng))
+            sim = start_simulation(view, sample_hands(view, rng))
             while not sim.done:
                 seat, hand = sim.turn, sim.hands[sim.turn]
                 cards_left = [h.bit_count() for h in sim.hands]

@@ -8,8 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tienlen.bots import LEVELS, choose
-from tienlen.bots.base import situation_of
-from tienlen.bots.driver import bot_rng, choose_for
+from tienlen.bots.driver import bot_rng
 from tienlen.engine import PRESET_NAMES, Match, resolve_rules, seat_view
 
 
@@ -30,7 +29,7 @@ def _play_out(match: Match, levels: list[str]) -> int:
         if level == "hard":
             action = choose(level, view, legal, bot_rng(match, seat), budget_s=0.002)
         else:
-            action = choose_for(level, situation_of(view), legal, bot_rng(match, seat))
+            action = choose(level, view, legal, bot_rng(match, seat))
         if action.is_pass:
             assert legal.can_pass, f"{level} passed on a lead"
             assert match.can_pass(seat)
@@ -89,7 +88,7 @@ def test_reentry_turn_bot_bombs_or_passes(bomb_deal_match: Match) -> None:
     assert match.turn == 1 and match.reentry_turn()
     for level in ("random", "easy", "medium", "hard"):
         legal = match.legal_plays()
-        action = choose_for(level, situation_of(seat_view(match, 1)), legal, bot_rng(match, 1), iterations=12)
+        action = choose(level, seat_view(match, 1), legal, bot_rng(match, 1), iterations=12)
         assert action.is_pass or action.mask in match.legal_masks()
         if level == "medium":
             assert not action.is_pass, "medium bombs a single 2 with 6-6 7-7 8-8 on a re-entry turn"

@@ -10,8 +10,6 @@ import pytest
 from bot_helpers import assert_hands_fit
 
 from tienlen.bots import bot_rng, choose
-from tienlen.bots.base import situation_of
-from tienlen.bots.driver import choose_for
 from tienlen.bots.hard import sample_hands, start_simulation
 from tienlen.bots.sim import SimHand
 from tienlen.engine import PRESET_NAMES, Match, seat_view
@@ -23,7 +21,7 @@ Advance = Callable[[Match, int, str], None]
 def _sim_of(match: Match) -> SimHand:
     """The simulator as Hard starts it, from the seat on turn's view and the true hands."""
     assert match.turn is not None
-    return start_simulation(situation_of(seat_view(match, match.turn)), list(match.hands))
+    return start_simulation(seat_view(match, match.turn), list(match.hands))
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -63,11 +61,11 @@ def test_sampled_hands_fit_card_counts_and_exclude_known_cards(
     match = make_match("standard", players, 5)
     advance_bots(match, 7, "medium")
     assert match.turn is not None
-    sit = situation_of(seat_view(match, match.turn))
+    view = seat_view(match, match.turn)
     rng = random.Random(0)
     for _ in range(20):
-        hands = sample_hands(sit, rng)
-        assert_hands_fit(sit, hands)
+        hands = sample_hands(view, rng)
+        assert_hands_fit(view, hands)
 
 
 def test_hard_respects_its_wall_clock_budget(make_match: MatchFactory) -> None:
@@ -76,7 +74,7 @@ def test_hard_respects_its_wall_clock_budget(make_match: MatchFactory) -> None:
     assert match.turn is not None
     view, legal = seat_view(match, match.turn), match.legal_plays()
     start = time.perf_counter()
-    choose_for("hard", situation_of(view), legal, random.Random(1), budget_s=0.05, iterations=100_000)
+    choose("hard", view, legal, random.Random(1), budget_s=0.05, iterations=100_000)
     assert time.perf_counter() - start < 0.5
 
 

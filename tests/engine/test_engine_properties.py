@@ -34,6 +34,7 @@ from tienlen.engine import (
     seat_view,
 )
 from tienlen.engine.cards import CARD_TEXT
+from tienlen.service.present import seat_fields, view_fields
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -305,17 +306,21 @@ class GameChecker:
     def check_views(self) -> None:
         m = self.match
         hand_cards = [set(CARD_TEXT[i] for i in bits(h)) for h in m.hands]
-        public = public_view(m).to_dict()
-        json.dumps(public)
-        assert not _card_strings(public) & set().union(*hand_cards), "the public view shows a hand card"
+        public = public_view(m)
+        assert public.played & (m.hands[0] | m.hands[-1] | sum(m.hands)) == 0, "a played card is still in a hand"
+        wire = view_fields(public)
+        json.dumps(wire)
+        assert not _card_strings(wire) & set().union(*hand_cards), "the public view shows a hand card"
         for seat in range(self.n):
-            view = seat_view(m, seat).to_dict()
-            assert view["cards"] == [CARD_TEXT[i] for i in bits(m.hands[seat])]
+            view = seat_view(m, seat)
+            assert view.hand == m.hands[seat] and view.public == public
+            wire = view_fields(view.public) | seat_fields(view)
+            assert wire["cards"] == [CARD_TEXT[i] for i in bits(m.hands[seat])]
             others = set().union(*(hand_cards[s] for s in range(self.n) if s != seat))
-            assert not _card_strings(view) & others, "a seat view shows another seat's card"
+            assert not _card_strings(wire) & others, "a seat view shows another seat's card"
             # a seat's own view is enough to know its legal plays, exactly as the referee does
             expected = m.legal_masks() if seat == m.turn else []
-            assert view_legal_masks(json.loads(json.dumps(view))) == expected
+            assert view_legal_masks(json.loads(json.dumps(wire))) == expected
 
 
 def _card_strings(value: Any) -> set[str]:
@@ -488,7 +493,9 @@ def check_legal_equals_acceptance(match: Match) -> None:
                 assert bomb_beats(combo, match.table, match.rules.bombs)
     plays = match.legal_plays()
     assert plays.seat == seat and [c.mask for c in plays.plays] == legal
-    assert view_legal_masks(seat_view(match, seat).to_dict()) == legal, "the seat's view alone gives its legal plays"
+    view = seat_view(match, seat)
+    wire = view_fields(view.public) | seat_fields(view)
+    assert view_legal_masks(wire) == legal, "the seat's view alone gives its legal plays"
     assert plays.can_pass is (match.table is not None)
 
 

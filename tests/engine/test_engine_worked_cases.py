@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from engine_helpers import act, clone, force_hand, mask, new_match, rules, script
 
-from tienlen.engine import IllegalActionError, Match, Status, match_to_dict, public_view, seat_view
+from tienlen.engine import Card, IllegalActionError, Match, Status, match_to_dict, public_view, seat_view
+from tienlen.service.present import view_fields
 
 
 def refused(match: Match, seat: int, play: str | None) -> str:
@@ -56,7 +57,7 @@ def test_rule_8_1_opening_lead_must_contain_3s() -> None:
     m, events = new_match(["5S 6S 7S", "3S 4S 4D 5C 9H", "8S 9S", "10S JS"])
     assert events == [{"type": "hand_started", "hand_number": 1, "leader": 1}]
     assert m.turn == 1 and m.start_card == 0
-    assert seat_view(m, 1).start_card == "3S"
+    assert seat_view(m, 1).start_card == Card.parse("3S").index
     assert [seat_view(m, s).start_card for s in (0, 2, 3)] == [None, None, None]
     assert refused(m, 1, "4S") == "must_include_start_card"
     assert refused(m, 1, "4S 4D") == "must_include_start_card"
@@ -245,8 +246,8 @@ def test_rule_8_10_three_players_lowest_dealt_card_leads() -> None:
     m, events = new_match(["5S 9D", "9H 3C 4S", "3D 6S"])
     assert events == [{"type": "hand_started", "hand_number": 1, "leader": 1}]
     assert m.start_card == mask("3C").bit_length() - 1
-    assert [seat_view(m, s).start_card for s in range(3)] == [None, "3C", None]
-    assert "3C" not in str(public_view(m).to_dict())
+    assert [seat_view(m, s).start_card for s in range(3)] == [None, Card.parse("3C").index, None]
+    assert "3C" not in str(view_fields(public_view(m)))
     assert refused(m, 1, "4S") == "must_include_start_card"
     assert refused(m, 1, "9H") == "must_include_start_card"
     assert refused(m, 1, None) == "cannot_pass_on_lead"
@@ -345,7 +346,8 @@ def test_rule_8_12_best_finish_decides_among_the_tied_seats() -> None:
     ]
     assert m.status is Status.FINISHED
     assert m.outcome is not None and m.outcome.winner == 2 and m.outcome.scores == (8, 10, 9, 3)
-    assert public_view(m).winner == 2
+    outcome = public_view(m).outcome
+    assert outcome is not None and outcome.winner == 2
     assert m.turn is None
     with pytest.raises(IllegalActionError) as info:
         m.pass_turn(0)

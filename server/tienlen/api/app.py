@@ -14,12 +14,13 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .. import wire
-from ..store import MatchStore, StoreUnavailableError
+from ..engine import IllegalActionError
+from ..service import MatchService, ServiceError
+from ..store import RedisMatchStore, StoreUnavailableError
 from .config import Settings
-from .errors import DEFAULT_REASONS
+from .errors import DEFAULT_REASONS, error_body
 from .routes import events, matches, meta, seats
 from .schemas import ErrorSchema
-from .service import MatchService
 
 API_TITLE = "Tien Len Game Server"
 API_VERSION = "1.0.0"
@@ -111,7 +112,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["tienlen"] = MatchService(
-        MatchStore.from_url(settings.redis_url, settings.match_ttl_s), settings.bot_budget_s
+        RedisMatchStore.from_url(settings.redis_url, settings.match_ttl_s), settings.bot_budget_s
     )
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
@@ -124,14 +125,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
+    """Every refusal of the service and the engine answers its reason's status, in the one error shape."""
+
+    def refused(error: ServiceError | IllegalActionError) -> tuple[dict[str, Any], int]:
+        errors = error.errors if isinstance(error, ServiceError) else None
+        return error_body(error.reason, str(error), errors)
+
     def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:
-        body = {"code": 503, "status": "Service Unavailable", "message": "the store does not answer"}
-        return body | {"reason": "store_unavailable"}, 503
+        return error_body("store_unavailable", "the store does not answer")
 
     def unexpected(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
         app.logger.exception("unhandled error", exc_info=error)
         return api.handle_http_exception(InternalServerError())
 
+    app.register_error_handler(ServiceError, refused)
+    app.register_error_handler(IllegalActionError, refused)
     app.register_error_handler(StoreUnavailableError, store_down)
     app.register_error_handler(Exception, unexpected)
 

@@ -1,10 +1,16 @@
-"""One error shape for every non-2xx answer, with a machine-readable ``reason``."""
+"""One error shape for every non-2xx answer, with a machine-readable ``reason``.
+
+Every refusal of the service and the engine carries a ``reason``; this module
+is the one place that knows which HTTP status each reason answers with.
+"""
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
-from flask_smorest import abort
+from werkzeug.http import HTTP_STATUS_CODES
+
+from ..engine import REFUSAL_REASONS
 
 # The reason given when an error carries none of its own, by status code.
 DEFAULT_REASONS = {
@@ -21,29 +27,22 @@ DEFAULT_REASONS = {
 }
 
 # Status code of every reason the API gives.
-REASON_STATUS = {
+REASON_STATUS: dict[str, int] = {
     "bad_request": 400,
     "invalid_token": 401,
     "match_not_found": 404,
-    "not_your_turn": 409,
     "stale_version": 409,
-    "match_not_playing": 409,
     "match_full": 409,
     "payload_too_large": 413,
     "invalid_request": 422,
-    "unknown_card": 422,
-    "duplicate_cards": 422,
-    "cards_not_in_hand": 422,
-    "not_a_combination": 422,
-    "must_include_start_card": 422,
-    "cannot_pass_on_lead": 422,
-    "does_not_beat": 422,
-    "locked_bomb_only": 422,
     "store_unavailable": 503,
-}
+} | {reason: 409 if reason in ("match_not_playing", "not_your_turn") else 422 for reason in REFUSAL_REASONS}
 
 
-def fail(reason: str, message: str, **extra: Any) -> NoReturn:
-    """Answer with the status of ``reason`` and this message; never returns."""
-    abort(REASON_STATUS[reason], message=message, reason=reason, **extra)
-    raise AssertionError("abort returned")  # pragma: no cover
+def error_body(reason: str, message: str, errors: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
+    """The error answer of a reason and its status."""
+    status = REASON_STATUS[reason]
+    body: dict[str, Any] = {"code": status, "status": HTTP_STATUS_CODES[status], "message": message, "reason": reason}
+    if errors:
+        body["errors"] = errors
+    return body, status

@@ -8,7 +8,8 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ..engine import Kind
+from ..bots import LEVELS
+from ..engine import PARAMETERS, PRESET_NAMES, Kind, Parameter
 
 KINDS = [k.value for k in Kind]
 
@@ -49,7 +50,7 @@ class SeatRequestSchema(ma.Schema):
         )
 
     name = fields.String(validate=NAME_RULES, metadata={"description": "Required unless the seat is open"})
-    bot = fields.String(validate=validate.OneOf(["easy", "medium", "hard"]))
+    bot = fields.String(validate=validate.OneOf(LEVELS))
     open = fields.Boolean(metadata={"description": "true: an open seat, which takes no name or bot"})
 
     @ma.validates_schema
@@ -61,21 +62,25 @@ class SeatRequestSchema(ma.Schema):
             raise ma.ValidationError("a seat needs a name, or open: true", "name")
 
 
-class RulesRequestSchema(ma.Schema):
-    """A preset and overrides of single parameters; the player count comes from the seats."""
+def _rule_field(parameter: Parameter) -> fields.Field[Any]:
+    """The request field of one rule parameter, from the engine's declaration of it."""
+    about = {"description": parameter.about}
+    if parameter.name == "players":
+        return fields.Integer(strict=True, metadata={"description": "If given, must equal the number of seats"})
+    if parameter.choices is not None:
+        return fields.String(validate=validate.OneOf(parameter.values), metadata=about)
+    if parameter.is_flag:
+        return fields.Boolean(truthy={True}, falsy={False}, metadata=about)
+    return fields.Integer(
+        strict=True, validate=validate.Range(min=parameter.minimum, max=parameter.maximum), metadata=about
+    )
 
-    class Meta:
-        unknown = ma.RAISE
 
-    preset = fields.String(validate=validate.OneOf(["standard", "classic", "ladder"]))
-    bombs = fields.String(validate=validate.OneOf(["exact", "classic", "ladder", "off"]))
-    pass_reentry_with_bomb = fields.Boolean(truthy={True}, falsy={False})
-    start_card_rule = fields.Boolean(truthy={True}, falsy={False})
-    end_on_first_out = fields.Boolean(truthy={True}, falsy={False})
-    scoring = fields.String(validate=validate.OneOf(["places", "wins", "none"]))
-    hands = fields.Integer(strict=True, validate=validate.Range(min=1, max=50))
-    tiebreak = fields.String(validate=validate.OneOf(["best_finish", "until_clear"]))
-    players = fields.Integer(strict=True, metadata={"description": "If given, must equal the number of seats"})
+# A preset and overrides of single parameters; the player count comes from the seats.
+RulesRequestSchema = ma.Schema.from_dict(
+    {"preset": fields.String(validate=validate.OneOf(PRESET_NAMES))} | {p.name: _rule_field(p) for p in PARAMETERS},
+    name="RulesRequestSchema",
+)
 
 
 class CreateMatchSchema(ma.Schema):

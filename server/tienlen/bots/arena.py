@@ -21,11 +21,10 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
-from ..engine.match import Match
+from ..engine.match import LegalPlays, Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
-from ..engine.views import seat_view
-from .base import situation_of
-from .driver import ARENA_LEVELS, bot_rng, choose_for, hint
+from ..engine.views import SeatView
+from .driver import ARENA_LEVELS, bot_rng, hint, play_bot_turns
 
 
 @dataclass(slots=True)
@@ -59,34 +58,31 @@ def deal_seed(seed: int, deal: int) -> int:
 
 def play_deal(config: ArenaConfig, deal: int) -> DealResult:
     """Play one deal once per seat with the tested level in that seat."""
-    rules = resolve_rules({"preset": config.preset, "hands": 1}, players=config.players)
     result = DealResult()
     for tested_seat in range(config.players):
-        match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
-        levels = [config.tested if s == tested_seat else config.opponent for s in range(config.players)]
-        while match.outcome is None and match.turn is not None:
-            seat = match.turn
-            level = levels[seat]
-            start = time.perf_counter()
-            view = seat_view(match, seat)
-            sit = situation_of(view)
-            legal = match.legal_plays()
-            action = choose_for(level, sit, legal, bot_rng(match, seat), iterations=config.iterations)
-            result.times.setdefault(level, []).append((time.perf_counter() - start) * 1000.0)
-            if config.hints and seat == (tested_seat + 1) % config.players:
-                # As a human seat would ask: at an opponent's turn, so no search just ran on this view.
-                start = time.perf_counter()
-                hint(view, legal, bot_rng(match, seat))
-                result.times.setdefault("hint", []).append((time.perf_counter() - start) * 1000.0)
-            if action.is_pass:
-                match.pass_turn(seat)
-            else:
-                match.play(seat, action.mask)
-        places = match.completed[0].places
-        place = places.index(tested_seat)
+        place = _play_seated(config, deal, tested_seat, result.times)
         result.firsts.append(1 if place == 0 else 0)
         result.points.append(config.players - 1 - place)
     return result
+
+
+def _play_seated(config: ArenaConfig, deal: int, tested_seat: int, times: dict[str, list[float]]) -> int:
+    """Play the deal with the tested level in one seat; its place (0 = first). Decision times go to ``times``."""
+    rules = resolve_rules({"preset": config.preset, "hands": 1}, players=config.players)
+    match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
+    levels = {s: config.tested if s == tested_seat else config.opponent for s in range(config.players)}
+    hinted = (tested_seat + 1) % config.players
+
+    def timed(seat: int, level: str, view: SeatView, legal: LegalPlays, seconds: float) -> None:
+        times.setdefault(level, []).append(seconds * 1000.0)
+        if config.hints and seat == hinted:
+            # As a human seat would ask: at an opponent's turn, so no search just ran on this view.
+            start = time.perf_counter()
+            hint(view, legal, bot_rng(match, seat))
+            times.setdefault("hint", []).append((time.perf_counter() - start) * 1000.0)
+
+    play_bot_turns(match, levels, iterations=config.iterations, on_decision=timed)
+    return match.completed[0].places.index(tested_seat)
 
 
 def _play_deal_args(args: tuple[ArenaConfig, int]) -> DealResult:

@@ -1,24 +1,29 @@
-"""The bot entry points: choose an action for a level, reproducible randomness, bot turns."""
+"""The bot entry points: choose an action for a level, reproducible randomness, the bot loop."""
 
 from __future__ import annotations
 
 import hashlib
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..engine.events import Event
 from ..engine.match import LegalPlays, Match
 from ..engine.views import SeatView, seat_view
-from .base import PASS_ACTION, Action, Hint, Situation, play_action, situation_of
+from .base import PASS_ACTION, Action, Hint, play_action
 from .easy import choose_easy
+from .hard import choose_hard
+from .medium import choose_medium
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS)
 DEFAULT_BUDGET_S = 0.2
 
+# Called after each bot decision: (seat, level, the view it chose from, the legal plays, seconds it took).
+DecisionHook = Callable[[int, str, SeatView, LegalPlays, float], None]
 
-def choose_random(sit: Situation, legal: LegalPlays, rng: random.Random) -> Action:
+
+def choose_random(view: SeatView, legal: LegalPlays, rng: random.Random) -> Action:
     """Uniform among the legal plays and, when allowed, the pass (arena only)."""
     count = len(legal.plays) + (1 if legal.can_pass else 0)
     if count == 0:
@@ -29,50 +34,38 @@ def choose_random(sit: Situation, legal: LegalPlays, rng: random.Random) -> Acti
     return play_action(legal.plays[pick].mask)
 
 
-def choose_for(
+def choose(
     level: str,
-    sit: Situation,
+    view: SeatView,
     legal: LegalPlays,
     rng: random.Random,
     *,
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> Action:
-    """The action of a level for an already-read situation."""
-    if level == "random":
-        return choose_random(sit, legal, rng)
-    if level == "easy":
-        return choose_easy(sit, legal, rng)
-    if level in ("medium", "hard"):
-        from .medium import choose_medium
-
-        if level == "hard":
-            from .hard import choose_hard
-
-            return choose_hard(sit, legal, rng, budget_s=budget_s, iterations=iterations)
-        return choose_medium(sit, legal, rng)
-    raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(ARENA_LEVELS)}")
-
-
-def choose(
-    level: str, view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = None
-) -> Action:
-    """Choose an action for the seat of ``view`` from ``legal`` at ``level`` (easy, medium, hard).
+    """Choose an action for the seat of ``view`` from ``legal`` at ``level`` (random, easy, medium, hard).
 
     The bot sees only the seat view; ``rng`` is its only source of randomness.
-    ``budget_s`` bounds Hard's search by wall-clock time (None: only its fixed
-    iteration count bounds it, for reproducible runs).
+    ``budget_s`` bounds Hard's search by wall-clock time and ``iterations`` by
+    playouts (None: its fixed count, for reproducible runs).
     """
-    return choose_for(level, situation_of(view), legal, rng, budget_s=budget_s)
+    if level == "easy":
+        return choose_easy(view, legal, rng)
+    if level == "medium":
+        return choose_medium(view, legal, rng)
+    if level == "hard":
+        return choose_hard(view, legal, rng, budget_s=budget_s, iterations=iterations)
+    if level == "random":
+        return choose_random(view, legal, rng)
+    raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(ARENA_LEVELS)}")
 
 
 def hint(view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = 0.25) -> Hint:
     """The Hard choice for the seat on turn with a short explanation naming the cards."""
     from .explain import explain
 
-    sit = situation_of(view)
-    action = choose_for("hard", sit, legal, rng, budget_s=budget_s)
-    return Hint(action, explain(sit, legal, action))
+    action = choose("hard", view, legal, rng, budget_s=budget_s)
+    return Hint(action, explain(view, legal, action))
 
 
 def bot_rng(match: Match, seat: int) -> random.Random:
@@ -87,26 +80,30 @@ def play_bot_turns(
     *,
     budget_s: float | None = None,
     total_budget_s: float | None = None,
+    iterations: int | None = None,
+    on_decision: DecisionHook | None = None,
 ) -> list[Event]:
     """Play every bot turn until a seat not in ``bots`` is on turn or the match ends.
 
     Each bot chooses from its seat view only. ``budget_s`` bounds each Hard
     decision; once the whole call has used ``total_budget_s`` (say a person
     went out and the bots play the rest of the hand), Hard decides on a tenth
-    of its budget so the answer never keeps a person waiting long. Returns all
+    of its budget so the answer never keeps a person waiting long.
+    ``on_decision`` sees each decision (the arena times them). Returns all
     events in order.
     """
     events: list[Event] = []
     started = time.perf_counter()
     while match.outcome is None and match.turn is not None and match.turn in bots:
         seat = match.turn
-        view = seat_view(match, seat)
+        level = bots[seat]
         budget = budget_s
         if budget is not None and total_budget_s is not None and time.perf_counter() - started > total_budget_s:
             budget = budget / 10
-        action = choose(bots[seat], view, match.legal_plays(), bot_rng(match, seat), budget_s=budget)
-        if action.is_pass:
-            events.extend(match.pass_turn(seat))
-        else:
-            events.extend(match.play(seat, action.mask))
+        decided = time.perf_counter()
+        view, legal = seat_view(match, seat), match.legal_plays()
+        action = choose(level, view, legal, bot_rng(match, seat), budget_s=budget, iterations=iterations)
+        if on_decision is not None:
+            on_decision(seat, level, view, legal, time.perf_counter() - decided)
+        events.extend(match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask))
     return events

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from ..engine.combos import TWO_RANK, Combination, Kind, is_bomb
+from ..engine.cards import TWO_RANK
+from ..engine.combos import Combination, is_bomb
+from ..engine.kinds import Kind
 from ..engine.legal import nibbles
 from ..engine.match import LegalPlays
-from .base import PASS_ACTION, Action, Situation, play_action
-
-_NIB = tuple(bin(n).count("1") for n in range(16))
+from ..engine.views import SeatView
+from .base import PASS_ACTION, Action, play_action
 
 
 def _breaks(hand: int, play: Combination) -> int:
@@ -19,28 +20,28 @@ def _breaks(hand: int, play: Combination) -> int:
     return sum(1 for r in range(13) if used[r] and nibs[r] != used[r])
 
 
-def choose_easy(sit: Situation, legal: LegalPlays, rng: random.Random) -> Action:
+def choose_easy(view: SeatView, legal: LegalPlays, rng: random.Random) -> Action:
     """A plain choice: lead the lowest card in its largest group, answer as low as possible."""
     plays = list(legal.plays)
     if not plays:
         return PASS_ACTION
-    if sit.table is None:
-        low = sit.hand & -sit.hand
-        anchor = low if sit.start_card is None else 1 << sit.start_card
+    if view.table is None:
+        low = view.hand & -view.hand
+        anchor = low if view.start_card is None else 1 << view.start_card
         with_low = [p for p in plays if p.mask & anchor] or plays
         if rng.random() < 0.15:
             return play_action(rng.choice(with_low).mask)
-        best = max(with_low, key=lambda p: (p.mask.bit_count(), -_breaks(sit.hand, p), -p.top))
+        best = max(with_low, key=lambda p: (p.mask.bit_count(), -_breaks(view.hand, p), -p.top))
         return play_action(best.mask)
-    table = sit.table
+    table = view.table
     if legal.can_pass and rng.random() < 0.08:
         return PASS_ACTION
-    bombs = [p for p in plays if is_bomb(p, table, sit.rules.bombs)]
+    bombs = [p for p in plays if is_bomb(p, table, view.rules.bombs)]
     ordinary = [p for p in plays if p not in bombs]
     if ordinary:
-        whole = [p for p in ordinary if _breaks(sit.hand, p) == 0]
+        whole = [p for p in ordinary if _breaks(view.hand, p) == 0]
         pool = whole or ordinary
-        cheap = [p for p in pool if p.top >> 2 != TWO_RANK or sit.hand.bit_count() <= 4]
+        cheap = [p for p in pool if p.top >> 2 != TWO_RANK or view.hand.bit_count() <= 4]
         if not cheap and legal.can_pass and rng.random() < 0.5:
             return PASS_ACTION
         pick = min(cheap or pool, key=lambda p: p.top)

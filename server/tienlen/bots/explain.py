@@ -6,10 +6,12 @@ Examples: "Leads your lowest single 3S, keeps the run 7-8-9-10 together.",
 
 from __future__ import annotations
 
-from ..engine.cards import RANK_SYMBOLS, format_mask
-from ..engine.combos import TWO_RANK, Combination, Kind, classify, is_bomb
+from ..engine.cards import RANK_SYMBOLS, TWO_RANK, format_mask
+from ..engine.combos import Combination, classify, is_bomb
+from ..engine.kinds import Kind
 from ..engine.match import LegalPlays
-from .base import Action, Situation
+from ..engine.views import SeatView
+from .base import Action
 from .planner import plan_combos
 
 _KIND_WORDS = {
@@ -52,17 +54,17 @@ def short(combo: Combination) -> str:
     return f"the {_KIND_WORDS[combo.kind]} of {ranks[0]}s"
 
 
-def _danger(sit: Situation) -> str | None:
+def _danger(view: SeatView) -> str | None:
     """A note on an opponent who is nearly out, if any."""
-    near = [s for s in sit.opponents if sit.cards_left[s] <= 2]
+    near = [s for s in view.opponents if view.cards_left[s] <= 2]
     if not near:
         return None
-    seat = min(near, key=lambda s: sit.cards_left[s])
-    left = sit.cards_left[seat]
+    seat = min(near, key=lambda s: view.cards_left[s])
+    left = view.cards_left[seat]
     return f"seat {seat} is nearly out ({left} card{'s' if left != 1 else ''} left)"
 
 
-def _kept(sit: Situation, rest: int) -> str | None:
+def _kept(view: SeatView, rest: int) -> str | None:
     """The best multi-card piece the play keeps together."""
     pieces = [p for p in plan_combos(rest) if p.mask.bit_count() >= 2]
     if not pieces:
@@ -72,35 +74,35 @@ def _kept(sit: Situation, rest: int) -> str | None:
     return f"keeps {short(best)} together"
 
 
-def explain(sit: Situation, legal: LegalPlays, action: Action) -> str:
+def explain(view: SeatView, legal: LegalPlays, action: Action) -> str:
     """A short reason for the action, naming its cards (or the table's cards for a pass)."""
-    danger = _danger(sit)
+    danger = _danger(view)
     if action.is_pass:
-        assert sit.table is not None
-        table = describe(sit.table)
+        assert view.table is not None
+        table = describe(view.table)
         if not legal.plays:
             return f"Passes: nothing you hold beats the {table}."
         cheapest = min(legal.plays, key=lambda p: p.top)
-        if cheapest.top >> 2 == TWO_RANK or is_bomb(cheapest, sit.table, sit.rules.bombs):
+        if cheapest.top >> 2 == TWO_RANK or is_bomb(cheapest, view.table, view.rules.bombs):
             return f"Passes on the {table} to keep your {describe(cheapest)} for later."
         return f"Passes on the {table}: beating it would break up your hand or waste high cards."
     combo = classify(action.mask)
     assert combo is not None
     played = describe(combo)
-    rest = sit.hand & ~action.mask
+    rest = view.hand & ~action.mask
     if rest == 0:
         return f"Plays {played}, your last cards: you go out."
-    kept = _kept(sit, rest)
-    if sit.table is None:
-        lowest = (sit.hand & -sit.hand) == (action.mask & -action.mask)
+    kept = _kept(view, rest)
+    if view.table is None:
+        lowest = (view.hand & -view.hand) == (action.mask & -action.mask)
         text = f"Leads your lowest {played}" if lowest else f"Leads {played}"
         if danger and combo.kind is not Kind.SINGLE:
             text += f" so a single cannot stop you: {danger}"
         elif kept:
             text += f", {kept}"
         return text + "."
-    table = describe(sit.table)
-    if is_bomb(combo, sit.table, sit.rules.bombs):
+    table = describe(view.table)
+    if is_bomb(combo, view.table, view.rules.bombs):
         reason = f": {danger}" if danger else " to take the lead back"
         return f"Bombs the {table} with {played}{reason}."
     if combo.top >> 2 == TWO_RANK:

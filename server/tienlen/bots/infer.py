@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.combos import TWO_RANK, Combination, Kind
-from .base import Situation
+from ..engine.cards import TWO_RANK
+from ..engine.combos import Combination
+from ..engine.kinds import Kind
+from ..engine.views import SeatView
 from .policy import policy_answer
 from .sim import SimHand
 
@@ -35,19 +37,19 @@ class PassEvent:
     cards_left: tuple[int, ...]
 
 
-def pass_events(sit: Situation) -> list[PassEvent]:
+def pass_events(view: SeatView) -> list[PassEvent]:
     """The other seats' passes of this hand (most recent last, at most :data:`MAX_EVENTS`)."""
-    history = sit.history
+    history = view.history
     if not history:
         return []
-    n = sit.players
+    n = view.players
     later = [0] * n
     after: list[list[int]] = []
     for seat, mask in reversed(history):
         after.append(list(later))
         later[seat] |= mask
     after.reverse()
-    hands = [later[s] | ((1 << (MARKER_BIT + s)) if sit.cards_left[s] > 0 else 0) for s in range(n)]
+    hands = [later[s] | ((1 << (MARKER_BIT + s)) if view.cards_left[s] > 0 else 0) for s in range(n)]
     # ``later`` now holds every card each seat played this hand.
     sim = SimHand(
         hands=hands,
@@ -55,8 +57,8 @@ def pass_events(sit: Situation) -> list[PassEvent]:
         table=None,
         table_seat=None,
         locked=0,
-        bombs=sit.rules.bombs,
-        reentry_rule=sit.rules.pass_reentry_with_bomb,
+        bombs=view.rules.bombs,
+        reentry_rule=view.rules.pass_reentry_with_bomb,
         end_on_first_out=False,
     )
     events: list[PassEvent] = []
@@ -64,8 +66,8 @@ def pass_events(sit: Situation) -> list[PassEvent]:
         if sim.turn != seat:
             return events[-MAX_EVENTS:]
         if mask == 0:
-            if seat != sit.seat and sim.table is not None and sim.table_seat is not None:
-                counts = tuple(sit.cards_left[s] + rest[s].bit_count() for s in range(n))
+            if seat != view.seat and sim.table is not None and sim.table_seat is not None:
+                counts = tuple(view.cards_left[s] + rest[s].bit_count() for s in range(n))
                 locked = bool(sim.locked >> seat & 1)
                 events.append(PassEvent(seat, sim.table, sim.table_seat, locked, rest[seat], counts))
             sim.pass_turn()
@@ -76,9 +78,9 @@ def pass_events(sit: Situation) -> list[PassEvent]:
     return events[-MAX_EVENTS:]
 
 
-def unexplained(events: list[PassEvent], hands: list[int], sit: Situation, limit: int) -> int:
+def unexplained(events: list[PassEvent], hands: list[int], view: SeatView, limit: int) -> int:
     """How many of these passes Medium would not have made holding the sampled hands (counting stops at limit)."""
-    bombs = sit.rules.bombs
+    bombs = view.rules.bombs
     misses = 0
     for ev in events:
         hand = hands[ev.seat] | ev.later

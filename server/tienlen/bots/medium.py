@@ -10,10 +10,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..engine.combos import TWO_RANK, Combination, Kind
+from ..engine.cards import TWO_RANK
+from ..engine.combos import Combination
+from ..engine.kinds import Kind
 from ..engine.match import LegalPlays
 from ..engine.rules import Bombs
-from .base import PASS_ACTION, Action, Situation, play_action
+from ..engine.views import SeatView
+from .base import PASS_ACTION, Action, play_action
 from .planner import is_boss, is_control, plan_combos, plan_cost
 
 PLAY_THRESHOLD = -0.5
@@ -58,7 +61,7 @@ def decide_lead(hand: int, unseen: int, bombs: Bombs, min_opp: int, start_card: 
 def answer_score(hand: int, hand_cost: float, mask: int, table: Combination, urgent: bool) -> float:
     """How much Medium likes answering ``table`` with the legal answer ``mask`` (a pass scores 0).
 
-    A legal answer with a different card count than the table is a bomb (RULES.md §4).
+    A legal answer with a different card count than the table is a bomb (docs/rules.md §4).
     """
     rest = hand & ~mask
     if rest == 0:
@@ -107,21 +110,21 @@ def decide(
     return best
 
 
-def choose_medium(sit: Situation, legal: LegalPlays, rng: random.Random) -> Action:
+def choose_medium(view: SeatView, legal: LegalPlays, rng: random.Random) -> Action:
     """Medium's choice for a seat's situation and legal plays."""
     masks = [p.mask for p in legal.plays]
     if not masks:
         return PASS_ACTION
     mask = decide(
-        sit.seat,
-        sit.hand,
-        sit.table,
-        sit.table_seat,
-        sit.cards_left,
-        sit.rules.bombs,
-        sit.unseen,
+        view.seat,
+        view.hand,
+        view.table,
+        view.table_seat,
+        view.cards_left,
+        view.rules.bombs,
+        view.unseen,
         masks,
-        sit.start_card,
+        view.start_card,
     )
     if mask == 0 and legal.can_pass:
         return PASS_ACTION

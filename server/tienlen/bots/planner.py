@@ -9,25 +9,27 @@ of ``per_rank`` cards, otherwise a straight (``per_rank`` 1) or consecutive pair
 
 from __future__ import annotations
 
-from ..engine.combos import TWO_RANK, Combination, Kind, classify
-from ..engine.legal import answer_masks
+from ..engine.cards import ACE_RANK, NIBBLE_COUNT, TWO_RANK
+from ..engine.combos import Combination, classify
+from ..engine.kinds import Kind
+from ..engine.legal import answer_masks, bomb_targets
 from ..engine.rules import Bombs
 from .memo import BoundedCache
 
-ACE_RANK = 11
-_NIB = tuple(bin(n).count("1") for n in range(16))
 Piece = tuple[int, int, int]
 
 
 _CHUNK: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_NIB[(x >> shift) & 15] for shift in range(0, 16, 4)) for x in range(1 << 16)
+    tuple(NIBBLE_COUNT[(x >> shift) & 15] for shift in range(0, 16, 4)) for x in range(1 << 16)
 )
 
 
 def rank_counts(hand: int) -> tuple[int, ...]:
     """How many cards of each rank the hand holds (13 values, 3 … 2)."""
     chunk = _CHUNK
-    return chunk[hand & 0xFFFF] + chunk[(hand >> 16) & 0xFFFF] + chunk[(hand >> 32) & 0xFFFF] + (_NIB[hand >> 48],)
+    return (
+        chunk[hand & 0xFFFF] + chunk[(hand >> 16) & 0xFFFF] + chunk[(hand >> 32) & 0xFFFF] + (NIBBLE_COUNT[hand >> 48],)
+    )
 
 
 def piece_cost(piece: Piece) -> float:
@@ -133,7 +135,7 @@ def plan_combos(hand: int) -> list[Combination]:
 
 def is_boss(combo: Combination, unseen: int, bombs: Bombs) -> bool:
     """Whether no unseen cards could beat this play (so it wins its battle)."""
-    if combo.kind is Kind.SINGLE and (combo.top >> 2 != TWO_RANK or bombs is Bombs.OFF):
+    if combo.kind is Kind.SINGLE and bomb_targets(combo, bombs) == (False, ()):
         return unseen >> (combo.top + 1) == 0
     return not answer_masks(unseen, combo, bombs)
 

@@ -24,7 +24,10 @@ _lead_cache: BoundedCache[int, int] = BoundedCache()
 _answers_cache: BoundedCache[int, tuple[int, ...]] = BoundedCache()
 _classified: BoundedCache[int, Combination | None] = BoundedCache()
 _BOMB_CODE = {b: i for i, b in enumerate(Bombs)}
+BOMBS_BITS = max(1, (len(Bombs) - 1).bit_length())  # sized from the enum: a new variant cannot collide
 CARD_BITS = 52
+LEAD_BUCKET_BITS = 2
+START_BITS = 6  # start card number + 1: 0..52
 
 
 def classify_cached(mask: int) -> Combination | None:
@@ -35,7 +38,7 @@ def classify_cached(mask: int) -> Combination | None:
 
 
 def _answer_key(hand: int, table_mask: int, bombs: Bombs, *flags: bool) -> int:
-    key = (table_mask << CARD_BITS | hand) << 2 | _BOMB_CODE[bombs]
+    key = (table_mask << CARD_BITS | hand) << BOMBS_BITS | _BOMB_CODE[bombs]
     for flag in flags:
         key = key << 1 | flag
     return key
@@ -84,7 +87,8 @@ def policy_lead(hand: int, cards_left: list[int], seat: int, bombs: Bombs, unsee
     bucket = _lead_bucket(min_opp)
     relevant = unseen if len(plan_masks(hand)) <= BOSS_PIECES else 0
     start = -1 if start_card is None else start_card
-    key = ((relevant << CARD_BITS | hand) << 8 | (start + 1)) << 4 | bucket << 2 | _BOMB_CODE[bombs]
+    key = ((relevant << CARD_BITS | hand) << START_BITS | (start + 1)) << (LEAD_BUCKET_BITS + BOMBS_BITS)
+    key |= bucket << BOMBS_BITS | _BOMB_CODE[bombs]
     found = _lead_cache.get(key)
     if found is None:
         found = decide_lead(hand, unseen, bombs, min_opp, start_card) or hand & -hand

@@ -1,6 +1,6 @@
 """A fast simulator of the rest of one hand, for Hard's playouts.
 
-It follows the engine's flow (RULES.md §5: battles, pass locks, bomb re-entry,
+It follows the engine's flow (docs/rules.md §5: battles, pass locks, bomb re-entry,
 going out, end on first out) on plain bit masks; tests check it against the
 engine move by move.
 """
@@ -13,7 +13,7 @@ from ..engine.cards import FULL_DECK
 from ..engine.combos import Combination, bombable_twos
 from ..engine.legal import answer_masks, bomb_answers
 from ..engine.rules import Bombs
-from ..engine.turns import next_to_act
+from ..engine.turns import next_to_act, places_after_going_out
 from .policy import classify_cached, policy_answer, policy_lead
 
 
@@ -62,15 +62,9 @@ class SimHand:
         self.played |= mask
         if self.hands[seat] == 0:
             self.places.append(seat)
-            holding = [s for s in range(self.players) if self.hands[s]]
-            if self.end_on_first_out:
-                n = self.players
-                holding.sort(key=lambda s: (self.hands[s].bit_count(), (s - seat) % n))
-                self.places.extend(holding)
-                self.done = True
-                return
-            if len(holding) == 1:
-                self.places.extend(holding)
+            rest = places_after_going_out(self.hands, seat, self.end_on_first_out)
+            if rest is not None:
+                self.places.extend(rest)
                 self.done = True
                 return
         self._advance(seat)

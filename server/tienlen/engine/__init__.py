@@ -11,15 +11,43 @@ Typical use::
     view = seat_view(match, 0)           # what seat 0 may see
 """
 
-from .cards import CARDS, Card, Rank, Suit, UnknownCardError, format_cards, format_mask, mask_of, parse_cards
-from .combos import Combination, Kind, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .cards import (
+    CARDS,
+    Card,
+    Rank,
+    Suit,
+    UnknownCardError,
+    cards_mask,
+    format_cards,
+    format_mask,
+    mask_of,
+    parse_cards,
+    parse_index,
+)
+from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb
 from .deal import parse_deal, shuffled_deal
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
+from .kinds import Kind
 from .legal import answer_masks, bomb_answers, lead_masks, play_order, seat_legal_masks
 from .match import DealError, HandResult, IllegalActionError, LegalPlays, Match, Outcome, Status, hand_points
-from .rules import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, Tiebreak, resolve_rules
+from .rules import (
+    BOMB_TABLE,
+    DEFAULT_PRESET,
+    PARAMETERS,
+    PRESET_NAMES,
+    PRESETS,
+    Bombs,
+    Parameter,
+    RulesError,
+    RuleSet,
+    Scoring,
+    Shape,
+    Target,
+    Tiebreak,
+    resolve_rules,
+)
 from .serialize import SCHEMA_VERSION, StateVersionError, match_from_dict, match_to_dict
-from .views import PublicView, SeatState, SeatView, TableView, public_view, seat_view
+from .views import PublicView, SeatView, public_view, seat_view
 
 # Every refusal reason, in the order of precedence when several apply.
 REFUSAL_REASONS = (
@@ -36,7 +64,10 @@ REFUSAL_REASONS = (
 )
 
 __all__ = [
+    "BOMB_TABLE",
     "CARDS",
+    "DEFAULT_PRESET",
+    "PARAMETERS",
     "PRESETS",
     "PRESET_NAMES",
     "REFUSAL_REASONS",
@@ -55,6 +86,7 @@ __all__ = [
     "Match",
     "MatchEnded",
     "Outcome",
+    "Parameter",
     "Passed",
     "Played",
     "PublicView",
@@ -62,13 +94,13 @@ __all__ = [
     "RuleSet",
     "RulesError",
     "Scoring",
-    "SeatState",
     "SeatView",
+    "Shape",
     "StateVersionError",
     "Status",
     "Suit",
     "TableCleared",
-    "TableView",
+    "Target",
     "Tiebreak",
     "UnknownCardError",
     "WentOut",
@@ -77,6 +109,7 @@ __all__ = [
     "bomb_answers",
     "bomb_beats",
     "bombable_twos",
+    "cards_mask",
     "classify",
     "format_cards",
     "format_mask",
@@ -88,6 +121,7 @@ __all__ = [
     "match_to_dict",
     "parse_cards",
     "parse_deal",
+    "parse_index",
     "play_order",
     "public_view",
     "resolve_rules",

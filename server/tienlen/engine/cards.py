@@ -1,7 +1,7 @@
 """Cards of the 52-card deck: ranks, suits, wire notation and hand bit masks.
 
 A card is numbered ``rank * 4 + suit`` (0 = 3S … 51 = 2H), so a card's number is
-also its strength (RULES.md §1) and a hand is a 52-bit integer mask.
+also its strength (docs/rules.md §1) and a hand is a 52-bit integer mask.
 """
 
 from __future__ import annotations
@@ -50,6 +50,11 @@ class Suit(IntEnum):
         return SUIT_SYMBOLS[self]
 
 
+ACE_RANK = int(Rank.ACE)
+TWO_RANK = int(Rank.TWO)
+# How many cards a rank's 4-bit suit nibble holds (a hand mask is 13 such nibbles).
+NIBBLE_COUNT = tuple(bin(n).count("1") for n in range(16))
+
 RANK_SYMBOLS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
 SUIT_SYMBOLS = ("S", "C", "D", "H")
 FULL_DECK = (1 << 52) - 1
@@ -68,7 +73,7 @@ _SUIT_INPUT |= {sym.lower(): suit for sym, suit in _SUIT_INPUT.items()} | {
 
 
 class UnknownCardError(ValueError):
-    """Raised for text that is not a card in the wire notation of RULES.md §1."""
+    """Raised for text that is not a card in the wire notation of docs/rules.md §1."""
 
     reason = "unknown_card"
 
@@ -106,11 +111,6 @@ class Card:
     def suit(self) -> Suit:
         """The card's suit."""
         return Suit(self.index & 3)
-
-    @property
-    def bit(self) -> int:
-        """The card's bit in a hand mask."""
-        return 1 << self.index
 
     def __str__(self) -> str:
         return CARD_TEXT[self.index]
@@ -174,19 +174,9 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in sorted(cards)]
 
 
-def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    """Cards sorted low to high by strength."""
-    return sorted(cards)
-
-
 def lowest_card(mask: int) -> int:
     """The number of the lowest card in a non-empty mask."""
     return (mask & -mask).bit_length() - 1
-
-
-def highest_card(mask: int) -> int:
-    """The number of the highest card in a non-empty mask."""
-    return mask.bit_length() - 1
 
 
 def cards_mask(cards: Iterable[str | Card], strict: bool = False) -> int:

@@ -1,27 +1,15 @@
-"""Combinations (RULES.md §2), ordinary comparison (§3) and bombs (§4)."""
+"""Combinations (docs/rules.md §2), ordinary comparison (§3) and bombs (§4).
+
+The bomb functions are derived from the bomb table declared in :mod:`.rules`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
-from .cards import CARD_TEXT, Card, cards_of, indices
-from .rules import Bombs
-
-TWO_RANK = 12
-_NIBBLE_COUNT = tuple(bin(n).count("1") for n in range(16))
-
-
-class Kind(StrEnum):
-    """The six kinds of combination, by wire name."""
-
-    SINGLE = "single"
-    PAIR = "pair"
-    TRIPLE = "triple"
-    FOUR_OF_A_KIND = "four_of_a_kind"
-    STRAIGHT = "straight"
-    CONSECUTIVE_PAIRS = "consecutive_pairs"
-
+from .cards import CARD_TEXT, NIBBLE_COUNT, TWO_RANK, Card, cards_of, indices
+from .kinds import Kind
+from .rules import BOMB_TABLE, Bombs
 
 _SAME_RANK_KINDS = (None, Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FOUR_OF_A_KIND)
 
@@ -31,7 +19,7 @@ class Combination:
     """A classified play: its kind, length, deciding card number and cards.
 
     ``length`` is the card count, except for consecutive pairs where it is the
-    number of pairs (RULES.md §2). ``top`` is the deciding card's number.
+    number of pairs (docs/rules.md §2). ``top`` is the deciding card's number.
     """
 
     kind: Kind
@@ -86,7 +74,7 @@ def classify(mask: int) -> Combination | None:
         return None
     shifted = mask >> (4 * low_rank)
     for _ in range(span):
-        if _NIBBLE_COUNT[shifted & 15] != per_rank:
+        if NIBBLE_COUNT[shifted & 15] != per_rank:
             return None
         shifted >>= 4
     if per_rank == 1:
@@ -95,40 +83,25 @@ def classify(mask: int) -> Combination | None:
 
 
 def beats_ordinarily(play: Combination, table: Combination) -> bool:
-    """Same kind, same length, higher deciding card (RULES.md §3)."""
+    """Same kind, same length, higher deciding card (docs/rules.md §3)."""
     return play.kind is table.kind and play.length == table.length and play.top > table.top
 
 
-def bomb_beats(play: Combination, table: Combination, bombs: Bombs) -> bool:
-    """Whether ``play`` beats ``table`` through a row of the bomb table (RULES.md §4)."""
-    if bombs is Bombs.OFF:
-        return False
-    two = table.top >> 2 == TWO_RANK
-    single_two = two and table.kind is Kind.SINGLE
-    pair_two = two and table.kind is Kind.PAIR
-    if play.kind is Kind.FOUR_OF_A_KIND:
-        if single_two:
-            return True
-        if bombs is Bombs.LADDER:
-            return pair_two or (table.kind is Kind.CONSECUTIVE_PAIRS and table.length == 3)
-        return False
-    if play.kind is not Kind.CONSECUTIVE_PAIRS:
-        return False
-    length = play.length
-    if bombs is Bombs.EXACT:
-        triple_two = two and table.kind is Kind.TRIPLE
-        return (length == 3 and single_two) or (length == 4 and pair_two) or (length == 5 and triple_two)
-    if bombs is Bombs.CLASSIC:
-        return (length == 3 and single_two) or (length == 4 and (single_two or pair_two))
-    # ladder
-    if length == 3:
-        return single_two
-    return (
-        single_two
-        or pair_two
-        or table.kind is Kind.FOUR_OF_A_KIND
-        or (table.kind is Kind.CONSECUTIVE_PAIRS and table.length < length)
+# (bomb kind, bomb length, table kind, table length, table is 2s) for every bomb the table allows.
+_BOMBINGS: dict[Bombs, frozenset[tuple[Kind, int, Kind, int, bool]]] = {
+    bombs: frozenset(
+        (shape.kind, shape.length, target.kind, target.length, twos)
+        for shape, targets in rows.items()
+        for target in targets
+        for twos in ((True,) if target.twos else (True, False))
     )
+    for bombs, rows in BOMB_TABLE.items()
+}
+
+
+def bomb_beats(play: Combination, table: Combination, bombs: Bombs) -> bool:
+    """Whether ``play`` beats ``table`` through a row of the bomb table (docs/rules.md §4)."""
+    return (play.kind, play.length, table.kind, table.length, table.top >> 2 == TWO_RANK) in _BOMBINGS[bombs]
 
 
 def beats(play: Combination, table: Combination | None, bombs: Bombs) -> bool:
@@ -143,13 +116,20 @@ def is_bomb(play: Combination, table: Combination | None, bombs: Bombs) -> bool:
     return table is not None and not beats_ordinarily(play, table) and bomb_beats(play, table, bombs)
 
 
+# For each rule, the (kind, length) of 2s that some bomb beats: the tables of a re-entry turn.
+_BOMBABLE_TWOS: dict[Bombs, frozenset[tuple[Kind, int]]] = {
+    bombs: frozenset(
+        (table_kind, table_length)
+        for _kind, _length, table_kind, table_length, twos in bombings
+        if twos and table_kind in _TWOS_KINDS
+    )
+    for bombs, bombings in _BOMBINGS.items()
+}
+
+
 def bombable_twos(table: Combination | None, bombs: Bombs) -> bool:
     """A single, pair or triple of 2s that some bomb of this rule can beat.
 
-    This is the condition for a bomb re-entry turn (RULES.md §5).
+    This is the condition for a bomb re-entry turn (docs/rules.md §5).
     """
-    if table is None or not table.is_twos or bombs is Bombs.OFF:
-        return False
-    if table.kind is Kind.TRIPLE:
-        return bombs is Bombs.EXACT
-    return True
+    return table is not None and table.is_twos and (table.kind, table.length) in _BOMBABLE_TWOS[bombs]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .combos import TWO_RANK, Combination, Kind
-from .rules import Bombs
-
-ACE_RANK = 11
+from .cards import ACE_RANK, NIBBLE_COUNT, TWO_RANK
+from .combos import Combination
+from .kinds import Kind
+from .rules import BOMB_TABLE, Bombs
 
 
 def _subsets(size: int) -> list[list[list[int]]]:
@@ -41,7 +41,7 @@ def nibbles(hand: int) -> list[int]:
 
 
 def lead_masks(hand: int) -> list[int]:
-    """Every combination the hand can lead (RULES.md §2), as masks."""
+    """Every combination the hand can lead (docs/rules.md §2), as masks."""
     nibs = nibbles(hand)
     out: list[int] = []
     for rank in range(13):
@@ -58,7 +58,7 @@ def lead_masks(hand: int) -> list[int]:
 
 def _all_runs(nibs: list[int], table: list[list[list[int]]], per_rank: int, out: list[int]) -> None:
     """Append every run (3+ consecutive ranks below 2) with ``per_rank`` cards a rank."""
-    count = _NIBBLE_COUNT
+    count = NIBBLE_COUNT
     for start in range(ACE_RANK - 1):
         if count[nibs[start]] < per_rank or count[nibs[start + 1]] < per_rank or count[nibs[start + 2]] < per_rank:
             continue
@@ -79,7 +79,7 @@ def _runs_of_length(
 
     ``above`` = -1 takes every run of that length.
     """
-    count = _NIBBLE_COUNT
+    count = NIBBLE_COUNT
     top_rank = above >> 2 if above >= 0 else -1
     first_end = max(length - 1, top_rank)
     streak = 0
@@ -116,7 +116,7 @@ def _all_quads(nibs: list[int], out: list[int]) -> None:
 
 
 def ordinary_answers(hand: int, table: Combination, nibs: list[int] | None = None) -> list[int]:
-    """Plays of the table's kind and length with a higher deciding card (RULES.md §3)."""
+    """Plays of the table's kind and length with a higher deciding card (docs/rules.md §3)."""
     kind = table.kind
     if kind is Kind.SINGLE:
         out: list[int] = []
@@ -144,29 +144,35 @@ def ordinary_answers(hand: int, table: Combination, nibs: list[int] | None = Non
     return out
 
 
+def _targets_of(rows: dict[Kind, dict[tuple[int, bool], tuple[bool, tuple[int, ...]]]], bombs: Bombs) -> None:
+    for shape, targets in BOMB_TABLE[bombs].items():
+        for target in targets:
+            for twos in (True,) if target.twos else (True, False):
+                quads, lengths = rows.setdefault(target.kind, {}).get((target.length, twos), (False, ()))
+                if shape.kind is Kind.FOUR_OF_A_KIND:
+                    quads = True
+                else:
+                    lengths = tuple(sorted({*lengths, shape.length}))
+                rows[target.kind][target.length, twos] = quads, lengths
+
+
+# For each rule: table kind → (table length, table is 2s) → (four of a kind bombs it, run-of-pairs lengths that do).
+_BOMB_TARGETS: dict[Bombs, dict[Kind, dict[tuple[int, bool], tuple[bool, tuple[int, ...]]]]] = {}
+for _bombs in Bombs:
+    _targets_of(_BOMB_TARGETS.setdefault(_bombs, {}), _bombs)
+_NO_BOMB: tuple[bool, tuple[int, ...]] = (False, ())
+
+
 def bomb_targets(table: Combination, bombs: Bombs) -> tuple[bool, tuple[int, ...]]:
     """What may bomb the table: (whether four of a kind may, the run-of-pairs lengths that may)."""
-    if bombs is Bombs.OFF:
-        return False, ()
-    kind = table.kind
-    if table.top >> 2 == TWO_RANK:
-        if kind is Kind.SINGLE:
-            lengths = (3, 4, 5, 6) if bombs is Bombs.LADDER else (3, 4) if bombs is Bombs.CLASSIC else (3,)
-            return True, lengths
-        if kind is Kind.PAIR:
-            return bombs is Bombs.LADDER, (4,) if bombs is not Bombs.LADDER else (4, 5, 6)
-        if kind is Kind.TRIPLE:
-            return False, (5,) if bombs is Bombs.EXACT else ()
-    if bombs is Bombs.LADDER:
-        if kind is Kind.FOUR_OF_A_KIND:
-            return False, (4, 5, 6)
-        if kind is Kind.CONSECUTIVE_PAIRS:
-            return table.length == 3, tuple(n for n in (4, 5, 6) if n > table.length)
-    return False, ()
+    by_length = _BOMB_TARGETS[bombs].get(table.kind)
+    if by_length is None:
+        return _NO_BOMB
+    return by_length.get((table.length, table.top >> 2 == TWO_RANK), _NO_BOMB)
 
 
 def bomb_answers(hand: int, table: Combination, bombs: Bombs, nibs: list[int] | None = None) -> list[int]:
-    """Plays of another kind or length that bomb the table (RULES.md §4)."""
+    """Plays of another kind or length that bomb the table (docs/rules.md §4)."""
     quads, pair_lengths = bomb_targets(table, bombs)
     if not quads and not pair_lengths:
         return []
@@ -182,13 +188,10 @@ def bomb_answers(hand: int, table: Combination, bombs: Bombs, nibs: list[int] | 
 
 def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
     """Every play that beats the table: ordinary answers then bombs."""
-    if table.kind is Kind.SINGLE and table.top >> 2 != TWO_RANK:
+    if bomb_targets(table, bombs) is _NO_BOMB:
         return ordinary_answers(hand, table)
     nibs = nibbles(hand)
     return ordinary_answers(hand, table, nibs) + bomb_answers(hand, table, bombs, nibs)
-
-
-_NIBBLE_COUNT = tuple(bin(n).count("1") for n in range(16))
 
 
 def seat_legal_masks(

@@ -20,7 +20,7 @@ from .errors import DealError, IllegalActionError
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .legal import seat_legal_masks
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
-from .turns import next_to_act
+from .turns import next_to_act, places_after_going_out
 
 CardsInput = Iterable[str | Card] | int
 
@@ -237,13 +237,9 @@ class Match:
         if self.hands[seat] == 0:
             self.places.append(seat)
             events.append(WentOut(seat, len(self.places)))
-            holding = [s for s in range(self.players) if self.hands[s]]
-            if self.rules.end_on_first_out:
-                holding.sort(key=lambda s: (self.hands[s].bit_count(), (s - seat) % self.players))
-                self._place_rest(holding, events)
-                return events
-            if len(holding) == 1:
-                self._place_rest(holding, events)
+            rest = places_after_going_out(self.hands, seat, self.rules.end_on_first_out)
+            if rest is not None:
+                self._place_rest(rest, events)
                 return events
         self._advance(seat, events)
         return events
@@ -322,7 +318,7 @@ class Match:
 
 
 def hand_points(rules: RuleSet, places: Sequence[int]) -> tuple[int, ...]:
-    """Points by seat for a hand's finishing order under the scoring rule (RULES.md §6)."""
+    """Points by seat for a hand's finishing order under the scoring rule (docs/rules.md §6)."""
     n = rules.players
     points = [0] * n
     if rules.scoring is Scoring.PLACES:

@@ -1,4 +1,7 @@
-"""Who acts next in a battle (RULES.md §5): the one turn-order rule the match and the bots' simulator share."""
+"""Who acts next and who is placed when a seat goes out (docs/rules.md §5).
+
+The match and the bots' simulator share these rules of the flow of a hand.
+"""
 
 from __future__ import annotations
 
@@ -29,3 +32,19 @@ def next_to_act(
             continue
         return nxt, False
     raise AssertionError("the turn went round without reaching the table's owner")
+
+
+def places_after_going_out(hands: Sequence[int], seat: int, end_on_first_out: bool) -> list[int] | None:
+    """The seats placed at once, in order, when ``seat`` has just played its last card; None if play goes on.
+
+    With ``end_on_first_out`` the hand ends at the first seat out and the rest
+    are placed by cards left, ties by clockwise distance from ``seat``;
+    otherwise the hand ends when only one seat still holds cards, which takes
+    last place (docs/rules.md §5).
+    """
+    holding = [s for s in range(len(hands)) if hands[s]]
+    if end_on_first_out:
+        n = len(hands)
+        holding.sort(key=lambda s: (hands[s].bit_count(), (s - seat) % n))
+        return holding
+    return holding if len(holding) == 1 else None

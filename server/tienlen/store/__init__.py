@@ -1,15 +1,17 @@
-"""The match store: records of matches and their events, kept in Redis."""
+"""The match store: records of matches and their events; the protocol the service uses, and Redis."""
 
+from .base import AnswerKey, Loaded, MatchStore, StoreUnavailableError
 from .records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
-from .redis_store import Loaded, MatchStore, StoreUnavailableError, idempotency_key
+from .redis_store import RedisMatchStore
 
 __all__ = [
+    "AnswerKey",
     "Loaded",
     "MatchRecord",
     "MatchStore",
+    "RedisMatchStore",
     "SeatRecord",
     "StoreUnavailableError",
-    "idempotency_key",
     "new_match_id",
     "new_token",
     "token_digest",

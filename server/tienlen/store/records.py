@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import wire
@@ -45,12 +45,6 @@ class MatchRecord:
     deal: list[int] | None = None
     engine: Match | None = None
     last_seq: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def status(self) -> str:
-        """``waiting`` until every seat is filled, then the engine's status."""
-        return "waiting" if self.engine is None else self.engine.status.value
 
     @property
     def bots(self) -> dict[int, str]:

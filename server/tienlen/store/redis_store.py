@@ -16,12 +16,12 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
 
 from .. import wire
+from .base import AnswerKey, Loaded, StoreUnavailableError
 from .records import MatchRecord
 
 IDEMPOTENCY_TTL_S = 24 * 3600
@@ -46,18 +46,6 @@ return 1
 """
 
 
-class StoreUnavailableError(RuntimeError):
-    """Redis did not answer."""
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A read of one match: its record (None when missing) and any cached answer."""
-
-    record: MatchRecord | None
-    cached: dict[str, Any] | None = None
-
-
 def state_key(match_id: str) -> str:
     """Key of the match's hash."""
     return f"tl:{{{match_id}}}:state"
@@ -68,14 +56,14 @@ def events_key(match_id: str) -> str:
     return f"tl:{{{match_id}}}:events"
 
 
-def idempotency_key(match_id: str, scope: str, key: str) -> str:
-    """Key of a cached answer for an ``Idempotency-Key`` within one scope (a seat's token digest)."""
-    digest = hashlib.sha256(f"{scope}:{key}".encode("utf-8", "surrogatepass")).hexdigest()
+def answer_key(match_id: str, answer: AnswerKey) -> str:
+    """Key of the answer kept for an ``Idempotency-Key`` within its scope (a seat's token digest)."""
+    digest = hashlib.sha256(f"{answer.scope}:{answer.key}".encode("utf-8", "surrogatepass")).hexdigest()
     return f"tl:{{{match_id}}}:idem:{digest}"
 
 
-class MatchStore:
-    """Loads and atomically writes match records and their events."""
+class RedisMatchStore:
+    """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`)."""
 
     def __init__(self, client: redis.Redis, blocking_client: redis.Redis, ttl_s: int) -> None:
         self._shared = client
@@ -98,7 +86,7 @@ class MatchStore:
         return client
 
     @classmethod
-    def from_url(cls, url: str, ttl_s: int) -> MatchStore:
+    def from_url(cls, url: str, ttl_s: int) -> RedisMatchStore:
         """A store on the Redis at ``url`` (connections are opened lazily)."""
         client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2, health_check_interval=30)
         blocking = redis.Redis.from_url(url, socket_timeout=40, socket_connect_timeout=2, health_check_interval=30)
@@ -111,16 +99,16 @@ class MatchStore:
         except redis.RedisError:
             return False
 
-    def load(self, match_id: str, idempotency: str | None = None) -> Loaded:
-        """Read a match (and, when given, a cached answer) in one round trip."""
+    def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:
+        """Read a match (and, when given, the answer kept under ``answer``) in one round trip."""
         try:
-            if idempotency is None:
+            if answer is None:
                 doc = self._redis.hget(state_key(match_id), "doc")
                 cached_raw = None
             else:
                 pipe = self._redis.pipeline(transaction=False)
                 pipe.hget(state_key(match_id), "doc")
-                pipe.get(idempotency)
+                pipe.get(answer_key(match_id, answer))
                 doc, cached_raw = pipe.execute()
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
@@ -133,7 +121,7 @@ class MatchStore:
         record: MatchRecord,
         expected_version: int | None,
         events: list[dict[str, Any]],
-        answer: tuple[str, dict[str, Any]] | None = None,
+        answer: tuple[AnswerKey, dict[str, Any]] | None = None,
     ) -> bool:
         """Write ``record`` if the stored version is still ``expected_version``.
 
@@ -148,7 +136,7 @@ class MatchStore:
         keys = [state_key(record.match_id), events_key(record.match_id)]
         answer_args: list[Any] = ["", 0]
         if answer is not None:
-            keys.append(answer[0])
+            keys.append(answer_key(record.match_id, answer[0]))
             answer_args = [wire.dumps(answer[1]), IDEMPOTENCY_TTL_S]
         args: list[Any] = [
             "" if expected_version is None else str(expected_version),
@@ -165,13 +153,6 @@ class MatchStore:
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
         return bool(won)
-
-    def exists(self, match_id: str) -> bool:
-        """Whether the match is stored."""
-        try:
-            return bool(self._redis.exists(state_key(match_id)))
-        except redis.RedisError as error:
-            raise StoreUnavailableError(str(error)) from error
 
     def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
         """Public events with ``seq`` > ``after``, oldest first (at most 500).

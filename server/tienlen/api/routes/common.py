@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 
 from ... import wire
+from ...service import MatchService
 from ..errors import REASON_STATUS
 from ..schemas import ErrorSchema
-from ..service import MatchService
 
 MATCH_ID = "<string:match_id>"
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
@@ -18,6 +18,17 @@ AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 def service() -> MatchService:
     """The match service of the running app."""
     return cast(MatchService, current_app.extensions["tienlen"])
+
+
+def bearer_token() -> str | None:
+    """The token of the request's ``Authorization: Bearer <token>`` header, or None."""
+    authorization = request.headers.get("Authorization")
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
 
 
 def errors(*reasons: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from flask import Response, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..present import public_match
+from ...service.present import created_answer, match_answer, token_answer
 from ..schemas import CreatedMatchSchema, CreateMatchSchema, JoinSchema, MatchSchema, TokenSchema
 from .common import MATCH_ID, errors, send, service
 
@@ -35,8 +35,7 @@ class Matches(MethodView):
         """
         created = service().create(body)
         g.match_id = created.record.match_id  # for the request log line
-        answer = {"match_id": created.record.match_id, "tokens": created.tokens, "match": public_match(created.record)}
-        return send(answer, 201)
+        return send(created_answer(created.record, created.tokens), 201)
 
 
 @blp.route(f"/{MATCH_ID}")
@@ -47,7 +46,7 @@ class MatchResource(MethodView):
     @blp.doc(operationId="get_match", responses=errors("match_not_found", "store_unavailable"))
     def get(self, match_id: str) -> Response:
         """The public state of a match: no card of any hand."""
-        return send(public_match(service().get(match_id)))
+        return send(match_answer(service().get(match_id)))
 
 
 @blp.route(f"/{MATCH_ID}/join")
@@ -67,5 +66,5 @@ class Join(MethodView):
 
         The first hand is dealt when the last open seat fills.
         """
-        _record, seat, token = service().join(match_id, body["name"])
-        return send({"seat": seat, "token": token}, 201)
+        joined = service().join(match_id, body["name"])
+        return send(token_answer(joined.seat, joined.token), 201)

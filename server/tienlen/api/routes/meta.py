@@ -7,23 +7,25 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ...engine import PRESETS
-from ..errors import fail
+from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS, Parameter
+from ...store import StoreUnavailableError
 from ..schemas import HealthSchema, PresetsSchema
 from .common import errors, service
 
 blp = Blueprint("meta", __name__, url_prefix="", description="Rules presets and health")
 
-PARAMETERS: dict[str, dict[str, Any]] = {
-    "players": {"type": "integer", "minimum": 2, "maximum": 4, "about": "Seats; taken from the seats of a match"},
-    "bombs": {"enum": ["exact", "classic", "ladder", "off"], "about": "Which plays bomb which (RULES.md §4)"},
-    "pass_reentry_with_bomb": {"type": "boolean", "about": "A pass-locked seat may still bomb a 2 on its turn"},
-    "start_card_rule": {"type": "boolean", "about": "The match's opening lead must include the lowest card dealt"},
-    "end_on_first_out": {"type": "boolean", "about": "A hand ends when the first seat goes out"},
-    "scoring": {"enum": ["places", "wins", "none"], "about": "Points per place; 'none' needs hands = 1"},
-    "hands": {"type": "integer", "minimum": 1, "maximum": 50, "about": "Hands in a match"},
-    "tiebreak": {"enum": ["best_finish", "until_clear"], "about": "How a tie for the top total is settled"},
-}
+
+def parameter_answer(parameter: Parameter) -> dict[str, Any]:
+    """What one rule parameter allows and means, as ``/v1/rules`` answers it."""
+    if parameter.choices is not None:
+        allowed: dict[str, Any] = {"enum": list(parameter.values)}
+        if parameter.values_about:
+            allowed["values"] = dict(parameter.values_about)
+    elif parameter.is_flag:
+        allowed = {"type": "boolean"}
+    else:
+        allowed = {"type": "integer", "minimum": parameter.minimum, "maximum": parameter.maximum}
+    return allowed | {"about": parameter.about}
 
 
 @blp.route("/v1/rules")
@@ -35,7 +37,8 @@ class Rules(MethodView):
     def get(self) -> dict[str, Any]:
         """The presets with all their parameters, and what each parameter allows."""
         presets = {name: rules.to_dict() for name, rules in PRESETS.items()}
-        return {"default_preset": "standard", "presets": presets, "parameters": PARAMETERS}
+        parameters = {p.name: parameter_answer(p) for p in PARAMETERS}
+        return {"default_preset": DEFAULT_PRESET, "presets": presets, "parameters": parameters}
 
 
 @blp.route("/healthz")
@@ -47,5 +50,5 @@ class Health(MethodView):
     def get(self) -> dict[str, Any]:
         """`ok` when Redis answers, else 503."""
         if not service().store.ping():
-            fail("store_unavailable", "Redis does not answer")
+            raise StoreUnavailableError("Redis does not answer")
         return {"status": "ok"}

@@ -9,9 +9,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ...engine import REFUSAL_REASONS
-from ..errors import REASON_STATUS, fail
+from ...service import InvalidRequest
+from ..errors import REASON_STATUS
 from ..schemas import ActionSchema, HintSchema, LegalSchema, SeatViewSchema
-from .common import AUTH, MATCH_ID, errors, send, service
+from .common import AUTH, MATCH_ID, bearer_token, errors, send, service
 
 blp = Blueprint(
     "seats",
@@ -35,7 +36,7 @@ class View(MethodView):
     )
     def get(self, match_id: str) -> Response:
         """The public state plus the asking seat's own cards, low to high."""
-        return send(service().view(match_id, request.headers.get("Authorization")))
+        return send(service().view(match_id, bearer_token()))
 
 
 @blp.route(f"/{MATCH_ID}/legal")
@@ -54,7 +55,7 @@ class Legal(MethodView):
         Empty, with `can_pass: false`, when it is not that seat's turn. Any play
         listed here is accepted by `POST .../actions`.
         """
-        return send(service().legal(match_id, request.headers.get("Authorization")))
+        return send(service().legal(match_id, bearer_token()))
 
 
 @blp.route(f"/{MATCH_ID}/actions")
@@ -100,8 +101,8 @@ class Actions(MethodView):
         """
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 0 < len(key) <= 200:
-            fail("invalid_request", "Idempotency-Key must be 1 to 200 characters")
-        return send(service().act(match_id, request.headers.get("Authorization"), body, key))
+            raise InvalidRequest("Idempotency-Key must be 1 to 200 characters")
+        return send(service().act(match_id, bearer_token(), body, key))
 
 
 @blp.route(f"/{MATCH_ID}/hint")
@@ -116,4 +117,4 @@ class HintResource(MethodView):
     )
     def get(self, match_id: str) -> Response:
         """The action the strongest bot would take in your seat, and why."""
-        return send(service().hint(match_id, request.headers.get("Authorization")))
+        return send(service().hint(match_id, bearer_token()))

@@ -1,8 +1,9 @@
-"""The match service: every use case of API v1, on the engine, the bots and the store.
+"""The match service: every use case of API v1, on the engine, the bots and a store.
 
 Each write reads the record, applies the action with the engine (plus every
 bot turn that follows), and commits with a compare-and-set on the version.
-A lost race is retried; refusals change nothing.
+A lost race is retried; refusals raise a :class:`~.errors.ServiceError` or the
+engine's :class:`~tienlen.engine.IllegalActionError` and change nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from .. import bots
 from ..engine import (
     DealError,
     Event,
-    IllegalActionError,
     Match,
     RulesError,
     UnknownCardError,
@@ -26,9 +26,18 @@ from ..engine import (
     resolve_rules,
     seat_view,
 )
-from ..store import MatchRecord, MatchStore, SeatRecord, idempotency_key, new_match_id, new_token, token_digest
-from .errors import fail
-from .present import legal_answer, seat_match
+from ..store import (
+    AnswerKey,
+    MatchRecord,
+    MatchStore,
+    SeatRecord,
+    StoreUnavailableError,
+    new_match_id,
+    new_token,
+    token_digest,
+)
+from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, StaleVersion
+from .present import events_answer, hint_answer, legal_answer, seat_answer
 
 MAX_ATTEMPTS = 8
 BOT_TURNS_BUDGETS = 8  # full-budget Hard decisions one request may spend before Hard hurries
@@ -42,6 +51,15 @@ class Created:
     tokens: list[dict[str, Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat taken by a join, and its token."""
+
+    record: MatchRecord
+    seat: int
+    token: str
+
+
 class MatchService:
     """Use cases of API v1 over one store."""
 
@@ -52,55 +70,50 @@ class MatchService:
     # ----- reading --------------------------------------------------------------
 
     def get(self, match_id: str) -> MatchRecord:
-        """The stored record, or 404 ``match_not_found``."""
+        """The stored record; :class:`MatchNotFound` when there is none."""
         record = self.store.load(match_id).record
         if record is None:
-            fail("match_not_found", f"no match {match_id!r}")
+            raise MatchNotFound(f"no match {match_id!r}")
         return record
 
-    def seat_of(self, record: MatchRecord, authorization: str | None) -> int:
-        """The seat a bearer token belongs to, or 401 ``invalid_token``."""
-        token = _bearer(authorization)
+    def seat_of(self, record: MatchRecord, token: str | None) -> int:
+        """The seat a bearer token belongs to; :class:`InvalidToken` when none."""
         seat = None if token is None else record.seat_of_token(token)
         if seat is None:
-            fail("invalid_token", "send 'Authorization: Bearer <token>' with a token of a seat of this match")
+            raise InvalidToken("send 'Authorization: Bearer <token>' with a token of a seat of this match")
         return seat
 
-    def view(self, match_id: str, authorization: str | None) -> dict[str, Any]:
+    def view(self, match_id: str, token: str | None) -> dict[str, Any]:
         """A seat's view."""
         record = self.get(match_id)
-        return seat_match(record, self.seat_of(record, authorization))
+        return seat_answer(record, self.seat_of(record, token))
 
-    def legal(self, match_id: str, authorization: str | None) -> dict[str, Any]:
+    def legal(self, match_id: str, token: str | None) -> dict[str, Any]:
         """The asking seat's legal plays (none when it is not on turn)."""
         record = self.get(match_id)
-        seat = self.seat_of(record, authorization)
+        seat = self.seat_of(record, token)
         engine = record.engine
         if engine is None or engine.outcome is not None or engine.turn != seat:
             return legal_answer(None)
         return legal_answer(engine.legal_plays())
 
-    def hint(self, match_id: str, authorization: str | None) -> dict[str, Any]:
+    def hint(self, match_id: str, token: str | None) -> dict[str, Any]:
         """A suggested action for the seat on turn, with its explanation."""
         record = self.get(match_id)
-        seat = self.seat_of(record, authorization)
+        seat = self.seat_of(record, token)
         engine = _playing(record)
-        _check_turn(engine, seat)
+        engine.verify_turn(seat)
         suggestion = bots.hint(
             seat_view(engine, seat), engine.legal_plays(), bots.bot_rng(engine, seat), budget_s=self.bot_budget_s
         )
-        action = suggestion.action
-        return {
-            "action": {"type": action.type, "cards": format_mask(action.mask)},
-            "explanation": suggestion.explanation,
-        }
+        return hint_answer(suggestion)
 
     def events(self, match_id: str, after: int, wait_s: float) -> dict[str, Any]:
         """Public events after ``after``, waiting up to ``wait_s`` for the first one."""
         found = self.store.events(match_id, after, wait_s)
         if found is None:
-            fail("match_not_found", f"no match {match_id!r}")
-        return {"events": found, "last_seq": found[-1]["seq"] if found else after}
+            raise MatchNotFound(f"no match {match_id!r}")
+        return events_answer(found, after)
 
     # ----- writing --------------------------------------------------------------
 
@@ -108,22 +121,20 @@ class MatchService:
         """Create a match; deal at once unless a seat is open."""
         seats_in = body["seats"]
         if all("bot" in s for s in seats_in):
-            fail(
-                "invalid_request", "at least one seat must be remote or open", errors={"seats": ["all seats are bots"]}
-            )
+            raise InvalidRequest("at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
         rules_in = dict(body["rules"])
         if "players" in rules_in and rules_in["players"] != len(seats_in):
-            fail("invalid_request", "rules.players must equal the number of seats", errors={"rules": ["players"]})
+            raise InvalidRequest("rules.players must equal the number of seats", errors={"rules": ["players"]})
         try:
             rules = resolve_rules(rules_in, players=len(seats_in))
         except RulesError as error:
-            fail("invalid_request", str(error), errors={"rules": {error.parameter: [str(error)]}})
+            raise InvalidRequest(str(error), errors={"rules": {error.parameter: [str(error)]}}) from None
         deal = None
         if "deal" in body:
             try:
                 deal = parse_deal(body["deal"], rules.players)
             except (DealError, UnknownCardError) as error:
-                fail("invalid_request", f"deal: {error}", errors={"deal": [str(error)]})
+                raise InvalidRequest(f"deal: {error}", errors={"deal": [str(error)]}) from None
         seed = body.get("seed")
         tokens: list[dict[str, Any]] = []
         seats: list[SeatRecord] = []
@@ -151,16 +162,16 @@ class MatchService:
             _number(record, events)
             if self.store.commit(record, None, events):
                 return Created(record, tokens)
-        fail("store_unavailable", "could not store the new match")
+        raise StoreUnavailableError("could not store the new match")
 
-    def join(self, match_id: str, name: str) -> tuple[MatchRecord, int, str]:
+    def join(self, match_id: str, name: str) -> Joined:
         """Fill the lowest open seat; deal when the last one fills."""
         for _ in range(MAX_ATTEMPTS):
             record = self.get(match_id)
             expected = record.version
             open_seats = [i for i, s in enumerate(record.seats) if s.open]
             if not open_seats:
-                fail("match_full", "no seat of this match is open")
+                raise MatchFull("no seat of this match is open")
             seat = open_seats[0]
             token = new_token()
             record.seats[seat] = SeatRecord(name=name, token_sha256=token_digest(token))
@@ -170,48 +181,39 @@ class MatchService:
             record.version += 1
             _number(record, events)
             if self.store.commit(record, expected, events):
-                return record, seat, token
-        fail("stale_version", "the match kept changing; try again")
+                return Joined(record, seat, token)
+        raise StaleVersion("the match kept changing; try again")
 
-    def act(
-        self, match_id: str, authorization: str | None, body: Mapping[str, Any], idempotency: str | None
-    ) -> dict[str, Any]:
-        """Apply a play or pass for the token's seat, then every bot turn that follows."""
+    def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> dict[str, Any]:
+        """Apply a play or pass for the token's seat, then every bot turn that follows.
+
+        With an ``idempotency`` key the answer is kept, and a retry with the
+        same key answers it again without applying anything.
+        """
+        answer_key = None if idempotency is None or token is None else AnswerKey(token_digest(token), idempotency)
         for _ in range(MAX_ATTEMPTS):
-            record, seat, answer_key, cached = self._load_for_action(match_id, authorization, idempotency)
-            if cached is not None:
-                return cached
+            loaded = self.store.load(match_id, answer_key)
+            record = loaded.record
+            if record is None:
+                raise MatchNotFound(f"no match {match_id!r}")
+            seat = self.seat_of(record, token)
+            if loaded.cached is not None:
+                return loaded.cached
             engine = _playing(record)
-            _check_turn(engine, seat)
+            engine.verify_turn(seat)
             if body.get("version") is not None and body["version"] != record.version:
-                fail("stale_version", f"the match is at version {record.version}, not {body['version']}")
+                raise StaleVersion(f"the match is at version {record.version}, not {body['version']}")
             expected = record.version
-            try:
-                done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
-            except IllegalActionError as error:
-                fail(error.reason, str(error))
+            done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
             events = [e.to_dict() for e in done + self._bot_turns(record)]
             record.version += 1
             _number(record, events)
-            answer = seat_match(record, seat)
+            answer = seat_answer(record, seat)
             if self.store.commit(record, expected, events, None if answer_key is None else (answer_key, answer)):
                 return answer
-        fail("stale_version", "the match kept changing while your action was applied; try again")
+        raise StaleVersion("the match kept changing while your action was applied; try again")
 
     # ----- helpers --------------------------------------------------------------
-
-    def _load_for_action(
-        self, match_id: str, authorization: str | None, idempotency: str | None
-    ) -> tuple[MatchRecord, int, str | None, dict[str, Any] | None]:
-        """Read the record and any cached answer in one round trip, then authenticate."""
-        token = _bearer(authorization)
-        key = None
-        if idempotency is not None and token is not None:
-            key = idempotency_key(match_id, token_digest(token), idempotency)
-        loaded = self.store.load(match_id, key)
-        if loaded.record is None:
-            fail("match_not_found", f"no match {match_id!r}")
-        return loaded.record, self.seat_of(loaded.record, authorization), key, loaded.cached
 
     def _start(self, record: MatchRecord) -> list[dict[str, Any]]:
         """Deal the first hand and play any bot turns; return the events."""
@@ -240,23 +242,10 @@ def _number(record: MatchRecord, events: list[dict[str, Any]]) -> None:
 def _playing(record: MatchRecord) -> Match:
     engine = record.engine
     if engine is None:
-        fail("match_not_playing", "the match is waiting for seats to be joined")
+        raise MatchNotPlaying("the match is waiting for seats to be joined")
     if engine.outcome is not None:
-        fail("match_not_playing", "the match is over")
+        raise MatchNotPlaying("the match is over")
     return engine
 
 
-def _check_turn(engine: Match, seat: int) -> None:
-    try:
-        engine.verify_turn(seat)
-    except IllegalActionError as error:
-        fail(error.reason, str(error))
-
-
-def _bearer(authorization: str | None) -> str | None:
-    if not authorization:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
+__all__ = ["Created", "Joined", "MatchService"]

@@ -1,0 +1,22 @@
+"""The match service: the use cases of API v1 in the game's own terms, and the shapes of their answers.
+
+It depends on the engine, the bots and a :class:`~tienlen.store.MatchStore`;
+it knows nothing of HTTP. Refusals are :class:`ServiceError` subclasses (or
+the engine's :class:`~tienlen.engine.IllegalActionError`), each with a ``reason``.
+"""
+
+from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, ServiceError, StaleVersion
+from .matches import Created, Joined, MatchService
+
+__all__ = [
+    "Created",
+    "InvalidRequest",
+    "InvalidToken",
+    "Joined",
+    "MatchFull",
+    "MatchNotFound",
+    "MatchNotPlaying",
+    "MatchService",
+    "ServiceError",
+    "StaleVersion",
+]

@@ -1,0 +1,58 @@
+"""Refusals of the match service, in the game's own terms.
+
+Each carries a machine-readable ``reason``; the HTTP layer maps every reason
+to its status in one place. The engine's own refusals
+(:class:`~tienlen.engine.IllegalActionError`) carry a ``reason`` the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+
+class ServiceError(Exception):
+    """A refused request; nothing was changed. ``errors`` details which fields were wrong."""
+
+    reason: ClassVar[str] = "invalid_request"
+
+    def __init__(self, message: str, *, errors: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = None if errors is None else dict(errors)
+
+
+class InvalidRequest(ServiceError):
+    """The request is well formed but not acceptable (rules, deal, seats)."""
+
+    reason = "invalid_request"
+
+
+class InvalidToken(ServiceError):
+    """No bearer token of a seat of this match was sent."""
+
+    reason = "invalid_token"
+
+
+class MatchNotFound(ServiceError):
+    """No such match (never created, or expired)."""
+
+    reason = "match_not_found"
+
+
+class MatchFull(ServiceError):
+    """No seat of the match is open."""
+
+    reason = "match_full"
+
+
+class MatchNotPlaying(ServiceError):
+    """The match is waiting for seats or already over."""
+
+    reason = "match_not_playing"
+
+
+class StaleVersion(ServiceError):
+    """The match is not at the version the request named, or kept changing under it."""
+
+    reason = "stale_version"

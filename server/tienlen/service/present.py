@@ -1,0 +1,135 @@
+"""The answers of API v1, written from records and engine views: the one owner of each shape.
+
+Cards become wire text here and nowhere earlier. Nothing here can reach a
+card of a hand other than the asking seat's own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..bots import Hint
+from ..engine import LegalPlays, PublicView, SeatView, format_mask, play_order, public_view, seat_view
+from ..store import MatchRecord, SeatRecord
+
+WAITING = "waiting"
+
+
+def match_answer(record: MatchRecord) -> dict[str, Any]:
+    """The public ``Match``: counts, table, turn, places, scores; no card of any hand."""
+    engine = record.engine
+    return _match_fields(record, None if engine is None else public_view(engine))
+
+
+def seat_answer(record: MatchRecord, seat: int) -> dict[str, Any]:
+    """The ``Match`` as one seat sees it: the public state plus its own cards."""
+    engine = record.engine
+    if engine is None:
+        return _match_fields(record, None) | {"seat": seat, "cards": [], "start_card": None}
+    view = seat_view(engine, seat)
+    return _match_fields(record, view.public) | seat_fields(view)
+
+
+def seat_fields(view: SeatView) -> dict[str, Any]:
+    """What only the seat itself sees: its seat number, its cards low to high, the card its lead must include."""
+    start = view.start_card
+    return {
+        "seat": view.seat,
+        "cards": format_mask(view.hand),
+        "start_card": None if start is None else format_mask(1 << start)[0],
+    }
+
+
+def view_fields(public: PublicView) -> dict[str, Any]:
+    """The public state of a dealt match in wire form (seat names aside)."""
+    table = public.table
+    outcome = public.outcome
+    return {
+        "status": public.status.value,
+        "rules": public.rules.to_dict(),
+        "hand_number": public.hand_number,
+        "turn": public.turn,
+        "leading": public.leading,
+        "reentry": public.reentry,
+        "table": None
+        if table is None
+        else {"seat": public.table_seat, "cards": format_mask(table.mask), "kind": table.kind.value},
+        "seats": [
+            {
+                "seat": seat,
+                "cards_left": public.cards_left[seat],
+                "passed": public.passed(seat),
+                "place": public.places[seat],
+                "score": public.scores[seat],
+            }
+            for seat in range(public.players)
+        ],
+        "hands": [
+            {"hand_number": h.hand_number, "places": list(h.places), "points": list(h.points)} for h in public.completed
+        ],
+        "winner": None if outcome is None else outcome.winner,
+        "winners": [] if outcome is None else list(outcome.winners),
+    }
+
+
+def _match_fields(record: MatchRecord, public: PublicView | None) -> dict[str, Any]:
+    header = {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
+    if public is None:
+        return header | {
+            "status": WAITING,
+            "rules": record.rules.to_dict(),
+            "hand_number": 0,
+            "turn": None,
+            "leading": False,
+            "reentry": False,
+            "table": None,
+            "seats": [
+                {"seat": i, "cards_left": 0, "passed": False, "place": None, "score": 0} | _seat_names(s)
+                for i, s in enumerate(record.seats)
+            ],
+            "hands": [],
+            "winner": None,
+            "winners": [],
+        }
+    fields = view_fields(public)
+    for entry, seat in zip(fields["seats"], record.seats, strict=True):
+        entry.update(_seat_names(seat))
+    return header | fields
+
+
+def _seat_names(seat: SeatRecord) -> dict[str, Any]:
+    return {"name": seat.name, "bot": seat.bot, "open": seat.open}
+
+
+def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:
+    """Legal plays, fewest cards first then lowest deciding card (none when the seat is not on turn)."""
+    if legal is None:
+        return {"can_pass": False, "plays": []}
+    plays = sorted(legal.plays, key=play_order)
+    return {
+        "can_pass": legal.can_pass,
+        "plays": [{"cards": format_mask(c.mask), "kind": c.kind.value} for c in plays],
+    }
+
+
+def hint_answer(hint: Hint) -> dict[str, Any]:
+    """A suggested action and why."""
+    return {
+        "action": {"type": hint.action.type, "cards": format_mask(hint.action.mask)},
+        "explanation": hint.explanation,
+    }
+
+
+def created_answer(record: MatchRecord, tokens: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer to creating a match: its id, the remote seats' tokens, the public match."""
+    return {"match_id": record.match_id, "tokens": tokens, "match": match_answer(record)}
+
+
+def token_answer(seat: int, token: str) -> dict[str, Any]:
+    """A seat and its bearer token."""
+    return {"seat": seat, "token": token}
+
+
+def events_answer(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
+    """A page of events and the sequence number to ask after next."""
+    return {"events": events, "last_seq": events[-1]["seq"] if events else after}

@@ -1,0 +1,64 @@
+"""What the match service needs of a store: the protocol, its read result, its one error.
+
+The service is written against :class:`MatchStore`; :mod:`.redis_store` is the
+implementation. Where and how answers to an ``Idempotency-Key`` are kept is
+the store's business: the service names them by :class:`AnswerKey`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .records import MatchRecord
+
+
+class StoreUnavailableError(RuntimeError):
+    """The store did not answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerKey:
+    """The answer kept for one ``Idempotency-Key`` of one seat: the seat's token digest and the client's key."""
+
+    scope: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A read of one match: its record (None when missing) and any answer kept under the asked key."""
+
+    record: MatchRecord | None
+    cached: dict[str, Any] | None = None
+
+
+class MatchStore(Protocol):
+    """Match records, their public events and kept answers, written all or nothing."""
+
+    def ping(self) -> bool:
+        """Whether the store answers."""
+        ...
+
+    def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:
+        """Read a match and, when ``answer`` is given, the answer kept under it, in one round trip."""
+        ...
+
+    def commit(
+        self,
+        record: MatchRecord,
+        expected_version: int | None,
+        events: list[dict[str, Any]],
+        answer: tuple[AnswerKey, dict[str, Any]] | None = None,
+    ) -> bool:
+        """Write ``record`` if the stored version is still ``expected_version`` (None: the match is new).
+
+        ``events`` are the new public events, numbered so that the last is
+        ``record.last_seq``, appended in the same step; ``answer`` is kept
+        under its key. False when the race was lost (nothing was written).
+        """
+        ...
+
+    def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
+        """Public events with ``seq`` > ``after``, oldest first, waiting up to ``wait_s`` for one; None: no match."""
+        ...
