@@ -23,6 +23,7 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/tienlen serve --host $(HOST) --port $(PORT)
 
+# mypy checks the files listed in pyproject.toml ([tool.mypy] files): the server, bench/, clients/python and the typed tests
 lint: $(STAMP)
 	$(BIN)/ruff check server tests bench clients
 	$(BIN)/mypy
@@ -37,7 +38,7 @@ bench-bots: $(STAMP)
 	$(BIN)/python bench/bots.py --hints
 
 bench-http: $(STAMP)
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/http_load.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json

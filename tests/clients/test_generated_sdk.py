@@ -6,8 +6,9 @@ import importlib
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 import pytest
 
@@ -15,16 +16,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def sdk(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def sdk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """Generate the Python SDK with openapi-python-client and import it."""
     generator = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent))
-    if generator is None:
-        pytest.skip("openapi-python-client is not installed (it is in the dev extra)")
+    assert generator is not None, "openapi-python-client is missing: it is in the dev extra (make install)"
     where = tmp_path_factory.mktemp("sdk")
     subprocess.run(
-        [generator, "generate", "--path", str(ROOT / "openapi" / "openapi.json"), "--meta", "none",
-         "--output-path", str(where / "tienlen_sdk")],
-        check=True, capture_output=True, cwd=where,
+        [
+            generator,
+            "generate",
+            "--path",
+            str(ROOT / "openapi" / "openapi.json"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(where / "tienlen_sdk"),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=where,
     )
     sys.path.insert(0, str(where))
     try:
@@ -33,7 +43,7 @@ def sdk(tmp_path_factory: pytest.TempPathFactory) -> Any:
         sys.path.remove(str(where))
 
 
-def test_generated_sdk_creates_a_match_reads_its_view_and_plays(sdk: Any, live_server: str) -> None:
+def test_generated_sdk_creates_a_match_reads_its_view_and_plays(sdk: ModuleType, live_server: str) -> None:
     from tienlen_sdk.api.matches import create_match
     from tienlen_sdk.api.seats import get_legal_plays, get_seat_view, post_action
     from tienlen_sdk.models import Action, CreateMatch, Error

@@ -4,11 +4,12 @@ Starts a private Redis (temporary directory, free port, append-only file on)
 and ``python -m tienlen serve`` on a free port as a subprocess, then:
 
 1. *actions*: ``--threads`` client threads, each with one keep-alive
-   ``http.client.HTTPConnection``, play whole matches in a loop for
+   connection (the project's client, ``clients/python/tienlen_client.py``),
+   play whole matches in a loop for
    ``--duration`` seconds.  Every seat is a remote client with its own bearer
    token and plays its lowest legal play, or passes when it has none.  By
    default a seat works that play out from its own view, as a bot built on
-   the engine package would (``tienlen.engine.view_legal_masks``): one
+   the server package would (``tienlen.botkit.lowest_play``): one
    ``POST /v1/matches/{id}/actions`` per action, plus one
    ``GET /v1/matches/{id}/view`` per seat when a hand was dealt while others
    acted.  With ``--ask-legal`` a seat asks ``GET /v1/matches/{id}/legal``
@@ -30,23 +31,18 @@ Redis are always stopped at the end.  Target from the issue: actions_per_s at
 least half of ceiling_per_s and p99 below 50 ms on a 2-core machine.
 """
 
-# This file is named http.py, and Python puts the script's directory first on
-# sys.path, where it would shadow the standard library's ``http`` package (which
-# http.client, urllib and friends need).  Drop that entry before importing them.
-import os
-import sys
-
-if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.path.dirname(os.path.abspath(__file__)):
-    del sys.path[0]
+from __future__ import annotations
 
 import argparse
 import http.client
 import json
 import math
+import os
 import platform
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -55,11 +51,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from http_players import HOST, Client, WorkerStats, action_worker, base_url, ceiling_worker
 from tienlen.local_redis import LocalRedis, free_port
-
-# The players live beside this file; put its folder back, after the standard library.
-sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-from http_players import HOST, Client, WorkerStats, action_worker, ceiling_worker
 
 
 def run_phase(
@@ -102,19 +95,16 @@ def percentile_ms(sorted_values: list[float], fraction: float) -> float | None:
 def wait_healthy(port: int, server: subprocess.Popen[bytes], log_path: Path, timeout: float = 60.0) -> None:
     """Wait for GET /healthz == 200 from the server subprocess."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"server exited with status {server.returncode}:\n{tail(log_path)}")
-        try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                conn.close()
-                return
-            conn.close()
-        except OSError:
-            pass
-        time.sleep(0.1)
+    with Client(base_url(port), timeout=2) as client:
+        while time.monotonic() < deadline:
+            if server.poll() is not None:
+                raise RuntimeError(f"server exited with status {server.returncode}:\n{tail(log_path)}")
+            try:
+                if client.send("GET", "/healthz").status == 200:
+                    return
+            except (OSError, http.client.HTTPException):
+                pass
+            time.sleep(0.1)
     raise RuntimeError(f"server not healthy after {timeout:.0f}s:\n{tail(log_path)}")
 
 
@@ -232,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 # Both phases of a round use the same connections, so they meet the
                 # same spread of connections over the workers.
-                clients = [Client(HOST, port) for _ in range(args.threads)]
+                clients = [Client(base_url(port), timeout=30) for _ in range(args.threads)]
                 first_seed = number * args.threads * 1_000_000
                 action_args = [(first_seed + i * 1_000_000, c, args.ask_legal) for i, c in enumerate(clients)]
                 ceiling_args = [(c,) for c in clients]
