@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 
+from tests.support.bots import Advance, MatchFactory
 from tienlen.bots import choose
 from tienlen.bots.driver import bot_rng
 from tienlen.engine import Match, resolve_rules, seat_view
-
-MatchFactory = Callable[..., Match]
-Advance = Callable[[Match, int, str], None]
 
 
 def new_match(preset: str = "standard", players: int = 4, seed: int = 1, **overrides: object) -> Match:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
+from tests.support.bots import Advance, MatchFactory
 from tienlen.bots import bot_rng, choose, play_bot_turns
 from tienlen.engine import Match, Played, resolve_rules, seat_view
-
-MatchFactory = Callable[..., Match]
-Advance = Callable[[Match, int, str], None]
 
 
 def _replay(seed: int, bots: dict[int, str]) -> list[tuple[int, ...]]:

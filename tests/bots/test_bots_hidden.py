@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 
 import pytest
 
+from tests.support.bots import Advance, MatchFactory
 from tienlen.bots import choose
 from tienlen.bots.driver import bot_rng
 from tienlen.engine import Match, seat_view
 from tienlen.engine.cards import FULL_DECK, indices
-
-MatchFactory = Callable[..., Match]
-Advance = Callable[[Match, int, str], None]
 
 
 def _reshuffle_hidden(match: Match, seat: int, seed: int) -> Match:

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
-from bot_helpers import assert_hands_fit
 
+from tests.support.bots import Advance, MatchFactory, assert_hands_fit
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.hard import sample_consistent, sample_hands, start_simulation
 from tienlen.bots.infer import pass_events, unexplained
 from tienlen.bots.medium import decide
-from tienlen.engine import PRESET_NAMES, Match, seat_view
+from tienlen.engine import PRESET_NAMES, seat_view
 from tienlen.engine.cards import FULL_DECK
-
-MatchFactory = Callable[..., Match]
-Advance = Callable[[Match, int, str], None]
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 
 import pytest
-from bot_helpers import assert_hands_fit
 
+from tests.support.bots import Advance, MatchFactory, assert_hands_fit
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.hard import sample_hands, start_simulation
 from tienlen.bots.sim import SimHand
 from tienlen.engine import PRESET_NAMES, Match, seat_view
-
-MatchFactory = Callable[..., Match]
-Advance = Callable[[Match, int, str], None]
 
 
 def _sim_of(match: Match) -> SimHand:

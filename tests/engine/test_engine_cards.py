@@ -75,7 +75,7 @@ def test_parse_refuses_unknown_cards(text: str) -> None:
 @pytest.mark.parametrize("value", [None, 3, 3.0, b"3S", ["3S"]])
 def test_parse_refuses_non_text(value: object) -> None:
     with pytest.raises(UnknownCardError):
-        parse_index(value)  # type: ignore[arg-type]
+        parse_index(value)  # type: ignore[arg-type]  # not text, on purpose
 
 
 def test_every_card_round_trips_through_its_text() -> None:

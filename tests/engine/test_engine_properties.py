@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from tienlen.botkit import view_legal_masks
 from tienlen.engine import (
     Bombs,
+    Combination,
     Match,
     RuleSet,
     Scoring,
@@ -323,7 +324,7 @@ class GameChecker:
             assert view_legal_masks(json.loads(json.dumps(wire))) == expected
 
 
-def _card_strings(value: Any) -> set[str]:
+def _card_strings(value: object) -> set[str]:
     if isinstance(value, str):
         return {value} if value in CARD_TEXT else set()
     if isinstance(value, dict):
@@ -523,6 +524,13 @@ def test_legal_plays_equal_acceptance_on_played_positions(
 TABLE_KINDS = ["single", "pair", "triple", "four_of_a_kind", "straight", "consecutive_pairs"]
 
 
+def classified(mask: int) -> Combination:
+    """The combination of a mask that must be one (fails the test otherwise)."""
+    combo = classify(mask)
+    assert combo is not None, mask
+    return combo
+
+
 @settings(max_examples=400, deadline=None, database=None)
 @given(
     seed=SEEDS,
@@ -545,7 +553,7 @@ def test_legal_plays_equal_acceptance_on_built_positions(
     if table_kind == "twos":
         options = [m for m in lead_masks(rest & (15 << 48)) if m.bit_count() < 4]
     elif table_kind != "none":
-        options = [m for m in lead_masks(rest & window) if classify(m).kind.value == table_kind]  # type: ignore[union-attr]
+        options = [m for m in lead_masks(rest & window) if classified(m).kind.value == table_kind]
         options = [m for m in options if m.bit_count() <= 8]
     else:
         options = []

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tienlen.engine import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, Tiebreak, resolve_rules
 
 # RULES.md §7, column by column (players default to 4).
-PRESET_TABLE: dict[str, dict[str, Any]] = {
+PRESET_TABLE: dict[str, dict[str, str | bool | int]] = {
     "standard": {
         "bombs": "exact",
         "pass_reentry_with_bomb": True,
@@ -103,7 +101,7 @@ def test_round_trip_through_dict() -> None:
         ({"end_on_first_out": None}, "end_on_first_out"),
     ],
 )
-def test_invalid_rules_name_the_parameter(overrides: dict[str, Any], parameter: str) -> None:
+def test_invalid_rules_name_the_parameter(overrides: dict[str, object], parameter: str) -> None:
     with pytest.raises(RulesError) as info:
         resolve_rules(overrides)
     assert info.value.parameter == parameter
@@ -125,7 +123,7 @@ def test_scoring_none_with_one_hand_is_allowed() -> None:
 def test_rule_sets_are_frozen() -> None:
     r = resolve_rules()
     with pytest.raises(AttributeError):
-        r.hands = 3  # type: ignore[misc]
+        r.hands = 3  # type: ignore[misc]  # assigning to a frozen dataclass on purpose
 
 
 def test_stored_rule_set_with_a_number_for_a_flag_is_refused_even_after_the_valid_one() -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypedDict
 
 import pytest
-from engine_helpers import act, clone, force_hand, mask, new_match, rules, script
 
+from tests.support.engine import act, clone, force_hand, mask, new_match, rules, script
 from tienlen.engine import Card, IllegalActionError, Match, Status, match_to_dict, public_view, seat_view
 from tienlen.service.present import view_fields
 
@@ -120,10 +121,16 @@ def test_rule_8_4_exact_bombs_triple_of_twos() -> None:
     assert act(m, 1, RUN_5) == [played(1, RUN_5, "consecutive_pairs", bomb=True)]
 
 
+class BombsOverride(TypedDict, total=False):
+    """An optional ``bombs`` override of the preset (so that it cannot land on ``new_match``'s own arguments)."""
+
+    bombs: str
+
+
 @pytest.mark.parametrize("preset", ["standard", "classic", "ladder"])
 @pytest.mark.parametrize("bombs", [None, "exact", "classic", "ladder", "off"])
 def test_rule_8_5_four_of_a_kind_never_beats_a_single_ace(preset: str, bombs: str | None) -> None:
-    overrides = {} if bombs is None else {"bombs": bombs}
+    overrides: BombsOverride = {} if bombs is None else {"bombs": bombs}
     m, _ = new_match(["3S AS JH", "9S 9C 9D 9H 4S 4C 5S 5C 6S 6C 7S 7C", "8S", "8C"], preset, **overrides)
     everyone_passes_then_lead(m, 0, "AS")
     assert refused(m, 1, "9S 9C 9D 9H") == "does_not_beat"
@@ -314,7 +321,7 @@ def test_rule_8_11_ladder_triple_of_twos_is_never_beaten() -> None:
 TIED_HANDS = [(0, 2, 3, 1), (1, 2, 0, 3), (1, 0, 2, 3), (2, 0, 1, 3)]
 
 
-def play_hands(m: Match, orders: list[tuple[int, ...]]) -> tuple[Match, list[dict[str, Any]]]:
+def play_hands(m: Match, orders: Sequence[tuple[int, ...]]) -> tuple[Match, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
     for order in orders:
         leader = m.completed[-1].places[0] if m.completed else m.turn
@@ -324,7 +331,7 @@ def play_hands(m: Match, orders: list[tuple[int, ...]]) -> tuple[Match, list[dic
     return m, events
 
 
-def start(preset: str, players: int = 4, seed: int = 3, **overrides: Any) -> Match:
+def start(preset: str, players: int = 4, seed: int = 3, **overrides: object) -> Match:
     m, _ = Match.new(rules(preset, players=players, **overrides), random.Random(seed))
     return m
 
@@ -396,7 +403,7 @@ ALWAYS_TIED = [
 ]
 
 
-def totals(orders: list[tuple[int, ...]], n: int = 4) -> list[int]:
+def totals(orders: Sequence[tuple[int, ...]], n: int = 4) -> list[int]:
     scores = [0] * n
     for order in orders:
         for place, seat in enumerate(order):

@@ -1,4 +1,4 @@
-"""Shared helpers for the engine tests: explicit deals, scripted actions, forced hands.
+"""Helpers of the engine tests: explicit deals, scripted actions, forced hands.
 
 Nothing here decides legality: positions are set up through the engine's own
 actions (or its serialized state) and the tests judge the outcome.
@@ -13,6 +13,7 @@ from typing import Any
 
 from tienlen.engine import (
     Card,
+    Combination,
     Match,
     RuleSet,
     classify,
@@ -34,13 +35,13 @@ def mask(text: str) -> int:
     return mask_of(parse_cards(text.split()))
 
 
-def rules(preset: str = "standard", **overrides: Any) -> RuleSet:
+def rules(preset: str = "standard", **overrides: object) -> RuleSet:
     """A rule set from a preset plus overrides."""
     return resolve_rules({"preset": preset, **overrides})
 
 
 def new_match(
-    deal: Sequence[str], preset: str = "standard", seed: int = 0, **overrides: Any
+    deal: Sequence[str], preset: str = "standard", seed: int = 0, **overrides: object
 ) -> tuple[Match, list[dict[str, Any]]]:
     """A match whose first hand is dealt explicitly (one space-separated string a seat)."""
     ruleset = rules(preset, players=len(deal), **overrides)
@@ -136,7 +137,7 @@ def all_orders(n: int) -> list[tuple[int, ...]]:
     return list(itertools.permutations(range(n)))
 
 
-def combo_of(text: str) -> Any:
+def combo_of(text: str) -> Combination:
     """The classified combination of space-separated cards (asserting it is one)."""
     combo = classify(mask(text))
     assert combo is not None, text

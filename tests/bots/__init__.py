@@ -1,0 +1,1 @@
+"""Tests of the bots: legality, determinism, hidden information, hints, inference, search and the arena."""
