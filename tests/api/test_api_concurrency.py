@@ -8,11 +8,13 @@ import time
 import urllib.request
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 from flask import Flask
 
+from tests.support.api import Api, json_object
+from tests.support.servers import ServerStarter
 from tienlen.local_redis import LocalRedis, free_port
 
 DEAL = [
@@ -23,13 +25,13 @@ DEAL = [
 ]
 
 
-def four_remote(api: Any) -> tuple[str, list[str], int]:
+def four_remote(api: Api) -> tuple[str, list[str], int]:
     created = api.create(seats=[{"name": n} for n in "ABCD"], deal=DEAL)
     tokens = [t["token"] for t in sorted(created["tokens"], key=lambda t: t["seat"])]
     return created["match_id"], tokens, created["match"]["version"]
 
 
-def test_sixteen_threads_same_play_same_version_exactly_one_applied(app: Flask, api: Any) -> None:
+def test_sixteen_threads_same_play_same_version_exactly_one_applied(app: Flask, api: Api) -> None:
     match_id, tokens, version = four_remote(api)
     barrier = threading.Barrier(16)
     results: list[tuple[int, str | None]] = []
@@ -55,11 +57,11 @@ def test_sixteen_threads_same_play_same_version_exactly_one_applied(app: Flask, 
     assert set(r for code, r in counts if code == 409) <= {"stale_version", "not_your_turn"}
     state = api.public(match_id)
     assert state["version"] == version + 1 and state["seats"][0]["cards_left"] == 4
-    events = api.client.get(f"/v1/matches/{match_id}/events").json["events"]
+    events = json_object(api.client.get(f"/v1/matches/{match_id}/events"))["events"]
     assert [e["type"] for e in events].count("played") == 1
 
 
-def test_racing_joins_for_the_last_seats_get_one_seat_each(app: Flask, api: Any) -> None:
+def test_racing_joins_for_the_last_seats_get_one_seat_each(app: Flask, api: Api) -> None:
     created = api.create(seats=[{"name": "Host"}, {"open": True}, {"open": True}, {"open": True}])
     match_id = created["match_id"]
     barrier = threading.Barrier(12)
@@ -86,7 +88,7 @@ def test_racing_joins_for_the_last_seats_get_one_seat_each(app: Flask, api: Any)
     assert state["status"] == "playing" and [s["open"] for s in state["seats"]] == [False] * 4
 
 
-def test_idempotent_retry_applies_once(api: Any) -> None:
+def test_idempotent_retry_applies_once(api: Api) -> None:
     match_id, tokens, version = four_remote(api)
     first = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}, **{"Idempotency-Key": "k-1"})
     again = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}, **{"Idempotency-Key": "k-1"})
@@ -99,10 +101,10 @@ def test_idempotent_retry_applies_once(api: Any) -> None:
     assert other.status_code == 200 and api.public(match_id)["version"] == version + 2
 
 
-def test_idempotent_retries_racing_apply_once(app: Flask, api: Any) -> None:
+def test_idempotent_retries_racing_apply_once(app: Flask, api: Api) -> None:
     match_id, tokens, version = four_remote(api)
     barrier = threading.Barrier(8)
-    bodies: list[Any] = []
+    bodies: list[tuple[int, Any]] = []
 
     def submit() -> None:
         client = app.test_client()
@@ -124,15 +126,23 @@ def test_idempotent_retries_racing_apply_once(app: Flask, api: Any) -> None:
     assert len({str(body) for _, body in bodies}) == 1
 
 
-def test_long_poll_wakes_within_a_second_of_an_event(app: Flask, api: Any) -> None:
+class Woke(TypedDict, total=False):
+    """What the long poll of the next test saw: when it woke, how long it waited, the events it got."""
+
+    at: float
+    waited: float
+    events: list[dict[str, Any]]
+
+
+def test_long_poll_wakes_within_a_second_of_an_event(app: Flask, api: Api) -> None:
     match_id, tokens, _ = four_remote(api)
-    last = api.client.get(f"/v1/matches/{match_id}/events").json["last_seq"]
-    woke: dict[str, Any] = {}
+    last = json_object(api.client.get(f"/v1/matches/{match_id}/events"))["last_seq"]
+    woke: Woke = {}
 
     def poll() -> None:
         client = app.test_client()
         started = time.monotonic()
-        answer = client.get(f"/v1/matches/{match_id}/events?after={last}&wait=10").json
+        answer = json_object(client.get(f"/v1/matches/{match_id}/events?after={last}&wait=10"))
         woke["at"] = time.monotonic()
         woke["waited"] = woke["at"] - started
         woke["events"] = answer["events"]
@@ -148,9 +158,9 @@ def test_long_poll_wakes_within_a_second_of_an_event(app: Flask, api: Any) -> No
     assert woke["waited"] >= 0.4
 
 
-def test_long_poll_with_nothing_new_answers_empty_when_the_wait_ends(api: Any) -> None:
+def test_long_poll_with_nothing_new_answers_empty_when_the_wait_ends(api: Api) -> None:
     match_id, _, _ = four_remote(api)
-    last = api.client.get(f"/v1/matches/{match_id}/events").json["last_seq"]
+    last = json_object(api.client.get(f"/v1/matches/{match_id}/events"))["last_seq"]
     started = time.monotonic()
     answer = api.client.get(f"/v1/matches/{match_id}/events?after={last}&wait=1").json
     assert answer == {"events": [], "last_seq": last}
@@ -158,27 +168,29 @@ def test_long_poll_with_nothing_new_answers_empty_when_the_wait_ends(api: Any) -
 
 
 @pytest.mark.parametrize("wait", ["0.0001", "1e-9", "0.0004"])
-def test_a_wait_below_a_millisecond_ends_at_once_not_never(api: Any, wait: str) -> None:
+def test_a_wait_below_a_millisecond_ends_at_once_not_never(api: Api, wait: str) -> None:
     # Redis reads XREAD BLOCK 0 as "block for ever"; a tiny wait must not become that.
     match_id, _, _ = four_remote(api)
-    last = api.client.get(f"/v1/matches/{match_id}/events").json["last_seq"]
+    last = json_object(api.client.get(f"/v1/matches/{match_id}/events"))["last_seq"]
     started = time.monotonic()
     answer = api.client.get(f"/v1/matches/{match_id}/events?after={last}&wait={wait}")
     assert answer.status_code == 200 and answer.json == {"events": [], "last_seq": last}
     assert time.monotonic() - started < 2
 
 
-def _http(method: str, url: str, body: bytes | None = None, token: str | None = None) -> Any:
+def _http(method: str, url: str, body: bytes | None = None, token: str | None = None) -> dict[str, Any]:
     request = urllib.request.Request(url, data=body, method=method)
     request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+        answer = json.loads(response.read())
+    assert isinstance(answer, dict), answer
+    return answer
 
 
 @pytest.mark.xdist_group("server")
-def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path, server_starter: Any) -> None:
+def test_restart_of_server_and_redis_loses_no_accepted_action(tmp_path: Path, server_starter: ServerStarter) -> None:
     with LocalRedis(tmp_path / "redis") as redis_server:
         port = free_port()
         base = f"http://127.0.0.1:{port}"

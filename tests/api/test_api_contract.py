@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from marshmallow import Schema
+from werkzeug.test import TestResponse
 
+from tests.support.api import Api, json_object
 from tienlen.api import create_app, openapi_document
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,23 +25,21 @@ DEAL = [
 ]
 
 
-def reason(response: Any) -> str:
+def reason(response: TestResponse) -> str:
     """The machine-readable reason of an error answer, checking its shape."""
-    body = response.json
+    body = json_object(response)
     assert set(body) >= {"code", "status", "message", "reason"}, body
     assert body["code"] == response.status_code
     return str(body["reason"])
 
 
-def four_remote(api: Any, **extra: Any) -> tuple[str, list[str]]:
+def four_remote(api: Api, **extra: object) -> tuple[str, list[str]]:
     created = api.create(seats=[{"name": n} for n in "ABCD"], **extra)
     return created["match_id"], [t["token"] for t in sorted(created["tokens"], key=lambda t: t["seat"])]
 
 
-def test_create_answers_tokens_for_named_remote_seats_only(api: Any) -> None:
-    created = api.create(
-        seats=[{"name": "Ann"}, {"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Di"}], seed=3
-    )
+def test_create_answers_tokens_for_named_remote_seats_only(api: Api) -> None:
+    created = api.create(seats=[{"name": "Ann"}, {"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Di"}], seed=3)
     assert [t["seat"] for t in created["tokens"]] == [0, 3]
     assert all(len(t["token"]) >= 22 for t in created["tokens"])
     match = created["match"]
@@ -47,26 +48,26 @@ def test_create_answers_tokens_for_named_remote_seats_only(api: Any) -> None:
     assert match["rules"]["players"] == 4 and match["rules"]["preset"] == "standard"
 
 
-def test_join_fills_lowest_open_seat_and_deals_when_last_fills(api: Any, client: FlaskClient) -> None:
+def test_join_fills_lowest_open_seat_and_deals_when_last_fills(api: Api, client: FlaskClient) -> None:
     created = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}], seed=11)
     match_id = created["match_id"]
     first = client.post(f"/v1/matches/{match_id}/join", json={"name": "Bo"})
-    assert first.status_code == 201 and first.json["seat"] == 1
+    assert first.status_code == 201 and json_object(first)["seat"] == 1
     assert api.public(match_id)["status"] == "waiting"
     second = client.post(f"/v1/matches/{match_id}/join", json={"name": "Cy"})
-    assert second.status_code == 201 and second.json["seat"] == 2
+    assert second.status_code == 201 and json_object(second)["seat"] == 2
     match = api.public(match_id)
     assert match["status"] == "playing" and match["hand_number"] == 1
     assert [s["cards_left"] for s in match["seats"]] == [13, 13, 13]
-    assert api.view(match_id, second.json["token"])["seat"] == 2
+    assert api.view(match_id, json_object(second)["token"])["seat"] == 2
     full = client.post(f"/v1/matches/{match_id}/join", json={"name": "Late"})
     assert full.status_code == 409 and reason(full) == "match_full"
-    events = client.get(f"/v1/matches/{match_id}/events").json["events"]
+    events = json_object(client.get(f"/v1/matches/{match_id}/events"))["events"]
     assert [e["type"] for e in events[:3]] == ["seat_joined", "seat_joined", "hand_started"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
 
 
-def test_token_is_valid_for_its_own_match_and_seat_only(api: Any, client: FlaskClient) -> None:
+def test_token_is_valid_for_its_own_match_and_seat_only(api: Api, client: FlaskClient) -> None:
     match_a, tokens_a = four_remote(api, deal=DEAL)
     match_b, _ = four_remote(api, deal=DEAL)
     assert api.view(match_a, tokens_a[2])["seat"] == 2
@@ -77,7 +78,7 @@ def test_token_is_valid_for_its_own_match_and_seat_only(api: Any, client: FlaskC
         assert missing.status_code == 401 and reason(missing) == "invalid_token"
 
 
-def test_view_shows_own_cards_sorted_and_public_shows_none(api: Any) -> None:
+def test_view_shows_own_cards_sorted_and_public_shows_none(api: Api) -> None:
     match_id, tokens = four_remote(api, deal=[list(reversed(h)) for h in DEAL])
     view = api.view(match_id, tokens[1])
     assert view["cards"] == ["3C", "3D", "4C", "4D", "5C", "5D", "2H"]
@@ -103,7 +104,7 @@ def test_view_shows_own_cards_sorted_and_public_shows_none(api: Any) -> None:
         ({"type": "play", "cards": ["QH", "4S"]}, "cards_not_in_hand"),
     ],
 )
-def test_rule_refusals_on_the_opening_lead(api: Any, body: dict[str, Any], expected: str) -> None:
+def test_rule_refusals_on_the_opening_lead(api: Api, body: dict[str, Any], expected: str) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
     before = api.public(match_id)
     response = api.act(match_id, tokens[0], body)
@@ -111,7 +112,7 @@ def test_rule_refusals_on_the_opening_lead(api: Any, body: dict[str, Any], expec
     assert api.public(match_id) == before, "a refused action changes nothing"
 
 
-def test_does_not_beat_and_locked_bomb_only(api: Any) -> None:
+def test_does_not_beat_and_locked_bomb_only(api: Api) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
     assert api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}).status_code == 200
     pair = api.act(match_id, tokens[1], {"type": "play", "cards": ["4C", "4D"]})
@@ -132,10 +133,10 @@ def test_does_not_beat_and_locked_bomb_only(api: Any) -> None:
     assert legal["plays"] == [{"cards": ["3C", "3D", "4C", "4D", "5C", "5D"], "kind": "consecutive_pairs"}]
     bomb = api.act(match_id, tokens[1], {"type": "play", "cards": ["3C", "3D", "4C", "4D", "5C", "5D"]})
     assert bomb.status_code == 200
-    assert bomb.json["seats"][1]["passed"] is False
+    assert json_object(bomb)["seats"][1]["passed"] is False
 
 
-def test_match_not_playing_while_waiting_and_after_the_end(api: Any, client: FlaskClient) -> None:
+def test_match_not_playing_while_waiting_and_after_the_end(api: Api, client: FlaskClient) -> None:
     created = api.create(seats=[{"name": "Ann"}, {"open": True}])
     token = created["tokens"][0]["token"]
     waiting = api.act(created["match_id"], token, {"type": "pass"})
@@ -143,19 +144,18 @@ def test_match_not_playing_while_waiting_and_after_the_end(api: Any, client: Fla
     hint = client.get(f"/v1/matches/{created['match_id']}/hint", headers=api.auth(token))
     assert hint.status_code == 409 and reason(hint) == "match_not_playing"
     # A one-card deal ends a quick match at the first play.
-    quick = api.create(
-        seats=[{"name": "A"}, {"name": "B"}], rules={"preset": "ladder"}, deal=[["3S"], ["4S", "5S"]]
-    )
+    quick = api.create(seats=[{"name": "A"}, {"name": "B"}], rules={"preset": "ladder"}, deal=[["3S"], ["4S", "5S"]])
     match_id = quick["match_id"]
     tokens = [t["token"] for t in quick["tokens"]]
     done = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]})
-    assert done.status_code == 200 and done.json["status"] == "finished" and done.json["winner"] == 0
-    assert done.json["seats"][0]["place"] == 1 and done.json["seats"][1]["place"] == 2
+    ended = json_object(done)
+    assert done.status_code == 200 and ended["status"] == "finished" and ended["winner"] == 0
+    assert ended["seats"][0]["place"] == 1 and ended["seats"][1]["place"] == 2
     after = api.act(match_id, tokens[1], {"type": "play", "cards": ["4S"]})
     assert after.status_code == 409 and reason(after) == "match_not_playing"
 
 
-def test_reason_priority_token_then_state_then_turn_then_version_then_cards(api: Any) -> None:
+def test_reason_priority_token_then_state_then_turn_then_version_then_cards(api: Api) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
     assert reason(api.act(match_id, "nope", {"type": "play", "cards": ["ZZ"]})) == "invalid_token"
     not_turn = api.act(match_id, tokens[1], {"type": "play", "cards": ["ZZ"], "version": 99})
@@ -165,16 +165,17 @@ def test_reason_priority_token_then_state_then_turn_then_version_then_cards(api:
     assert reason(api.act(match_id, tokens[0], {"type": "play", "cards": ["ZZ", "3S", "3S"]})) == "unknown_card"
     current = api.public(match_id)["version"]
     ok = api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"], "version": current})
-    assert ok.status_code == 200 and ok.json["version"] == current + 1
+    assert ok.status_code == 200 and json_object(ok)["version"] == current + 1
 
 
-def test_hint_for_the_seat_on_turn_only(api: Any, client: FlaskClient) -> None:
+def test_hint_for_the_seat_on_turn_only(api: Api, client: FlaskClient) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
     answer = client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(tokens[0]))
     assert answer.status_code == 200
-    action = answer.json["action"]
+    hinted = json_object(answer)
+    action = hinted["action"]
     assert action["type"] == "play" and "3S" in action["cards"]
-    assert answer.json["explanation"] and "3S" in answer.json["explanation"]
+    assert hinted["explanation"] and "3S" in hinted["explanation"]
     assert api.act(match_id, tokens[0], action).status_code == 200
     # A hint's action is a valid action body as it stands, a pass included.
     assert api.act(match_id, tokens[1], {"type": "pass", "cards": []}).status_code == 200
@@ -213,12 +214,12 @@ def test_invalid_create_bodies_get_invalid_request(client: FlaskClient, body: di
     assert response.status_code == 422 and reason(response) == "invalid_request", response.json
 
 
-def test_names_must_be_unicode_text_a_lone_surrogate_is_invalid_request(api: Any, client: FlaskClient) -> None:
+def test_names_must_be_unicode_text_a_lone_surrogate_is_invalid_request(api: Api, client: FlaskClient) -> None:
     # JSON may spell a lone surrogate ("\\ud800") that no UTF-8 answer could carry back.
     body = '{"seats": [{"name": "\\ud800A"}, {"name": "B"}]}'
     created = client.post("/v1/matches", data=body, content_type="application/json")
     assert created.status_code == 422 and reason(created) == "invalid_request", created.json
-    assert "name" in json.dumps(created.json["errors"])
+    assert "name" in json.dumps(json_object(created)["errors"])
     match_id = api.create(seats=[{"name": "A"}, {"open": True}])["match_id"]
     join = client.post(f"/v1/matches/{match_id}/join", data='{"name": "\\udfffB"}', content_type="application/json")
     assert join.status_code == 422 and reason(join) == "invalid_request", join.json
@@ -231,23 +232,25 @@ def test_invalid_rules_name_the_parameter(client: FlaskClient) -> None:
     response = client.post(
         "/v1/matches", json={"seats": [{"name": "A"}, {"name": "B"}], "rules": {"scoring": "none", "hands": 3}}
     )
-    assert response.status_code == 422 and "hands" in json.dumps(response.json["errors"])
+    assert response.status_code == 422 and "hands" in json.dumps(json_object(response)["errors"])
 
 
 @pytest.mark.parametrize(
     "body",
     [{"type": "fold"}, {"type": "play"}, {"type": "pass", "cards": ["3S"]}, {"type": "play", "cards": "3S"}, []],
 )
-def test_invalid_action_bodies_get_invalid_request(api: Any, body: Any) -> None:
+def test_invalid_action_bodies_get_invalid_request(api: Api, client: FlaskClient, body: object) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
-    response = api.act(match_id, tokens[0], body)
+    response = client.post(f"/v1/matches/{match_id}/actions", json=body, headers=api.auth(tokens[0]))
     assert response.status_code == 422 and reason(response) == "invalid_request", response.json
 
 
-def test_malformed_json_is_bad_request(api: Any, client: FlaskClient) -> None:
+def test_malformed_json_is_bad_request(api: Api, client: FlaskClient) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
     response = client.post(
-        f"/v1/matches/{match_id}/actions", data="{not json", content_type="application/json",
+        f"/v1/matches/{match_id}/actions",
+        data="{not json",
+        content_type="application/json",
         headers=api.auth(tokens[0]),
     )
     assert response.status_code == 400 and reason(response) == "bad_request"
@@ -261,7 +264,7 @@ def test_payload_too_large(client: FlaskClient) -> None:
     assert response.status_code == 413 and reason(response) == "payload_too_large"
 
 
-def test_unknown_match_is_match_not_found(api: Any, client: FlaskClient) -> None:
+def test_unknown_match_is_match_not_found(api: Api, client: FlaskClient) -> None:
     for path in ("", "/events", "/view"):
         response = client.get(f"/v1/matches/0123456789abcdef0123{path}", headers=api.auth("x"))
         assert response.status_code == 404 and reason(response) == "match_not_found"
@@ -297,25 +300,30 @@ def test_store_unavailable_when_redis_does_not_answer() -> None:
 
 def test_healthz_and_rules(client: FlaskClient) -> None:
     assert client.get("/healthz").json == {"status": "ok"}
-    rules = client.get("/v1/rules").json
+    rules = json_object(client.get("/v1/rules"))
     assert rules["default_preset"] == "standard"
     assert rules["presets"]["classic"]["bombs"] == "classic" and rules["presets"]["classic"]["hands"] == 5
     assert rules["presets"]["ladder"]["scoring"] == "none"
     assert set(rules["parameters"]) == set(rules["presets"]["standard"]) - {"preset"}
 
 
-def test_events_are_public_numbered_and_paged(api: Any, client: FlaskClient) -> None:
+def test_events_are_public_numbered_and_paged(api: Api, client: FlaskClient) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)
     api.act(match_id, tokens[0], {"type": "play", "cards": ["3S", "4S", "5S"]})
     api.act(match_id, tokens[1], {"type": "pass"})
-    page = client.get(f"/v1/matches/{match_id}/events?after=0").json
+    page = json_object(client.get(f"/v1/matches/{match_id}/events?after=0"))
     types = [e["type"] for e in page["events"]]
     assert types == ["hand_started", "played", "passed"]
     assert page["events"][1] == {
-        "seq": 2, "type": "played", "seat": 0, "cards": ["3S", "4S", "5S"], "kind": "straight", "bomb": False,
+        "seq": 2,
+        "type": "played",
+        "seat": 0,
+        "cards": ["3S", "4S", "5S"],
+        "kind": "straight",
+        "bomb": False,
     }
     assert page["last_seq"] == 3
-    later = client.get(f"/v1/matches/{match_id}/events?after=2").json
+    later = json_object(client.get(f"/v1/matches/{match_id}/events?after=2"))
     assert [e["seq"] for e in later["events"]] == [3] and later["last_seq"] == 3
     empty = client.get(f"/v1/matches/{match_id}/events?after=3").json
     assert empty == {"events": [], "last_seq": 3}
@@ -345,7 +353,7 @@ def test_openapi_operations_have_unique_ids_for_generated_sdks() -> None:
 
 
 def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
-    spec = client.get("/openapi.json").json
+    spec = json_object(client.get("/openapi.json"))
     assert spec["openapi"].startswith("3.1")
     assert "reason" in spec["components"]["schemas"]["Error"]["required"]
     action = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]
@@ -353,34 +361,36 @@ def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
     assert client.get("/docs").status_code == 200
 
 
-def test_every_answer_has_exactly_the_documented_shape(api: Any, client: FlaskClient) -> None:
+def test_every_answer_has_exactly_the_documented_shape(api: Api, client: FlaskClient) -> None:
     """Answers are built without marshmallow dumping; their schemas must still describe them exactly."""
     from tienlen.api import schemas
 
-    def check(schema: Any, body: Any) -> None:
+    def check(schema: Schema, body: dict[str, Any]) -> None:
         assert schema.validate(body) == {}, (type(schema).__name__, schema.validate(body))
         assert schema.dump(body) == body, type(schema).__name__
 
     created = client.post("/v1/matches", json={"seats": [{"name": "A"}, {"name": "B", "bot": "easy"}, {"open": True}]})
-    check(schemas.CreatedMatchSchema(), created.json)
-    match_id = created.json["match_id"]
+    created_body = json_object(created)
+    check(schemas.CreatedMatchSchema(), created_body)
+    match_id = created_body["match_id"]
     check(schemas.MatchSchema(), api.public(match_id))
-    token = created.json["tokens"][0]["token"]
+    token = created_body["tokens"][0]["token"]
     check(schemas.SeatViewSchema(), api.view(match_id, token))
     joined = client.post(f"/v1/matches/{match_id}/join", json={"name": "C"})
-    check(schemas.TokenSchema(), joined.json)
-    for seat_token in (token, joined.json["token"]):
+    joined_body = json_object(joined)
+    check(schemas.TokenSchema(), joined_body)
+    for seat_token in (token, joined_body["token"]):
         view = api.view(match_id, seat_token)
         check(schemas.SeatViewSchema(), view)
         check(schemas.LegalSchema(), api.legal(match_id, seat_token))
         if view["turn"] == view["seat"]:
-            hint = client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(seat_token)).json
+            hint = json_object(client.get(f"/v1/matches/{match_id}/hint", headers=api.auth(seat_token)))
             check(schemas.HintSchema(), hint)
             answer = api.act(match_id, seat_token, hint["action"])
             assert answer.status_code == 200
-            check(schemas.SeatViewSchema(), answer.json)
+            check(schemas.SeatViewSchema(), json_object(answer))
     check(schemas.MatchSchema(), api.public(match_id))
-    check(schemas.EventsSchema(), client.get(f"/v1/matches/{match_id}/events").json)
-    check(schemas.PresetsSchema(), client.get("/v1/rules").json)
-    check(schemas.HealthSchema(), client.get("/healthz").json)
-    check(schemas.ErrorSchema(), client.get(f"/v1/matches/{match_id}/view").json)
+    check(schemas.EventsSchema(), json_object(client.get(f"/v1/matches/{match_id}/events")))
+    check(schemas.PresetsSchema(), json_object(client.get("/v1/rules")))
+    check(schemas.HealthSchema(), json_object(client.get("/healthz")))
+    check(schemas.ErrorSchema(), json_object(client.get(f"/v1/matches/{match_id}/view")))

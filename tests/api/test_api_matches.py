@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from tests.support.api import Api, json_object
 
-def strings_in(value: Any) -> set[str]:
+
+def strings_in(value: object) -> set[str]:
     """Every string anywhere inside a JSON value."""
     if isinstance(value, str):
         return {value}
@@ -21,7 +22,7 @@ def strings_in(value: Any) -> set[str]:
     return set()
 
 
-def check_no_leak(api: Any, match_id: str, tokens: list[str]) -> dict[int, list[str]]:
+def check_no_leak(api: Api, match_id: str, tokens: list[str]) -> dict[int, list[str]]:
     """Each view shows only its own hand; the public state shows no hand card."""
     hands = {seat: api.view(match_id, token)["cards"] for seat, token in enumerate(tokens)}
     held = set().union(*map(set, hands.values()))
@@ -32,7 +33,7 @@ def check_no_leak(api: Any, match_id: str, tokens: list[str]) -> dict[int, list[
         assert not others & strings_in(view), f"seat {seat}'s view shows another seat's card"
         legal = api.legal(match_id, token)
         assert not others & strings_in(legal)
-    events = api.client.get(f"/v1/matches/{match_id}/events").json["events"]
+    events = json_object(api.client.get(f"/v1/matches/{match_id}/events"))["events"]
     starts = [i for i, e in enumerate(events) if e["type"] == "hand_started"]
     this_hand = events[starts[-1] :] if starts else events
     assert not held & strings_in(this_hand), "an event of this hand shows a card still in a hand"
@@ -43,9 +44,9 @@ def check_no_leak(api: Any, match_id: str, tokens: list[str]) -> dict[int, list[
     ("preset", "players"),
     [("standard", 4), ("classic", 3), ("ladder", 2), ("ladder", 4), ("standard", 2)],
 )
-def test_full_match_through_http_for_every_preset(api: Any, preset: str, players: int) -> None:
+def test_full_match_through_http_for_every_preset(api: Api, preset: str, players: int) -> None:
     rng = random.Random(f"{preset}-{players}")
-    rules: dict[str, Any] = {"preset": preset}
+    rules: dict[str, object] = {"preset": preset}
     if preset != "ladder":
         rules["hands"] = 2
     created = api.create(seats=[{"name": f"P{i}"} for i in range(players)], rules=rules, seed=rng.randrange(10**6))
@@ -66,22 +67,23 @@ def test_full_match_through_http_for_every_preset(api: Any, preset: str, players
         choice = rng.choice(options)
         response = api.act(match_id, tokens[seat], choice | {"version": state["version"]})
         assert response.status_code == 200, (choice, response.json)
-        assert response.json["version"] == state["version"] + 1
-        state = response.json
+        answer = json_object(response)
+        assert answer["version"] == state["version"] + 1
+        state = answer
         actions += 1
     assert state["status"] == "finished"
     assert state["winner"] is not None or len(state["winners"]) > 1
     assert len(state["hands"]) >= (1 if preset == "ladder" else 2)
     totals = [sum(h["points"][s] for h in state["hands"]) for s in range(players)]
     assert totals == [s["score"] for s in state["seats"]]
-    events = api.client.get(f"/v1/matches/{match_id}/events?after=0").json["events"]
+    events = json_object(api.client.get(f"/v1/matches/{match_id}/events?after=0"))["events"]
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert events[-1]["type"] == "match_ended"
     assert sum(e["type"] in ("played", "passed") for e in events) == actions
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Any, client: FlaskClient, level: str) -> None:
+def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Api, client: FlaskClient, level: str) -> None:
     created = api.create(
         seats=[{"name": "Me"}] + [{"name": f"B{i}", "bot": level} for i in (1, 2, 3)],
         rules={"hands": 1},
@@ -99,8 +101,8 @@ def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Any, client: FlaskCl
             options.append({"type": "pass"})
         response = api.act(match_id, token, rng.choice(options))
         assert response.status_code == 200, response.json
-        state = response.json
+        state = json_object(response)
     assert state["status"] == "finished"
-    events = client.get(f"/v1/matches/{match_id}/events").json["events"]
+    events = json_object(client.get(f"/v1/matches/{match_id}/events"))["events"]
     assert {e["seat"] for e in events if e["type"] == "played"} >= {1, 2, 3} - {None}
     assert json.dumps(events).count("match_ended") == 1
