@@ -17,8 +17,8 @@ import pytest
 
 from tests.support.processes import alive
 from tienlen import cli
-from tienlen.cli import gunicorn_options, port_in_use
 from tienlen.local_redis import LocalRedis, free_port
+from tienlen.serving import ServeConfig, TienLenApplication, gunicorn_options, port_in_use
 
 
 def test_serve_on_a_taken_port_exits_at_once_with_the_reason(redis_server: LocalRedis, tmp_path: Path) -> None:
@@ -46,25 +46,35 @@ def test_a_free_port_is_free() -> None:
 
 
 def test_workers_each_listen_so_connections_spread_over_them() -> None:
-    assert gunicorn_options("127.0.0.1", 8000, 2, 8)["reuse_port"] is True
+    assert gunicorn_options(ServeConfig("127.0.0.1", 8000, 2), max_waiters=10)["reuse_port"] is True
 
 
-def test_serve_gunicorn_options() -> None:
-    options = cli.gunicorn_options("127.0.0.1", 8123, 2, 8)
+def test_serve_runs_gevent_workers_that_take_every_waiting_client() -> None:
+    options = gunicorn_options(ServeConfig("127.0.0.1", 8123, 2), max_waiters=5000)
     assert options["bind"] == "127.0.0.1:8123"
-    assert options["worker_class"] == "gthread"
-    assert options["workers"] == 2 and options["threads"] == 8
+    assert options["worker_class"] == "gevent"
+    assert options["workers"] == 2 and options["worker_connections"] > 5000
     assert options["accesslog"] is None
-    app = cli.TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
+    app = TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
+    assert app.cfg.worker_class_str == "gevent"
+    assert app.cfg.worker_connections > 5000
+    assert app.cfg.bind == ["127.0.0.1:8123"]
+
+
+def test_serve_can_still_run_threaded_workers() -> None:
+    options = gunicorn_options(ServeConfig("127.0.0.1", 8123, 2, "gthread", 8), max_waiters=5000)
+    app = TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
     assert app.cfg.worker_class_str == "gthread"
     assert app.cfg.threads == 8
-    assert app.cfg.bind == ["127.0.0.1:8123"]
 
 
 def test_cli_parses_subcommands() -> None:
     parser = cli.build_parser()
     args = parser.parse_args(["serve", "--port", "8765", "--workers", "3", "--threads", "4"])
     assert (args.host, args.port, args.workers, args.threads) == ("127.0.0.1", 8765, 3, 4)
+    assert args.worker_class == "gevent"
+    args = parser.parse_args(["serve", "--worker-class", "gthread"])
+    assert args.worker_class == "gthread"
     args = parser.parse_args(["arena", "--games", "10", "--help"])
     assert args.arena_args == ["--games", "10", "--help"]
 

@@ -1,175 +1,33 @@
 """Command line: ``tienlen serve | openapi | arena``.
 
-``serve`` runs the Flask app under gunicorn with threaded (gthread) workers.
-With ``REDIS_URL`` set it uses that Redis; otherwise it starts a private
-``redis-server`` (append-only file in ``./var/redis``, or ``$TIENLEN_DATA_DIR``)
-before the workers are forked, and stops it when gunicorn exits.
+``serve`` is :mod:`tienlen.serving`; ``openapi`` prints the contract;
+``arena`` is :mod:`tienlen.bots.arena`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
-import socket
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from types import FrameType
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
-from gunicorn.app.base import BaseApplication
+from .serving import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_THREADS,
+    DEFAULT_WORKER_CLASS,
+    DEFAULT_WORKERS,
+    WORKER_CLASSES,
+    ServeConfig,
+    serve,
+)
 
-from tienlen.local_redis import LocalRedis
-
-if TYPE_CHECKING:
-    from flask import Flask
-
-__all__ = ["TienLenApplication", "build_parser", "gunicorn_options", "main"]
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
-DEFAULT_WORKERS = 2
-DEFAULT_THREADS = 8
-DEFAULT_DATA_DIR = os.path.join("var", "redis")
-
-
-class TienLenApplication(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
-    """A gunicorn application whose WSGI callable is ``tienlen.api.create_app()``.
-
-    ``create_app`` is called in :meth:`load`, i.e. in each worker after the fork
-    (``preload_app`` stays off), so every worker builds its own app and Redis pool.
-    """
-
-    def __init__(self, options: Mapping[str, Any], app_factory: Callable[[], Flask] | None = None) -> None:
-        """Keep the gunicorn settings and an optional factory (default: ``tienlen.api.create_app``)."""
-        self.options = dict(options)
-        self.app_factory: Callable[[], Flask] | None = app_factory
-        super().__init__()
-
-    def load_config(self) -> None:
-        """Apply the known settings; unknown ones (e.g. absent from older gunicorn) are skipped."""
-        for key, value in self.options.items():
-            if key in self.cfg.settings and value is not None:
-                self.cfg.set(key, value)
-
-    def load(self) -> Flask:
-        """Build the WSGI app (called in the worker process)."""
-        if self.app_factory is not None:
-            return self.app_factory()
-        # Imported here: only the commands that serve the API need Flask (``tienlen arena`` does not).
-        from tienlen.api import create_app
-
-        return create_app()
-
-
-def _post_worker_init(worker: Any) -> None:
-    """gunicorn hook, in each worker: ignore SIGINT.
-
-    On Ctrl-C the terminal signals the whole process group, and the master then
-    sends SIGQUIT to every worker.  A gthread worker that handles both re-enters
-    its quit handler inside ``ThreadPoolExecutor.shutdown`` and deadlocks on the
-    executor's lock until the master SIGKILLs it.  With SIGINT ignored the worker
-    gets the master's SIGQUIT only (and SIGTERM still means a graceful stop).
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def gunicorn_options(host: str, port: int, workers: int, threads: int) -> dict[str, Any]:
-    """The gunicorn settings used by ``serve``."""
-    return {
-        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
-        "workers": workers,
-        "threads": threads,
-        "worker_class": "gthread",
-        "accesslog": None,  # the app writes its own JSON log lines
-        "errorlog": "-",
-        "loglevel": "warning",
-        "graceful_timeout": 5,
-        "timeout": 30,
-        "keepalive": 5,
-        # Each worker binds its own listening socket and the kernel spreads new
-        # connections over them. With one shared socket, the first worker to wake
-        # takes every keep-alive client while the other idles on its core.
-        "reuse_port": True,
-        "proc_name": "tienlen",
-        # gunicorn >= 24 opens a control socket at a per-user default path; several
-        # servers on one machine (tests, bench, make serve) would fight over it.
-        "control_socket_disable": True,
-        "post_worker_init": _post_worker_init,
-    }
-
-
-def _raise_system_exit(signum: int, frame: FrameType | None) -> None:
-    """Turn SIGTERM/SIGINT into SystemExit so ``finally`` blocks run (until gunicorn takes over)."""
-    raise SystemExit(128 + signum)
-
-
-def port_in_use(host: str, port: int) -> str | None:
-    """Why ``host:port`` cannot be listened on, or None when it can.
-
-    The workers bind their own ``SO_REUSEPORT`` sockets, so gunicorn's master
-    never finds out that a port is taken (its workers would fail and be
-    respawned forever). A plain bind here refuses any port already listened
-    on, another ``tienlen serve`` included.
-    """
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as error:
-        return f"cannot resolve {host!r}: {error}"
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        # as gunicorn does: connections of an earlier server in TIME_WAIT do not count
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as error:
-            return f"cannot listen on {host}:{port}: {error.strerror or error}"
-    return None
+__all__ = ["build_parser", "main"]
 
 
 def _serve(args: argparse.Namespace) -> int:
-    """Run gunicorn, with an embedded Redis when ``REDIS_URL`` is not set."""
-    refused = port_in_use(args.host, args.port)
-    if refused is not None:
-        print(f"tienlen: {refused}", file=sys.stderr, flush=True)
-        return 1
-    previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
-    owner_pid = os.getpid()
-    embedded: LocalRedis | None = None
-    try:
-        redis_url = os.environ.get("REDIS_URL", "").strip()
-        if redis_url:
-            redis_note = f"Redis {redis_url} (from REDIS_URL)"
-        else:
-            data_dir = os.environ.get("TIENLEN_DATA_DIR") or DEFAULT_DATA_DIR
-            embedded = LocalRedis(data_dir, appendonly=True)
-            embedded.start()
-            # Set before gunicorn forks, so every worker's create_app() finds it.
-            os.environ["REDIS_URL"] = embedded.url
-            redis_note = f"embedded Redis {embedded.url} (pid {embedded.pid}, AOF in {embedded.data_dir})"
-        options = gunicorn_options(args.host, args.port, args.workers, args.threads)
-        print(
-            f"tienlen: listening on http://{options['bind']} "
-            f"({args.workers} workers x {args.threads} threads), using {redis_note}",
-            flush=True,
-        )
-        # gunicorn installs its own SIGTERM/SIGINT handlers; on either it stops the
-        # workers and raises SystemExit out of run(), so the finally below still runs.
-        TienLenApplication(options).run()
-        return 0
-    finally:
-        # gunicorn workers are forked from this process and unwind through here too:
-        # only the master may stop Redis or restore handlers.
-        if os.getpid() == owner_pid:
-            if embedded is not None:
-                # A second Ctrl-C must not interrupt the shutdown of Redis.
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
-                signal.signal(signal.SIGTERM, signal.SIG_IGN)
-                embedded.stop()
-                print("tienlen: embedded Redis stopped", file=sys.stderr, flush=True)
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
+    """Run the server (see :mod:`tienlen.serving`)."""
+    return serve(ServeConfig(args.host, args.port, args.workers, args.worker_class, args.threads))
 
 
 def _openapi(args: argparse.Namespace) -> int:
@@ -213,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the HTTP server under gunicorn",
         description=(
-            "Run the HTTP API under gunicorn (gthread workers). Uses $REDIS_URL if set; otherwise starts "
-            "a private redis-server with its append-only file in ./var/redis (or $TIENLEN_DATA_DIR)."
+            "Run the HTTP API under gunicorn (gevent workers: waiting clients hold no thread). Uses $REDIS_URL "
+            "if set; otherwise starts a private redis-server with its append-only file in ./var/redis "
+            "(or $TIENLEN_DATA_DIR)."
         ),
     )
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")
@@ -223,10 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=_positive_int, default=DEFAULT_WORKERS, help=f"processes (default {DEFAULT_WORKERS})"
     )
     serve.add_argument(
+        "--worker-class",
+        choices=WORKER_CLASSES,
+        default=DEFAULT_WORKER_CLASS,
+        help=f"gevent (thousands of waiting clients) or gthread (a thread each) (default {DEFAULT_WORKER_CLASS})",
+    )
+    serve.add_argument(
         "--threads",
         type=_positive_int,
         default=DEFAULT_THREADS,
-        help=f"threads per process (default {DEFAULT_THREADS})",
+        help=f"threads per process with --worker-class gthread (default {DEFAULT_THREADS})",
     )
     serve.set_defaults(handler=_serve)
 

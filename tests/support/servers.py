@@ -8,29 +8,38 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 __all__ = ["ServerStarter", "start_server", "stop_server"]
 
-ServerStarter = Callable[[str, int, Path], subprocess.Popen[bytes]]
+ServerStarter = Callable[..., subprocess.Popen[bytes]]
 """The type of :func:`start_server` (the ``server_starter`` fixture)."""
 
 _START_TIMEOUT_S = 30.0
 
 
-def start_server(redis_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    redis_url: str,
+    port: int,
+    log: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+    args: Sequence[str] = ("--workers", "1"),
+) -> subprocess.Popen[bytes]:
     """Run ``python -m tienlen serve`` on ``port`` against ``redis_url``; wait until healthy.
 
-    The server's output is appended to ``log``; one worker with eight threads,
-    a small bot budget. Fails the test (with the log's tail) when the server is
+    The server's output is appended to ``log``; by default one (gevent) worker
+    and a small bot budget; ``env`` adds or overrides variables, ``args`` replaces
+    the worker options. Fails the test (with the log's tail) when the server is
     not healthy within 30 seconds.
     """
-    env = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_BOT_BUDGET": "0.02"}
+    variables = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_BOT_BUDGET": "0.02"}
+    variables |= dict(env or {})
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1", "--threads", "8"],
-            env=env,
+            [sys.executable, "-m", "tienlen", "serve", "--port", str(port), *args],
+            env=variables,
             stdout=out,
             stderr=subprocess.STDOUT,
         )

@@ -1,5 +1,6 @@
 """HTTP API v1: the Flask app factory and the OpenAPI document."""
 
-from .app import create_app, openapi_document
+from .app import create_app, openapi_document, shutdown
+from .runtime import gevent_patched
 
-__all__ = ["create_app", "openapi_document"]
+__all__ = ["create_app", "gevent_patched", "openapi_document", "shutdown"]

@@ -16,10 +16,11 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from .. import wire
 from ..engine import IllegalActionError
 from ..service import MatchService, ServiceError
-from ..store import RedisMatchStore, StoreUnavailableError
-from .config import Settings
+from ..settings import Settings
+from ..store import RedisMatchStore, StoreUnavailableError, TooManyWaitersError
 from .errors import DEFAULT_REASONS, error_body
 from .routes import events, matches, meta, seats
+from .runtime import gevent_offload, gevent_patched
 from .schemas import ErrorSchema
 
 API_TITLE = "Tien Len Game Server"
@@ -34,6 +35,7 @@ Every error is `{code, status, message, reason}` with a machine-readable
 """
 
 log = logging.getLogger("tienlen.requests")
+RETRY_WAIT_S = 2  # Retry-After of a refused wait
 
 
 class TienLenFlask(Flask):
@@ -111,9 +113,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["tienlen"] = MatchService(
-        RedisMatchStore.from_url(settings.redis_url, settings.match_ttl_s), settings.bot_budget_s
+    cooperative = gevent_patched()
+    store = RedisMatchStore.from_url(
+        settings.redis_url, settings.match_ttl_s, max_waiters=settings.max_waiters, cooperative=cooperative
     )
+    app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, gevent_offload if cooperative else None)
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
     for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
@@ -134,6 +138,10 @@ def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
     def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:
         return error_body("store_unavailable", "the store does not answer")
 
+    def too_many_waiters(error: TooManyWaitersError) -> tuple[dict[str, Any], int, dict[str, str]]:
+        body, status = error_body("too_many_waiters", f"{error}; try again shortly or on another server")
+        return body, status, {"Retry-After": str(RETRY_WAIT_S)}
+
     def unexpected(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
         app.logger.exception("unhandled error", exc_info=error)
         return api.handle_http_exception(InternalServerError())
@@ -141,6 +149,7 @@ def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
     app.register_error_handler(ServiceError, refused)
     app.register_error_handler(IllegalActionError, refused)
     app.register_error_handler(StoreUnavailableError, store_down)
+    app.register_error_handler(TooManyWaitersError, too_many_waiters)
     app.register_error_handler(Exception, unexpected)
 
 
@@ -168,6 +177,12 @@ def _install_request_log(app: Flask, settings: Settings) -> None:
         }
         log.info(wire.dumps(line).decode())
         return response
+
+
+def shutdown(app: Flask) -> None:
+    """The server is stopping: end every stream and long poll of this process at once."""
+    service: MatchService = app.extensions["tienlen"]
+    service.store.close()
 
 
 def openapi_document() -> dict[str, Any]:

@@ -36,6 +36,7 @@ REASON_STATUS: dict[str, int] = {
     "payload_too_large": 413,
     "invalid_request": 422,
     "store_unavailable": 503,
+    "too_many_waiters": 503,
 } | {reason: 409 if reason in ("match_not_playing", "not_your_turn") else 422 for reason in REFUSAL_REASONS}
 
 

@@ -126,12 +126,34 @@ class ActionSchema(ma.Schema):
             raise ma.ValidationError("a pass takes no cards", "cards")
 
 
+MAX_SEQ = 2**63 - 1  # a stream entry id's sequence part is a 64-bit number in Redis
+
+
 class EventsQuerySchema(ma.Schema):
     """Query of ``GET /v1/matches/{match_id}/events``."""
 
-    # a stream entry id's sequence part is a 64-bit number in Redis
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**63 - 1))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
+
+
+class StreamQuerySchema(ma.Schema):
+    """Query of ``GET /v1/matches/{match_id}/stream``."""
+
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "Send the events with `seq` greater than this (`Last-Event-ID` wins if both)"},
+    )
+
+
+class StreamHeadersSchema(ma.Schema):
+    """Headers of ``GET /v1/matches/{match_id}/stream``."""
+
+    last_event_id = fields.Integer(
+        data_key="Last-Event-ID",
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "Resume after this event (browsers send it when they reconnect)"},
+    )
 
 
 # ----- responses -------------------------------------------------------------------

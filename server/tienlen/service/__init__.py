@@ -6,10 +6,11 @@ the engine's :class:`~tienlen.engine.IllegalActionError`), each with a ``reason`
 """
 
 from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, ServiceError, StaleVersion
-from .matches import Created, Joined, MatchService
+from .matches import Created, Following, Joined, MatchService
 
 __all__ = [
     "Created",
+    "Following",
     "InvalidRequest",
     "InvalidToken",
     "Joined",

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import (
@@ -39,7 +40,11 @@ from ..store import (
 from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, StaleVersion
 from .present import events_answer, hint_answer, legal_answer, seat_answer
 
+T = TypeVar("T")
+Offload = Callable[[Callable[[], Any]], Any]
+
 MAX_ATTEMPTS = 8
+FINAL_EVENTS = frozenset({"match_ended"})  # after one of these a match has no more events
 BOT_TURNS_BUDGETS = 8  # full-budget Hard decisions one request may spend before Hard hurries
 
 
@@ -61,11 +66,21 @@ class Joined:
 
 
 class MatchService:
-    """Use cases of API v1 over one store."""
+    """Use cases of API v1 over one store.
 
-    def __init__(self, store: MatchStore, bot_budget_s: float) -> None:
+    ``offload`` runs the CPU-heavy part of a request (bots thinking, hints)
+    somewhere that does not stop the server's other connections, e.g. a real
+    thread under gevent; by default it runs in place.
+    """
+
+    def __init__(self, store: MatchStore, bot_budget_s: float, offload: Offload | None = None) -> None:
         self.store = store
         self.bot_budget_s = bot_budget_s
+        self._offload: Offload = offload or _in_place
+
+    def _think(self, record: MatchRecord, work: Callable[[], T]) -> T:
+        """Run ``work`` through ``offload`` when bots may think in it, else in place."""
+        return cast(T, self._offload(work)) if record.bots else work()
 
     # ----- reading --------------------------------------------------------------
 
@@ -103,10 +118,12 @@ class MatchService:
         seat = self.seat_of(record, token)
         engine = _playing(record)
         engine.verify_turn(seat)
-        suggestion = bots.hint(
-            seat_view(engine, seat), engine.legal_plays(), bots.bot_rng(engine, seat), budget_s=self.bot_budget_s
-        )
-        return hint_answer(suggestion)
+
+        def think() -> dict[str, Any]:
+            view, legal, rng = seat_view(engine, seat), engine.legal_plays(), bots.bot_rng(engine, seat)
+            return hint_answer(bots.hint(view, legal, rng, budget_s=self.bot_budget_s))
+
+        return cast(dict[str, Any], self._offload(think))
 
     def events(self, match_id: str, after: int, wait_s: float) -> dict[str, Any]:
         """Public events after ``after``, waiting up to ``wait_s`` for the first one."""
@@ -114,6 +131,18 @@ class MatchService:
         if found is None:
             raise MatchNotFound(f"no match {match_id!r}")
         return events_answer(found, after)
+
+    def follow(self, match_id: str, after: int, idle_s: float) -> Following:
+        """The match's events after ``after`` as they come, ending after its last one.
+
+        :class:`MatchNotFound` up front; an empty batch every ``idle_s``
+        without news. A finished match with nothing after ``after`` ends at once.
+        """
+        record = self.get(match_id)
+        engine = record.engine
+        if engine is not None and engine.outcome is not None and after >= record.last_seq:
+            return Following(None)
+        return Following(self.store.follow(match_id, after, idle_s))
 
     # ----- writing --------------------------------------------------------------
 
@@ -158,7 +187,7 @@ class MatchService:
             )
             events: list[dict[str, Any]] = []
             if not any(s.open for s in seats):
-                events = self._start(record)
+                events = self._think(record, partial(self._start, record))
             _number(record, events)
             if self.store.commit(record, None, events):
                 return Created(record, tokens)
@@ -177,7 +206,7 @@ class MatchService:
             record.seats[seat] = SeatRecord(name=name, token_sha256=token_digest(token))
             events: list[dict[str, Any]] = [{"type": "seat_joined", "seat": seat, "name": name}]
             if len(open_seats) == 1:
-                events += self._start(record)
+                events += self._think(record, partial(self._start, record))
             record.version += 1
             _number(record, events)
             if self.store.commit(record, expected, events):
@@ -204,16 +233,23 @@ class MatchService:
             if body.get("version") is not None and body["version"] != record.version:
                 raise StaleVersion(f"the match is at version {record.version}, not {body['version']}")
             expected = record.version
-            done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
-            events = [e.to_dict() for e in done + self._bot_turns(record)]
-            record.version += 1
-            _number(record, events)
-            answer = seat_answer(record, seat)
+
+            events, answer = self._think(record, partial(self._apply, record, engine, seat, body))
             if self.store.commit(record, expected, events, None if answer_key is None else (answer_key, answer)):
                 return answer
         raise StaleVersion("the match kept changing while your action was applied; try again")
 
     # ----- helpers --------------------------------------------------------------
+
+    def _apply(
+        self, record: MatchRecord, engine: Match, seat: int, body: Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Apply the seat's action and the bot turns after it; the new events and the seat's answer."""
+        done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
+        events = [e.to_dict() for e in done + self._bot_turns(record)]
+        record.version += 1
+        _number(record, events)
+        return events, seat_answer(record, seat)
 
     def _start(self, record: MatchRecord) -> list[dict[str, Any]]:
         """Deal the first hand and play any bot turns; return the events."""
@@ -232,6 +268,32 @@ class MatchService:
         )
 
 
+def _in_place(work: Callable[[], Any]) -> Any:
+    return work()
+
+
+class Following(Iterator[list[dict[str, Any]]]):
+    """Batches of a match's events, ending after the event that ends the match; close it when done."""
+
+    def __init__(self, batches: Iterator[list[dict[str, Any]]] | None) -> None:
+        self._batches = batches
+
+    def __next__(self) -> list[dict[str, Any]]:
+        if self._batches is None:
+            raise StopIteration
+        batch = next(self._batches)
+        if any(event["type"] in FINAL_EVENTS for event in batch):
+            self.close()
+        return batch
+
+    def close(self) -> None:
+        """Stop following (gives the store's waiter place back)."""
+        batches, self._batches = self._batches, None
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()
+
+
 def _number(record: MatchRecord, events: list[dict[str, Any]]) -> None:
     """Give new events their sequence numbers and advance the record's last one."""
     for event in events:
@@ -248,4 +310,4 @@ def _playing(record: MatchRecord) -> Match:
     return engine
 
 
-__all__ = ["Created", "Joined", "MatchService"]
+__all__ = ["Created", "Following", "Joined", "MatchService"]

@@ -1,6 +1,6 @@
 """The match store: records of matches and their events; the protocol the service uses, and Redis."""
 
-from .base import AnswerKey, Loaded, MatchStore, StoreUnavailableError
+from .base import AnswerKey, Loaded, MatchStore, StoreUnavailableError, TooManyWaitersError
 from .records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .redis_store import RedisMatchStore
 
@@ -12,6 +12,7 @@ __all__ = [
     "RedisMatchStore",
     "SeatRecord",
     "StoreUnavailableError",
+    "TooManyWaitersError",
     "new_match_id",
     "new_token",
     "token_digest",

@@ -7,6 +7,7 @@ the store's business: the service names them by :class:`AnswerKey`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,6 +16,10 @@ from .records import MatchRecord
 
 class StoreUnavailableError(RuntimeError):
     """The store did not answer."""
+
+
+class TooManyWaitersError(RuntimeError):
+    """This server already holds as many waiting clients (long polls and streams) as it may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,5 +65,23 @@ class MatchStore(Protocol):
         ...
 
     def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
-        """Public events with ``seq`` > ``after``, oldest first, waiting up to ``wait_s`` for one; None: no match."""
+        """Public events with ``seq`` > ``after``, oldest first, waiting up to ``wait_s`` for one; None: no match.
+
+        A wait holds no thread and no connection of the store; it raises
+        :class:`TooManyWaitersError` when the server holds too many already.
+        """
+        ...
+
+    def follow(self, match_id: str, after: int, idle_s: float) -> Iterator[list[dict[str, Any]]]:
+        """Every event with ``seq`` > ``after`` as it comes, in batches, for as long as the caller reads.
+
+        An empty batch means ``idle_s`` passed with nothing new (time for a
+        heartbeat). It ends when the match is gone or the server shuts down;
+        the caller stops reading after the match's last event. Counts as one
+        waiter for its whole life (:class:`TooManyWaitersError` up front).
+        """
+        ...
+
+    def close(self) -> None:
+        """The server is shutting down: end every wait and follow now."""
         ...

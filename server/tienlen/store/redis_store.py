@@ -1,21 +1,25 @@
-"""Matches in Redis: one hash per match, its events in a stream, atomic writes.
+"""Matches in Redis: one hash per match, its events in a stream, atomic writes, wake-ups.
 
 Keys of one match share the hash tag ``{<match_id>}`` so a Redis Cluster keeps
 them on one slot:
 
 - ``tl:{id}:state``  hash: ``v`` (version) and ``doc`` (the record's JSON)
 - ``tl:{id}:events`` stream of public events, entry ids ``0-<seq>``
-- ``tl:{id}:idem:<sha256>`` a cached answer for an ``Idempotency-Key``
+- ``tl:{id}:idem:<sha256>`` the answer kept for an ``Idempotency-Key``
+- ``tl:{id}:wake`` the (sharded) pub/sub channel each commit publishes its events on
 
 Every write is one Lua script: compare the version, replace the record, append
-the events and refresh the TTLs, all or nothing.
+the events, refresh the TTLs, keep the answer and publish the events, all or
+nothing. Waiting for events holds no connection (see :mod:`.waiting`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any, cast
 
 import redis
@@ -23,25 +27,33 @@ import redis
 from .. import wire
 from .base import AnswerKey, Loaded, StoreUnavailableError
 from .records import MatchRecord
+from .waiting import Hold, Waiting
 
 IDEMPOTENCY_TTL_S = 24 * 3600
 MAX_EVENTS_PER_READ = 500
 
+DEFAULT_POOL_SIZE = 16  # Redis connections of one worker under gevent (waiters hold none)
+
+# KEYS: state, events, wake channel[, kept answer]. ARGV: expected version, new version, record,
+# ttl, first seq, event count, answer, answer ttl, publish command, then the events.
 _COMMIT = """
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '' end
 if current ~= ARGV[1] then return 0 end
-if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
 local ttl = tonumber(ARGV[4])
 local first = tonumber(ARGV[5])
 local count = tonumber(ARGV[6])
+local events = {}
 for i = 1, count do
-  redis.call('XADD', KEYS[2], '0-' .. (first + i - 1), 'e', ARGV[8 + i])
+  events[i] = ARGV[9 + i]
+  redis.call('XADD', KEYS[2], '0-' .. (first + i - 1), 'e', events[i])
 end
 redis.call('EXPIRE', KEYS[1], ttl)
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
-if KEYS[3] then redis.call('SET', KEYS[3], ARGV[7], 'EX', ARGV[8]) end
+if KEYS[4] then redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8]) end
+if count > 0 then redis.call(ARGV[9], KEYS[3], '[' .. table.concat(events, ',') .. ']') end
 return 1
 """
 
@@ -56,6 +68,11 @@ def events_key(match_id: str) -> str:
     return f"tl:{{{match_id}}}:events"
 
 
+def wake_channel(match_id: str) -> str:
+    """The pub/sub channel a commit publishes the match's new events on."""
+    return f"tl:{{{match_id}}}:wake"
+
+
 def answer_key(match_id: str, answer: AnswerKey) -> str:
     """Key of the answer kept for an ``Idempotency-Key`` within its scope (a seat's token digest)."""
     digest = hashlib.sha256(f"{answer.scope}:{answer.key}".encode("utf-8", "surrogatepass")).hexdigest()
@@ -63,22 +80,27 @@ def answer_key(match_id: str, answer: AnswerKey) -> str:
 
 
 class RedisMatchStore:
-    """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`)."""
+    """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`).
 
-    def __init__(self, client: redis.Redis, blocking_client: redis.Redis, ttl_s: int) -> None:
+    With ``per_thread`` (threaded servers) each thread keeps one connection of
+    the pool; otherwise (gevent, where every request is a greenlet) commands
+    take a connection from a bounded pool only for as long as they run.
+    """
+
+    def __init__(self, client: redis.Redis, ttl_s: int, *, max_waiters: int, per_thread: bool = True) -> None:
         self._shared = client
-        self._blocking = blocking_client
+        self._per_thread = per_thread
         self.ttl_s = ttl_s
         self._commit = client.register_script(_COMMIT)
         self._local = threading.local()
+        self._publish: str | None = None
+        self._waiting = Waiting(client.pubsub, wake_channel, max_waiters)
 
     @property
     def _redis(self) -> redis.Redis:
-        """This thread's own client, holding one connection of the shared pool.
-
-        Server threads live as long as their worker, so each keeps a connection
-        instead of checking one out of the pool (a lock and a poll) per command.
-        """
+        """The client for one command: this thread's own, or the shared one under gevent."""
+        if not self._per_thread:
+            return self._shared
         client: redis.Redis | None = getattr(self._local, "client", None)
         if client is None:
             client = redis.Redis(connection_pool=self._shared.connection_pool, single_connection_client=True)
@@ -86,11 +108,24 @@ class RedisMatchStore:
         return client
 
     @classmethod
-    def from_url(cls, url: str, ttl_s: int) -> RedisMatchStore:
-        """A store on the Redis at ``url`` (connections are opened lazily)."""
-        client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2, health_check_interval=30)
-        blocking = redis.Redis.from_url(url, socket_timeout=40, socket_connect_timeout=2, health_check_interval=30)
-        return cls(client, blocking, ttl_s)
+    def from_url(
+        cls, url: str, ttl_s: int, *, max_waiters: int, cooperative: bool = False, pool_size: int = DEFAULT_POOL_SIZE
+    ) -> RedisMatchStore:
+        """A store on the Redis at ``url`` (connections are opened lazily).
+
+        ``cooperative`` (gevent): a bounded pool of ``pool_size`` connections
+        shared by all requests, instead of a connection per thread.
+        """
+        options: dict[str, Any] = {"socket_timeout": 5, "socket_connect_timeout": 2, "health_check_interval": 30}
+        if cooperative:
+            pool = redis.BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=5, **options)
+            return cls(redis.Redis(connection_pool=pool), ttl_s, max_waiters=max_waiters, per_thread=False)
+        return cls(redis.Redis.from_url(url, **options), ttl_s, max_waiters=max_waiters)
+
+    @property
+    def waiters(self) -> int:
+        """Clients of this process waiting for events now (long polls and streams)."""
+        return self._waiting.waiters
 
     def ping(self) -> bool:
         """Whether Redis answers."""
@@ -98,6 +133,19 @@ class RedisMatchStore:
             return bool(self._redis.ping())
         except redis.RedisError:
             return False
+
+    def close(self) -> None:
+        """End every wait and follow now (the server is shutting down)."""
+        self._waiting.close()
+
+    def _publish_command(self) -> str:
+        """SPUBLISH (sharded pub/sub, Redis 7+) or PUBLISH on older servers, asked once."""
+        if self._publish is None:
+            version = str(self._redis.info("server").get("redis_version", "7"))
+            sharded = int(version.split(".")[0]) >= 7
+            self._waiting.sharded = sharded
+            self._publish = "SPUBLISH" if sharded else "PUBLISH"
+        return self._publish
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:
         """Read a match (and, when given, the answer kept under ``answer``) in one round trip."""
@@ -127,53 +175,132 @@ class RedisMatchStore:
 
         ``None`` means the match must not exist yet. ``events`` are the new
         events, already numbered so that the last one is ``record.last_seq``;
-        they are appended in the same atomic step. ``answer`` is an idempotency
-        key and the response to cache under it. Returns False when the race
-        was lost (nothing was written).
+        they are appended and published in the same atomic step. ``answer`` is
+        an idempotency key and the response to keep under it. Returns False
+        when the race was lost (nothing was written).
         """
-        numbered = events
-        first = record.last_seq - len(events) + 1
-        keys = [state_key(record.match_id), events_key(record.match_id)]
+        match_id = record.match_id
+        keys = [state_key(match_id), events_key(match_id), wake_channel(match_id)]
         answer_args: list[Any] = ["", 0]
         if answer is not None:
-            keys.append(answer_key(record.match_id, answer[0]))
+            keys.append(answer_key(match_id, answer[0]))
             answer_args = [wire.dumps(answer[1]), IDEMPOTENCY_TTL_S]
-        args: list[Any] = [
-            "" if expected_version is None else str(expected_version),
-            str(record.version),
-            record.to_json(),
-            self.ttl_s,
-            first,
-            len(numbered),
-            *answer_args,
-            *(wire.dumps(e) for e in numbered),
-        ]
         try:
+            args: list[Any] = [
+                "" if expected_version is None else str(expected_version),
+                str(record.version),
+                record.to_json(),
+                self.ttl_s,
+                record.last_seq - len(events) + 1,
+                len(events),
+                *answer_args,
+                self._publish_command(),
+                *(wire.dumps(e) for e in events),
+            ]
             won = self._commit(keys=keys, args=args, client=self._redis)
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
         return bool(won)
 
-    def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
-        """Public events with ``seq`` > ``after``, oldest first (at most 500).
-
-        With ``wait_s`` > 0 and nothing new, block until an event arrives or the
-        wait ends. Returns None when the match does not exist.
-        """
-        stream = events_key(match_id)
+    def _read(self, match_id: str, after: int) -> list[dict[str, Any]] | None:
+        """Events with ``seq`` > ``after`` (at most 500) in one round trip; None when the match does not exist."""
         try:
             pipe = self._redis.pipeline(transaction=False)
             pipe.exists(state_key(match_id))
-            pipe.xread({stream: f"0-{after}"}, count=MAX_EVENTS_PER_READ)
+            pipe.xread({events_key(match_id): f"0-{after}"}, count=MAX_EVENTS_PER_READ)
             exists, found = pipe.execute()
-            if not exists:
-                return None
-            if not found and wait_s > 0:
-                block_ms = max(1, math.ceil(wait_s * 1000))  # BLOCK 0 would mean for ever
-                found = self._blocking.xread({stream: f"0-{after}"}, count=MAX_EVENTS_PER_READ, block=block_ms)
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
+        if not exists:
+            return None
         if not found:
             return []
-        entries = found[0][1]
-        return [wire.loads(fields[b"e"]) for _id, fields in entries]
+        return [wire.loads(fields[b"e"]) for _id, fields in found[0][1]]
+
+    def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
+        """Public events with ``seq`` > ``after``, oldest first (at most 500); None when the match does not exist.
+
+        With ``wait_s`` > 0 and nothing new, wait (holding no connection)
+        until an event arrives, the wait ends, or the server shuts down.
+        """
+        found = self._read(match_id, after)
+        if found is None or found or wait_s <= 0:
+            return found
+        try:
+            self._publish_command()
+        except redis.RedisError as error:
+            raise StoreUnavailableError(str(error)) from error
+        deadline = time.monotonic() + wait_s
+        with self._waiting.hold(match_id) as hold:
+            found = self._read(match_id, after)
+            while found == []:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or hold.closing:
+                    break
+                found = self._next(hold, match_id, after, remaining)
+            return found
+
+    def _next(self, hold: Hold, match_id: str, after: int, timeout_s: float) -> list[dict[str, Any]] | None:
+        """Wait up to ``timeout_s`` for a wake-up, then the events after ``after`` (from it, or read)."""
+        generation = hold.generation
+        hold.wait(generation, timeout_s)
+        if hold.generation == generation:
+            return []
+        told = hold.events_after(after)
+        return told if told is not None else self._read(match_id, after)
+
+    def follow(self, match_id: str, after: int, idle_s: float) -> Iterator[list[dict[str, Any]]]:
+        """Every event with ``seq`` > ``after`` as it comes; an empty batch after ``idle_s`` without one.
+
+        The waiter's place is taken now (so :class:`TooManyWaitersError` comes
+        before any answer starts) and given back when the iterator is closed.
+        """
+        try:
+            self._publish_command()
+        except redis.RedisError as error:
+            raise StoreUnavailableError(str(error)) from error
+        return _Following(self, match_id, after, idle_s)
+
+
+class _Following(Iterator[list[dict[str, Any]]]):
+    """The iterator of :meth:`RedisMatchStore.follow`: holds a waiter's place until closed."""
+
+    def __init__(self, store: RedisMatchStore, match_id: str, after: int, idle_s: float) -> None:
+        self._store = store
+        self._match_id = match_id
+        self._after = after
+        self._idle_s = idle_s
+        stack = ExitStack()
+        self._hold = stack.enter_context(store._waiting.hold(match_id))
+        self._stack: ExitStack | None = stack
+        self._fresh = True
+
+    def __next__(self) -> list[dict[str, Any]]:
+        hold = self._hold
+        if hold.closing:
+            self.close()
+        if self._stack is None:
+            raise StopIteration
+        found: list[dict[str, Any]] | None = []
+        if self._fresh:
+            self._fresh = False
+            found = self._store._read(self._match_id, self._after)
+        if found == []:
+            found = self._store._next(hold, self._match_id, self._after, self._idle_s)
+            if found == [] and hold.closing:
+                found = None
+            elif found == []:
+                # idle: make sure the match still exists, then let the caller send a heartbeat
+                found = self._store._read(self._match_id, self._after)
+        if found is None:
+            self.close()
+            raise StopIteration
+        if found:
+            self._after = found[-1]["seq"]
+        return found
+
+    def close(self) -> None:
+        """Give the waiter's place back."""
+        stack, self._stack = self._stack, None
+        if stack is not None:
+            stack.close()

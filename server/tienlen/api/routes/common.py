@@ -8,6 +8,7 @@ from flask import Response, current_app, request
 
 from ... import wire
 from ...service import MatchService
+from ...settings import Settings
 from ..errors import REASON_STATUS
 from ..schemas import ErrorSchema
 
@@ -18,6 +19,11 @@ AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 def service() -> MatchService:
     """The match service of the running app."""
     return cast(MatchService, current_app.extensions["tienlen"])
+
+
+def settings() -> Settings:
+    """The settings of the running app."""
+    return cast(Settings, current_app.extensions["tienlen_settings"])
 
 
 def bearer_token() -> str | None:

@@ -1,17 +1,22 @@
-"""The public event stream of a match, with long polling."""
+"""The public events of a match: a page with long polling, and a Server-Sent Events stream."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from flask import Response
+from flask import Response, current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from ..schemas import EventsQuerySchema, EventsSchema
-from .common import MATCH_ID, errors, send, service
+from ... import wire
+from ...service import Following
+from ..schemas import EventsQuerySchema, EventsSchema, StreamHeadersSchema, StreamQuerySchema
+from .common import MATCH_ID, errors, send, service, settings
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
+
+WAIT_ERRORS = errors("match_not_found", "invalid_request", "store_unavailable", "too_many_waiters")
 
 
 @blp.route(f"/{MATCH_ID}/events")
@@ -20,12 +25,71 @@ class Events(MethodView):
 
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
-    @blp.doc(operationId="get_events", responses=errors("match_not_found", "invalid_request", "store_unavailable"))
+    @blp.doc(operationId="get_events", responses=WAIT_ERRORS)
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Events with `seq` > `after` (at most 500), oldest first.
 
         With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes as
-        soon as an event arrives, or empty when the wait ends. Pass the answer's
-        `last_seq` as the next `after`.
+        soon as an event arrives, or empty when the wait ends (or the server
+        shuts down). Pass the answer's `last_seq` as the next `after`.
         """
         return send(service().events(match_id, query["after"], query["wait"]))
+
+
+STREAM_DOC = """Each event as it happens, as Server-Sent Events (`text/event-stream`).
+
+Every event is sent as `id: <seq>`, `event: <type>`, `data: <the event's JSON>`
+(the same JSON as `GET .../events`), oldest first, starting after `after` or
+after the `Last-Event-ID` header, which browsers send when they reconnect:
+no event is skipped or repeated. A comment line (`: heartbeat`) comes every
+15 s while nothing happens. The stream ends after the event that ends the
+match (`match_ended`), at once for a finished match with nothing left to
+send, and when the server shuts down (reconnect then). No token is needed:
+the events are public, so a browser's `EventSource` can follow a match.
+"""
+
+
+@blp.route(f"/{MATCH_ID}/stream")
+class Stream(MethodView):
+    """A match's events as they happen."""
+
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @blp.arguments(StreamHeadersSchema(), location="headers")
+    @blp.response(
+        200,
+        {"type": "string", "description": "`id: 12\\nevent: played\\ndata: {...}\\n\\n` per event"},
+        content_type="text/event-stream",
+        description="The events as they come",
+    )
+    @blp.doc(operationId="stream_events", description=STREAM_DOC, responses=WAIT_ERRORS)
+    def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
+        """Follow a match's events (Server-Sent Events)."""
+        after = headers.get("last_event_id", query["after"])
+        following = service().follow(match_id, after, settings().heartbeat_s)
+        return current_app.response_class(
+            EventStreamBody(following),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+
+class EventStreamBody:
+    """The body of a stream: events in Server-Sent Events framing; closing it stops following."""
+
+    def __init__(self, following: Following) -> None:
+        self._following = following
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield b": following\n\n"  # sends the headers at once, so the client knows it is connected
+        for batch in self._following:
+            if not batch:
+                yield b": heartbeat\n\n"
+                continue
+            yield b"".join(
+                b"id: %d\nevent: %s\ndata: %s\n\n" % (event["seq"], event["type"].encode(), wire.dumps(event))
+                for event in batch
+            )
+
+    def close(self) -> None:
+        """Called by the server when the answer ends or the client went away."""
+        self._following.close()

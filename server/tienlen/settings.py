@@ -1,4 +1,4 @@
-"""Settings from the environment (or a mapping given to ``create_app``)."""
+"""Settings of the server, from the environment (or a mapping given to ``create_app``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_TTL_S = 7 * 24 * 3600
 DEFAULT_MAX_BODY = 64 * 1024
 DEFAULT_BOT_BUDGET_S = 0.2
+DEFAULT_MAX_WAITERS = 5000
+DEFAULT_HEARTBEAT_S = 15.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +22,9 @@ class Settings:
     Environment: ``REDIS_URL``, ``TIENLEN_MATCH_TTL`` (seconds of inactivity
     before a match is dropped), ``TIENLEN_MAX_BODY`` (bytes),
     ``TIENLEN_LOG_LEVEL``, ``TIENLEN_BOT_BUDGET`` (seconds a Hard bot or a hint
-    may think).
+    may think), ``TIENLEN_MAX_WAITERS`` (long polls and streams one worker
+    holds at once), ``TIENLEN_HEARTBEAT`` (seconds between a stream's
+    heartbeats).
     """
 
     redis_url: str = DEFAULT_REDIS_URL
@@ -28,6 +32,8 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     log_level: str = "INFO"
     bot_budget_s: float = DEFAULT_BOT_BUDGET_S
+    max_waiters: int = DEFAULT_MAX_WAITERS
+    heartbeat_s: float = DEFAULT_HEARTBEAT_S
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -40,6 +46,8 @@ class Settings:
             max_body=_positive_int(merged, "TIENLEN_MAX_BODY", DEFAULT_MAX_BODY),
             log_level=str(merged.get("TIENLEN_LOG_LEVEL", "INFO")).upper(),
             bot_budget_s=float(merged.get("TIENLEN_BOT_BUDGET", DEFAULT_BOT_BUDGET_S)),
+            max_waiters=_positive_int(merged, "TIENLEN_MAX_WAITERS", DEFAULT_MAX_WAITERS),
+            heartbeat_s=_positive_float(merged, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
         )
 
 
@@ -51,4 +59,15 @@ def _positive_int(values: Mapping[str, Any], name: str, default: int) -> int:
         raise ValueError(f"{name} must be a positive integer, not {raw!r}") from None
     if number <= 0:
         raise ValueError(f"{name} must be a positive integer, not {raw!r}")
+    return number
+
+
+def _positive_float(values: Mapping[str, Any], name: str, default: float) -> float:
+    raw = values.get(name, default)
+    try:
+        number = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number, not {raw!r}") from None
+    if not number > 0:
+        raise ValueError(f"{name} must be a positive number, not {raw!r}")
     return number

@@ -1,0 +1,42 @@
+"""What the server needs to know about how it runs: cooperative (gevent) or threaded workers.
+
+Under gunicorn's gevent worker every request is a greenlet: waiting costs
+nothing, but CPU-heavy work (bots thinking, hints) would stop every other
+connection of the worker, so it runs in a small pool of real threads. The
+pool stays small: each more thread is one more contender for the GIL that the
+event loop needs to answer everyone else.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+THINKING_THREADS = 2
+_pools: dict[int, Any] = {}
+_pools_lock = threading.Lock()
+
+
+def gevent_patched() -> bool:
+    """Whether gevent has patched the standard library in this process (a gevent worker)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
+def gevent_offload(work: Callable[[], T]) -> Any:
+    """Run ``work`` in one of this process's thinking threads; the calling greenlet waits, the others run."""
+    from gevent.threadpool import ThreadPool
+
+    pid = os.getpid()
+    pool = _pools.get(pid)
+    if pool is None:
+        with _pools_lock:
+            pool = _pools.setdefault(pid, ThreadPool(THINKING_THREADS))
+    return pool.apply(work)

@@ -1,0 +1,230 @@
+"""``tienlen serve``: the API under gunicorn, on a given Redis or a private one.
+
+The default workers are gevent's: every connection is a greenlet, so
+thousands of clients can wait for their turn (long polls, event streams)
+without holding a thread each; bots and hints think in a real thread pool.
+``--worker-class gthread`` keeps threaded workers (then each waiting client
+holds a thread). With ``REDIS_URL`` set the server uses that Redis; otherwise
+it starts a private ``redis-server`` (append-only file in ``./var/redis``, or
+``$TIENLEN_DATA_DIR``) before the workers are forked, and stops it on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import FrameType
+from typing import TYPE_CHECKING, Any
+
+from gunicorn.app.base import BaseApplication
+
+from .local_redis import LocalRedis
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+__all__ = ["ServeConfig", "TienLenApplication", "gunicorn_options", "port_in_use", "serve"]
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_WORKERS = 2
+DEFAULT_THREADS = 8
+WORKER_CLASSES = ("gevent", "gthread")
+DEFAULT_WORKER_CLASS = "gevent"
+SPARE_CONNECTIONS = 1000  # connections a gevent worker takes beyond its waiting clients
+DEFAULT_DATA_DIR = os.path.join("var", "redis")
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """What ``tienlen serve`` was asked for."""
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    workers: int = DEFAULT_WORKERS
+    worker_class: str = DEFAULT_WORKER_CLASS
+    threads: int = DEFAULT_THREADS
+
+    @property
+    def shape(self) -> str:
+        """The workers in words, for the start-up line."""
+        if self.worker_class == "gthread":
+            return f"{self.workers} threaded workers x {self.threads} threads"
+        return f"{self.workers} gevent workers"
+
+
+class TienLenApplication(BaseApplication):  # type: ignore[misc]  # gunicorn is untyped
+    """A gunicorn application whose WSGI callable is ``tienlen.api.create_app()``.
+
+    ``create_app`` is called in :meth:`load`, i.e. in each worker after the fork
+    (``preload_app`` stays off), so every worker builds its own app and Redis pool.
+    """
+
+    def __init__(self, options: Mapping[str, Any], app_factory: Callable[[], Flask] | None = None) -> None:
+        """Keep the gunicorn settings and an optional factory (default: ``tienlen.api.create_app``)."""
+        self.options = dict(options)
+        self.app_factory: Callable[[], Flask] | None = app_factory
+        super().__init__()
+
+    def load_config(self) -> None:
+        """Apply the known settings; unknown ones (e.g. absent from older gunicorn) are skipped."""
+        for key, value in self.options.items():
+            if key in self.cfg.settings and value is not None:
+                self.cfg.set(key, value)
+
+    def load(self) -> Flask:
+        """Build the WSGI app (called in the worker process)."""
+        if self.app_factory is not None:
+            return self.app_factory()
+        from .api import create_app
+
+        return create_app()
+
+
+def _post_worker_init(worker: Any) -> None:
+    """gunicorn hook, in each worker: ignore SIGINT, and end waits at once on SIGTERM.
+
+    On Ctrl-C the terminal signals the whole process group, and the master then
+    sends SIGQUIT to every worker.  A gthread worker that handles both re-enters
+    its quit handler inside ``ThreadPoolExecutor.shutdown`` and deadlocks on the
+    executor's lock until the master SIGKILLs it.  With SIGINT ignored the worker
+    gets the master's SIGQUIT only (and SIGTERM still means a graceful stop).
+
+    On SIGTERM (a graceful stop) every event stream ends and every long poll
+    answers what it has, so those clients reconnect to another server instead
+    of holding this one for its whole graceful timeout.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    app = worker.wsgi
+    graceful = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        if "tienlen" in getattr(app, "extensions", {}):
+            from .api import gevent_patched, shutdown
+
+            # Not in the handler itself: ending the waits takes locks the interrupted code may
+            # hold. Under gevent the handler runs in the event loop, where only spawning is allowed.
+            if gevent_patched():
+                import gevent
+
+                gevent.spawn(shutdown, app)
+            else:
+                threading.Thread(target=shutdown, args=(app,), daemon=True).start()
+        if callable(graceful):
+            graceful(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def gunicorn_options(config: ServeConfig, *, max_waiters: int) -> dict[str, Any]:
+    """The gunicorn settings of ``serve``; a gevent worker takes ``max_waiters`` and spare connections."""
+    options: dict[str, Any] = {
+        "bind": f"[{config.host}]:{config.port}" if ":" in config.host else f"{config.host}:{config.port}",
+        "workers": config.workers,
+        "worker_class": config.worker_class,
+        "accesslog": None,  # the app writes its own JSON log lines
+        "errorlog": "-",
+        "loglevel": "warning",
+        "graceful_timeout": 5,
+        "timeout": 30,
+        "keepalive": 5,
+        # Each worker binds its own listening socket and the kernel spreads new
+        # connections over them. With one shared socket, the first worker to wake
+        # takes every keep-alive client while the other idles on its core.
+        "reuse_port": True,
+        "proc_name": "tienlen",
+        # gunicorn >= 24 opens a control socket at a per-user default path; several
+        # servers on one machine (tests, bench, make serve) would fight over it.
+        "control_socket_disable": True,
+        "post_worker_init": _post_worker_init,
+    }
+    if config.worker_class == "gthread":
+        options["threads"] = config.threads
+    else:
+        options["worker_connections"] = max_waiters + SPARE_CONNECTIONS
+    return options
+
+
+def port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on, or None when it can.
+
+    The workers bind their own ``SO_REUSEPORT`` sockets, so gunicorn's master
+    never finds out that a port is taken (its workers would fail and be
+    respawned forever). A plain bind here refuses any port already listened
+    on, another ``tienlen serve`` included.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        return f"cannot resolve {host!r}: {error}"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        # as gunicorn does: connections of an earlier server in TIME_WAIT do not count
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return f"cannot listen on {host}:{port}: {error.strerror or error}"
+    return None
+
+
+def _raise_system_exit(signum: int, frame: FrameType | None) -> None:
+    """Turn SIGTERM/SIGINT into SystemExit so ``finally`` blocks run (until gunicorn takes over)."""
+    raise SystemExit(128 + signum)
+
+
+def _open_files_to_the_limit() -> None:
+    """Every waiting client is an open socket: allow as many as the hard limit does."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 1 << 20, hard))
+
+
+def serve(config: ServeConfig) -> int:
+    """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set."""
+    refused = port_in_use(config.host, config.port)
+    if refused is not None:
+        print(f"tienlen: {refused}", file=sys.stderr, flush=True)
+        return 1
+    from .settings import Settings
+
+    settings = Settings.load()  # refuses bad TIENLEN_* values before anything starts
+    _open_files_to_the_limit()
+    previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
+    owner_pid = os.getpid()
+    embedded: LocalRedis | None = None
+    try:
+        redis_url = os.environ.get("REDIS_URL", "").strip()
+        if redis_url:
+            redis_note = f"Redis {redis_url} (from REDIS_URL)"
+        else:
+            data_dir = os.environ.get("TIENLEN_DATA_DIR") or DEFAULT_DATA_DIR
+            embedded = LocalRedis(data_dir, appendonly=True)
+            embedded.start()
+            # Set before gunicorn forks, so every worker's create_app() finds it.
+            os.environ["REDIS_URL"] = embedded.url
+            redis_note = f"embedded Redis {embedded.url} (pid {embedded.pid}, AOF in {embedded.data_dir})"
+        options = gunicorn_options(config, max_waiters=settings.max_waiters)
+        print(f"tienlen: listening on http://{options['bind']} ({config.shape}), using {redis_note}", flush=True)
+        # gunicorn installs its own SIGTERM/SIGINT handlers; on either it stops the
+        # workers and raises SystemExit out of run(), so the finally below still runs.
+        TienLenApplication(options).run()
+        return 0
+    finally:
+        # gunicorn workers are forked from this process and unwind through here too:
+        # only the master may stop Redis or restore handlers.
+        if os.getpid() == owner_pid:
+            if embedded is not None:
+                # A second Ctrl-C must not interrupt the shutdown of Redis.
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                embedded.stop()
+                print("tienlen: embedded Redis stopped", file=sys.stderr, flush=True)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)

@@ -1,0 +1,258 @@
+"""Waiting for a match's events without holding a thread or a Redis connection.
+
+Every commit publishes its new events on the match's wake channel (sharded
+pub/sub, so a Redis Cluster routes it to the match's own shard). One
+subscriber per process listens on the channels of the matches that have local
+waiters and wakes exactly those waiters; a waiter then takes the events from
+the message, or reads the stream when it missed some.
+
+No wake-up is lost: a waiter subscribes first and reads the stream only once
+the subscription is confirmed, so an event committed before the read is in
+the read, and one committed after it arrives as a message. While the
+subscription is not confirmed (Redis restarting, say) waiters poll instead.
+
+Under gevent's monkey patching the locks, conditions and the subscriber
+thread below are cooperative; with real threads they work the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+import redis
+
+from .. import wire
+from .base import TooManyWaitersError
+
+log = logging.getLogger("tienlen.waiting")
+
+TAIL_EVENTS = 64  # recent events kept per followed match, so woken waiters need not read the stream
+POLL_S = 0.25  # how often a waiter reads the stream while its subscription is not confirmed
+CONFIRM_WAIT_S = 1.0  # how long a new waiter waits for its subscription before it polls instead
+LINGER_S = 10.0  # a channel nobody waits on is unsubscribed after this long
+TICK_S = 0.05  # the subscriber takes new subscriptions at least this often
+RECONNECT_MAX_S = 2.0
+
+Event = dict[str, Any]
+
+
+class _Feed:
+    """The local waiters of one match, and what its wake channel last said."""
+
+    __slots__ = ("changed", "confirmed", "generation", "holders", "idle_since", "tail")
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.holders = 0
+        self.generation = 0
+        self.confirmed = False
+        self.tail: list[Event] = []
+        self.idle_since = 0.0
+        self.changed = threading.Condition(lock)
+
+    def take_tail(self, after: int) -> list[Event] | None:
+        """Events after ``after`` from the tail, or None when the tail does not reach back to ``after + 1``."""
+        tail = self.tail
+        if not tail or tail[0]["seq"] > after + 1:
+            return None
+        return [e for e in tail if e["seq"] > after]
+
+
+class Hold:
+    """One waiter's place on a match's feed (see :meth:`Waiting.hold`)."""
+
+    def __init__(self, waiting: Waiting, feed: _Feed) -> None:
+        self._waiting = waiting
+        self._feed = feed
+
+    @property
+    def generation(self) -> int:
+        """How many wake-ups the feed has had; compare it across a read to notice new events."""
+        return self._feed.generation
+
+    @property
+    def closing(self) -> bool:
+        """The server is shutting down: end the wait now."""
+        return self._waiting.closing
+
+    def wait(self, generation: int, timeout_s: float) -> None:
+        """Sleep until the feed moves past ``generation``, the server closes, or the timeout.
+
+        While the subscription is not confirmed, sleep at most :data:`POLL_S`
+        so the caller reads the stream again (polling instead of being woken).
+        """
+        feed = self._feed
+        with feed.changed:
+            if not feed.confirmed:
+                timeout_s = min(timeout_s, POLL_S)
+            if feed.generation == generation and not self._waiting.closing:
+                feed.changed.wait(timeout_s)
+
+    def events_after(self, after: int) -> list[Event] | None:
+        """New events from the last wake messages, or None when they do not reach back to ``after``."""
+        return self._feed.take_tail(after)
+
+
+class Waiting:
+    """Per process: the subscriber of the wake channels and every local waiter.
+
+    ``subscriber`` makes the pub/sub object (its connection is opened on first
+    use); :attr:`sharded` chooses SSUBSCRIBE over SUBSCRIBE (Redis 7+). Only
+    the subscriber thread touches the pub/sub connection: waiters leave the
+    channels they need in :attr:`_pending` and it subscribes them within
+    :data:`TICK_S`.
+    """
+
+    def __init__(self, subscriber: Callable[[], Any], channel_of: Callable[[str], str], max_waiters: int) -> None:
+        self._make_pubsub = subscriber
+        self._channel_of = channel_of
+        self.max_waiters = max_waiters
+        self.sharded = True
+        self.closing = False
+        self.waiters = 0
+        self._lock = threading.Lock()
+        self._feeds: dict[str, _Feed] = {}  # by channel
+        self._pending: list[str] = []
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    # ----- waiters --------------------------------------------------------------------
+
+    @contextmanager
+    def hold(self, match_id: str) -> Iterator[Hold]:
+        """A place on the match's feed for as long as the ``with`` lasts.
+
+        Raises :class:`TooManyWaitersError` when this process already holds
+        ``max_waiters``. The caller gets the :class:`Hold` once the wake
+        channel's subscription is confirmed (or after :data:`CONFIRM_WAIT_S`,
+        and then polls until it is).
+        """
+        channel = self._channel_of(match_id)
+        with self._lock:
+            if self.waiters >= self.max_waiters:
+                raise TooManyWaitersError(f"this server already holds {self.max_waiters} waiting clients")
+            self.waiters += 1
+            feed = self._feeds.get(channel)
+            if feed is None:
+                feed = self._feeds[channel] = _Feed(self._lock)
+                self._pending.append(channel)
+            feed.holders += 1
+        try:
+            self._ensure_subscriber()
+            with feed.changed:
+                if not feed.confirmed and not self.closing:
+                    feed.changed.wait(CONFIRM_WAIT_S)
+            yield Hold(self, feed)
+        finally:
+            with self._lock:
+                self.waiters -= 1
+                feed.holders -= 1
+                if feed.holders == 0:
+                    feed.idle_since = time.monotonic()
+
+    def close(self) -> None:
+        """Shut down: wake every waiter so streams end and long polls answer what they have."""
+        with self._lock:
+            self.closing = True
+            feeds = list(self._feeds.values())
+        for feed in feeds:
+            with feed.changed:
+                feed.changed.notify_all()
+
+    # ----- the subscriber -------------------------------------------------------------
+
+    def _ensure_subscriber(self) -> None:
+        """Start this process's subscriber thread (again in a forked child)."""
+        pid = os.getpid()
+        with self._lock:
+            if self._thread is not None and self._pid == pid:
+                return
+            self._pid = pid
+            self._thread = threading.Thread(target=self._run, name="tienlen-wakeups", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        pubsub: Any = None
+        backoff = 0.05
+        last_sweep = time.monotonic()
+        while not self.closing:
+            try:
+                if pubsub is None:
+                    pubsub = self._make_pubsub()
+                    with self._lock:
+                        self._pending = [c for c, f in self._feeds.items() if f.holders > 0]
+                drop: list[str] = []
+                if time.monotonic() - last_sweep > LINGER_S / 2:
+                    last_sweep = time.monotonic()
+                    drop = self._drop_idle()
+                with self._lock:
+                    add, self._pending = self._pending, []
+                if drop:
+                    (pubsub.sunsubscribe if self.sharded else pubsub.unsubscribe)(*drop)
+                if add:
+                    (pubsub.ssubscribe if self.sharded else pubsub.subscribe)(*add)
+                message = pubsub.get_message(timeout=TICK_S)
+                while message is not None:
+                    self._on_message(message)
+                    message = pubsub.get_message(timeout=0)
+                backoff = 0.05
+            except (redis.RedisError, OSError, ValueError) as error:
+                log.warning("wake-up subscriber lost Redis: %s", error)
+                self._disconnected(pubsub)
+                pubsub = None
+                time.sleep(backoff)
+                backoff = min(RECONNECT_MAX_S, backoff * 2)
+        if pubsub is not None:
+            self._disconnected(pubsub)
+
+    def _disconnected(self, pubsub: Any) -> None:
+        """Forget the subscriptions and wake everyone: they read the stream and poll until resubscribed."""
+        if pubsub is None:
+            return
+        with suppress(redis.RedisError, OSError):
+            pubsub.close()
+        with self._lock:
+            feeds = list(self._feeds.values())
+            for feed in feeds:
+                feed.confirmed = False
+                feed.tail = []
+                feed.generation += 1
+                feed.changed.notify_all()
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        channel = message["channel"]
+        if isinstance(channel, bytes):
+            channel = channel.decode()
+        with self._lock:
+            feed = self._feeds.get(channel)
+            if feed is None:
+                return
+            if kind in ("ssubscribe", "subscribe"):
+                # also after a reconnect, when events may have been missed: wake and re-read
+                feed.confirmed = True
+            elif kind in ("smessage", "message"):
+                events: list[Event] = wire.loads(message["data"])
+                tail = feed.tail
+                if tail and events and tail[-1]["seq"] + 1 == events[0]["seq"]:
+                    feed.tail = (tail + events)[-TAIL_EVENTS:]
+                else:
+                    feed.tail = events[-TAIL_EVENTS:]
+            else:
+                return
+            feed.generation += 1
+            feed.changed.notify_all()
+
+    def _drop_idle(self) -> list[str]:
+        """Forget the channels nobody has waited on for :data:`LINGER_S`; the caller unsubscribes them."""
+        now = time.monotonic()
+        with self._lock:
+            idle = [c for c, f in self._feeds.items() if f.holders == 0 and now - f.idle_since > LINGER_S]
+            for channel in idle:
+                del self._feeds[channel]
+        return idle

@@ -1,0 +1,384 @@
+"""Following a match: the Server-Sent Events stream and long polls on a real gevent server.
+
+Every test talks HTTP to a real ``tienlen serve`` process on the session's
+private Redis.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from tests.support.servers import ServerStarter, stop_server
+from tests.support.sse import Frame, SseReader
+from tienlen.botkit import lowest_play
+from tienlen.local_redis import LocalRedis, free_port
+
+pytestmark = pytest.mark.xdist_group("live_server")
+
+
+def _request(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    parsed = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(parsed.hostname or "127.0.0.1", parsed.port, timeout=30)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        connection.request(method, path, None if body is None else json.dumps(body), headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        connection.close()
+
+
+def _ok(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    status, data = _request(base, method, path, body, token)
+    assert status in (200, 201), (status, data)
+    return data
+
+
+def _create(base: str, seats: int = 4, hands: int = 1, seed: int = 3) -> tuple[str, list[str]]:
+    created = _ok(
+        base,
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": f"P{i}"} for i in range(seats)], "rules": {"hands": hands}, "seed": seed},
+    )
+    return created["match_id"], [t["token"] for t in created["tokens"]]
+
+
+def _play_out(
+    base: str, match_id: str, tokens: list[str], pause_s: float = 0.0, rng: random.Random | None = None
+) -> None:
+    """Every seat plays its lowest legal play (passes when it has none) until the match ends."""
+    while True:
+        public = _ok(base, "GET", f"/v1/matches/{match_id}")
+        if public["status"] == "finished":
+            return
+        seat = public["turn"]
+        view = _ok(base, "GET", f"/v1/matches/{match_id}/view", token=tokens[seat])
+        cards = lowest_play(view)
+        body = {"type": "pass"} if cards is None else {"type": "play", "cards": cards}
+        _ok(base, "POST", f"/v1/matches/{match_id}/actions", body, tokens[seat])
+        if pause_s and rng is not None:
+            time.sleep(rng.uniform(0, pause_s))
+
+
+def _all_events(base: str, match_id: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    while True:
+        page = _ok(base, "GET", f"/v1/matches/{match_id}/events?after={len(events)}")
+        if not page["events"]:
+            return events
+        events += page["events"]
+
+
+def _frames_until_end(reader: SseReader) -> Iterator[Frame]:
+    while (frame := reader.next()) is not None:
+        yield frame
+
+
+# ----- the stream's contract ------------------------------------------------------------
+
+
+def test_stream_sends_each_event_with_its_id_type_and_json_then_ends_after_match_ended(live_server: str) -> None:
+    match_id, tokens = _create(live_server, seats=2)
+    _play_out(live_server, match_id, tokens)
+    expected = _all_events(live_server, match_id)
+    assert expected[-1]["type"] == "match_ended"
+    reader = SseReader(live_server, f"/v1/matches/{match_id}/stream")
+    assert reader.status == 200
+    assert reader.response.getheader("Content-Type", "").startswith("text/event-stream")
+    assert reader.response.getheader("Cache-Control") == "no-cache"
+    frames = [f for f in _frames_until_end(reader) if f.comment is None]
+    assert [f.payload for f in frames] == expected
+    assert [(f.id, f.event) for f in frames] == [(str(e["seq"]), e["type"]) for e in expected]
+
+
+def test_stream_of_a_finished_match_with_nothing_left_ends_at_once(live_server: str) -> None:
+    match_id, tokens = _create(live_server, seats=2)
+    _play_out(live_server, match_id, tokens)
+    last = len(_all_events(live_server, match_id))
+    started = time.monotonic()
+    for headers, query in (({}, f"?after={last}"), ({"Last-Event-ID": str(last)}, "")):
+        reader = SseReader(live_server, f"/v1/matches/{match_id}/stream{query}", headers)
+        assert reader.status == 200
+        assert [f for f in _frames_until_end(reader) if f.comment is None] == []
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize(
+    ("query", "headers", "status"),
+    [
+        ("?after=abc", {}, 422),
+        ("?after=-1", {}, 422),
+        ("?after=1.5", {}, 422),
+        (f"?after={2**63}", {}, 422),
+        ("", {"Last-Event-ID": "seven"}, 422),
+        ("", {"Last-Event-ID": "-3"}, 422),
+    ],
+)
+def test_stream_refuses_a_position_that_is_not_a_sequence_number(
+    live_server: str, query: str, headers: dict[str, str], status: int
+) -> None:
+    match_id, _ = _create(live_server, seats=2)
+    reader = SseReader(live_server, f"/v1/matches/{match_id}/stream{query}", headers)
+    assert reader.status == status
+    body = reader.body()
+    assert body["reason"] == "invalid_request"
+
+
+def test_stream_of_an_unknown_match_is_404_before_any_event(live_server: str) -> None:
+    reader = SseReader(live_server, "/v1/matches/nosuchmatch/stream")
+    assert reader.status == 404
+    assert reader.response.getheader("Content-Type") == "application/json"
+    assert reader.body()["reason"] == "match_not_found"
+
+
+def test_every_follower_sees_every_event_exactly_once_in_order_across_random_disconnects(live_server: str) -> None:
+    match_id, tokens = _create(live_server, seats=4, hands=2, seed=11)
+    rng = random.Random(5)
+    seen: dict[str, list[dict[str, Any]]] = {}
+    failures: list[str] = []
+
+    def follow(name: str, by_header: bool, seed: int) -> None:
+        local = random.Random(seed)
+        got: list[dict[str, Any]] = []
+        deadline = time.monotonic() + 60
+        try:
+            while time.monotonic() < deadline:
+                last = got[-1]["seq"] if got else 0
+                if by_header:
+                    reader = SseReader(live_server, f"/v1/matches/{match_id}/stream", {"Last-Event-ID": str(last)})
+                else:
+                    reader = SseReader(live_server, f"/v1/matches/{match_id}/stream?after={last}")
+                assert reader.status == 200
+                budget = local.randint(1, 12)  # frames before this follower drops the connection
+                ended = True
+                for frame in _frames_until_end(reader):
+                    if frame.comment is not None:
+                        continue
+                    got.append(frame.payload)
+                    budget -= 1
+                    if budget == 0:
+                        ended = False
+                        break
+                reader.close()
+                if ended:
+                    break
+        except Exception as error:  # reported below: a thread's assertion must fail the test
+            failures.append(f"{name}: {error!r}")
+        seen[name] = got
+
+    def poll(name: str) -> None:
+        got: list[dict[str, Any]] = []
+        try:
+            while not got or got[-1]["type"] != "match_ended":
+                after = got[-1]["seq"] if got else 0
+                page = _ok(live_server, "GET", f"/v1/matches/{match_id}/events?after={after}&wait=5")
+                got += page["events"]
+        except Exception as error:
+            failures.append(f"{name}: {error!r}")
+        seen[name] = got
+
+    threads = [threading.Thread(target=follow, args=(f"stream{i}", i % 2 == 0, i)) for i in range(6)]
+    threads += [threading.Thread(target=poll, args=(f"poll{i}",)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    _play_out(live_server, match_id, tokens, pause_s=0.01, rng=rng)
+    for thread in threads:
+        thread.join(timeout=90)
+    assert not failures, failures
+    expected = _all_events(live_server, match_id)
+    assert expected[-1]["type"] == "match_ended" and len(expected) > 100
+    for name, got in seen.items():
+        assert [e["seq"] for e in got] == list(range(1, len(expected) + 1)), f"{name} missed or repeated events"
+        assert got == expected, name
+
+
+# ----- servers with their own settings ---------------------------------------------------
+
+
+@pytest.fixture
+def start(redis_server: LocalRedis, server_starter: ServerStarter, tmp_path: Path) -> Iterator[Any]:
+    """Start servers with extra settings; every one is stopped at the end."""
+    started: list[Any] = []
+
+    def run(**env: str) -> str:
+        port = free_port()
+        started.append(server_starter(redis_server.url, port, tmp_path / f"server-{port}.log", env=env))
+        return f"http://127.0.0.1:{port}"
+
+    yield run
+    for process in started:
+        if process.poll() is None:
+            stop_server(process)
+
+
+def test_an_idle_stream_gets_a_heartbeat(start: Any) -> None:
+    base = start(TIENLEN_HEARTBEAT="0.5")
+    match_id = _ok(base, "POST", "/v1/matches", {"seats": [{"name": "A"}, {"open": True}]})["match_id"]
+    reader = SseReader(base, f"/v1/matches/{match_id}/stream")
+    assert reader.next() == Frame(comment="following")
+    started = time.monotonic()
+    assert reader.next() == Frame(comment="heartbeat")
+    assert 0.3 < time.monotonic() - started < 3
+    _ok(base, "POST", f"/v1/matches/{match_id}/join", {"name": "B"})
+    frame = reader.next()
+    while frame is not None and frame.comment == "heartbeat":
+        frame = reader.next()
+    assert frame is not None and frame.event == "seat_joined" and frame.payload["name"] == "B"
+    reader.close()
+
+
+def test_a_wait_beyond_the_limit_is_refused_with_retry_after(start: Any) -> None:
+    base = start(TIENLEN_MAX_WAITERS="3", TIENLEN_HEARTBEAT="0.3")
+    match_id = _ok(base, "POST", "/v1/matches", {"seats": [{"name": "A"}, {"open": True}]})["match_id"]
+    readers = [SseReader(base, f"/v1/matches/{match_id}/stream") for _ in range(3)]
+    assert [r.status for r in readers] == [200, 200, 200]
+    assert all(r.next() == Frame(comment="following") for r in readers)
+    over = SseReader(base, f"/v1/matches/{match_id}/stream")
+    assert over.status == 503
+    assert over.response.getheader("Retry-After") == "2"
+    assert over.body()["reason"] == "too_many_waiters"
+    status, body = _request(base, "GET", f"/v1/matches/{match_id}/events?after=0&wait=1")
+    assert (status, body["reason"]) == (503, "too_many_waiters")
+    status, body = _request(base, "GET", f"/v1/matches/{match_id}/events?after=0")  # no wait, no place needed
+    assert status == 200
+    readers[0].close()
+    # the place comes back once the server notices the client left (at a heartbeat)
+    deadline = time.monotonic() + 5
+    while True:
+        again = SseReader(base, f"/v1/matches/{match_id}/stream")
+        if again.status == 200:
+            again.close()
+            break
+        assert again.body()["reason"] == "too_many_waiters"
+        assert time.monotonic() < deadline, "a closed stream never gave its place back"
+        time.sleep(0.2)
+    for reader in readers[1:]:
+        reader.close()
+
+
+def test_three_hundred_waiters_hold_no_thread_and_no_redis_connection(start: Any, redis_server: LocalRedis) -> None:
+    base = start()
+    client = redis.Redis.from_url(redis_server.url)
+    matches = [
+        _ok(base, "POST", "/v1/matches", {"seats": [{"name": "A"}, {"name": "B", "bot": "easy"}], "seed": i})
+        for i in range(30)
+    ]
+    before = len(client.client_list())
+    readers = [SseReader(base, f"/v1/matches/{m['match_id']}/stream?after=1000") for m in matches for _ in range(5)]
+    polls: list[tuple[int, Any]] = []
+
+    def poll(match_id: str) -> None:
+        polls.append(_request(base, "GET", f"/v1/matches/{match_id}/events?after=1000&wait=4"))
+
+    pollers = [threading.Thread(target=poll, args=(m["match_id"],)) for m in matches for _ in range(5)]
+    for thread in pollers:
+        thread.start()
+    assert all(r.status == 200 for r in readers)
+    time.sleep(1.0)
+    # at most the worker's bounded pool and its one subscriber: nothing per waiter
+    assert len(client.client_list()) - before < 20, "waiters must not open Redis connections"
+    started = time.monotonic()
+    assert _ok(base, "GET", "/healthz") == {"status": "ok"}
+    assert time.monotonic() - started < 1.0
+    created = matches[0]
+    token = created["tokens"][0]["token"]
+    view = _ok(base, "GET", f"/v1/matches/{created['match_id']}/view", token=token)
+    cards = lowest_play(view)
+    started = time.monotonic()
+    body = {"type": "pass"} if cards is None else {"type": "play", "cards": cards}
+    _ok(base, "POST", f"/v1/matches/{created['match_id']}/actions", body, token)
+    assert time.monotonic() - started < 1.0
+    for reader in readers:
+        reader.close()
+    for thread in pollers:
+        thread.join(timeout=30)
+    assert len(polls) == 150 and all(answer == (200, {"events": [], "last_seq": 1000}) for answer in polls)
+
+
+def test_sigterm_ends_streams_cleanly_and_long_polls_answer_what_they_have(
+    redis_server: LocalRedis, server_starter: ServerStarter, tmp_path: Path
+) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    process = server_starter(redis_server.url, port, tmp_path / "server.log")
+    try:
+        match_id = _ok(base, "POST", "/v1/matches", {"seats": [{"name": "A"}, {"open": True}]})["match_id"]
+        readers = [SseReader(base, f"/v1/matches/{match_id}/stream") for _ in range(5)]
+        assert all(r.next() == Frame(comment="following") for r in readers)
+        polls: list[tuple[int, Any]] = []
+        pollers = [
+            threading.Thread(
+                target=lambda: polls.append(_request(base, "GET", f"/v1/matches/{match_id}/events?after=0&wait=30"))
+            )
+            for _ in range(5)
+        ]
+        for thread in pollers:
+            thread.start()
+        time.sleep(0.5)
+        stopped = time.monotonic()
+        process.terminate()
+        for reader in readers:
+            assert reader.next() is None  # a clean end of the answer, not a reset
+            reader.close()
+        for thread in pollers:
+            thread.join(timeout=10)
+        assert time.monotonic() - stopped < 4, "waits must end at once, not after the graceful timeout"
+        assert sorted(polls, key=str) == [(200, {"events": [], "last_seq": 0})] * 5
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
+    base = start(TIENLEN_BOT_BUDGET="1.0")
+    seats = [{"name": "A"}, {"name": "B", "bot": "hard"}, {"name": "C", "bot": "hard"}, {"name": "D", "bot": "hard"}]
+    matches = [_ok(base, "POST", "/v1/matches", {"seats": seats, "rules": {"hands": 1}, "seed": s}) for s in range(4)]
+    moves = []
+    for created in matches:
+        match_id, token = created["match_id"], created["tokens"][0]["token"]
+        view = _ok(base, "GET", f"/v1/matches/{match_id}/view", token=token)
+        assert view["turn"] == 0
+        cards = lowest_play(view)
+        moves.append((match_id, token, {"type": "pass"} if cards is None else {"type": "play", "cards": cards}))
+    done = threading.Event()
+    finished: list[int] = []
+
+    def act(match_id: str, token: str, body: dict[str, Any]) -> None:
+        _ok(base, "POST", f"/v1/matches/{match_id}/actions", body, token)
+        finished.append(1)
+        if len(finished) == len(moves):
+            done.set()
+
+    threads = [threading.Thread(target=act, args=move) for move in moves]
+    began = time.monotonic()
+    for thread in threads:
+        thread.start()
+    slowest, answered = 0.0, 0
+    while not done.is_set():
+        started = time.monotonic()
+        _ok(base, "GET", "/healthz")
+        slowest = max(slowest, time.monotonic() - started)
+        answered += 1
+        time.sleep(0.02)
+    for thread in threads:
+        thread.join()
+    # three Hard bots answer each action: about a second of thinking in all, so the test means something
+    assert time.monotonic() - began > 0.6
+    assert answered > 10
+    assert slowest < 0.2, f"/healthz took {slowest:.3f} s while bots were thinking"
