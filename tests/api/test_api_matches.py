@@ -84,6 +84,8 @@ def test_full_match_through_http_for_every_preset(api: Api, preset: str, players
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Api, client: FlaskClient, level: str) -> None:
+    """Bot seats act on their own (after creation and after each remote action) until the remote seat
+    is on turn; the remote seat acts only through its own requests; every bot seat plays."""
     created = api.create(
         seats=[{"name": "Me"}] + [{"name": f"B{i}", "bot": level} for i in (1, 2, 3)],
         rules={"hands": 1},
@@ -93,6 +95,7 @@ def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Api, client: FlaskCl
     token = created["tokens"][0]["token"]
     state = api.view(match_id, token)
     rng = random.Random(1)
+    remote_actions = 0
     while state["status"] == "playing":
         assert state["turn"] == 0, "bots play on until the remote seat is on turn"
         legal = api.legal(match_id, token)
@@ -102,7 +105,10 @@ def test_bot_seats_play_until_a_remote_seat_is_on_turn(api: Api, client: FlaskCl
         response = api.act(match_id, token, rng.choice(options))
         assert response.status_code == 200, response.json
         state = json_object(response)
+        remote_actions += 1
     assert state["status"] == "finished"
     events = json_object(client.get(f"/v1/matches/{match_id}/events"))["events"]
-    assert {e["seat"] for e in events if e["type"] == "played"} >= {1, 2, 3} - {None}
+    actors = [e["seat"] for e in events if e["type"] in ("played", "passed")]
+    assert actors.count(0) == remote_actions, "the remote seat acted only through its own requests"
+    assert {e["seat"] for e in events if e["type"] == "played"} >= {1, 2, 3}, "every bot seat played"
     assert json.dumps(events).count("match_ended") == 1
