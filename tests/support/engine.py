@@ -6,28 +6,19 @@ actions (or its serialized state) and the tests judge the outcome.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from tienlen.engine import (
-    Card,
-    Combination,
     Match,
     RuleSet,
-    classify,
     mask_of,
     match_from_dict,
     match_to_dict,
     parse_cards,
     resolve_rules,
 )
-
-
-def cards(text: str) -> list[str]:
-    """``"3S 4D"`` → ``["3S", "4D"]``."""
-    return text.split()
 
 
 def mask(text: str) -> int:
@@ -67,18 +58,6 @@ def script(match: Match, actions: Sequence[tuple[int, str | None]]) -> list[dict
 def clone(match: Match) -> Match:
     """An independent copy through the serialized form."""
     return match_from_dict(match_to_dict(match))
-
-
-def with_hands(match: Match, hands: Sequence[str]) -> Match:
-    """A copy of ``match`` whose current hand holds these cards (the turn and everything else kept)."""
-    data = match_to_dict(match)
-    data["cards"] = [mask(h) for h in hands]
-    return match_from_dict(data)
-
-
-def card_text(index: int) -> str:
-    """Canonical text of a card number."""
-    return str(Card(index))
 
 
 def _find_actions(match: Match, places: tuple[int, ...], done: int) -> list[tuple[int, int | None]] | None:
@@ -130,15 +109,3 @@ def force_hand(match: Match, places: Sequence[int]) -> tuple[Match, list[dict[st
         evs = forced.pass_turn(seat) if option is None else forced.play(seat, option)
         events += [e.to_dict() for e in evs]
     return forced, events
-
-
-def all_orders(n: int) -> list[tuple[int, ...]]:
-    """Every finishing order of n seats."""
-    return list(itertools.permutations(range(n)))
-
-
-def combo_of(text: str) -> Combination:
-    """The classified combination of space-separated cards (asserting it is one)."""
-    combo = classify(mask(text))
-    assert combo is not None, text
-    return combo
