@@ -6,17 +6,10 @@ import random
 
 import pytest
 
-from tests.support.bots import Advance, MatchFactory
+from tests.support.bots import Advance, MatchFactory, seeded_match
 from tienlen.bots import choose
 from tienlen.bots.driver import bot_rng
 from tienlen.engine import Match, resolve_rules, seat_view
-
-
-def new_match(preset: str = "standard", players: int = 4, seed: int = 1, **overrides: object) -> Match:
-    """A fresh one-hand match of a preset, dealt from ``seed``."""
-    rules = resolve_rules({"preset": preset, "hands": 1, **overrides}, players=players)
-    match, _ = Match.new(rules, random.Random(seed))
-    return match
 
 
 def advance(match: Match, steps: int, level: str = "easy") -> None:
@@ -35,7 +28,7 @@ def advance(match: Match, steps: int, level: str = "easy") -> None:
 @pytest.fixture
 def make_match() -> MatchFactory:
     """Build seeded one-hand matches: ``make_match(preset, players, seed, **overrides)``."""
-    return new_match
+    return seeded_match
 
 
 @pytest.fixture

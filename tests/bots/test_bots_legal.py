@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support.bots import seeded_match
 from tienlen.bots import LEVELS, choose
 from tienlen.bots.driver import bot_rng
-from tienlen.engine import PRESET_NAMES, Match, resolve_rules, seat_view
-
-
-def new_match(preset: str, players: int, seed: int, **overrides: object) -> Match:
-    """A fresh one-hand match of a preset, dealt from ``seed``."""
-    rules = resolve_rules({"preset": preset, "hands": 1, **overrides}, players=players)
-    return Match.new(rules, random.Random(seed))[0]
+from tienlen.engine import PRESET_NAMES, Match, seat_view
 
 
 def _play_out(match: Match, levels: list[str]) -> int:
@@ -52,7 +45,7 @@ def _play_out(match: Match, levels: list[str]) -> int:
 )
 def test_fast_levels_only_play_legal_actions(preset: str, players: int, seed: int, levels: list[str]) -> None:
     """Random, Easy and Medium choose only legal plays or allowed passes in whole hands."""
-    match = new_match(preset, players, seed)
+    match = seeded_match(preset, players, seed)
     assert _play_out(match, levels[:players]) > 0
 
 
@@ -64,14 +57,14 @@ def test_fast_levels_only_play_legal_actions(preset: str, players: int, seed: in
 )
 def test_hard_only_plays_legal_actions(preset: str, players: int, seed: int) -> None:
     """Hard (searching, with a tiny budget) chooses only legal actions against Medium seats."""
-    match = new_match(preset, players, seed)
+    match = seeded_match(preset, players, seed)
     levels = ["hard" if s % 2 == 0 else "medium" for s in range(players)]
     _play_out(match, levels)
 
 
 def test_every_level_plays_a_full_standard_match_legally() -> None:
     """A four-hand standard match with every public level in some seat finishes."""
-    match = new_match("standard", 4, 5, hands=2)
+    match = seeded_match("standard", 4, 5, hands=2)
     levels = [*LEVELS, "easy"]
     _play_out(match, levels)
 

@@ -1,13 +1,21 @@
-"""Helpers of the bot tests: the types of their fixtures and the checks they share."""
+"""Helpers of the bot tests: seeded matches, the types of their fixtures and the checks they share."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from tienlen.engine import Match, SeatView
+from tienlen.engine import Match, SeatView, resolve_rules
 
-__all__ = ["Advance", "MatchFactory", "assert_hands_fit"]
+__all__ = ["Advance", "MatchFactory", "assert_hands_fit", "seeded_match"]
+
+
+def seeded_match(preset: str = "standard", players: int = 4, seed: int = 1, **overrides: object) -> Match:
+    """A fresh one-hand match of a preset (rule overrides applied last), dealt from ``seed``."""
+    rules = resolve_rules({"preset": preset, "hands": 1, **overrides}, players=players)
+    match, _ = Match.new(rules, random.Random(seed))
+    return match
 
 
 class MatchFactory(Protocol):
