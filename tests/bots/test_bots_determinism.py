@@ -6,7 +6,7 @@ import random
 
 from tests.support.bots import Advance, MatchFactory
 from tienlen.bots import bot_rng, choose, play_bot_turns
-from tienlen.engine import Match, Played, resolve_rules, seat_view
+from tienlen.engine import Match, Passed, Played, resolve_rules, seat_view
 
 
 def _replay(seed: int, bots: dict[int, str]) -> list[tuple[int, ...]]:
@@ -24,15 +24,23 @@ def test_same_seed_same_match_for_easy_and_medium() -> None:
 
 
 def test_play_bot_turns_stops_at_a_human_seat(make_match: MatchFactory) -> None:
-    """play_bot_turns returns when a seat without a bot is on turn, with the events in order."""
+    """play_bot_turns returns when a seat without a bot is on turn, with the events in order.
+
+    The human sits two seats after the leader: the leader and the next seat act (in that order),
+    then the human is on turn.
+    """
     match = make_match("standard", 4, 3)
-    human = (match.turn + 2) % 4 if match.turn is not None else 0
+    assert match.turn is not None
+    leader = match.turn
+    human = (leader + 2) % 4
     bots = {s: "medium" for s in range(4) if s != human}
     events = play_bot_turns(match, bots)
-    assert match.turn == human or match.outcome is not None
-    for event in events:
-        if isinstance(event, Played):
-            assert event.seat != human
+    assert match.outcome is None
+    assert match.turn == human
+    actions = [e for e in events if isinstance(e, Played | Passed)]
+    assert [e.seat for e in actions] == [leader, (leader + 1) % 4]
+    assert isinstance(actions[0], Played), "the leader must play"
+    assert events == actions, "two actions of 13-card hands cause no other event"
 
 
 def test_bot_rng_is_reproducible_and_varies_by_seat_and_turn(make_match: MatchFactory, advance_bots: Advance) -> None:

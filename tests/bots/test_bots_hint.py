@@ -14,14 +14,14 @@ from tienlen.bots.driver import bot_rng
 from tienlen.engine import Match, format_mask, resolve_rules, seat_view
 
 
-def _check_hint(match: Match, budget_s: float | None = 0.05) -> Hint:
+def _check_hint(match: Match) -> Hint:
     """The hint for the seat on turn, checked to be legal and to name its cards (or the table's for a pass).
 
-    ``budget_s=None`` bounds Hard's search only by its fixed playout count, so the hint is reproducible.
+    No wall-clock budget: only Hard's fixed playout count bounds the search, so the hint is reproducible.
     """
     assert match.turn is not None
     seat = match.turn
-    result = hint(seat_view(match, seat), match.legal_plays(), bot_rng(match, seat), budget_s=budget_s)
+    result = hint(seat_view(match, seat), match.legal_plays(), bot_rng(match, seat), budget_s=None)
     assert isinstance(result.action, Action)
     assert result.explanation.strip()
     if result.action.is_pass:
@@ -39,14 +39,19 @@ def _check_hint(match: Match, budget_s: float | None = 0.05) -> Hint:
 def test_hint_is_legal_and_names_its_cards(
     preset: str, players: int, make_match: MatchFactory, advance_bots: Advance
 ) -> None:
-    """Over a whole hand, every hint is a legal action whose explanation names the cards."""
+    """Over a whole hand, every hint is a legal action whose explanation names the cards.
+
+    Both kinds of hint are checked: plays (naming their cards) and passes (naming the table's).
+    Measured: 23 passes of 40 hints (standard), 13 of 28 (classic), 2 of 12 (ladder).
+    """
     match = make_match(preset, players, 21)
-    hints = 0
+    hints = passes = 0
     while match.outcome is None and hints < 40:
-        _check_hint(match)
+        passes += _check_hint(match).action.is_pass
         hints += 1
         advance_bots(match, 1, "medium")
     assert hints > 3
+    assert 0 < passes < hints, (passes, hints)
 
 
 def test_hint_names_the_opening_lead_with_the_start_card() -> None:
@@ -70,7 +75,7 @@ def test_hint_explains_a_bomb_on_a_two() -> None:
     script(match, [(0, "3S"), (1, "4S"), (2, None), (3, None), (0, "2H")])
     assert match.turn == 1 and not match.is_locked(1)
     assert match.hands[0].bit_count() == 1
-    result = _check_hint(match, budget_s=None)
+    result = _check_hint(match)
     assert not result.action.is_pass, result.explanation
     assert result.action.mask == mask("6S 6D 7S 7D 8S 8C")
     assert result.explanation.startswith("Bombs the single 2H with run of pairs 6S 6D 7S 7D 8S 8C"), result.explanation
@@ -94,6 +99,6 @@ def test_hint_explains_a_pass_that_keeps_a_bomb_for_later(bomb_deal_match: Match
     match.pass_turn(0)
     assert match.turn == 1
     assert mask("6S 6D 7S 7D 8S 8C") in match.legal_masks()
-    result = _check_hint(match, budget_s=None)
+    result = _check_hint(match)
     assert result.action.is_pass, result.explanation
     assert result.explanation == "Passes on the single 2H to keep your run of pairs 6S 6D 7S 7D 8S 8C for later."

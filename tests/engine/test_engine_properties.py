@@ -227,6 +227,7 @@ class GameChecker:
         self.dealt = 0
         self.hand_outs: list[int] = []
         self.results: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        self.ended = False
         self.check(events)
 
     def _hand_started(self, event: dict[str, Any]) -> None:
@@ -269,6 +270,8 @@ class GameChecker:
                 self._hand_ended(event)
                 assert events[k + 1]["type"] in ("hand_started", "match_ended")
             elif event["type"] == "match_ended":
+                assert not self.ended, "the match ended twice"
+                self.ended = True
                 assert k == len(events) - 1
                 winners, length = expected_outcome(m.rules, self.results)
                 assert len(self.results) == length
@@ -302,6 +305,8 @@ class GameChecker:
                 assert combo is not None and mk & ~m.hands[seat] == 0
         else:
             assert m.turn is None and m.legal_masks() == []
+        # the outcome checks above run on the match_ended event: a finished match must have sent it
+        assert self.ended is (m.status is Status.FINISHED)
         self.check_views()
 
     def check_views(self) -> None:
@@ -410,8 +415,11 @@ def test_random_games_under_any_rules(
 def test_serialization_round_trips_and_continues_identically(seed: int, preset: str, players: int) -> None:
     rules = resolve_rules({"preset": preset}, players=players)
     picker = random.Random(seed ^ 0x5EED)
-    for match, _ in run_game(rules, seed):
-        if picker.random() > 0.08 and match.status is Status.PLAYING:
+    continued = 0
+    finished = False
+    for actions, (match, _) in enumerate(run_game(rules, seed), start=1):
+        # always after the first action (no hand can end with it), then at random positions
+        if actions > 1 and picker.random() > 0.08 and match.status is Status.PLAYING:
             continue
         data = match_to_dict(match)
         text = json.dumps(data)
@@ -421,7 +429,9 @@ def test_serialization_round_trips_and_continues_identically(seed: int, preset: 
         assert copy.legal_masks() == match.legal_masks()
         if match.status is Status.FINISHED:
             assert copy.outcome == match.outcome
+            finished = True
             break
+        continued += 1
         # continue a side copy of the original and the rebuilt copy with the same choices
         original = match_from_dict(data)
         assert original == match
@@ -432,6 +442,8 @@ def test_serialization_round_trips_and_continues_identically(seed: int, preset: 
             assert apply(original, choose(original, a_rng)) == apply(copy, choose(copy, b_rng))
             assert original == copy
         assert match_to_dict(original) == match_to_dict(copy)
+    assert continued >= 1, "a match in play was rebuilt and continued"
+    assert finished, "the finished match was rebuilt"
 
 
 # ----- legal plays = acceptance, against the oracle -----------------------------
