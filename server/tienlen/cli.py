@@ -1,6 +1,7 @@
-"""Command line: ``tienlen serve | openapi | arena``.
+"""Command line: ``tienlen serve | openapi | replay | arena``.
 
 ``serve`` is :mod:`tienlen.serving`; ``openapi`` prints the contract;
+``replay`` referees a finished match's replay (:mod:`tienlen.replay`);
 ``arena`` is :mod:`tienlen.bots.arena`.
 """
 
@@ -10,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from .serving import (
     DEFAULT_HOST,
@@ -36,6 +38,31 @@ def _openapi(args: argparse.Namespace) -> int:
 
     sys.stdout.write(json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n")
     sys.stdout.flush()
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Referee a replay again with the engine; exit 1 naming the first thing that does not hold."""
+    from .replay import ReplayError, referee
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except OSError as error:
+        print(f"tienlen replay: cannot read {args.file}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    try:
+        found = referee(json.loads(text))
+    except (json.JSONDecodeError, RecursionError):
+        print(f"tienlen replay: {args.file} is not JSON", file=sys.stderr)
+        return 1
+    except ReplayError as error:
+        print(f"tienlen replay: refused: {error}", file=sys.stderr)
+        return 1
+    ending = "abandoned, no winner" if found.abandoned else f"winner seat {found.winner}"
+    if not found.abandoned and found.winner is None:
+        ending = "a shared win"
+    scores = " ".join(str(s) for s in found.scores)
+    print(f"every action legal: {found.hands} hands, {found.actions} actions; {ending}; scores {scores}")
     return 0
 
 
@@ -97,6 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     openapi = sub.add_parser("openapi", help="print the OpenAPI document as JSON")
     openapi.set_defaults(handler=_openapi)
+
+    replay = sub.add_parser(
+        "replay",
+        help="referee a replay (GET /v1/matches/{id}/replay) again with the engine",
+        description="Play a tienlen-replay/1 file through the rules engine from its seed: exit 0 and print the "
+        "result when every deal and action holds, exit 1 naming the first that does not.",
+    )
+    replay.add_argument("file", help="the replay's JSON file, or - for standard input")
+    replay.set_defaults(handler=_replay)
 
     arena = sub.add_parser(
         "arena",

@@ -88,7 +88,7 @@ class TienLenApplication(BaseApplication):  # type: ignore[misc]  # gunicorn is 
 
 
 def _post_worker_init(worker: Any) -> None:
-    """gunicorn hook, in each worker: ignore SIGINT, and end waits at once on SIGTERM.
+    """gunicorn hook, in each worker: start the turn clocks' sweeper, ignore SIGINT, end waits at once on SIGTERM.
 
     On Ctrl-C the terminal signals the whole process group, and the master then
     sends SIGQUIT to every worker.  A gthread worker that handles both re-enters
@@ -102,6 +102,10 @@ def _post_worker_init(worker: Any) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     app = worker.wsgi
+    if "tienlen" in getattr(app, "extensions", {}):
+        from .api import start_sweeper
+
+        start_sweeper(app)
     graceful = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: FrameType | None) -> None:

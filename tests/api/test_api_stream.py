@@ -381,4 +381,5 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     # three Hard bots answer each action: about a second of thinking in all, so the test means something
     assert time.monotonic() - began > 0.6
     assert answered > 10
-    assert slowest < 0.2, f"/healthz took {slowest:.3f} s while bots were thinking"
+    # a worker frozen by a bot holds /healthz for a whole decision (1.0 s); half that leaves room for a busy machine
+    assert slowest < 0.5, f"/healthz took {slowest:.3f} s while bots were thinking"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -20,7 +21,7 @@ from ..settings import Settings
 from ..store import RedisMatchStore, StoreUnavailableError, TooManyWaitersError
 from .errors import DEFAULT_REASONS, error_body
 from .routes import events, matches, meta, seats
-from .runtime import gevent_offload, gevent_patched
+from .runtime import gevent_offload, gevent_patched, run_sweeper
 from .schemas import ErrorSchema
 
 API_TITLE = "Tien Len Game Server"
@@ -179,9 +180,20 @@ def _install_request_log(app: Flask, settings: Settings) -> None:
         return response
 
 
-def shutdown(app: Flask) -> None:
-    """The server is stopping: end every stream and long poll of this process at once."""
+def start_sweeper(app: Flask) -> None:
+    """Apply this app's turn clocks as they run out, from a background loop (``tienlen serve`` starts one a worker)."""
     service: MatchService = app.extensions["tienlen"]
+    stopped = threading.Event()
+    app.extensions["tienlen_sweeper"] = stopped
+    run_sweeper(service.sweep, stopped)
+
+
+def shutdown(app: Flask) -> None:
+    """The server is stopping: end every stream and long poll of this process at once, stop sweeping."""
+    service: MatchService = app.extensions["tienlen"]
+    stopped = app.extensions.get("tienlen_sweeper")
+    if stopped is not None:
+        stopped.set()
     service.store.close()
 
 

@@ -33,6 +33,8 @@ REASON_STATUS: dict[str, int] = {
     "match_not_found": 404,
     "stale_version": 409,
     "match_full": 409,
+    "match_not_waiting": 409,
+    "match_not_finished": 409,
     "payload_too_large": 413,
     "invalid_request": 422,
     "store_unavailable": 503,

@@ -40,3 +40,28 @@ def gevent_offload(work: Callable[[], T]) -> Any:
         with _pools_lock:
             pool = _pools.setdefault(pid, ThreadPool(THINKING_THREADS))
     return pool.apply(work)
+
+
+SWEEP_EVERY_S = 0.25
+
+
+def run_sweeper(sweep: Callable[[], int], stopped: threading.Event) -> threading.Thread:
+    """Call ``sweep`` (apply the turn clocks that ran out) every :data:`SWEEP_EVERY_S` until ``stopped``.
+
+    Every worker of every server runs one: a deadline is claimed by one of
+    them, so each timeout happens once; with several, one that dies is covered.
+    """
+    import logging
+
+    log = logging.getLogger("tienlen.sweeper")
+
+    def loop() -> None:
+        while not stopped.wait(SWEEP_EVERY_S):
+            try:
+                sweep()
+            except Exception:  # the store may be down for a while: keep sweeping
+                log.exception("sweeping the turn clocks failed")
+
+    thread = threading.Thread(target=loop, name="tienlen-sweeper", daemon=True)
+    thread.start()
+    return thread

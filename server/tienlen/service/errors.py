@@ -56,3 +56,15 @@ class StaleVersion(ServiceError):
     """The match is not at the version the request named, or kept changing under it."""
 
     reason = "stale_version"
+
+
+class MatchNotWaiting(ServiceError):
+    """Only a match still waiting for seats can be cancelled."""
+
+    reason = "match_not_waiting"
+
+
+class MatchNotFinished(ServiceError):
+    """Rematches and replays are for finished matches."""
+
+    reason = "match_not_finished"

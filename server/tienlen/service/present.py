@@ -6,6 +6,7 @@ card of a hand other than the asking seat's own.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from ..bots import Hint
@@ -13,6 +14,13 @@ from ..engine import LegalPlays, PublicView, SeatView, format_mask, play_order, 
 from ..store import MatchRecord, SeatRecord
 
 WAITING = "waiting"
+
+
+def rfc3339(moment: float | None) -> str | None:
+    """Epoch seconds as an RFC 3339 UTC time with milliseconds (``2026-12-01T10:58:31.250Z``)."""
+    if moment is None:
+        return None
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def match_answer(record: MatchRecord) -> dict[str, Any]:
@@ -74,31 +82,69 @@ def view_fields(public: PublicView) -> dict[str, Any]:
 
 def _match_fields(record: MatchRecord, public: PublicView | None) -> dict[str, Any]:
     header = {"match_id": record.match_id, "version": record.version, "last_seq": record.last_seq}
+    life = {
+        "clock": None if record.clock is None else record.clock.to_dict(),
+        "turn_deadline": rfc3339(record.turn_deadline),
+        "created_at": rfc3339(record.created_at),
+        "updated_at": rfc3339(record.updated_at),
+        "listed": record.listed,
+        "next_match_id": record.next_match_id,
+    }
     if public is None:
-        return header | {
-            "status": WAITING,
-            "rules": record.rules.to_dict(),
-            "hand_number": 0,
-            "turn": None,
-            "leading": False,
-            "reentry": False,
-            "table": None,
-            "seats": [
-                {"seat": i, "cards_left": 0, "passed": False, "place": None, "score": 0} | _seat_names(s)
-                for i, s in enumerate(record.seats)
-            ],
-            "hands": [],
-            "winner": None,
-            "winners": [],
-        }
+        return (
+            header
+            | life
+            | {
+                "status": WAITING,
+                "rules": record.rules.to_dict(),
+                "hand_number": 0,
+                "turn": None,
+                "leading": False,
+                "reentry": False,
+                "table": None,
+                "seats": [
+                    {"seat": i, "cards_left": 0, "passed": False, "place": None, "score": 0} | _seat_names(s)
+                    for i, s in enumerate(record.seats)
+                ],
+                "hands": [],
+                "winner": None,
+                "winners": [],
+            }
+        )
     fields = view_fields(public)
+    fields["status"] = record.status  # an abandoned match is finished although nobody won
     for entry, seat in zip(fields["seats"], record.seats, strict=True):
         entry.update(_seat_names(seat))
-    return header | fields
+    return header | life | fields
 
 
 def _seat_names(seat: SeatRecord) -> dict[str, Any]:
-    return {"name": seat.name, "bot": seat.bot, "open": seat.open}
+    return {"name": seat.name, "bot": seat.bot, "open": seat.open, "left": seat.left, "taken_over": seat.taken_over}
+
+
+def action_answer(record: MatchRecord, seat: int, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer to an action: the seat's view after it, and every event from it through the bots' replies."""
+    return seat_answer(record, seat) | {"events": events}
+
+
+def leave_answer(record: MatchRecord, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer to leaving: the public match, and what leaving set off (a bot taking the seat, its plays)."""
+    return match_answer(record) | {"events": events}
+
+
+def rematch_answer(match_id: str, seat: int, token: str) -> dict[str, Any]:
+    """A seat of the rematch and its token there."""
+    return {"match_id": match_id, "seat": seat, "token": token}
+
+
+def lobby_entry(record: MatchRecord) -> dict[str, Any]:
+    """A match in the lobby: who sits where, the rules, when it was created."""
+    return {
+        "match_id": record.match_id,
+        "seats": [{"seat": i, "name": s.name, "bot": s.bot, "open": s.open} for i, s in enumerate(record.seats)],
+        "rules": record.rules.to_dict(),
+        "created_at": rfc3339(record.created_at),
+    }
 
 
 def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """The match store: records of matches and their events; the protocol the service uses, and Redis."""
 
 from .base import AnswerKey, Loaded, MatchStore, StoreUnavailableError, TooManyWaitersError
-from .records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
+from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .redis_store import RedisMatchStore
 
 __all__ = [
     "AnswerKey",
+    "Clock",
     "Loaded",
     "MatchRecord",
     "MatchStore",

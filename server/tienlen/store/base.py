@@ -85,3 +85,45 @@ class MatchStore(Protocol):
     def close(self) -> None:
         """The server is shutting down: end every wait and follow now."""
         ...
+
+    def delete(self, record: MatchRecord, expected_version: int, events: list[dict[str, Any]]) -> bool:
+        """Delete the match if still at ``expected_version``, publishing its last ``events`` first."""
+        ...
+
+    def load_many(self, match_ids: list[str]) -> list[MatchRecord | None]:
+        """Several records at once (None where a match is gone)."""
+        ...
+
+    def all_events(self, match_id: str) -> list[dict[str, Any]]:
+        """Every event the match has had, oldest first."""
+        ...
+
+    # ----- across matches: hints, the records are the truth ---------------------------
+
+    def schedule(self, match_id: str, at: float) -> None:
+        """The match's turn clock runs out at ``at`` (epoch seconds)."""
+        ...
+
+    def due(self, now: float, limit: int) -> list[tuple[str, int]]:
+        """Up to ``limit`` (match id, deadline in ms) due at ``now``, earliest first."""
+        ...
+
+    def claim(self, match_id: str, seen_ms: int, until: float) -> bool:
+        """Take a due deadline (seen at ``seen_ms``) until ``until``; False when another took it or it moved."""
+        ...
+
+    def unschedule(self, match_id: str, seen_ms: int) -> None:
+        """Forget the match's deadline unless it moved since it was seen at ``seen_ms``."""
+        ...
+
+    def lobby_add(self, match_id: str, created_at: float) -> None:
+        """List a listed match that has an open seat."""
+        ...
+
+    def lobby_remove(self, match_id: str) -> None:
+        """Take a match off the lobby's list."""
+        ...
+
+    def lobby_page(self, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` listed (match id, created ms), newest first, after the cursor ``before``."""
+        ...

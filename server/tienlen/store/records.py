@@ -11,31 +11,79 @@ from typing import Any
 from .. import wire
 from ..engine import Match, RuleSet, match_from_dict, match_to_dict
 
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1 records (before clocks and the lobby) read with the defaults
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A match's turn clock: seconds per turn, and how many timeouts in a row hand a seat to a bot."""
+
+    turn_seconds: int
+    timeouts_before_takeover: int = 2
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {"turn_seconds": self.turn_seconds, "timeouts_before_takeover": self.timeouts_before_takeover}
 
 
 @dataclass(slots=True)
 class SeatRecord:
-    """A seat: remote (token hash), bot (level), or open (waiting for a join)."""
+    """A seat: remote (token hash), bot (level), open (waiting for a join) or reserved (for a rematch claim).
+
+    A remote seat that left, or timed out too often, is ``taken_over``: its
+    ``bot`` plays it from then on (a seat that ``left`` also lost its token).
+    ``timeouts`` counts the seat's clock timeouts in a row.
+    """
 
     name: str | None = None
     bot: str | None = None
     open: bool = False
     token_sha256: str | None = None
+    reserved: bool = False
+    left: bool = False
+    taken_over: bool = False
+    timeouts: int = 0
+
+    @property
+    def remote(self) -> bool:
+        """A person (or their program) still plays this seat over the API."""
+        return self.token_sha256 is not None and not self.taken_over
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form for storage (the token hash stays server-side)."""
-        return {"name": self.name, "bot": self.bot, "open": self.open, "token": self.token_sha256}
+        data: dict[str, Any] = {"name": self.name, "bot": self.bot, "open": self.open, "token": self.token_sha256}
+        for key in ("reserved", "left", "taken_over"):
+            if getattr(self, key):
+                data[key] = True
+        if self.timeouts:
+            data["timeouts"] = self.timeouts
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatRecord:
         """Rebuild from :meth:`to_dict`."""
-        return cls(data["name"], data["bot"], data["open"], data["token"])
+        return cls(
+            data["name"],
+            data["bot"],
+            data["open"],
+            data["token"],
+            reserved=data.get("reserved", False),
+            left=data.get("left", False),
+            taken_over=data.get("taken_over", False),
+            timeouts=data.get("timeouts", 0),
+        )
 
 
 @dataclass(slots=True)
 class MatchRecord:
-    """One match as stored: ``version`` rises with every accepted write."""
+    """One match as stored: ``version`` rises with every accepted write.
+
+    ``deal`` is the explicit first deal, if any (kept for the replay);
+    ``turn_deadline`` is when the clock of the seat on turn runs out (epoch
+    seconds) and ``deadline_for`` the (hand, actions so far) it was set for;
+    ``ended`` is ``"abandoned"`` once no remote seat is left in play.
+    """
 
     match_id: str
     version: int
@@ -45,11 +93,30 @@ class MatchRecord:
     deal: list[int] | None = None
     engine: Match | None = None
     last_seq: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    listed: bool = False
+    clock: Clock | None = None
+    takeover: str = "medium"
+    turn_deadline: float | None = None
+    deadline_for: tuple[int, int] | None = None
+    next_match_id: str | None = None
+    rematch_of: str | None = None
+    ended: str | None = None
 
     @property
     def bots(self) -> dict[int, str]:
-        """Bot levels by seat."""
+        """Bot levels by seat (seats taken over included)."""
         return {i: s.bot for i, s in enumerate(self.seats) if s.bot is not None}
+
+    @property
+    def status(self) -> str:
+        """``waiting`` for seats, ``playing``, or ``finished`` (played out or abandoned)."""
+        if self.engine is None:
+            return "waiting"
+        if self.ended is not None or self.engine.outcome is not None:
+            return "finished"
+        return "playing"
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat this bearer token belongs to, compared in constant time, or None."""
@@ -62,26 +129,40 @@ class MatchRecord:
 
     def to_json(self) -> bytes:
         """The record as compact JSON (UTF-8)."""
-        return wire.dumps(
-            {
-                "rv": RECORD_VERSION,
-                "id": self.match_id,
-                "version": self.version,
-                "seats": [s.to_dict() for s in self.seats],
-                "rules": self.rules.to_dict(),
-                "seed": self.seed,
-                "deal": self.deal,
-                "engine": None if self.engine is None else match_to_dict(self.engine),
-                "seq": self.last_seq,
-            }
-        )
+        data: dict[str, Any] = {
+            "rv": RECORD_VERSION,
+            "id": self.match_id,
+            "version": self.version,
+            "seats": [s.to_dict() for s in self.seats],
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "deal": self.deal,
+            "engine": None if self.engine is None else match_to_dict(self.engine),
+            "seq": self.last_seq,
+            "created": self.created_at,
+            "updated": self.updated_at,
+            "takeover": self.takeover,
+        }
+        optional = {
+            "listed": self.listed or None,
+            "clock": None if self.clock is None else self.clock.to_dict(),
+            "deadline": self.turn_deadline,
+            "deadline_for": None if self.deadline_for is None else list(self.deadline_for),
+            "next": self.next_match_id,
+            "rematch_of": self.rematch_of,
+            "ended": self.ended,
+        }
+        data.update((key, value) for key, value in optional.items() if value is not None)
+        return wire.dumps(data)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MatchRecord:
         """Rebuild a record written by :meth:`to_json`."""
         data = wire.loads(text)
-        if data.get("rv") != RECORD_VERSION:
+        if data.get("rv") not in READABLE_VERSIONS:
             raise ValueError(f"unknown match record version {data.get('rv')!r}")
+        clock = data.get("clock")
+        deadline_for = data.get("deadline_for")
         return cls(
             match_id=data["id"],
             version=data["version"],
@@ -91,6 +172,16 @@ class MatchRecord:
             deal=data["deal"],
             engine=None if data["engine"] is None else match_from_dict(data["engine"]),
             last_seq=data["seq"],
+            created_at=data.get("created", 0.0),
+            updated_at=data.get("updated", 0.0),
+            listed=data.get("listed", False),
+            clock=None if clock is None else Clock(clock["turn_seconds"], clock["timeouts_before_takeover"]),
+            takeover=data.get("takeover", "medium"),
+            turn_deadline=data.get("deadline"),
+            deadline_for=None if deadline_for is None else (deadline_for[0], deadline_for[1]),
+            next_match_id=data.get("next"),
+            rematch_of=data.get("rematch_of"),
+            ended=data.get("ended"),
         )
 
 

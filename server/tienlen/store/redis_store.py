@@ -26,6 +26,7 @@ import redis
 
 from .. import wire
 from .base import AnswerKey, Loaded, StoreUnavailableError
+from .indexes import RedisIndexes
 from .records import MatchRecord
 from .waiting import Hold, Waiting
 
@@ -58,6 +59,25 @@ return 1
 """
 
 
+# KEYS: state, events, wake channel. ARGV: expected version, how long the events stay, publish command,
+# then the last events. The record goes at once; its events stay a little for those following it.
+_DELETE = """
+local current = redis.call('HGET', KEYS[1], 'v')
+if current == false or current ~= ARGV[1] then return 0 end
+local first = tonumber(ARGV[4])
+local events = {}
+for i = 5, #ARGV do
+  events[i - 4] = ARGV[i]
+  redis.call('XADD', KEYS[2], '0-' .. (first + i - 5), 'e', ARGV[i])
+end
+redis.call('DEL', KEYS[1])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
+if #events > 0 then redis.call(ARGV[3], KEYS[3], '[' .. table.concat(events, ',') .. ']') end
+return 1
+"""
+GONE_EVENTS_TTL_S = 60
+
+
 def state_key(match_id: str) -> str:
     """Key of the match's hash."""
     return f"tl:{{{match_id}}}:state"
@@ -79,7 +99,7 @@ def answer_key(match_id: str, answer: AnswerKey) -> str:
     return f"tl:{{{match_id}}}:idem:{digest}"
 
 
-class RedisMatchStore:
+class RedisMatchStore(RedisIndexes):
     """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`).
 
     With ``per_thread`` (threaded servers) each thread keeps one connection of
@@ -95,6 +115,8 @@ class RedisMatchStore:
         self._local = threading.local()
         self._publish: str | None = None
         self._waiting = Waiting(client.pubsub, wake_channel, max_waiters)
+        self._delete = client.register_script(_DELETE)
+        super().__init__(client)
 
     @property
     def _redis(self) -> redis.Redis:
@@ -201,6 +223,43 @@ class RedisMatchStore:
         except redis.RedisError as error:
             raise StoreUnavailableError(str(error)) from error
         return bool(won)
+
+    def delete(self, record: MatchRecord, expected_version: int, events: list[dict[str, Any]]) -> bool:
+        """Delete the match if it is still at ``expected_version``, after publishing its last ``events``."""
+        match_id = record.match_id
+        keys = [state_key(match_id), events_key(match_id), wake_channel(match_id)]
+        try:
+            args: list[Any] = [
+                str(expected_version),
+                GONE_EVENTS_TTL_S,
+                self._publish_command(),
+                record.last_seq - len(events) + 1,
+                *(wire.dumps(e) for e in events),
+            ]
+            return bool(self._delete(keys=keys, args=args, client=self._redis))
+        except redis.RedisError as error:
+            raise StoreUnavailableError(str(error)) from error
+
+    def load_many(self, match_ids: list[str]) -> list[MatchRecord | None]:
+        """Several records in one round trip (None where a match is gone)."""
+        if not match_ids:
+            return []
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            for match_id in match_ids:
+                pipe.hget(state_key(match_id), "doc")
+            docs = pipe.execute()
+        except redis.RedisError as error:
+            raise StoreUnavailableError(str(error)) from error
+        return [None if doc is None else MatchRecord.from_json(cast(bytes, doc)) for doc in docs]
+
+    def all_events(self, match_id: str) -> list[dict[str, Any]]:
+        """Every event the match has had, oldest first."""
+        try:
+            entries = self._redis.xrange(events_key(match_id))
+        except redis.RedisError as error:
+            raise StoreUnavailableError(str(error)) from error
+        return [wire.loads(fields[b"e"]) for _id, fields in cast(list[tuple[bytes, dict[bytes, bytes]]], entries)]
 
     def _read(self, match_id: str, after: int) -> list[dict[str, Any]] | None:
         """Events with ``seq`` > ``after`` (at most 500) in one round trip; None when the match does not exist."""

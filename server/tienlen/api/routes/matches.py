@@ -1,4 +1,4 @@
-"""Matches: create, read, join."""
+"""Matches: the lobby, create, read, cancel, join, rematch and replay."""
 
 from __future__ import annotations
 
@@ -9,15 +9,40 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ...service.present import created_answer, match_answer, token_answer
-from ..schemas import CreatedMatchSchema, CreateMatchSchema, JoinSchema, MatchSchema, TokenSchema
-from .common import MATCH_ID, errors, send, service
+from ..schemas import (
+    CreatedMatchSchema,
+    CreateMatchSchema,
+    JoinSchema,
+    LobbyQuerySchema,
+    LobbySchema,
+    MatchSchema,
+    RematchSchema,
+    ReplaySchema,
+    TokenSchema,
+)
+from .common import AUTH, MATCH_ID, bearer_token, errors, send, service
 
-blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, read and join matches")
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, find, read, join and end matches")
 
 
 @blp.route("")
 class Matches(MethodView):
     """The collection of matches."""
+
+    @blp.arguments(LobbyQuerySchema(), location="query")
+    @blp.response(200, LobbySchema)
+    @blp.doc(operationId="list_matches", responses=errors("invalid_request", "store_unavailable"))
+    def get(self, query: dict[str, Any]) -> Response:
+        """The lobby: listed matches waiting for players that have an open seat, newest first.
+
+        Filter by `players` and `preset`; page with `limit` and the answer's
+        `next_cursor`. A match leaves the list once it is full, cancelled or
+        expired.
+        """
+        found = service().lobby(
+            players=query.get("players"), preset=query.get("preset"), limit=query["limit"], cursor=query.get("cursor")
+        )
+        return send(found)
 
     @blp.arguments(CreateMatchSchema())
     @blp.response(201, CreatedMatchSchema)
@@ -32,6 +57,7 @@ class Matches(MethodView):
         (`{"name", "bot"}`) or open (`{"open": true}`, filled by joins). The
         first hand is dealt at once unless a seat is open; bots that are on
         turn play before the answer. At least one seat must not be a bot.
+        Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
         """
         created = service().create(body)
         g.match_id = created.record.match_id  # for the request log line
@@ -47,6 +73,22 @@ class MatchResource(MethodView):
     def get(self, match_id: str) -> Response:
         """The public state of a match: no card of any hand."""
         return send(match_answer(service().get(match_id)))
+
+    @blp.response(204)
+    @blp.doc(
+        security=AUTH,
+        operationId="cancel_match",
+        responses=errors("invalid_token", "match_not_found", "match_not_waiting", "store_unavailable"),
+    )
+    def delete(self, match_id: str) -> Response:
+        """Cancel a match that is still waiting for players (any seat's token).
+
+        The match is gone at once (404 afterwards); those following its events
+        get `match_cancelled`. A match being played or finished cannot be
+        cancelled (409 `match_not_waiting`): leave it instead.
+        """
+        service().cancel(match_id, bearer_token())
+        return Response(status=204)
 
 
 @blp.route(f"/{MATCH_ID}/join")
@@ -68,3 +110,41 @@ class Join(MethodView):
         """
         joined = service().join(match_id, body["name"])
         return send(token_answer(joined.seat, joined.token), 201)
+
+
+@blp.route(f"/{MATCH_ID}/rematch")
+class Rematch(MethodView):
+    """Playing again."""
+
+    @blp.response(201, RematchSchema)
+    @blp.doc(
+        security=AUTH,
+        operationId="rematch",
+        responses=errors("invalid_token", "match_not_found", "match_not_finished", "store_unavailable"),
+    )
+    def post(self, match_id: str) -> Response:
+        """Your seat in the rematch of a finished match, and your token there.
+
+        The first call makes the next match: the same seats in the same
+        places, the same rules and clock; bots stay bots. Each other remote
+        seat gets its own place and token by calling this too (the place is
+        kept for it), and the same call again answers the same. The next
+        match deals once all its remote seats are claimed; the finished match
+        shows `next_match_id` and its followers get a `rematch` event.
+        """
+        return send(service().rematch(match_id, bearer_token()), 201)
+
+
+@blp.route(f"/{MATCH_ID}/replay")
+class Replay(MethodView):
+    """A finished match, to watch again or check."""
+
+    @blp.response(200, ReplaySchema)
+    @blp.doc(operationId="get_replay", responses=errors("match_not_found", "match_not_finished", "store_unavailable"))
+    def get(self, match_id: str) -> Response:
+        """The rules, seed, seats, every hand's deal and actions, and the result (`tienlen-replay/1`).
+
+        Only once the match is finished: no deal is ever shown while it is
+        played. `tienlen replay FILE` referees a replay again with the engine.
+        """
+        return send(service().replay(match_id))

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from ...engine import REFUSAL_REASONS
 from ...service import InvalidRequest
 from ..errors import REASON_STATUS
-from ..schemas import ActionSchema, HintSchema, LegalSchema, SeatViewSchema
+from ..schemas import ActionAnswerSchema, ActionSchema, HintSchema, LeaveAnswerSchema, LegalSchema, SeatViewSchema
 from .common import AUTH, MATCH_ID, bearer_token, errors, send, service
 
 blp = Blueprint(
@@ -63,7 +63,7 @@ class Actions(MethodView):
     """Plays and passes."""
 
     @blp.arguments(ActionSchema())
-    @blp.response(200, SeatViewSchema)
+    @blp.response(200, ActionAnswerSchema)
     @blp.doc(
         security=AUTH,
         operationId="post_action",
@@ -97,7 +97,8 @@ class Actions(MethodView):
         `not_your_turn`, `stale_version`, `unknown_card`, `duplicate_cards`,
         `cards_not_in_hand`, `not_a_combination`, `must_include_start_card` /
         `cannot_pass_on_lead`, `locked_bomb_only`, `does_not_beat`. A refused
-        action changes nothing. Answers the seat's view after the action.
+        action changes nothing. Answers the seat's view after the action, and
+        `events`: every event from the action through the bots' replies.
         """
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 0 < len(key) <= 200:
@@ -118,3 +119,25 @@ class HintResource(MethodView):
     def get(self, match_id: str) -> Response:
         """The action the strongest bot would take in your seat, and why."""
         return send(service().hint(match_id, bearer_token()))
+
+
+@blp.route(f"/{MATCH_ID}/leave")
+class Leave(MethodView):
+    """Leaving a match."""
+
+    @blp.response(200, LeaveAnswerSchema)
+    @blp.doc(
+        security=AUTH,
+        operationId="leave_match",
+        responses=errors("invalid_token", "match_not_found", "store_unavailable"),
+    )
+    def post(self, match_id: str) -> Response:
+        """Leave the match; your token stops working.
+
+        In a match waiting for players your seat opens again. In play the
+        match's takeover bot takes your seat at once (`seat_left`,
+        `seat_taken_over`) and plays if it is on turn; when no remote seat is
+        left the match ends (`match_abandoned`, status `finished`, no winner).
+        Answers the public match and `events`: what leaving set off.
+        """
+        return send(service().leave(match_id, bearer_token()))

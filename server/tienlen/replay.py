@@ -1,0 +1,136 @@
+"""Replays of finished matches (format ``tienlen-replay/1``): writing one, and refereeing one again.
+
+A replay holds the rules, the seed, the seats, each hand's deal and actions
+and the result. :func:`referee` plays it through the engine from the seed: a
+deal that is not the seed's, an action the rules refuse, or a result that is
+not what the play gives is reported with the first place it goes wrong.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import (
+    IllegalActionError,
+    Match,
+    RulesError,
+    RuleSet,
+    cards_mask,
+    format_mask,
+    resolve_rules,
+    shuffled_deal,
+)
+
+FORMAT = "tienlen-replay/1"
+
+
+class ReplayError(ValueError):
+    """The replay is not a valid record of a match; the message says where it first goes wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refereed:
+    """What refereeing a replay found: the result the play gives."""
+
+    hands: int
+    actions: int
+    scores: tuple[int, ...]
+    winner: int | None
+    abandoned: bool
+
+
+def export(
+    *,
+    rules: RuleSet,
+    seed: int,
+    first_deal: Sequence[int] | None,
+    deal_seed: int,
+    seats: list[dict[str, Any]],
+    events: Sequence[Mapping[str, Any]],
+    scores: list[int],
+    winner: int | None,
+    abandoned: bool,
+) -> dict[str, Any]:
+    """A replay of a finished match from its public events and its seed (every hand's deal is the seed's)."""
+    hands: list[dict[str, Any]] = []
+    for event in events:
+        kind = event["type"]
+        if kind == "hand_started":
+            number = event["hand_number"]
+            dealt = first_deal if number == 1 and first_deal is not None else None
+            masks = list(dealt) if dealt is not None else shuffled_deal(deal_seed, number, rules.players)
+            hands.append({"hand_number": number, "deal": [format_mask(m) for m in masks], "actions": []})
+        elif kind == "played":
+            hands[-1]["actions"].append({"seat": event["seat"], "type": "play", "cards": list(event["cards"])})
+        elif kind == "passed":
+            hands[-1]["actions"].append({"seat": event["seat"], "type": "pass", "cards": []})
+    return {
+        "format": FORMAT,
+        "rules": rules.to_dict(),
+        "seed": seed,
+        "seats": seats,
+        "hands": hands,
+        "result": {"scores": scores, "winner": winner, "abandoned": abandoned},
+    }
+
+
+def referee(replay: Mapping[str, Any]) -> Refereed:
+    """Play the replay through the engine; :class:`ReplayError` at the first thing that does not hold."""
+    if not isinstance(replay, Mapping) or replay.get("format") != FORMAT:
+        raise ReplayError(f"not a {FORMAT} replay")
+    try:
+        rules = resolve_rules(dict(replay["rules"]))
+        seed = replay["seed"]
+        hands = list(replay["hands"])
+        result = replay["result"]
+        if not isinstance(seed, int) or isinstance(seed, bool) or not hands:
+            raise ReplayError("the replay needs an integer seed and at least one hand")
+        match, _ = Match.new(rules, random.Random(seed), hands[0]["deal"])
+    except ReplayError:
+        raise
+    except (KeyError, TypeError, RulesError, ValueError) as error:
+        raise ReplayError(f"the replay's header is not valid: {error}") from None
+    actions = 0
+    for hand in hands:
+        number = hand.get("hand_number")
+        if match.outcome is not None or number != match.hand_number:
+            raise ReplayError(f"hand {number}: the match was at hand {match.hand_number} (or over) by then")
+        if [format_mask(h) for h in match.hands] != [sorted_cards(d) for d in hand.get("deal", [])]:
+            raise ReplayError(f"hand {number}: the deal is not the one the seed gives")
+        for index, action in enumerate(hand.get("actions", []), start=1):
+            actions += 1
+            _apply(match, number, index, action)
+    abandoned = bool(result.get("abandoned", False))
+    winner = None if match.outcome is None else match.outcome.winner
+    if match.outcome is None and not abandoned:
+        raise ReplayError(f"the actions end in hand {match.hand_number} before the match does")
+    if list(match.scores) != list(result.get("scores", [])) or winner != result.get("winner"):
+        raise ReplayError(f"the result says {result}, the play gives scores {match.scores} and winner {winner}")
+    return Refereed(len(hands), actions, tuple(match.scores), winner, abandoned)
+
+
+def sorted_cards(cards: Sequence[str]) -> list[str]:
+    """Card texts in canonical form, low to high (a deal may list them in any order)."""
+    try:
+        return format_mask(cards_mask(cards))
+    except IllegalActionError as error:
+        raise ReplayError(f"a deal lists cards that are not a hand: {error}") from None
+
+
+def _apply(match: Match, number: int, index: int, action: Mapping[str, Any]) -> None:
+    seat = action.get("seat")
+    kind = action.get("type")
+    cards = action.get("cards") or []
+    where = f"hand {number}, action {index}: seat {seat} {kind} {' '.join(map(str, cards))}".rstrip()
+    if not isinstance(seat, int) or kind not in ("play", "pass"):
+        raise ReplayError(f"{where}: not an action")
+    try:
+        if kind == "pass":
+            match.pass_turn(seat)
+        else:
+            match.play(seat, cards)
+    except IllegalActionError as error:
+        raise ReplayError(f"{where}: {error.reason} ({error})") from None

@@ -1,0 +1,152 @@
+"""What every use case of the service shares: the store, the bots' thinking, and sealing a write.
+
+A write reads the record, changes it (the engine, bots, seats), is *sealed*
+(version, timestamps, the turn clock, an abandoned match's end, event
+numbers) and committed with a compare-and-set on the version; a lost race is
+retried from a fresh read.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from .. import bots
+from ..engine import Event, Match, format_mask
+from ..store import MatchRecord, MatchStore
+from .errors import InvalidToken, MatchNotFound, MatchNotPlaying
+
+T = TypeVar("T")
+Offload = Callable[[Callable[[], Any]], Any]
+EventDict = dict[str, Any]
+
+MAX_ATTEMPTS = 8
+BOT_TURNS_BUDGETS = 8  # full-budget Hard decisions one request may spend before Hard hurries
+
+
+def _in_place(work: Callable[[], Any]) -> Any:
+    return work()
+
+
+class ServiceBase:
+    """The store, the bots' budget, where heavy work runs, and the clock (``now``, epoch seconds)."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        bot_budget_s: float,
+        offload: Offload | None = None,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.bot_budget_s = bot_budget_s
+        self._offload: Offload = offload or _in_place
+        self.now = now
+
+    # ----- reading ----------------------------------------------------------------------
+
+    def get(self, match_id: str) -> MatchRecord:
+        """The stored record; :class:`MatchNotFound` when there is none."""
+        record = self.store.load(match_id).record
+        if record is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return record
+
+    def seat_of(self, record: MatchRecord, token: str | None) -> int:
+        """The seat a bearer token belongs to; :class:`InvalidToken` when none."""
+        seat = None if token is None else record.seat_of_token(token)
+        if seat is None:
+            raise InvalidToken("send 'Authorization: Bearer <token>' with a token of a seat of this match")
+        return seat
+
+    # ----- bots -------------------------------------------------------------------------
+
+    def _think(self, record: MatchRecord, work: Callable[[], T]) -> T:
+        """Run ``work`` through ``offload`` when bots may think in it, else in place."""
+        return cast(T, self._offload(work)) if record.bots else work()
+
+    def _bot_turns(self, record: MatchRecord) -> list[Event]:
+        """Every bot turn from here until a remote seat is on turn or the match ends."""
+        engine = record.engine
+        assert engine is not None
+        return bots.play_bot_turns(
+            engine, record.bots, budget_s=self.bot_budget_s, total_budget_s=BOT_TURNS_BUDGETS * self.bot_budget_s
+        )
+
+    def _bots_play_on(self, record: MatchRecord) -> list[EventDict]:
+        """The bots' turns as event dicts, or the match's end when no remote seat is left to play it."""
+        if not any(seat.remote for seat in record.seats):
+            record.ended = "abandoned"
+            return [{"type": "match_abandoned"}]
+        return [e.to_dict() for e in self._think(record, lambda: self._bot_turns(record))]
+
+    # ----- new matches -------------------------------------------------------------------
+
+    def add(self, record: MatchRecord) -> bool:
+        """Store a new match (dealing it when no seat waits), list it when it is open; False if its id was taken."""
+        events: list[EventDict] = []
+        if not any(s.open or s.reserved for s in record.seats):
+            events = self._deal(record)
+        self._seal(record, events)
+        if not self.store.commit(record, None, events):
+            return False
+        if record.listed and any(s.open for s in record.seats):
+            self.store.lobby_add(record.match_id, record.created_at)
+        return True
+
+    def _deal(self, record: MatchRecord) -> list[EventDict]:
+        """Deal the first hand and play any bot turns; the events."""
+        assert record.seed is not None
+        deal = None if record.deal is None else [format_mask(m) for m in record.deal]
+        engine, opening = Match.new(record.rules, random.Random(record.seed), deal)
+        record.engine = engine
+        return [e.to_dict() for e in opening] + self._bots_play_on(record)
+
+    # ----- sealing a write -----------------------------------------------------------------
+
+    def _seal(self, record: MatchRecord, events: list[EventDict]) -> None:
+        """Make the changed record ready to commit: version, time, turn clock, event numbers.
+
+        A new turn deadline is registered with the store now, before the
+        commit, so that a crash between the two can only leave a deadline
+        for the sweeper to check, never lose one.
+        """
+        now = self.now()
+        record.version += 1
+        record.updated_at = now
+        if _set_deadline(record, now):
+            assert record.turn_deadline is not None
+            self.store.schedule(record.match_id, record.turn_deadline)
+        for event in events:
+            record.last_seq += 1
+            event["seq"] = record.last_seq
+
+
+def _set_deadline(record: MatchRecord, now: float) -> bool:
+    """Start the clock of a remote seat that came on turn (True), or stop it when no remote seat is on turn."""
+    engine = record.engine
+    clock = record.clock
+    if clock is None or engine is None or record.status != "playing" or engine.turn is None:
+        record.turn_deadline = record.deadline_for = None
+        return False
+    if engine.turn in record.bots:
+        record.turn_deadline = record.deadline_for = None
+        return False
+    turn = (engine.hand_number, len(engine.log))
+    if record.turn_deadline is not None and record.deadline_for == turn:
+        return False
+    record.turn_deadline = now + clock.turn_seconds
+    record.deadline_for = turn
+    return True
+
+
+def playing(record: MatchRecord) -> Match:
+    """The engine of a match in play; :class:`MatchNotPlaying` while waiting or once finished."""
+    engine = record.engine
+    if engine is None:
+        raise MatchNotPlaying("the match is waiting for seats to be joined")
+    if record.status == "finished":
+        raise MatchNotPlaying("the match is over")
+    return engine

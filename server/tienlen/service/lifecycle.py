@@ -1,0 +1,239 @@
+"""A match's life beyond play: turn clocks, leaving, bot takeover, cancel and rematch.
+
+- A remote seat whose turn clock runs out passes, or plays its lowest legal
+  play when it may not pass (``timed_out``); after the clock's number of
+  timeouts in a row the match's takeover bot plays it from then on
+  (``seat_taken_over``). The sweeper (:meth:`LifecycleMixin.sweep`) applies
+  them with the same compare-and-set as any action, so each happens once.
+- A seat that leaves a waiting match opens again; in play the takeover bot
+  takes it at once, and when no remote seat is left the match is abandoned.
+- A rematch is a new match with the same seats, rules and clock; each remote
+  seat claims its place with the token of the finished match.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from typing import Any
+
+from ..engine import play_order
+from ..store import MatchRecord, SeatRecord, token_digest
+from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
+from .errors import MatchNotFinished, MatchNotFound, MatchNotWaiting, StaleVersion
+from .present import leave_answer, rematch_answer
+
+CLAIM_LEASE_S = 5.0  # a claimed deadline is due again this long after, if its sweeper died
+SWEEP_BATCH = 64
+
+
+class LifecycleMixin(ServiceBase):
+    """Clocks, leave, cancel and rematch (mixed into :class:`~.matches.MatchService`)."""
+
+    # ----- turn clocks --------------------------------------------------------------
+
+    def sweep(self, limit: int = SWEEP_BATCH) -> int:
+        """Apply every turn clock that has run out; how many timeouts were applied.
+
+        Each due deadline is claimed first (one sweeper of all the servers on
+        this Redis gets it), then applied with a compare-and-set on the
+        match's version, so a timeout happens exactly once.
+        """
+        applied = 0
+        now = self.now()
+        for match_id, seen_ms in self.store.due(now, limit):
+            lease = now + CLAIM_LEASE_S
+            if not self.store.claim(match_id, seen_ms, lease):
+                continue
+            if self._time_out(match_id):
+                applied += 1
+            else:
+                record = self.store.load(match_id).record
+                if record is not None and record.turn_deadline is not None and record.status == "playing":
+                    self.store.schedule(match_id, record.turn_deadline)
+                else:
+                    self.store.unschedule(match_id, int(lease * 1000))
+        return applied
+
+    def _time_out(self, match_id: str) -> bool:
+        """Apply the match's timeout if its clock has run out; whether it did."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self.store.load(match_id).record
+            if record is None or record.status != "playing" or record.turn_deadline is None:
+                return False
+            if record.turn_deadline > self.now():
+                return False
+            engine = playing(record)
+            seat = engine.turn
+            assert seat is not None and record.clock is not None
+            expected = record.version
+            legal = engine.legal_plays()
+            if legal.can_pass:
+                action: dict[str, Any] = {"type": "pass", "cards": []}
+                done = engine.pass_turn(seat)
+            else:
+                lowest = min(legal.plays, key=play_order)
+                action = {"type": "play", "cards": lowest.text}
+                done = engine.play(seat, lowest.mask)
+            events: list[EventDict] = [{"type": "timed_out", "seat": seat, "action": action}]
+            events += [e.to_dict() for e in done]
+            held = record.seats[seat]
+            held.timeouts += 1
+            if held.timeouts >= record.clock.timeouts_before_takeover:
+                events += self._take_over(record, seat)
+            if record.status == "playing":
+                events += self._bots_play_on(record)
+            self._seal(record, events)
+            if self.store.commit(record, expected, events):
+                return True
+        return False
+
+    def _take_over(self, record: MatchRecord, seat: int) -> list[EventDict]:
+        """The match's takeover bot plays the seat from now on."""
+        held = record.seats[seat]
+        held.taken_over = True
+        held.bot = record.takeover
+        return [{"type": "seat_taken_over", "seat": seat, "bot": record.takeover}]
+
+    # ----- leaving and cancelling -------------------------------------------------------
+
+    def leave(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """The token's seat leaves; its token stops working. The public match and what happened."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self.get(match_id)
+            seat = self.seat_of(record, token)
+            expected = record.version
+            status = record.status
+            events: list[EventDict] = [{"type": "seat_left", "seat": seat}]
+            if status == "waiting":
+                record.seats[seat] = SeatRecord(open=True)
+            else:
+                held = record.seats[seat]
+                held.left = True
+                held.token_sha256 = None
+                if status == "playing":
+                    events += self._take_over(record, seat)
+                    events += self._bots_play_on(record)
+            self._seal(record, events)
+            if self.store.commit(record, expected, events):
+                if status == "waiting" and record.listed:
+                    self.store.lobby_add(match_id, record.created_at)
+                return leave_answer(record, events)
+        raise StaleVersion("the match kept changing; try again")
+
+    def cancel(self, match_id: str, token: str | None) -> None:
+        """Delete a match still waiting for seats (a seat's token); its followers get ``match_cancelled``."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self.get(match_id)
+            self.seat_of(record, token)
+            if record.status != "waiting":
+                raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
+            expected = record.version
+            events: list[EventDict] = [{"type": "match_cancelled"}]
+            self._seal(record, events)
+            if self.store.delete(record, expected, events):
+                self.store.lobby_remove(match_id)
+                return
+        raise StaleVersion("the match kept changing; try again")
+
+    # ----- rematch ------------------------------------------------------------------------
+
+    def rematch(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """The token's seat in the next match (created by the first call), with its own token there.
+
+        The same call again answers the same; the next match deals once
+        every remote seat has claimed its place.
+        """
+        record = self.get(match_id)
+        seat = self.seat_of(record, token)
+        assert token is not None
+        if record.status != "finished":
+            raise MatchNotFinished("a rematch is for a finished match")
+        next_id = record.next_match_id or next_match_id(match_id)
+        if self.store.load(next_id).record is None:
+            self.add(_next_match(record, next_id, self.now()))
+        if record.next_match_id is None:
+            self._announce_rematch(match_id, next_id)
+        mine = rematch_token(token, next_id)
+        self._claim_seat(next_id, seat, mine)
+        return rematch_answer(next_id, seat, mine)
+
+    def _announce_rematch(self, match_id: str, next_id: str) -> None:
+        """The finished match points at its rematch, and tells its followers once."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self.get(match_id)
+            if record.next_match_id is not None:
+                return
+            expected = record.version
+            record.next_match_id = next_id
+            events: list[EventDict] = [{"type": "rematch", "next_match_id": next_id}]
+            self._seal(record, events)
+            if self.store.commit(record, expected, events):
+                return
+        raise StaleVersion("the match kept changing; try again")
+
+    def _claim_seat(self, next_id: str, seat: int, token: str) -> None:
+        """Give the seat's reserved place in the next match to this token (again: nothing changes)."""
+        digest = token_digest(token)
+        for _ in range(MAX_ATTEMPTS):
+            record = self.store.load(next_id).record
+            if record is None:
+                raise MatchNotFound(f"no match {next_id!r}")
+            held = record.seats[seat]
+            if held.token_sha256 == digest or not held.reserved:
+                return
+            expected = record.version
+            held.reserved = False
+            held.token_sha256 = digest
+            events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": held.name}]
+            if not any(s.open or s.reserved for s in record.seats):
+                events += self._deal(record)
+            self._seal(record, events)
+            if self.store.commit(record, expected, events):
+                return
+        raise StaleVersion("the match kept changing; try again")
+
+
+def next_match_id(match_id: str) -> str:
+    """The id of a match's rematch: the same for every seat that asks, so racing calls make one match."""
+    return hashlib.sha256(f"tienlen-rematch:{match_id}".encode()).hexdigest()[:20]
+
+
+def rematch_token(token: str, next_id: str) -> str:
+    """A seat's token in the rematch, derived from its token in the finished match.
+
+    Only the holder of the old token can work it out, and the same call
+    always gives the same token, so nothing secret needs to be stored.
+    """
+    digest = hmac.new(token.encode("utf-8", "surrogatepass"), f"tienlen-rematch:{next_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+
+def _next_match(finished: MatchRecord, next_id: str, now: float) -> MatchRecord:
+    """The rematch of a finished match: same seats in the same places, same rules, clock and takeover.
+
+    Bots stay bots; a seat whose player left is open to a join; every other
+    remote seat is reserved for the player who held it.
+    """
+    seats: list[SeatRecord] = []
+    for held in finished.seats:
+        if held.token_sha256 is None and not held.left and held.bot is not None:
+            seats.append(SeatRecord(name=held.name, bot=held.bot))
+        elif held.left:
+            seats.append(SeatRecord(open=True))
+        else:
+            seats.append(SeatRecord(name=held.name, reserved=True))
+    return MatchRecord(
+        match_id=next_id,
+        version=0,
+        seats=seats,
+        rules=finished.rules,
+        seed=secrets.randbits(63),
+        created_at=now,
+        listed=finished.listed,
+        clock=finished.clock,
+        takeover=finished.takeover,
+        rematch_of=finished.match_id,
+    )

@@ -1,0 +1,94 @@
+"""The lobby (listed matches with an open seat, newest first) and replays of finished matches."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from .. import replay
+from ..store import MatchRecord
+from .base import ServiceBase
+from .errors import InvalidRequest, MatchNotFinished
+from .present import lobby_entry
+
+SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers with a cursor
+PAGE = 100
+_MATCH_ID = re.compile(r"[0-9a-f]{20}")
+
+
+def encode_cursor(created_ms: int, match_id: str) -> str:
+    """An opaque cursor for the lobby: where the last page ended."""
+    return base64.urlsafe_b64encode(f"{created_ms}:{match_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[int, str]:
+    """The position a lobby cursor names; :class:`InvalidRequest` when it is not one of ours."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        created, match_id = text.split(":")
+        if not created.isdigit() or not _MATCH_ID.fullmatch(match_id):
+            raise ValueError(text)
+        return int(created), match_id
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidRequest("cursor: not a cursor this server gave", errors={"cursor": ["unknown cursor"]}) from None
+
+
+class LobbyMixin(ServiceBase):
+    """The lobby and replays (mixed into :class:`~.matches.MatchService`)."""
+
+    def lobby(self, *, players: int | None, preset: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+        """Listed matches waiting for players that have an open seat, newest first.
+
+        Filters by player count and preset. The list is read from an index
+        and every entry is checked against its record, so a full, cancelled
+        or expired match never shows (and is dropped from the index).
+        """
+        before = None if cursor is None else decode_cursor(cursor)
+        found: list[dict[str, Any]] = []
+        scanned = 0
+        more = True
+        while len(found) < limit and scanned < SCAN_LIMIT:
+            page = self.store.lobby_page(before, min(PAGE, SCAN_LIMIT - scanned))
+            if not page:
+                more = False
+                break
+            records = self.store.load_many([match_id for match_id, _ in page])
+            for (match_id, created_ms), record in zip(page, records, strict=True):
+                before = (created_ms, match_id)
+                scanned += 1
+                if record is None or not _open(record):
+                    self.store.lobby_remove(match_id)
+                elif _wanted(record, players, preset):
+                    found.append(lobby_entry(record))
+                    if len(found) == limit:
+                        break
+        next_cursor = encode_cursor(*before) if more and before is not None else None
+        return {"matches": found, "next_cursor": next_cursor}
+
+    def replay(self, match_id: str) -> dict[str, Any]:
+        """The whole match, to watch again or check: every hand's deal and actions, and the result."""
+        record = self.get(match_id)
+        engine = record.engine
+        if record.status != "finished" or engine is None or record.seed is None:
+            raise MatchNotFinished("a replay is for a finished match (no deal is shown while it is played)")
+        return replay.export(
+            rules=record.rules,
+            seed=record.seed,
+            first_deal=record.deal,
+            deal_seed=engine.deal_seed,
+            seats=[{"name": s.name, "bot": None if s.taken_over else s.bot} for s in record.seats],
+            events=self.store.all_events(match_id),
+            scores=list(engine.scores),
+            winner=None if engine.outcome is None else engine.outcome.winner,
+            abandoned=record.ended == "abandoned",
+        )
+
+
+def _open(record: MatchRecord) -> bool:
+    return record.listed and record.status == "waiting" and any(s.open for s in record.seats)
+
+
+def _wanted(record: MatchRecord, players: int | None, preset: str | None) -> bool:
+    return (players is None or record.rules.players == players) and (preset is None or record.rules.preset == preset)

@@ -1,0 +1,108 @@
+"""Indexes across matches in Redis: the turn clocks' deadlines and the lobby of open matches.
+
+Each is one sorted set with a hash tag of its own (a Redis Cluster keeps it
+on one slot), so neither is written in the same atomic step as a match: they
+are hints, and the match record is the truth. Deadlines are registered before
+the commit that sets them (a lost race leaves a near-duplicate the sweeper
+sorts out by reading the record); the lobby lists only what the record says
+is still open.
+
+- ``tl:{clock}:deadlines``: match id → when its turn clock runs out (ms)
+- ``tl:{lobby}:open``: match id → when it was created (ms), listed matches with an open seat
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar, cast
+
+import redis
+
+from .base import StoreUnavailableError
+
+DEADLINES_KEY = "tl:{clock}:deadlines"
+LOBBY_KEY = "tl:{lobby}:open"
+T = TypeVar("T")
+
+# Take a due deadline for ``ARGV[2]`` ms (a lease), if it is still the one seen at ``ARGV[1]``.
+_CLAIM = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[3])
+if score == false or tonumber(score) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+
+# Forget a deadline, if it is still the one seen at ``ARGV[1]`` (a newer one stays).
+_DROP = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if score ~= false and tonumber(score) == tonumber(ARGV[1]) then redis.call('ZREM', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)
+
+
+class RedisIndexes:
+    """The deadline and lobby sorted sets, on the store's Redis client."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._indexes_client = client
+        self._claim = client.register_script(_CLAIM)
+        self._drop = client.register_script(_DROP)
+
+    # ----- turn clocks -----------------------------------------------------------------
+
+    def schedule(self, match_id: str, at: float) -> None:
+        """The match's clock runs out at ``at`` (epoch seconds)."""
+        self._call(lambda r: r.zadd(DEADLINES_KEY, {match_id: _ms(at)}))
+
+    def due(self, now: float, limit: int) -> list[tuple[str, int]]:
+        """Up to ``limit`` (match id, deadline ms) whose deadline is at or before ``now``, earliest first."""
+        found = self._call(
+            lambda r: r.zrangebyscore(DEADLINES_KEY, "-inf", _ms(now), start=0, num=limit, withscores=True)
+        )
+        return [(member.decode(), int(score)) for member, score in cast(list[tuple[bytes, float]], found)]
+
+    def claim(self, match_id: str, seen_ms: int, until: float) -> bool:
+        """Take a due deadline until ``until`` (a lease: if the taker dies, it is due again then)."""
+        taken = self._call(lambda r: self._claim(keys=[DEADLINES_KEY], args=[seen_ms, _ms(until), match_id], client=r))
+        return bool(taken)
+
+    def unschedule(self, match_id: str, seen_ms: int) -> None:
+        """Forget the match's deadline, unless it changed since it was seen at ``seen_ms``."""
+        self._call(lambda r: self._drop(keys=[DEADLINES_KEY], args=[seen_ms, match_id], client=r))
+
+    # ----- the lobby ---------------------------------------------------------------------
+
+    def lobby_add(self, match_id: str, created_at: float) -> None:
+        """List the match (it is listed and has an open seat)."""
+        self._call(lambda r: r.zadd(LOBBY_KEY, {match_id: _ms(created_at)}))
+
+    def lobby_remove(self, match_id: str) -> None:
+        """Take the match off the list."""
+        self._call(lambda r: r.zrem(LOBBY_KEY, match_id))
+
+    def lobby_page(self, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` listed (match id, created ms), newest first, after the cursor ``before``."""
+        top: int | str = "+inf" if before is None else before[0]
+        found = self._call(
+            lambda r: r.zrevrangebyscore(LOBBY_KEY, top, "-inf", start=0, num=count + 64, withscores=True)
+        )
+        page: list[tuple[str, int]] = []
+        for member, score in cast(list[tuple[bytes, float]], found):
+            entry = (member.decode(), int(score))
+            # equal scores come in descending member order; skip what the cursor already passed
+            if before is not None and entry[1] == before[0] and entry[0] >= before[1]:
+                continue
+            page.append(entry)
+            if len(page) == count:
+                break
+        return page
+
+    def _call(self, command: Callable[[redis.Redis], T]) -> T:
+        try:
+            return command(self._indexes_client)
+        except redis.RedisError as error:
+            raise StoreUnavailableError(str(error)) from error

@@ -1,0 +1,586 @@
+"""A match's whole life: turn clocks and takeover, leaving, cancelling, rematches, the lobby.
+
+The Flask test client on the session's private Redis for most rules (with the
+service's clock moved by hand where time matters), and real ``tienlen serve``
+processes for the sweepers that fire clocks with no client at all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.support.api import Api, json_object
+from tests.support.servers import ServerStarter, stop_server
+from tienlen.api import schemas
+from tienlen.botkit import lowest_play
+from tienlen.local_redis import LocalRedis, free_port
+from tienlen.service import MatchService
+
+from .test_api_stream import _ok
+
+
+def lowest(view: dict[str, Any]) -> dict[str, Any]:
+    """The body of the seat's lowest legal play, or a pass."""
+    cards = lowest_play(view)
+    return {"type": "pass"} if cards is None else {"type": "play", "cards": cards}
+
+
+def play_turn(api: Api, match_id: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The seat on turn plays its lowest play; the answer."""
+    seat = api.public(match_id)["turn"]
+    answer = api.act(match_id, tokens[seat], lowest(api.view(match_id, tokens[seat])))
+    assert answer.status_code == 200, answer.json
+    return json_object(answer)
+
+
+def play_out(api: Api, match_id: str, tokens: dict[int, str]) -> None:
+    """Every remote seat plays its lowest play until the match is over."""
+    while api.public(match_id)["status"] == "playing":
+        play_turn(api, match_id, tokens)
+
+
+def events(client: FlaskClient, match_id: str, after: int = 0) -> list[dict[str, Any]]:
+    """Every event after ``after``."""
+    found: list[dict[str, Any]] = json_object(client.get(f"/v1/matches/{match_id}/events?after={after}"))["events"]
+    return found
+
+
+def tokens_of(created: dict[str, Any]) -> dict[int, str]:
+    """Seat → token of a created match."""
+    return {entry["seat"]: entry["token"] for entry in created["tokens"]}
+
+
+class Clock:
+    """A hand-moved clock for the service, so that turn clocks run out when a test says."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(app: Flask, redis_server: LocalRedis) -> Clock:
+    """The service's clock, moved by the test (earlier tests' turn clocks are forgotten, not fired)."""
+    redis.Redis.from_url(redis_server.url).delete("tl:{clock}:deadlines")
+    moved = Clock()
+    service: MatchService = app.extensions["tienlen"]
+    service.now = moved
+    return moved
+
+
+def service_of(app: Flask) -> MatchService:
+    """The app's match service."""
+    service: MatchService = app.extensions["tienlen"]
+    return service
+
+
+def rfc3339(text: str) -> float:
+    """Epoch seconds of an RFC 3339 UTC time the API wrote."""
+    assert text.endswith("Z"), text
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+# ----- what a match shows of its life ------------------------------------------------------
+
+
+def test_a_match_shows_its_clock_times_listing_and_rematch(api: Api) -> None:
+    created = api.create(
+        seats=[{"name": "A"}, {"name": "B", "bot": "easy"}], clock={"turn_seconds": 30}, listed=False, seed=5
+    )
+    match = created["match"]
+    assert match["clock"] == {"turn_seconds": 30, "timeouts_before_takeover": 2}
+    assert match["listed"] is False and match["next_match_id"] is None
+    assert abs(rfc3339(match["created_at"]) - time.time()) < 5
+    assert rfc3339(match["updated_at"]) >= rfc3339(match["created_at"])
+    assert match["turn"] == 0, "the bot plays until the remote seat is on turn"
+    assert 25 < rfc3339(match["turn_deadline"]) - time.time() <= 30
+    assert [(s["left"], s["taken_over"]) for s in match["seats"]] == [(False, False), (False, False)]
+    no_clock = api.create(seats=[{"name": "A"}, {"name": "B"}])["match"]
+    assert no_clock["clock"] is None and no_clock["turn_deadline"] is None
+
+
+def test_the_answer_to_an_action_says_what_the_bots_played(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B", "bot": "easy"}, {"name": "C", "bot": "easy"}], seed=9)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    before = created["match"]["last_seq"]
+    answer = play_turn(api, match_id, tokens)
+    assert schemas.ActionAnswerSchema().validate(answer) == {}
+    told = answer["events"]
+    assert told == events(api.client, match_id, before), "the answer carries exactly the new events"
+    assert told[0]["type"] in ("played", "passed") and told[0]["seat"] == 0
+    assert {e["seat"] for e in told if e["type"] in ("played", "passed")} >= {1, 2} or answer["status"] != "playing"
+    assert told[-1]["seq"] == answer["last_seq"]
+
+
+# ----- turn clocks --------------------------------------------------------------------------
+
+
+def test_a_clock_that_runs_out_passes_or_plays_the_lowest_play_including_the_start_card(
+    app: Flask, api: Api, clock: Clock
+) -> None:
+    deal = [["3S", "7H", "9D"], ["4S", "5C", "QH"]]
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}], deal=deal, clock={"turn_seconds": 20})
+    match_id, tokens = created["match_id"], tokens_of(created)
+    service = service_of(app)
+    clock.now += 19
+    assert service.sweep() == 0, "not yet"
+    clock.now += 2
+    assert service.sweep() == 1
+    assert service.sweep() == 0, "a deadline fires once"
+    found = events(api.client, match_id, created["match"]["last_seq"])
+    assert found[0] == {
+        "type": "timed_out",
+        "seat": 0,
+        "action": {"type": "play", "cards": ["3S"]},
+        "seq": found[0]["seq"],
+    }, "a lead may not pass: the lowest play, which must include the start card"
+    assert found[1]["type"] == "played" and found[1]["cards"] == ["3S"]
+    assert len(found) == 2
+    clock.now += 21
+    assert service.sweep() == 1
+    answered = events(api.client, match_id, found[-1]["seq"])
+    assert answered[0]["action"] == {"type": "pass", "cards": []} and answered[1] == {
+        "type": "passed",
+        "seat": 1,
+        "seq": answered[1]["seq"],
+    }
+    assert api.view(match_id, tokens[1])["seats"][1]["taken_over"] is False
+
+
+def test_takeover_after_the_clock_s_timeouts_in_a_row_and_acting_resets_the_count(
+    app: Flask, api: Api, clock: Clock
+) -> None:
+    created = api.create(
+        seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}],
+        clock={"turn_seconds": 10, "timeouts_before_takeover": 2},
+        takeover="easy",
+        seed=21,
+    )
+    match_id, tokens = created["match_id"], tokens_of(created)
+    service = service_of(app)
+
+    def time_out() -> int:
+        seat: int = api.public(match_id)["turn"]
+        clock.now += 11
+        assert service.sweep() == 1
+        return seat
+
+    first = time_out()
+    while api.public(match_id)["turn"] != first:  # the others act on their turns
+        play_turn(api, match_id, tokens)
+    play_turn(api, match_id, tokens)  # the seat acts itself: its count starts again
+    while api.public(match_id)["turn"] != first:
+        play_turn(api, match_id, tokens)
+    assert time_out() == first
+    public = api.public(match_id)
+    assert public["seats"][first]["taken_over"] is False, "one timeout since it acted"
+    while public["turn"] != first and public["status"] == "playing":
+        seat = time_out()
+        assert seat != first
+        public = api.public(match_id)
+    if public["status"] != "playing":
+        pytest.fail("the match ended before the seat's turn came back")
+    assert time_out() == first
+    public = api.public(match_id)
+    assert public["seats"][first]["taken_over"] is True and public["seats"][first]["bot"] == "easy"
+    assert any(
+        e["type"] == "seat_taken_over" and e["seat"] == first and e["bot"] == "easy"
+        for e in events(api.client, match_id)
+    )
+    assert api.view(match_id, tokens[first])["seat"] == first, "a seat taken over can still watch with its token"
+
+
+def test_when_every_remote_seat_is_taken_over_the_match_is_abandoned(app: Flask, api: Api, clock: Clock) -> None:
+    created = api.create(
+        seats=[{"name": "A"}, {"name": "B", "bot": "easy"}],
+        clock={"turn_seconds": 5, "timeouts_before_takeover": 1},
+        seed=4,
+    )
+    match_id = created["match_id"]
+    clock.now += 6
+    assert service_of(app).sweep() == 1
+    public = api.public(match_id)
+    assert (public["status"], public["winner"], public["winners"]) == ("finished", None, [])
+    assert [e["type"] for e in events(api.client, match_id)][-2:] == ["seat_taken_over", "match_abandoned"]
+    assert public["turn_deadline"] is None
+
+
+@pytest.fixture
+def servers(redis_server: LocalRedis, server_starter: ServerStarter, tmp_path: Path) -> Iterator[list[str]]:
+    """Two real servers (each with its sweeper) on the same Redis."""
+    started = []
+    bases = []
+    for index in range(2):
+        port = free_port()
+        started.append(server_starter(redis_server.url, port, tmp_path / f"server{index}.log"))
+        bases.append(f"http://127.0.0.1:{port}")
+    yield bases
+    for process in started:
+        stop_server(process)
+
+
+@pytest.mark.xdist_group("live_server")
+def test_two_servers_fire_each_deadline_once_with_no_client_within_a_second(servers: list[str]) -> None:
+    seats = [{"name": n} for n in "ABCD"]
+    clock = {"turn_seconds": 1, "timeouts_before_takeover": 10}
+    matches = [
+        _ok(servers[i % 2], "POST", "/v1/matches", {"seats": seats, "clock": clock, "seed": i})["match_id"]
+        for i in range(4)
+    ]
+    seen: dict[str, list[tuple[float, dict[str, Any]]]] = {m: [] for m in matches}
+    stop = time.monotonic() + 4.5
+
+    def follow(index: int, match_id: str) -> None:
+        after = 0
+        while time.monotonic() < stop:
+            page = _ok(servers[index % 2], "GET", f"/v1/matches/{match_id}/events?after={after}&wait=1")
+            now = time.time()
+            for event in page["events"]:
+                seen[match_id].append((now, event))
+            after = page["last_seq"]
+
+    threads = [threading.Thread(target=follow, args=(i, m)) for i, m in enumerate(matches)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for match_id, arrived in seen.items():
+        timeouts = [(at, event) for at, event in arrived if event["type"] == "timed_out"]
+        # about one a second for 4.5 s: none doubled by the second sweeper, none missed
+        assert 3 <= len(timeouts) <= 5, (match_id, len(timeouts))
+        gaps = [later[0] - earlier[0] for earlier, later in itertools.pairwise(timeouts)]
+        assert all(gap > 0.6 for gap in gaps), f"a deadline fired twice in {match_id}: gaps {gaps}"
+        kinds = [event["type"] for _, event in arrived]
+        for index, kind in enumerate(kinds):
+            if kind == "timed_out":
+                assert kinds[index + 1] in ("played", "passed"), "each timeout is one action"
+    final = _ok(servers[0], "GET", f"/v1/matches/{matches[0]}")
+    deadline = rfc3339(final["turn_deadline"])
+    assert -0.2 < deadline - time.time() <= 1.0
+
+
+@pytest.mark.xdist_group("live_server")
+def test_the_clock_fires_at_most_a_second_after_the_deadline(servers: list[str]) -> None:
+    base = servers[0]
+    created = _ok(
+        base,
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": "A"}, {"name": "B", "bot": "easy"}], "clock": {"turn_seconds": 1}},
+    )
+    match_id = created["match_id"]
+    deadline = rfc3339(created["match"]["turn_deadline"])
+    page = _ok(base, "GET", f"/v1/matches/{match_id}/events?after={created['match']['last_seq']}&wait=5")
+    arrived = time.time()
+    assert page["events"][0]["type"] == "timed_out"
+    assert arrived - deadline < 1.0, f"fired {arrived - deadline:.2f} s after the deadline"
+
+
+# ----- leaving ----------------------------------------------------------------------------------
+
+
+def test_leaving_a_waiting_match_opens_the_seat_again_and_revokes_the_token(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"open": True}, {"open": True}], listed=True)
+    match_id = created["match_id"]
+    joined = json_object(api.client.post(f"/v1/matches/{match_id}/join", json={"name": "B"}))
+    left = api.client.post(f"/v1/matches/{match_id}/leave", headers=api.auth(joined["token"]))
+    assert left.status_code == 200
+    body = json_object(left)
+    assert schemas.LeaveAnswerSchema().validate(body) == {}
+    assert body["seats"][1] | {"name": None} == body["seats"][1] and body["seats"][1]["open"] is True
+    assert body["events"] == [{"type": "seat_left", "seat": 1, "seq": body["last_seq"]}]
+    assert api.client.get(f"/v1/matches/{match_id}/view", headers=api.auth(joined["token"])).status_code == 401
+    again = json_object(api.client.post(f"/v1/matches/{match_id}/join", json={"name": "C"}))
+    assert again["seat"] == 1
+
+
+def test_leaving_mid_hand_lets_the_takeover_bot_finish_and_the_last_remote_seat_abandons(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}], rules={"hands": 1}, seed=8)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    for _ in range(4):
+        play_turn(api, match_id, tokens)
+    turn = api.public(match_id)["turn"]
+    left = json_object(api.client.post(f"/v1/matches/{match_id}/leave", headers=api.auth(tokens[turn])))
+    kinds = [e["type"] for e in left["events"]]
+    assert kinds[:2] == ["seat_left", "seat_taken_over"]
+    assert left["events"][1]["bot"] == "medium", "the default takeover level"
+    assert left["events"][2]["seat"] == turn and kinds[2] in ("played", "passed"), "the bot plays the seat at once"
+    assert left["seats"][turn]["left"] and left["seats"][turn]["taken_over"] and left["seats"][turn]["bot"] == "medium"
+    remaining = {seat: token for seat, token in tokens.items() if seat != turn}
+    play_out(api, match_id, remaining)
+    finished = api.public(match_id)
+    assert finished["status"] == "finished" and finished["winner"] is not None, "the hand was played to its end"
+
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}, {"name": "C", "bot": "easy"}], seed=3)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    first = json_object(api.client.post(f"/v1/matches/{match_id}/leave", headers=api.auth(tokens[0])))
+    assert first["status"] == "playing"
+    last = json_object(api.client.post(f"/v1/matches/{match_id}/leave", headers=api.auth(tokens[1])))
+    assert (last["status"], last["winner"]) == ("finished", None)
+    assert last["events"][-1]["type"] == "match_abandoned"
+    assert api.act(match_id, tokens[1], {"type": "pass"}).status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "reason"), [({}, 401, "invalid_token"), ({"Authorization": "Bearer x"}, 401, "invalid_token")]
+)
+def test_leaving_needs_a_seat_token(api: Api, headers: dict[str, str], status: int, reason: str) -> None:
+    created = api.create(seats=[{"name": "A"}, {"open": True}])
+    before = api.public(created["match_id"])
+    answer = api.client.post(f"/v1/matches/{created['match_id']}/leave", headers=headers)
+    assert (answer.status_code, json_object(answer)["reason"]) == (401, "invalid_token")
+    assert api.public(created["match_id"]) == before
+    missing = api.client.post("/v1/matches/nosuchmatch/leave", headers=api.auth(created["tokens"][0]["token"]))
+    assert (missing.status_code, json_object(missing)["reason"]) == (404, "match_not_found")
+
+
+# ----- cancelling --------------------------------------------------------------------------------
+
+
+def test_cancelling_a_waiting_match_deletes_it_and_tells_its_followers(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"open": True}], listed=True)
+    match_id, token = created["match_id"], created["tokens"][0]["token"]
+    heard: list[dict[str, Any]] = []
+    listening = threading.Thread(
+        target=lambda: heard.extend(
+            json_object(api.client.get(f"/v1/matches/{match_id}/events?after=0&wait=5"))["events"]
+        )
+    )
+    listening.start()
+    time.sleep(0.3)
+    assert api.client.delete(f"/v1/matches/{match_id}").status_code == 401
+    answer = api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(token))
+    assert answer.status_code == 204 and answer.data == b""
+    listening.join(timeout=10)
+    assert [e["type"] for e in heard] == ["match_cancelled"]
+    assert api.client.get(f"/v1/matches/{match_id}").status_code == 404
+    assert api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(token)).status_code == 404
+    listed = json_object(api.client.get("/v1/matches?limit=50"))["matches"]
+    assert match_id not in [m["match_id"] for m in listed]
+
+
+def test_a_match_in_play_cannot_be_cancelled(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}])
+    match_id = created["match_id"]
+    before = api.public(match_id)
+    answer = api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(created["tokens"][0]["token"]))
+    assert (answer.status_code, json_object(answer)["reason"]) == (409, "match_not_waiting")
+    assert api.public(match_id) == before
+
+
+# ----- rematch ----------------------------------------------------------------------------------
+
+
+def test_every_seat_asking_for_a_rematch_at_once_makes_one_next_match(api: Api) -> None:
+    created = api.create(
+        seats=[{"name": "A"}, {"name": "B"}, {"name": "C", "bot": "easy"}, {"name": "D"}],
+        rules={"hands": 1},
+        clock={"turn_seconds": 600},
+        seed=12,
+    )
+    match_id, tokens = created["match_id"], tokens_of(created)
+    early = api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[0]))
+    assert (early.status_code, json_object(early)["reason"]) == (409, "match_not_finished")
+    play_out(api, match_id, tokens)
+    answers: dict[int, dict[str, Any]] = {}
+
+    def ask(seat: int) -> None:
+        response = api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[seat]))
+        assert response.status_code == 201, response.json
+        answers[seat] = json_object(response)
+
+    threads = [threading.Thread(target=ask, args=(seat,)) for seat in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    next_ids = {a["match_id"] for a in answers.values()}
+    assert len(next_ids) == 1
+    next_id = next_ids.pop()
+    assert {seat: a["seat"] for seat, a in answers.items()} == {seat: seat for seat in tokens}
+    assert len({a["token"] for a in answers.values()}) == 3
+    assert all(schemas.RematchSchema().validate(a) == {} for a in answers.values())
+    again = json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[1])))
+    assert again == answers[1], "the same call answers the same"
+    finished = api.public(match_id)
+    assert finished["next_match_id"] == next_id
+    assert [e["type"] for e in events(api.client, match_id)].count("rematch") == 1
+    rematch = api.public(next_id)
+    assert rematch["status"] == "playing" and rematch["clock"] == finished["clock"]
+    assert [(s["name"], s["bot"]) for s in rematch["seats"]] == [(s["name"], s["bot"]) for s in finished["seats"]]
+    assert rematch["rules"] == finished["rules"]
+    assert [e["type"] for e in events(api.client, next_id)].count("hand_started") == 1, "dealt once"
+    for seat, answer in answers.items():
+        assert api.view(next_id, answer["token"])["seat"] == seat
+        assert api.client.get(f"/v1/matches/{next_id}/view", headers=api.auth(tokens[seat])).status_code == 401
+
+
+def test_a_rematch_waits_for_every_remote_seat_to_claim_its_place(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}], rules={"hands": 1}, seed=30)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    play_out(api, match_id, tokens)
+    first = json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[0])))
+    waiting = api.public(first["match_id"])
+    assert waiting["status"] == "waiting"
+    assert waiting["seats"][1]["open"] is False, "the place is kept for its player, not open to joins"
+    full = api.client.post(f"/v1/matches/{first['match_id']}/join", json={"name": "Intruder"})
+    assert (full.status_code, json_object(full)["reason"]) == (409, "match_full")
+    json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[1])))
+    assert api.public(first["match_id"])["status"] == "playing"
+
+
+# ----- the lobby ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def quiet_lobby(redis_server: LocalRedis) -> None:
+    """An empty lobby for tests that count its entries (earlier tests on this worker's Redis listed matches)."""
+    redis.Redis.from_url(redis_server.url).delete("tl:{lobby}:open")
+
+
+@pytest.mark.usefixtures("quiet_lobby")
+def test_the_lobby_lists_listed_open_matches_newest_first_by_page_and_filter(api: Api) -> None:
+    made = []
+    for index in range(7):
+        preset = "classic" if index % 2 else "standard"
+        seats = [{"name": "A"}] + [{"open": True}] * (1 + index % 3)
+        made.append(api.create(seats=seats, rules={"preset": preset}, listed=True)["match_id"])
+        time.sleep(0.002)
+    api.create(seats=[{"name": "A"}, {"open": True}], listed=False)
+    api.create(seats=[{"name": "A"}, {"name": "B"}], listed=True)  # full: never listed
+    seen: list[str] = []
+    cursor = None
+    while True:
+        query = "limit=3" + ("" if cursor is None else f"&cursor={cursor}")
+        page = json_object(api.client.get(f"/v1/matches?{query}"))
+        assert schemas.LobbySchema().validate(page) == {}
+        assert len(page["matches"]) <= 3
+        seen += [m["match_id"] for m in page["matches"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == made[::-1]
+    classic = json_object(api.client.get("/v1/matches?preset=classic"))["matches"]
+    assert [m["match_id"] for m in classic] == [made[i] for i in (5, 3, 1)]
+    three = json_object(api.client.get("/v1/matches?players=3"))["matches"]
+    assert [m["match_id"] for m in three] == [made[i] for i in (4, 1)]
+    entry = classic[0]
+    assert entry["rules"]["preset"] == "classic" and entry["seats"][0] == {
+        "seat": 0,
+        "name": "A",
+        "bot": None,
+        "open": False,
+    }
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "status=playing",
+        "players=1",
+        "players=5",
+        "players=x",
+        "preset=bogus",
+        "limit=0",
+        "limit=51",
+        "cursor=%21%21",
+        "cursor=bm90LWEtY3Vyc29y",
+    ],
+)
+def test_the_lobby_refuses_a_bad_filter_or_cursor(client: FlaskClient, query: str) -> None:
+    answer = client.get(f"/v1/matches?{query}")
+    assert (answer.status_code, json_object(answer)["reason"]) == (422, "invalid_request")
+
+
+@pytest.mark.usefixtures("quiet_lobby")
+def test_under_racing_joins_the_lobby_never_lists_a_match_that_a_join_already_filled(api: Api) -> None:
+    matches = [
+        api.create(seats=[{"name": "A"}, {"open": True}, {"open": True}], listed=True)["match_id"] for _ in range(4)
+    ]
+    filled_at: dict[str, float] = {}
+    problems: list[str] = []
+    done = threading.Event()
+
+    def join(match_id: str) -> None:
+        answer = api.client.post(f"/v1/matches/{match_id}/join", json={"name": "J"})
+        if answer.status_code == 201 and json_object(answer)["seat"] == 2:
+            filled_at[match_id] = time.monotonic()
+
+    def watch() -> None:
+        while not done.is_set():
+            asked = time.monotonic()
+            listed = json_object(api.client.get("/v1/matches?limit=50"))["matches"]
+            for entry in listed:
+                full_since = filled_at.get(entry["match_id"])
+                if full_since is not None and full_since < asked:
+                    problems.append(entry["match_id"])
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    joiners = [threading.Thread(target=join, args=(m,)) for m in matches for _ in range(3)]
+    for thread in joiners:
+        thread.start()
+    for thread in joiners:
+        thread.join()
+    time.sleep(0.2)
+    done.set()
+    watcher.join()
+    assert sorted(filled_at) == sorted(matches)
+    assert problems == []
+    assert json_object(api.client.get("/v1/matches"))["matches"] == []
+
+
+# ----- bad input ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"clock": {"turn_seconds": 0}},
+        {"clock": {"turn_seconds": 3601}},
+        {"clock": {"turn_seconds": "30"}},
+        {"clock": {"turn_seconds": 1.5}},
+        {"clock": {}},
+        {"clock": {"turn_seconds": 30, "timeouts_before_takeover": 0}},
+        {"clock": {"turn_seconds": 30, "timeouts_before_takeover": 11}},
+        {"clock": {"turn_seconds": 30, "sudden_death": True}},
+        {"clock": None},
+        {"takeover": "expert"},
+        {"takeover": None},
+        {"listed": "yes"},
+        {"listed": 1},
+    ],
+)
+def test_creating_with_a_bad_clock_takeover_or_listing_is_refused_and_stores_nothing(
+    client: FlaskClient, redis_server: LocalRedis, extra: dict[str, Any]
+) -> None:
+    store = redis.Redis.from_url(redis_server.url)  # this test worker's own Redis: nobody else writes now
+    before = set(store.scan_iter("tl:*"))
+    answer = client.post("/v1/matches", json={"seats": [{"name": "A"}, {"name": "B"}]} | extra)
+    assert (answer.status_code, json_object(answer)["reason"]) == (422, "invalid_request")
+    assert set(store.scan_iter("tl:*")) == before
+
+
+def test_rematch_needs_a_token_of_the_finished_match(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}], rules={"hands": 1}, seed=2)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    play_out(api, match_id, tokens)
+    for headers in ({}, {"Authorization": "Bearer nope"}):
+        answer = api.client.post(f"/v1/matches/{match_id}/rematch", headers=headers)
+        assert (answer.status_code, json_object(answer)["reason"]) == (401, "invalid_token")
+    assert api.public(match_id)["next_match_id"] is None
+    missing = api.client.post("/v1/matches/nosuchmatch/rematch", headers=api.auth(tokens[0]))
+    assert missing.status_code == 404
