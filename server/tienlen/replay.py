@@ -88,10 +88,12 @@ def referee(replay: Mapping[str, Any]) -> Refereed:
         result = replay["result"]
         if not isinstance(seed, int) or isinstance(seed, bool) or not hands:
             raise ReplayError("the replay needs an integer seed and at least one hand")
+        if not isinstance(result, Mapping) or not all(isinstance(hand, Mapping) for hand in hands):
+            raise ReplayError("the result and every hand must be objects")
         match, _ = Match.new(rules, random.Random(seed), hands[0]["deal"])
     except ReplayError:
         raise
-    except (KeyError, TypeError, RulesError, ValueError) as error:
+    except (KeyError, TypeError, RulesError, IllegalActionError, ValueError) as error:
         raise ReplayError(f"the replay's header is not valid: {error}") from None
     actions = 0
     for hand in hands:
@@ -100,7 +102,10 @@ def referee(replay: Mapping[str, Any]) -> Refereed:
             raise ReplayError(f"hand {number}: the match was at hand {match.hand_number} (or over) by then")
         if [format_mask(h) for h in match.hands] != [sorted_cards(d) for d in hand.get("deal", [])]:
             raise ReplayError(f"hand {number}: the deal is not the one the seed gives")
-        for index, action in enumerate(hand.get("actions", []), start=1):
+        actions_of_hand = hand.get("actions", [])
+        if not isinstance(actions_of_hand, list):
+            raise ReplayError(f"hand {number}: actions must be a list")
+        for index, action in enumerate(actions_of_hand, start=1):
             actions += 1
             _apply(match, number, index, action)
     abandoned = bool(result.get("abandoned", False))
@@ -112,20 +117,26 @@ def referee(replay: Mapping[str, Any]) -> Refereed:
     return Refereed(len(hands), actions, tuple(match.scores), winner, abandoned)
 
 
-def sorted_cards(cards: Sequence[str]) -> list[str]:
+def sorted_cards(cards: Any) -> list[str]:
     """Card texts in canonical form, low to high (a deal may list them in any order)."""
+    if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+        raise ReplayError("a deal is a list of card texts per seat")
     try:
         return format_mask(cards_mask(cards))
     except IllegalActionError as error:
         raise ReplayError(f"a deal lists cards that are not a hand: {error}") from None
 
 
-def _apply(match: Match, number: int, index: int, action: Mapping[str, Any]) -> None:
+def _apply(match: Match, number: int, index: int, action: Any) -> None:
+    if not isinstance(action, Mapping):
+        raise ReplayError(f"hand {number}, action {index}: not an action")
     seat = action.get("seat")
     kind = action.get("type")
     cards = action.get("cards") or []
-    where = f"hand {number}, action {index}: seat {seat} {kind} {' '.join(map(str, cards))}".rstrip()
-    if not isinstance(seat, int) or kind not in ("play", "pass"):
+    if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+        raise ReplayError(f"hand {number}, action {index}: cards must be a list of card texts")
+    where = f"hand {number}, action {index}: seat {seat} {kind} {' '.join(cards)}".rstrip()
+    if not isinstance(seat, int) or isinstance(seat, bool) or kind not in ("play", "pass"):
         raise ReplayError(f"{where}: not an action")
     try:
         if kind == "pass":
