@@ -62,7 +62,8 @@ def _replay(args: argparse.Namespace) -> int:
     if not found.abandoned and found.winner is None:
         ending = "a shared win"
     scores = " ".join(str(s) for s in found.scores)
-    print(f"every action legal: {found.hands} hands, {found.actions} actions; {ending}; scores {scores}")
+    hands = f"{found.hands} hand" + ("s" if found.hands != 1 else "")
+    print(f"every action legal: {hands}, {found.actions} actions; {ending}; scores {scores}")
     return 0
 
 
