@@ -13,6 +13,18 @@ DEFAULT_MAX_BODY = 64 * 1024
 DEFAULT_BOT_BUDGET_S = 0.2
 DEFAULT_MAX_WAITERS = 5000
 DEFAULT_HEARTBEAT_S = 15.0
+DEFAULT_FINISHED_TTL_S = 24 * 3600
+DEFAULT_WAITING_TTL_S = 3600
+DEFAULT_REDIS_TIMEOUT_S = 1.0
+# What one client may do, by kind of request: create and join per address, act and hint per seat
+# token, wait (long polls and streams) per address. ``TIENLEN_RATE_LIMITS`` overrides any of them.
+DEFAULT_RATE_LIMITS = {
+    "create": "60/minute",
+    "join": "60/minute",
+    "act": "600/minute",
+    "hint": "120/minute",
+    "wait": "300/minute",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +36,12 @@ class Settings:
     ``TIENLEN_LOG_LEVEL``, ``TIENLEN_BOT_BUDGET`` (seconds a Hard bot or a hint
     may think), ``TIENLEN_MAX_WAITERS`` (long polls and streams one worker
     holds at once), ``TIENLEN_HEARTBEAT`` (seconds between a stream's
-    heartbeats).
+    heartbeats), ``TIENLEN_REDIS_CLUSTER`` (``1``: ``REDIS_URL`` names a node
+    of a Redis Cluster), ``TIENLEN_REDIS_TIMEOUT`` (seconds any Redis call may
+    take), ``TIENLEN_RATE_LIMITS`` (``off``, or ``kind=limit;...`` over
+    :data:`DEFAULT_RATE_LIMITS`), ``TIENLEN_FINISHED_TTL`` and
+    ``TIENLEN_WAITING_TTL`` (seconds a finished match, and a match still
+    waiting for seats, is kept after its last change).
     """
 
     redis_url: str = DEFAULT_REDIS_URL
@@ -34,6 +51,11 @@ class Settings:
     bot_budget_s: float = DEFAULT_BOT_BUDGET_S
     max_waiters: int = DEFAULT_MAX_WAITERS
     heartbeat_s: float = DEFAULT_HEARTBEAT_S
+    redis_cluster: bool = False
+    redis_timeout_s: float = DEFAULT_REDIS_TIMEOUT_S
+    rate_limits: dict[str, str] | None = None  # None: off
+    finished_ttl_s: int = DEFAULT_FINISHED_TTL_S
+    waiting_ttl_s: int = DEFAULT_WAITING_TTL_S
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -48,7 +70,42 @@ class Settings:
             bot_budget_s=float(merged.get("TIENLEN_BOT_BUDGET", DEFAULT_BOT_BUDGET_S)),
             max_waiters=_positive_int(merged, "TIENLEN_MAX_WAITERS", DEFAULT_MAX_WAITERS),
             heartbeat_s=_positive_float(merged, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
+            redis_cluster=_flag(merged, "TIENLEN_REDIS_CLUSTER"),
+            redis_timeout_s=_positive_float(merged, "TIENLEN_REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT_S),
+            rate_limits=parse_rate_limits(str(merged.get("TIENLEN_RATE_LIMITS", ""))),
+            finished_ttl_s=_positive_int(merged, "TIENLEN_FINISHED_TTL", DEFAULT_FINISHED_TTL_S),
+            waiting_ttl_s=_positive_int(merged, "TIENLEN_WAITING_TTL", DEFAULT_WAITING_TTL_S),
         )
+
+
+def parse_rate_limits(text: str) -> dict[str, str] | None:
+    """The limits ``TIENLEN_RATE_LIMITS`` asks for: None for ``off``, else the defaults with its overrides.
+
+    The text is ``kind=limit`` pairs separated by ``;``, each limit in
+    flask-limiter's notation (``60/minute``, ``10 per second``, several
+    joined by ``,``); the kinds are those of :data:`DEFAULT_RATE_LIMITS`.
+    """
+    text = text.strip()
+    if text.lower() in ("off", "0", "false", "no"):
+        return None
+    limits = dict(DEFAULT_RATE_LIMITS)
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        kind, _, limit = part.partition("=")
+        kind, limit = kind.strip(), limit.strip()
+        if kind not in DEFAULT_RATE_LIMITS or not limit:
+            known = ", ".join(DEFAULT_RATE_LIMITS)
+            raise ValueError(f"TIENLEN_RATE_LIMITS: {part!r} is not kind=limit with a kind of {known}, or 'off'")
+        limits[kind] = limit
+    return limits
+
+
+def _flag(values: Mapping[str, Any], name: str) -> bool:
+    raw = str(values.get(name, "")).strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name} must be 1 or 0, not {raw!r}")
 
 
 def _positive_int(values: Mapping[str, Any], name: str, default: int) -> int:

@@ -18,8 +18,10 @@ from .. import wire
 from ..engine import IllegalActionError
 from ..service import MatchService, ServiceError
 from ..settings import Settings
-from ..store import RedisMatchStore, StoreUnavailableError, TooManyWaitersError
+from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUnavailableError, TooManyWaitersError
+from ..store.redis_store import Lifetimes
 from .errors import DEFAULT_REASONS, error_body
+from .headers import install_headers
 from .routes import events, matches, meta, seats
 from .runtime import gevent_offload, gevent_patched, run_sweeper
 from .schemas import ErrorSchema
@@ -115,8 +117,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     cooperative = gevent_patched()
-    store = RedisMatchStore.from_url(
-        settings.redis_url, settings.match_ttl_s, max_waiters=settings.max_waiters, cooperative=cooperative
+    store = RedisMatchStore.connect(
+        RedisOptions(settings.redis_url, settings.redis_cluster, settings.redis_timeout_s, cooperative),
+        Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
+        max_waiters=settings.max_waiters,
     )
     app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, gevent_offload if cooperative else None)
     app.extensions["tienlen_settings"] = settings
@@ -126,6 +130,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen_api"] = api
     _install_error_handlers(app, api)
     _install_request_log(app, settings)
+    install_headers(app)
     return app
 
 
@@ -137,7 +142,14 @@ def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
         return error_body(error.reason, str(error), errors)
 
     def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:
-        return error_body("store_unavailable", "the store does not answer")
+        return error_body("store_unavailable", "the store does not answer; nothing was changed")
+
+    def outcome_unknown(error: OutcomeUnknownError) -> tuple[dict[str, Any], int]:
+        message = (
+            "the store did not confirm the write, which may have been applied:"
+            " retry with the same Idempotency-Key, or read the match"
+        )
+        return error_body("outcome_unknown", message)
 
     def too_many_waiters(error: TooManyWaitersError) -> tuple[dict[str, Any], int, dict[str, str]]:
         body, status = error_body("too_many_waiters", f"{error}; try again shortly or on another server")
@@ -150,6 +162,7 @@ def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
     app.register_error_handler(ServiceError, refused)
     app.register_error_handler(IllegalActionError, refused)
     app.register_error_handler(StoreUnavailableError, store_down)
+    app.register_error_handler(OutcomeUnknownError, outcome_unknown)
     app.register_error_handler(TooManyWaitersError, too_many_waiters)
     app.register_error_handler(Exception, unexpected)
 

@@ -22,6 +22,7 @@ DEFAULT_REASONS = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
+    429: "rate_limited",
     500: "internal_error",
     503: "store_unavailable",
 }
@@ -37,7 +38,9 @@ REASON_STATUS: dict[str, int] = {
     "match_not_finished": 409,
     "payload_too_large": 413,
     "invalid_request": 422,
+    "rate_limited": 429,
     "store_unavailable": 503,
+    "outcome_unknown": 503,
     "too_many_waiters": 503,
 } | {reason: 409 if reason in ("match_not_playing", "not_your_turn") else 422 for reason in REFUSAL_REASONS}
 

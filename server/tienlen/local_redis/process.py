@@ -15,7 +15,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
@@ -101,6 +101,7 @@ class LocalRedis:
         *,
         appendonly: bool = True,
         host: str = "127.0.0.1",
+        extra_args: Sequence[str] = (),
     ) -> None:
         """Configure the server; nothing is started until :meth:`start`.
 
@@ -109,10 +110,13 @@ class LocalRedis:
             port: TCP port; ``None`` picks a free one at start and keeps it for restarts.
             appendonly: enable the append-only file (durability across restarts).
             host: address to bind.
+            extra_args: more ``redis-server`` options, after (and so over) the defaults,
+                e.g. ``("--appendfsync", "always")`` or ``("--cluster-enabled", "yes")``.
         """
         self.data_dir = Path(data_dir).resolve()
         self.host = host
         self.appendonly = appendonly
+        self.extra_args = tuple(extra_args)
         self._requested_port = port
         self._port: int | None = port
         self._proc: subprocess.Popen[bytes] | None = None
@@ -291,6 +295,7 @@ class LocalRedis:
             "no",
             "--logfile",
             str(self.log_path),
+            *self.extra_args,
         ]
 
     def _spawn_and_wait(self) -> None:

@@ -1,6 +1,7 @@
 """The match store: records of matches and their events; the protocol the service uses, and Redis."""
 
-from .base import AnswerKey, Loaded, MatchStore, StoreUnavailableError, TooManyWaitersError
+from .base import AnswerKey, Loaded, MatchStore, OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
+from .connect import RedisOptions
 from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .redis_store import RedisMatchStore
 
@@ -10,7 +11,9 @@ __all__ = [
     "Loaded",
     "MatchRecord",
     "MatchStore",
+    "OutcomeUnknownError",
     "RedisMatchStore",
+    "RedisOptions",
     "SeatRecord",
     "StoreUnavailableError",
     "TooManyWaitersError",

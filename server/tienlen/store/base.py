@@ -15,7 +15,11 @@ from .records import MatchRecord
 
 
 class StoreUnavailableError(RuntimeError):
-    """The store did not answer."""
+    """The store did not answer; a write that raised it changed nothing."""
+
+
+class OutcomeUnknownError(StoreUnavailableError):
+    """A write was sent to the store but not confirmed: it may or may not have been applied."""
 
 
 class TooManyWaitersError(RuntimeError):

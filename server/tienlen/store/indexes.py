@@ -5,7 +5,8 @@ on one slot), so neither is written in the same atomic step as a match: they
 are hints, and the match record is the truth. Deadlines are registered before
 the commit that sets them (a lost race leaves a near-duplicate the sweeper
 sorts out by reading the record); the lobby lists only what the record says
-is still open.
+is still open. Changes to the lobby come after a match's commit, so a failure
+there is logged and the request still answers what it committed.
 
 - ``tl:{clock}:deadlines``: match id → when its turn clock runs out (ms)
 - ``tl:{lobby}:open``: match id → when it was created (ms), listed matches with an open seat
@@ -13,16 +14,17 @@ is still open.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import TypeVar, cast
-
-import redis
+from typing import Any, TypeVar, cast
 
 from .base import StoreUnavailableError
+from .connect import STORE_ERRORS, Client
 
 DEADLINES_KEY = "tl:{clock}:deadlines"
 LOBBY_KEY = "tl:{lobby}:open"
 T = TypeVar("T")
+log = logging.getLogger("tienlen.store")
 
 # Take a due deadline for ``ARGV[2]`` ms (a lease), if it is still the one seen at ``ARGV[1]``.
 _CLAIM = """
@@ -47,7 +49,7 @@ def _ms(seconds: float) -> int:
 class RedisIndexes:
     """The deadline and lobby sorted sets, on the store's Redis client."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: Client) -> None:
         self._indexes_client = client
         self._claim = client.register_script(_CLAIM)
         self._drop = client.register_script(_DROP)
@@ -78,11 +80,11 @@ class RedisIndexes:
 
     def lobby_add(self, match_id: str, created_at: float) -> None:
         """List the match (it is listed and has an open seat)."""
-        self._call(lambda r: r.zadd(LOBBY_KEY, {match_id: _ms(created_at)}))
+        self._hint(lambda r: r.zadd(LOBBY_KEY, {match_id: _ms(created_at)}))
 
     def lobby_remove(self, match_id: str) -> None:
         """Take the match off the list."""
-        self._call(lambda r: r.zrem(LOBBY_KEY, match_id))
+        self._hint(lambda r: r.zrem(LOBBY_KEY, match_id))
 
     def lobby_page(self, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
         """Up to ``count`` listed (match id, created ms), newest first, after the cursor ``before``."""
@@ -101,8 +103,15 @@ class RedisIndexes:
                 break
         return page
 
-    def _call(self, command: Callable[[redis.Redis], T]) -> T:
+    def _call(self, command: Callable[[Any], T]) -> T:
         try:
             return command(self._indexes_client)
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
+
+    def _hint(self, command: Callable[[Any], object]) -> None:
+        """Change the lobby; a failure is only logged (the match's records are the truth)."""
+        try:
+            command(self._indexes_client)
+        except STORE_ERRORS as error:
+            log.warning("the lobby was not updated: %s", error)

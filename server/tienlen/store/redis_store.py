@@ -10,7 +10,10 @@ them on one slot:
 
 Every write is one Lua script: compare the version, replace the record, append
 the events, refresh the TTLs, keep the answer and publish the events, all or
-nothing. Waiting for events holds no connection (see :mod:`.waiting`).
+nothing. A match is kept for its status's lifetime after its last write
+(:class:`Lifetimes`). Waiting for events holds no connection (see
+:mod:`.waiting`). A write that fails says whether it may have been applied
+(see :mod:`.connect`).
 """
 
 from __future__ import annotations
@@ -20,12 +23,15 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
+from redis.cluster import RedisCluster
 
 from .. import wire
 from .base import AnswerKey, Loaded, StoreUnavailableError
+from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, WriteScript, connect, run_script
 from .indexes import RedisIndexes
 from .records import MatchRecord
 from .waiting import Hold, Waiting
@@ -33,11 +39,21 @@ from .waiting import Hold, Waiting
 IDEMPOTENCY_TTL_S = 24 * 3600
 MAX_EVENTS_PER_READ = 500
 
-DEFAULT_POOL_SIZE = 16  # Redis connections of one worker under gevent (waiters hold none)
+@dataclass(frozen=True, slots=True)
+class Lifetimes:
+    """Seconds a match is kept after its last write: while waiting for seats, in play, finished."""
+
+    playing_s: int
+    waiting_s: int
+    finished_s: int
+
+    def of(self, status: str) -> int:
+        """The lifetime of a match in ``status``."""
+        return {"waiting": self.waiting_s, "finished": self.finished_s}.get(status, self.playing_s)
 
 # KEYS: state, events, wake channel[, kept answer]. ARGV: expected version, new version, record,
 # ttl, first seq, event count, answer, answer ttl, publish command, then the events.
-_COMMIT = """
+_COMMIT = WriteScript("""
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '' end
 if current ~= ARGV[1] then return 0 end
@@ -56,12 +72,12 @@ if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) en
 if KEYS[4] then redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8]) end
 if count > 0 then redis.call(ARGV[9], KEYS[3], '[' .. table.concat(events, ',') .. ']') end
 return 1
-"""
+""")
 
 
 # KEYS: state, events, wake channel. ARGV: expected version, how long the events stay, publish command,
 # then the last events. The record goes at once; its events stay a little for those following it.
-_DELETE = """
+_DELETE = WriteScript("""
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false or current ~= ARGV[1] then return 0 end
 local first = tonumber(ARGV[4])
@@ -74,7 +90,7 @@ redis.call('DEL', KEYS[1])
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[2]))
 if #events > 0 then redis.call(ARGV[3], KEYS[3], '[' .. table.concat(events, ',') .. ']') end
 return 1
-"""
+""")
 GONE_EVENTS_TTL_S = 60
 
 
@@ -102,47 +118,50 @@ def answer_key(match_id: str, answer: AnswerKey) -> str:
 class RedisMatchStore(RedisIndexes):
     """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`).
 
-    With ``per_thread`` (threaded servers) each thread keeps one connection of
-    the pool; otherwise (gevent, where every request is a greenlet) commands
-    take a connection from a bounded pool only for as long as they run.
+    With ``per_thread`` (threaded servers on one Redis) each thread keeps one
+    connection of the pool; otherwise (gevent, where every request is a
+    greenlet, or a cluster) commands take a connection from a pool only for as
+    long as they run. On a Redis Cluster the match's keys share one slot, the
+    wake-ups use the cluster's sharded pub/sub, and each index has a slot of its own.
     """
 
-    def __init__(self, client: redis.Redis, ttl_s: int, *, max_waiters: int, per_thread: bool = True) -> None:
+    def __init__(
+        self,
+        client: Client,
+        lifetimes: Lifetimes,
+        *,
+        max_waiters: int,
+        per_thread: bool = True,
+        pinger: Pinger | None = None,
+    ) -> None:
         self._shared = client
-        self._per_thread = per_thread
-        self.ttl_s = ttl_s
-        self._commit = client.register_script(_COMMIT)
+        self._cluster = isinstance(client, RedisCluster)
+        self._per_thread = per_thread and not self._cluster
+        self.lifetimes = lifetimes
         self._local = threading.local()
-        self._publish: str | None = None
-        self._waiting = Waiting(client.pubsub, wake_channel, max_waiters)
-        self._delete = client.register_script(_DELETE)
+        self._publish: str | None = "SPUBLISH" if self._cluster else None
+        self._waiting = Waiting(client.pubsub, wake_channel, max_waiters, cluster=self._cluster)
+        self._pinger = pinger
         super().__init__(client)
 
     @property
-    def _redis(self) -> redis.Redis:
-        """The client for one command: this thread's own, or the shared one under gevent."""
+    def _redis(self) -> Client:
+        """The client for one command: this thread's own, or the shared one under gevent and on a cluster."""
         if not self._per_thread:
             return self._shared
         client: redis.Redis | None = getattr(self._local, "client", None)
         if client is None:
+            assert isinstance(self._shared, redis.Redis)
             client = redis.Redis(connection_pool=self._shared.connection_pool, single_connection_client=True)
             self._local.client = client
         return client
 
     @classmethod
-    def from_url(
-        cls, url: str, ttl_s: int, *, max_waiters: int, cooperative: bool = False, pool_size: int = DEFAULT_POOL_SIZE
-    ) -> RedisMatchStore:
-        """A store on the Redis at ``url`` (connections are opened lazily).
-
-        ``cooperative`` (gevent): a bounded pool of ``pool_size`` connections
-        shared by all requests, instead of a connection per thread.
-        """
-        options: dict[str, Any] = {"socket_timeout": 5, "socket_connect_timeout": 2, "health_check_interval": 30}
-        if cooperative:
-            pool = redis.BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=5, **options)
-            return cls(redis.Redis(connection_pool=pool), ttl_s, max_waiters=max_waiters, per_thread=False)
-        return cls(redis.Redis.from_url(url, **options), ttl_s, max_waiters=max_waiters)
+    def connect(cls, options: RedisOptions, lifetimes: Lifetimes, *, max_waiters: int) -> RedisMatchStore:
+        """A store on the Redis (or Redis Cluster) of ``options``."""
+        client = connect(options)
+        per_thread = not options.cooperative
+        return cls(client, lifetimes, max_waiters=max_waiters, per_thread=per_thread, pinger=Pinger(options, client))
 
     @property
     def waiters(self) -> int:
@@ -151,9 +170,11 @@ class RedisMatchStore(RedisIndexes):
 
     def ping(self) -> bool:
         """Whether Redis answers."""
+        if self._pinger is not None:
+            return self._pinger()
         try:
             return bool(self._redis.ping())
-        except redis.RedisError:
+        except STORE_ERRORS:
             return False
 
     def close(self) -> None:
@@ -180,7 +201,7 @@ class RedisMatchStore(RedisIndexes):
                 pipe.hget(state_key(match_id), "doc")
                 pipe.get(answer_key(match_id, answer))
                 doc, cached_raw = pipe.execute()
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         record = None if doc is None else MatchRecord.from_json(cast(bytes, doc))
         cached = None if cached_raw is None else wire.loads(cached_raw)
@@ -212,17 +233,16 @@ class RedisMatchStore(RedisIndexes):
                 "" if expected_version is None else str(expected_version),
                 str(record.version),
                 record.to_json(),
-                self.ttl_s,
+                self.lifetimes.of(record.status),
                 record.last_seq - len(events) + 1,
                 len(events),
                 *answer_args,
                 self._publish_command(),
                 *(wire.dumps(e) for e in events),
             ]
-            won = self._commit(keys=keys, args=args, client=self._redis)
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
-        return bool(won)
+        return bool(run_script(self._redis, _COMMIT, keys, args))
 
     def delete(self, record: MatchRecord, expected_version: int, events: list[dict[str, Any]]) -> bool:
         """Delete the match if it is still at ``expected_version``, after publishing its last ``events``."""
@@ -236,9 +256,9 @@ class RedisMatchStore(RedisIndexes):
                 record.last_seq - len(events) + 1,
                 *(wire.dumps(e) for e in events),
             ]
-            return bool(self._delete(keys=keys, args=args, client=self._redis))
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
+        return bool(run_script(self._redis, _DELETE, keys, args))
 
     def load_many(self, match_ids: list[str]) -> list[MatchRecord | None]:
         """Several records in one round trip (None where a match is gone)."""
@@ -249,7 +269,7 @@ class RedisMatchStore(RedisIndexes):
             for match_id in match_ids:
                 pipe.hget(state_key(match_id), "doc")
             docs = pipe.execute()
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         return [None if doc is None else MatchRecord.from_json(cast(bytes, doc)) for doc in docs]
 
@@ -257,7 +277,7 @@ class RedisMatchStore(RedisIndexes):
         """Every event the match has had, oldest first."""
         try:
             entries = self._redis.xrange(events_key(match_id))
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         return [wire.loads(fields[b"e"]) for _id, fields in cast(list[tuple[bytes, dict[bytes, bytes]]], entries)]
 
@@ -268,7 +288,7 @@ class RedisMatchStore(RedisIndexes):
             pipe.exists(state_key(match_id))
             pipe.xread({events_key(match_id): f"0-{after}"}, count=MAX_EVENTS_PER_READ)
             exists, found = pipe.execute()
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         if not exists:
             return None
@@ -287,7 +307,7 @@ class RedisMatchStore(RedisIndexes):
             return found
         try:
             self._publish_command()
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         deadline = time.monotonic() + wait_s
         with self._waiting.hold(match_id) as hold:
@@ -316,7 +336,7 @@ class RedisMatchStore(RedisIndexes):
         """
         try:
             self._publish_command()
-        except redis.RedisError as error:
+        except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         return _Following(self, match_id, after, idle_s)
 

@@ -26,6 +26,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 import redis
+from redis.exceptions import RedisClusterException
 
 from .. import wire
 from .base import TooManyWaitersError
@@ -105,11 +106,20 @@ class Waiting:
     use); :attr:`sharded` chooses SSUBSCRIBE over SUBSCRIBE (Redis 7+). Only
     the subscriber thread touches the pub/sub connection: waiters leave the
     channels they need in :attr:`_pending` and it subscribes them within
-    :data:`TICK_S`.
+    :data:`TICK_S`. With ``cluster`` the pub/sub object is redis-py's cluster
+    pub/sub: one connection per shard that holds a followed match, read in turn.
     """
 
-    def __init__(self, subscriber: Callable[[], Any], channel_of: Callable[[str], str], max_waiters: int) -> None:
+    def __init__(
+        self,
+        subscriber: Callable[[], Any],
+        channel_of: Callable[[str], str],
+        max_waiters: int,
+        *,
+        cluster: bool = False,
+    ) -> None:
         self._make_pubsub = subscriber
+        self._cluster = cluster
         self._channel_of = channel_of
         self.max_waiters = max_waiters
         self.sharded = True
@@ -196,12 +206,9 @@ class Waiting:
                     (pubsub.sunsubscribe if self.sharded else pubsub.unsubscribe)(*drop)
                 if add:
                     (pubsub.ssubscribe if self.sharded else pubsub.subscribe)(*add)
-                message = pubsub.get_message(timeout=TICK_S)
-                while message is not None:
-                    self._on_message(message)
-                    message = pubsub.get_message(timeout=0)
+                self._read_messages(pubsub)
                 backoff = 0.05
-            except (redis.RedisError, OSError, ValueError) as error:
+            except (redis.RedisError, RedisClusterException, OSError, ValueError) as error:
                 log.warning("wake-up subscriber lost Redis: %s", error)
                 self._disconnected(pubsub)
                 pubsub = None
@@ -209,6 +216,22 @@ class Waiting:
                 backoff = min(RECONNECT_MAX_S, backoff * 2)
         if pubsub is not None:
             self._disconnected(pubsub)
+
+    def _read_messages(self, pubsub: Any) -> None:
+        """Handle the messages that arrive within :data:`TICK_S` (and any already there)."""
+        if not self._cluster:
+            message = pubsub.get_message(timeout=TICK_S)
+            while message is not None:
+                self._on_message(message)
+                message = pubsub.get_message(timeout=0)
+            return
+        started = time.monotonic()
+        message = pubsub.get_sharded_message(timeout=TICK_S)
+        if message is None and time.monotonic() - started < TICK_S / 2:
+            time.sleep(TICK_S)  # no shard subscribed yet: the call did not wait
+        while message is not None:
+            self._on_message(message)
+            message = pubsub.get_sharded_message(timeout=0)
 
     def _disconnected(self, pubsub: Any) -> None:
         """Forget the subscriptions and wake everyone: they read the stream and poll until resubscribed."""

@@ -48,7 +48,7 @@ class Matches(MethodView):
     @blp.response(201, CreatedMatchSchema)
     @blp.doc(
         operationId="create_match",
-        responses=errors("bad_request", "payload_too_large", "invalid_request", "store_unavailable"),
+        responses=errors("bad_request", "payload_too_large", "invalid_request", "store_unavailable", "outcome_unknown"),
     )
     def post(self, body: dict[str, Any]) -> Response:
         """Create a match.
@@ -78,7 +78,9 @@ class MatchResource(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="cancel_match",
-        responses=errors("invalid_token", "match_not_found", "match_not_waiting", "store_unavailable"),
+        responses=errors(
+            "invalid_token", "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"
+        ),
     )
     def delete(self, match_id: str) -> Response:
         """Cancel a match that is still waiting for players (any seat's token).
@@ -100,7 +102,13 @@ class Join(MethodView):
     @blp.doc(
         operationId="join_match",
         responses=errors(
-            "bad_request", "match_not_found", "match_full", "payload_too_large", "invalid_request", "store_unavailable"
+            "bad_request",
+            "match_not_found",
+            "match_full",
+            "payload_too_large",
+            "invalid_request",
+            "store_unavailable",
+            "outcome_unknown",
         ),
     )
     def post(self, body: dict[str, Any], match_id: str) -> Response:
@@ -120,7 +128,9 @@ class Rematch(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="rematch",
-        responses=errors("invalid_token", "match_not_found", "match_not_finished", "store_unavailable"),
+        responses=errors(
+            "invalid_token", "match_not_found", "match_not_finished", "store_unavailable", "outcome_unknown"
+        ),
     )
     def post(self, match_id: str) -> Response:
         """Your seat in the rematch of a finished match, and your token there.

@@ -77,6 +77,7 @@ class Actions(MethodView):
             "payload_too_large",
             *_RULE_REASONS,
             "store_unavailable",
+            "outcome_unknown",
         ),
         parameters=[
             {
@@ -129,7 +130,7 @@ class Leave(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="leave_match",
-        responses=errors("invalid_token", "match_not_found", "store_unavailable"),
+        responses=errors("invalid_token", "match_not_found", "store_unavailable", "outcome_unknown"),
     )
     def post(self, match_id: str) -> Response:
         """Leave the match; your token stops working.
