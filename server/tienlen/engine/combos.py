@@ -49,14 +49,33 @@ class Combination:
 _TWOS_KINDS = frozenset({Kind.SINGLE, Kind.PAIR, Kind.TRIPLE})
 
 
+# Classifications already made (a combination is an immutable value): plays repeat within and across matches.
+_CLASSIFIED: dict[int, Combination | None] = {}
+_CLASSIFIED_LIMIT = 1 << 16
+
+
 def classify(mask: int) -> Combination | None:
     """The combination these cards form, or None when they form none."""
+    try:
+        return _CLASSIFIED[mask]
+    except KeyError:
+        pass
+    if len(_CLASSIFIED) >= _CLASSIFIED_LIMIT:
+        _CLASSIFIED.clear()
+    found = _CLASSIFIED[mask] = _classify(mask)
+    return found
+
+
+_SINGLE, _STRAIGHT, _RUN_OF_PAIRS = Kind.SINGLE, Kind.STRAIGHT, Kind.CONSECUTIVE_PAIRS
+
+
+def _classify(mask: int) -> Combination | None:
     count = mask.bit_count()
     if count == 0:
         return None
     top = mask.bit_length() - 1
     if count == 1:
-        return Combination(Kind.SINGLE, 1, top, mask)
+        return Combination(_SINGLE, 1, top, mask)
     top_rank = top >> 2
     low_rank = ((mask & -mask).bit_length() - 1) >> 2
     if low_rank == top_rank:
@@ -78,8 +97,8 @@ def classify(mask: int) -> Combination | None:
             return None
         shifted >>= 4
     if per_rank == 1:
-        return Combination(Kind.STRAIGHT, count, top, mask)
-    return Combination(Kind.CONSECUTIVE_PAIRS, span, top, mask)
+        return Combination(_STRAIGHT, count, top, mask)
+    return Combination(_RUN_OF_PAIRS, span, top, mask)
 
 
 def beats_ordinarily(play: Combination, table: Combination) -> bool:

@@ -8,18 +8,23 @@ from collections.abc import Iterable, Sequence
 from .cards import Card, cards_mask
 from .errors import DealError
 
+# (position, bits drawn) of each step of a 52-card Fisher-Yates shuffle, last position first.
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(51, 0, -1))
+_BIT = tuple(1 << card for card in range(52))
+
 
 def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
     """Thirteen shuffled cards a seat for this hand, reproducible from the seed."""
     deck = list(range(52))
-    random.Random(f"tienlen-deal:{deal_seed}:{hand_number}").shuffle(deck)
-    hands = []
-    for seat in range(players):
-        mask = 0
-        for card in deck[13 * seat : 13 * seat + 13]:
-            mask |= 1 << card
-        hands.append(mask)
-    return hands
+    getrandbits = random.Random(f"tienlen-deal:{deal_seed}:{hand_number}").getrandbits
+    # random.shuffle's Fisher-Yates with its rejection sampling, spelled out (same draws, same deck; no method calls).
+    for i, bits in _SHUFFLE_STEPS:
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    bit = _BIT
+    return [sum(bit[card] for card in deck[13 * seat : 13 * seat + 13]) for seat in range(players)]
 
 
 def parse_deal(deal: Sequence[Iterable[str | Card]], players: int) -> list[int]:

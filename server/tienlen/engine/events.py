@@ -118,3 +118,37 @@ class MatchEnded(Event):
             "winners": list(self.winners),
             "scores": list(self.scores),
         }
+
+
+# Fast constructors for the events of every action (the match's hot path): the
+# frozen dataclass ``__init__`` sets each field through ``object.__setattr__``;
+# these set the slots directly and build equal, equally frozen values.
+_new = object.__new__
+_PLAYED_SETTERS = tuple(Played.__dict__[name].__set__ for name in ("seat", "mask", "kind", "bomb"))
+_PASSED_SEAT = Passed.__dict__["seat"].__set__
+_CLEARED_LEADER = TableCleared.__dict__["leader"].__set__
+
+
+def played_event(seat: int, mask: int, kind: str, bomb: bool) -> Played:
+    """``Played(seat, mask, kind, bomb)``, built faster."""
+    event = _new(Played)
+    set_seat, set_mask, set_kind, set_bomb = _PLAYED_SETTERS
+    set_seat(event, seat)
+    set_mask(event, mask)
+    set_kind(event, kind)
+    set_bomb(event, bomb)
+    return event
+
+
+def passed_event(seat: int) -> Passed:
+    """``Passed(seat)``, built faster."""
+    event = _new(Passed)
+    _PASSED_SEAT(event, seat)
+    return event
+
+
+def table_cleared_event(leader: int) -> TableCleared:
+    """``TableCleared(leader)``, built faster."""
+    event = _new(TableCleared)
+    _CLEARED_LEADER(event, leader)
+    return event

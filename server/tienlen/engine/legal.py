@@ -3,7 +3,9 @@
 This is the single source of truth for what is legal; the match accepts a
 play exactly when its mask is in the generated list. Hands are bit masks and
 each rank's four suits are one 4-bit nibble, so the generator works from small
-precomputed tables of sub-nibbles.
+precomputed tables: the sub-nibbles of each rank, every same-rank group of two
+ranks at once (one byte of the hand), and which ranks of three are present or
+paired (twelve bits of the hand).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from .cards import ACE_RANK, NIBBLE_COUNT, TWO_RANK
 from .combos import Combination
 from .kinds import Kind
 from .rules import BOMB_TABLE, Bombs
+
+# Enum members read through the class cost a lookup each time; the hot paths use these aliases.
+_SINGLE, _PAIR, _TRIPLE, _FOUR, _STRAIGHT = Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FOUR_OF_A_KIND, Kind.STRAIGHT
 
 
 def _subsets(size: int) -> list[list[list[int]]]:
@@ -33,6 +38,17 @@ PAIRS = _subsets(2)
 TRIPLES = _subsets(3)
 QUADS = _subsets(4)
 _GROUPS = (SINGLES, PAIRS, TRIPLES, QUADS)
+# ``_RANK_GROUPS[rank][nibble]``: the rank's singles, pairs, triples and four of a kind, in that order.
+_RANK_GROUPS = [[SINGLES[r][n] + PAIRS[r][n] + TRIPLES[r][n] + QUADS[r][n] for n in range(16)] for r in range(13)]
+# ``_BYTE_GROUPS[k][byte]``: the same-rank groups of ranks 2k and 2k + 1 (the hand's k-th byte), low rank first.
+_BYTE_GROUPS = [[_RANK_GROUPS[2 * k][b & 15] + _RANK_GROUPS[2 * k + 1][b >> 4] for b in range(256)] for k in range(6)]
+_TWO_GROUPS = _RANK_GROUPS[TWO_RANK]
+# Of three ranks (twelve bits of a hand): bit i set when rank i holds at least one card, or at least two.
+_PRESENT3 = [sum(1 << i for i in range(3) if x >> (4 * i) & 15) for x in range(1 << 12)]
+_PAIRED3 = [sum(1 << i for i in range(3) if NIBBLE_COUNT[x >> (4 * i) & 15] >= 2) for x in range(1 << 12)]
+# ``_BYTE_SINGLES[k][byte]``: the one-card masks of the hand's k-th byte, low to high.
+_NIBBLE_LOW_BITS = sum(1 << (4 * rank) for rank in range(13))  # the lowest suit bit of every rank
+_BYTE_SINGLES = [[[1 << (8 * k + i) for i in range(8) if b >> i & 1] for b in range(256)] for k in range(7)]
 
 
 def nibbles(hand: int) -> list[int]:
@@ -40,107 +56,137 @@ def nibbles(hand: int) -> list[int]:
     return [(hand >> shift) & 15 for shift in range(0, 52, 4)]
 
 
+def _rank_bits(hand: int, table: list[int]) -> int:
+    """A bit per rank 3 … A (bit 0 = 3) set by ``table`` (:data:`_PRESENT3` or :data:`_PAIRED3`)."""
+    low = table[hand & 4095] | table[hand >> 12 & 4095] << 3
+    return low | table[hand >> 24 & 4095] << 6 | table[hand >> 36 & 4095] << 9
+
+
 def lead_masks(hand: int) -> list[int]:
-    """Every combination the hand can lead (docs/rules.md §2), as masks."""
-    nibs = nibbles(hand)
-    out: list[int] = []
-    for rank in range(13):
-        nib = nibs[rank]
-        if nib:
-            out += SINGLES[rank][nib]
-            out += PAIRS[rank][nib]
-            out += TRIPLES[rank][nib]
-            out += QUADS[rank][nib]
-    _all_runs(nibs, SINGLES, 1, out)
-    _all_runs(nibs, PAIRS, 2, out)
+    """Every combination the hand can lead (docs/rules.md §2), as masks.
+
+    Order: rank by rank its singles, pairs, triples and four of a kind; then
+    the straights and then the runs of pairs, each by lowest rank and length.
+    """
+    g = _BYTE_GROUPS
+    out = [
+        *g[0][hand & 255],
+        *g[1][hand >> 8 & 255],
+        *g[2][hand >> 16 & 255],
+        *g[3][hand >> 24 & 255],
+        *g[4][hand >> 32 & 255],
+        *g[5][hand >> 40 & 255],
+        *_TWO_GROUPS[hand >> 48],
+    ]
+    p = _PRESENT3
+    present = p[hand & 4095] | p[hand >> 12 & 4095] << 3 | p[hand >> 24 & 4095] << 6 | p[hand >> 36 & 4095] << 9
+    if present & present >> 1 & present >> 2:
+        _all_runs(hand, present, SINGLES, out)
+        paired = _rank_bits(hand, _PAIRED3)
+        if paired & paired >> 1 & paired >> 2:
+            _all_runs(hand, paired, PAIRS, out)
     return out
 
 
-def _all_runs(nibs: list[int], table: list[list[list[int]]], per_rank: int, out: list[int]) -> None:
-    """Append every run (3+ consecutive ranks below 2) with ``per_rank`` cards a rank."""
-    count = NIBBLE_COUNT
-    for start in range(ACE_RANK - 1):
-        if count[nibs[start]] < per_rank or count[nibs[start + 1]] < per_rank or count[nibs[start + 2]] < per_rank:
+def _all_runs(hand: int, ranks: int, table: list[list[list[int]]], out: list[int]) -> None:
+    """Append every run (3+ consecutive ranks below 2) of the ranks in ``ranks``, cards from ``table``."""
+    starts = ranks & ranks >> 1 & ranks >> 2
+    start = 0
+    while starts >> start:
+        if not starts >> start & 1:
+            start += 1
             continue
-        partial = table[start][nibs[start]]
-        for rank in range(start + 1, ACE_RANK + 1):
-            nib = nibs[rank]
-            if count[nib] < per_rank:
-                break
-            partial = [p | c for p in partial for c in table[rank][nib]]
+        partial = table[start][hand >> (4 * start) & 15]
+        rank = start + 1
+        while rank <= ACE_RANK and ranks >> rank & 1:
+            options = table[rank][hand >> (4 * rank) & 15]
+            partial = [p | c for p in partial for c in options]
             if rank >= start + 2:
                 out += partial
+            rank += 1
+        start += 1
 
 
 def _runs_of_length(
-    nibs: list[int], table: list[list[list[int]]], per_rank: int, length: int, above: int, out: list[int]
+    hand: int, ranks: int, table: list[list[list[int]]], length: int, above: int, out: list[int]
 ) -> None:
-    """Append runs of exactly ``length`` ranks whose top card beats card number ``above``.
+    """Append runs of exactly ``length`` of the ranks in ``ranks`` whose top card beats card number ``above``.
 
-    ``above`` = -1 takes every run of that length.
+    ``above`` = -1 takes every run of that length. Runs come by top rank, low first.
     """
-    count = NIBBLE_COUNT
     top_rank = above >> 2 if above >= 0 else -1
-    first_end = max(length - 1, top_rank)
-    streak = 0
-    for end in range(ACE_RANK + 1):
-        streak = streak + 1 if count[nibs[end]] >= per_rank else 0
-        if streak < length or end < first_end:
-            continue
+    window = (1 << length) - 1
+    for end in range(max(length - 1, top_rank), ACE_RANK + 1):
         start = end - length + 1
-        partial = table[start][nibs[start]]
+        if ranks >> start & window != window:
+            continue
+        partial = table[start][hand >> (4 * start) & 15]
         for rank in range(start + 1, end + 1):
-            options = table[rank][nibs[rank]]
+            options = table[rank][hand >> (4 * rank) & 15]
             partial = [p | c for p in partial for c in options]
         if end == top_rank:
             partial = [p for p in partial if p.bit_length() - 1 > above]
         out += partial
 
 
-def _same_rank_above(nibs: list[int], table: list[list[list[int]]], above: int, out: list[int]) -> None:
+def _same_rank_above(hand: int, table: list[list[list[int]]], above: int, out: list[int]) -> None:
     """Append same-rank groups from ``table`` whose highest card beats card ``above``."""
     top_rank = above >> 2
-    for play in table[top_rank][nibs[top_rank]]:
+    for play in table[top_rank][hand >> (4 * top_rank) & 15]:
         if play.bit_length() - 1 > above:
             out.append(play)
-    for rank in range(top_rank + 1, 13):
-        nib = nibs[rank]
+    rest = hand >> (4 * top_rank + 4)
+    rank = top_rank + 1
+    while rest:
+        nib = rest & 15
         if nib:
             out += table[rank][nib]
+        rest >>= 4
+        rank += 1
 
 
-def _all_quads(nibs: list[int], out: list[int]) -> None:
-    for rank in range(13):
-        if nibs[rank] == 15:
-            out.append(15 << (rank * 4))
+def _all_quads(hand: int, out: list[int]) -> None:
+    """Append every four of a kind of the hand, low rank first."""
+    full = hand & hand >> 1 & hand >> 2 & hand >> 3 & _NIBBLE_LOW_BITS
+    while full:
+        low = full & -full
+        out.append(low * 15)
+        full ^= low
 
 
-def ordinary_answers(hand: int, table: Combination, nibs: list[int] | None = None) -> list[int]:
+def _singles_above(hand: int, top: int) -> list[int]:
+    """Each card of the hand above card number ``top``, as one-card masks, low to high."""
+    rest = hand >> (top + 1) << (top + 1)
+    b0, b1, b2, b3, b4, b5, b6 = _BYTE_SINGLES
+    return [
+        *b0[rest & 255],
+        *b1[rest >> 8 & 255],
+        *b2[rest >> 16 & 255],
+        *b3[rest >> 24 & 255],
+        *b4[rest >> 32 & 255],
+        *b5[rest >> 40 & 255],
+        *b6[rest >> 48],
+    ]
+
+
+def ordinary_answers(hand: int, table: Combination) -> list[int]:
     """Plays of the table's kind and length with a higher deciding card (docs/rules.md §3)."""
     kind = table.kind
-    if kind is Kind.SINGLE:
-        out: list[int] = []
-        rest = hand >> (table.top + 1) << (table.top + 1)
-        while rest:
-            low = rest & -rest
-            out.append(low)
-            rest ^= low
-        return out
-    if nibs is None:
-        nibs = nibbles(hand)
-    out = []
-    if kind is Kind.PAIR:
-        _same_rank_above(nibs, PAIRS, table.top, out)
-    elif kind is Kind.TRIPLE:
-        _same_rank_above(nibs, TRIPLES, table.top, out)
-    elif kind is Kind.FOUR_OF_A_KIND:
+    if kind is _SINGLE:
+        return _singles_above(hand, table.top)
+    out: list[int] = []
+    if kind is _PAIR:
+        _same_rank_above(hand, PAIRS, table.top, out)
+    elif kind is _TRIPLE:
+        _same_rank_above(hand, TRIPLES, table.top, out)
+    elif kind is _FOUR:
         for rank in range((table.top >> 2) + 1, 13):
-            if nibs[rank] == 15:
+            if hand >> (4 * rank) & 15 == 15:
                 out.append(15 << (rank * 4))
-    elif kind is Kind.STRAIGHT:
-        _runs_of_length(nibs, SINGLES, 1, table.length, table.top, out)
+    elif kind is _STRAIGHT:
+        _runs_of_length(hand, _rank_bits(hand, _PRESENT3), SINGLES, table.length, table.top, out)
     else:
-        _runs_of_length(nibs, PAIRS, 2, table.length, table.top, out)
+        _runs_of_length(hand, _rank_bits(hand, _PAIRED3), PAIRS, table.length, table.top, out)
     return out
 
 
@@ -149,7 +195,7 @@ def _targets_of(rows: dict[Kind, dict[tuple[int, bool], tuple[bool, tuple[int, .
         for target in targets:
             for twos in (True,) if target.twos else (True, False):
                 quads, lengths = rows.setdefault(target.kind, {}).get((target.length, twos), (False, ()))
-                if shape.kind is Kind.FOUR_OF_A_KIND:
+                if shape.kind is _FOUR:
                     quads = True
                 else:
                     lengths = tuple(sorted({*lengths, shape.length}))
@@ -161,6 +207,11 @@ _BOMB_TARGETS: dict[Bombs, dict[Kind, dict[tuple[int, bool], tuple[bool, tuple[i
 for _bombs in Bombs:
     _targets_of(_BOMB_TARGETS.setdefault(_bombs, {}), _bombs)
 _NO_BOMB: tuple[bool, tuple[int, ...]] = (False, ())
+# The rules under which some bomb beats a single below the 2s (none today; derived, so a new row cannot be missed).
+_BOMBS_SINGLE_NON_TWO = frozenset(
+    b for b, rows in _BOMB_TARGETS.items() if rows.get(_SINGLE, {}).get((1, False), _NO_BOMB) != _NO_BOMB
+)
+_FIRST_TWO = 4 * TWO_RANK
 
 
 def bomb_targets(table: Combination, bombs: Bombs) -> tuple[bool, tuple[int, ...]]:
@@ -171,27 +222,27 @@ def bomb_targets(table: Combination, bombs: Bombs) -> tuple[bool, tuple[int, ...
     return by_length.get((table.length, table.top >> 2 == TWO_RANK), _NO_BOMB)
 
 
-def bomb_answers(hand: int, table: Combination, bombs: Bombs, nibs: list[int] | None = None) -> list[int]:
+def bomb_answers(hand: int, table: Combination, bombs: Bombs) -> list[int]:
     """Plays of another kind or length that bomb the table (docs/rules.md §4)."""
     quads, pair_lengths = bomb_targets(table, bombs)
-    if not quads and not pair_lengths:
-        return []
-    if nibs is None:
-        nibs = nibbles(hand)
     out: list[int] = []
     if quads:
-        _all_quads(nibs, out)
-    for length in pair_lengths:
-        _runs_of_length(nibs, PAIRS, 2, length, -1, out)
+        _all_quads(hand, out)
+    if pair_lengths:
+        paired = _rank_bits(hand, _PAIRED3)
+        if paired & paired >> 1 & paired >> 2:
+            for length in pair_lengths:
+                _runs_of_length(hand, paired, PAIRS, length, -1, out)
     return out
 
 
 def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
     """Every play that beats the table: ordinary answers then bombs."""
+    if table.kind is _SINGLE and table.top < _FIRST_TWO and bombs not in _BOMBS_SINGLE_NON_TWO:
+        return _singles_above(hand, table.top)
     if bomb_targets(table, bombs) is _NO_BOMB:
         return ordinary_answers(hand, table)
-    nibs = nibbles(hand)
-    return ordinary_answers(hand, table, nibs) + bomb_answers(hand, table, bombs, nibs)
+    return ordinary_answers(hand, table) + bomb_answers(hand, table, bombs)
 
 
 def seat_legal_masks(
@@ -204,6 +255,13 @@ def seat_legal_masks(
     the card index an opening lead must include. The match and any client
     holding only its own view call this same function, so they always agree.
     """
+    return legal_masks_of(hand, table, bombs, locked, start_card)
+
+
+def legal_masks_of(
+    hand: int, table: Combination | None, bombs: Bombs, locked: bool, start_card: int | None
+) -> list[int]:
+    """:func:`seat_legal_masks` with positional arguments (the match's hot path)."""
     if table is None:
         plays = lead_masks(hand)
         if start_card is not None:
@@ -212,6 +270,20 @@ def seat_legal_masks(
         return plays
     if locked:
         return bomb_answers(hand, table, bombs)
+    top = table.top
+    if table.kind is _SINGLE and top < _FIRST_TWO and bombs not in _BOMBS_SINGLE_NON_TWO:
+        # The hot case, _singles_above inlined: no bomb reaches a single below the 2s.
+        rest = hand >> (top + 1) << (top + 1)
+        b0, b1, b2, b3, b4, b5, b6 = _BYTE_SINGLES
+        return [
+            *b0[rest & 255],
+            *b1[rest >> 8 & 255],
+            *b2[rest >> 16 & 255],
+            *b3[rest >> 24 & 255],
+            *b4[rest >> 32 & 255],
+            *b5[rest >> 40 & 255],
+            *b6[rest >> 48],
+        ]
     return answer_masks(hand, table, bombs)
 
 

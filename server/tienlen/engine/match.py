@@ -13,16 +13,28 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import Card, UnknownCardError, cards_mask, lowest_card
-from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .cards import TWO_RANK, Card, UnknownCardError, cards_mask, lowest_card
+from .combos import Combination, beats, bomb_beats, bombable_twos, classify
 from .deal import parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
-from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
-from .legal import seat_legal_masks
+from .events import (
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    WentOut,
+    passed_event,
+    played_event,
+    table_cleared_event,
+)
+from .kinds import Kind
+from .legal import legal_masks_of
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
 from .turns import next_to_act, places_after_going_out
 
 CardsInput = Iterable[str | Card] | int
+_KIND_TEXT = {kind: kind.value for kind in Kind}
+_FIRST_TWO = 4 * TWO_RANK
 
 
 class Status(StrEnum):
@@ -30,6 +42,9 @@ class Status(StrEnum):
 
     PLAYING = "playing"
     FINISHED = "finished"
+
+
+_PLAYING, _FINISHED = Status.PLAYING, Status.FINISHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +120,7 @@ class Match:
     @property
     def status(self) -> Status:
         """``playing`` until the match has an outcome, then ``finished``."""
-        return Status.FINISHED if self.outcome is not None else Status.PLAYING
+        return _FINISHED if self.outcome is not None else _PLAYING
 
     @property
     def players(self) -> int:
@@ -122,20 +137,17 @@ class Match:
 
     def legal_masks(self) -> list[int]:
         """Masks of every legal play for the seat on turn (empty when none is on turn)."""
-        if self._legal is None:
-            self._legal = self._generate_legal()
-        return self._legal
-
-    def _generate_legal(self) -> list[int]:
-        if self.turn is None:
-            return []
-        return seat_legal_masks(
-            self.hands[self.turn],
-            self.table,
-            self.rules.bombs,
-            locked=self.table is not None and self.is_locked(self.turn),
-            start_card=self.start_card,
-        )
+        legal = self._legal
+        if legal is None:
+            turn = self.turn
+            if turn is None:
+                legal = []
+            else:
+                table = self.table
+                locked = table is not None and bool(self.locked >> turn & 1)
+                legal = legal_masks_of(self.hands[turn], table, self.rules.bombs, locked, self.start_card)
+            self._legal = legal
+        return legal
 
     def legal_plays(self) -> LegalPlays:
         """The seat on turn's legal plays, classified, and whether it may pass."""
@@ -171,10 +183,48 @@ class Match:
 
     def play(self, seat: int, cards: CardsInput) -> list[Event]:
         """Play cards for a seat; return the events it caused, in order."""
-        mask = self.verify_play(seat, cards)
+        legal = self._legal
+        if (
+            type(cards) is int
+            and type(seat) is int
+            and seat == self.turn
+            and self.outcome is None
+            and cards in (legal if legal is not None else self.legal_masks())
+        ):
+            mask = cards  # the hot path (bots, self-play): a legal mask from the seat on turn
+        else:
+            mask = self.verify_play(seat, cards)
         combo = classify(mask)
         assert combo is not None
-        return self._apply_play(seat, combo)
+        self._legal = None
+        table = self.table
+        # is_bomb, inlined: not an ordinary beat (same kind, same length, higher card) but a row of the bomb table.
+        bomb = (
+            table is not None
+            and not (combo.kind is table.kind and combo.length == table.length and combo.top > table.top)
+            and bomb_beats(combo, table, self.rules.bombs)
+        )
+        hands = self.hands
+        hands[seat] ^= mask
+        self.locked &= ~(1 << seat)
+        self.table = combo
+        self.table_seat = seat
+        self.start_card = None
+        self.log.append((seat, mask))
+        events: list[Event] = [played_event(seat, mask, _KIND_TEXT[combo.kind], bomb)]
+        if hands[seat] == 0:
+            self.places.append(seat)
+            events.append(WentOut(seat, len(self.places)))
+            rest = places_after_going_out(hands, seat, self.rules.end_on_first_out)
+            if rest is not None:
+                self._place_rest(rest, events)
+                return events
+        nxt = seat + 1 if seat + 1 < len(hands) else 0
+        if nxt != seat and hands[nxt] and not self.locked >> nxt & 1:
+            self.turn = nxt  # _advance's usual case, inlined (the table is this seat's)
+        else:
+            self._advance(seat, events)
+        return events
 
     def verify_pass(self, seat: int) -> None:
         """Check a pass; raise :class:`IllegalActionError` when it is refused."""
@@ -192,12 +242,18 @@ class Match:
 
     def pass_turn(self, seat: int) -> list[Event]:
         """Pass for a seat (it is locked out of the battle); return the events."""
-        self.verify_pass(seat)
+        if not (type(seat) is int and seat == self.turn and self.table is not None and self.outcome is None):
+            self.verify_pass(seat)
         self._legal = None
-        self.locked |= 1 << seat
+        locked = self.locked = self.locked | 1 << seat
         self.log.append((seat, 0))
-        events: list[Event] = [Passed(seat)]
-        self._advance(seat, events)
+        events: list[Event] = [passed_event(seat)]
+        hands = self.hands
+        nxt = seat + 1 if seat + 1 < len(hands) else 0
+        if nxt != self.table_seat and hands[nxt] and not locked >> nxt & 1:
+            self.turn = nxt  # _advance's usual case, inlined
+        else:
+            self._advance(seat, events)
         return events
 
     # ----- refusals -------------------------------------------------------------
@@ -224,35 +280,31 @@ class Match:
 
     # ----- the flow of a hand ---------------------------------------------------
 
-    def _apply_play(self, seat: int, combo: Combination) -> list[Event]:
-        self._legal = None
-        bomb = is_bomb(combo, self.table, self.rules.bombs)
-        self.hands[seat] ^= combo.mask
-        self.locked &= ~(1 << seat)
-        self.table = combo
-        self.table_seat = seat
-        self.start_card = None
-        self.log.append((seat, combo.mask))
-        events: list[Event] = [Played(seat, combo.mask, combo.kind.value, bomb)]
-        if self.hands[seat] == 0:
-            self.places.append(seat)
-            events.append(WentOut(seat, len(self.places)))
-            rest = places_after_going_out(self.hands, seat, self.rules.end_on_first_out)
-            if rest is not None:
-                self._place_rest(rest, events)
-                return events
-        self._advance(seat, events)
-        return events
-
     def _advance(self, seat: int, events: list[Event]) -> None:
         """Pass the turn clockwise from ``seat``, skipping finished and locked seats."""
-        reentry = self.rules.pass_reentry_with_bomb and bombable_twos(self.table, self.rules.bombs)
+        hands = self.hands
+        nxt = seat + 1
+        if nxt == len(hands):
+            nxt = 0
+        if nxt != self.table_seat and hands[nxt] and not self.locked >> nxt & 1:
+            # The usual case, decided at once: the next seat holds cards and may answer.
+            self.turn = nxt
+            return
+        table = self.table
+        rules = self.rules
+        # bombable_twos first asks for a table of 2s: skip the call for every other table.
+        reentry = (
+            table is not None
+            and table.top >= _FIRST_TWO
+            and rules.pass_reentry_with_bomb
+            and bombable_twos(table, rules.bombs)
+        )
         self.turn, won = next_to_act(seat, self.hands, self.locked, self.table_seat, reentry)
         if won:
             self.table = None
             self.table_seat = None
             self.locked = 0
-            events.append(TableCleared(self.turn))
+            events.append(table_cleared_event(self.turn))
 
     def _place_rest(self, seats: list[int], events: list[Event]) -> None:
         for seat in seats:
