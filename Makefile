@@ -27,6 +27,7 @@ serve: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check server tests bench clients
 	$(BIN)/mypy
+	clients/web/check.sh  # the browser table: tsc --checkJs against openapi/openapi.json, eslint
 
 test: lint
 	$(BIN)/pytest -q -n 2 --dist loadgroup

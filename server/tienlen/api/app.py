@@ -22,7 +22,7 @@ from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUna
 from ..store.redis_store import Lifetimes
 from .errors import DEFAULT_REASONS, error_body
 from .headers import install_headers
-from .routes import events, matches, meta, seats
+from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, run_sweeper
 from .schemas import ErrorSchema
 
@@ -107,7 +107,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=web.SWAGGER_UI_URL,  # Swagger UI's files from this server: /docs works offline
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from another host
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION},
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
@@ -128,6 +129,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
+    web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files, CORS
     _install_error_handlers(app, api)
     _install_request_log(app, settings)
     install_headers(app)

@@ -18,7 +18,7 @@ blp = Blueprint(
     "seats",
     __name__,
     url_prefix="/v1/matches",
-    description="A seat's own view, legal plays, actions and hints (Authorization: Bearer <token>)",
+    description="A seat's own view, legal plays, actions and hints (`Authorization: Bearer <token>`)",
 )
 
 _RULE_REASONS = ("invalid_request", *(r for r in REFUSAL_REASONS if REASON_STATUS[r] == 422))

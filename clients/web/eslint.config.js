@@ -1,0 +1,7 @@
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  js.configs.recommended,
+  { files: ["public/js/**/*.js"], languageOptions: { sourceType: "module", globals: globals.browser } },
+];

@@ -1,0 +1,86 @@
+// @ts-check
+/** Cards and selections: names, order, and what the page says about a selection, judged from /legal. */
+
+import { t } from "./i18n.js";
+
+export const RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"];
+export const SUITS = ["S", "C", "D", "H"];
+const SYMBOL = /** @type {Record<string, string>} */ ({ S: "♠", C: "♣", D: "♦", H: "♥" });
+
+/** @param {string} card @returns {{rank: string, suit: string}} */
+export const parts = (card) => ({ rank: card.slice(0, -1), suit: card.slice(-1) });
+/** @param {string} card */
+export const order = (card) => RANKS.indexOf(parts(card).rank) * 4 + SUITS.indexOf(parts(card).suit);
+/** @param {string} card "3♠" */
+export const face = (card) => parts(card).rank + SYMBOL[parts(card).suit];
+/** @param {string} card "3 of spades", spoken */
+export const label = (card) => t("card", { rank: t(`r${parts(card).rank}`), suit: t(parts(card).suit) });
+/** @param {string} card */
+export const isRed = (card) => "DH".includes(parts(card).suit);
+
+/**
+ * The kind of a selection, or the reason it is none.
+ * @param {string[]} cards
+ * @returns {{kind: string, text: string} | {problem: string}}
+ */
+export function classify(cards) {
+  const sorted = [...cards].sort((a, b) => order(a) - order(b));
+  const ranks = sorted.map((c) => RANKS.indexOf(parts(c).rank));
+  const r = parts(sorted[sorted.length - 1]).rank;
+  const same = ranks.every((x) => x === ranks[0]);
+  const n = cards.length;
+  if (n === 1) return { kind: "single", text: t("single", { r: face(sorted[0]) }) };
+  if (same) {
+    const kind = ["", "", "pair", "triple", "four_of_a_kind"][n];
+    return { kind, text: t(kind, { r }) };
+  }
+  const distinct = [...new Set(ranks)];
+  const inRow = distinct.every((x, i) => i === 0 || x === distinct[i - 1] + 1);
+  const lo = RANKS[distinct[0]];
+  const hi = RANKS[distinct[distinct.length - 1]];
+  const hasTwo = ranks.includes(12);
+  if (n >= 3 && distinct.length === n && inRow) {
+    return hasTwo ? { problem: "no_two_run" } : { kind: "straight", text: t("straight", { lo, hi }) };
+  }
+  const pairs = n >= 6 && n % 2 === 0 && distinct.length === n / 2
+    && distinct.every((x) => ranks.filter((y) => y === x).length === 2);
+  if (pairs && inRow) {
+    return hasTwo ? { problem: "no_two_run" }
+      : { kind: "consecutive_pairs", text: t("consecutive_pairs", { n: n / 2, lo, hi }) };
+  }
+  if (n === 2) return { problem: "need_pair" };
+  if (distinct.length === n) return { problem: "need_run" };
+  return { problem: "not_combo" };
+}
+
+/**
+ * What the page says about a selection now, and whether Play may send it.
+ * @param {string[]} selected
+ * @param {import("./api.js").Legal | null} legal
+ * @param {import("./api.js").SeatView} view
+ * @returns {{ok: boolean, text: string}}
+ */
+export function judge(selected, legal, view) {
+  const mine = view.status === "playing" && view.turn === view.seat;
+  if (selected.length === 0) return { ok: false, text: mine ? t("pick") : t("not_turn") };
+  const found = classify(selected);
+  if ("problem" in found) return { ok: false, text: t(found.problem) };
+  if (!mine || !legal) return { ok: false, text: `${found.text}: ${t("not_turn")}` };
+  const key = [...selected].sort().join(" ");
+  const play = legal.plays.find((p) => [...p.cards].sort().join(" ") === key);
+  if (play) {
+    if (!view.table) return { ok: true, text: t("leads", { what: found.text }) };
+    return { ok: true, text: t(play.kind === view.table.kind ? "beats" : "bombs", { what: found.text }) };
+  }
+  if (view.start_card && !selected.includes(view.start_card)) {
+    return { ok: false, text: t("must_include", { card: face(view.start_card) }) };
+  }
+  if (view.reentry) return { ok: false, text: t("reentry") };
+  return { ok: false, text: t("no_beat", { what: found.text }) };
+}
+
+/** @param {string[]} cards @param {string} kind */
+export const describe = (cards, kind) => {
+  const found = classify(cards);
+  return "problem" in found ? `${kind} ${cards.map(face).join(" ")}` : found.text;
+};

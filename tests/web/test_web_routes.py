@@ -1,0 +1,76 @@
+"""The browser table's routes, Swagger UI served offline, and CORS from TIENLEN_CORS_ORIGINS."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from tienlen.api import create_app
+from tienlen.api.routes.web import cors_origins
+from tienlen.local_redis import LocalRedis
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _client(redis_server: LocalRedis, **extra: str) -> FlaskClient:
+    config = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING"} | extra
+    return create_app(config).test_client()
+
+
+def test_table_page_served_at_root_and_match_link(client: FlaskClient) -> None:
+    for path in ("/", "/m/abc123"):
+        answer = client.get(path)
+        assert answer.status_code == 200
+        assert b'<script type="module"' in answer.data
+    assert client.get("/web/js/main.js").status_code == 200
+
+
+def test_missing_web_file_is_404_not_found(client: FlaskClient) -> None:
+    answer = client.get("/web/nope.js")
+    assert answer.status_code == 404
+    assert answer.get_json()["reason"] == "not_found"
+
+
+def test_docs_load_swagger_ui_from_this_server_only(client: FlaskClient) -> None:
+    page = client.get("/docs").get_data(as_text=True)
+    assert "/docs/assets/swagger-ui-bundle.js" in page
+    assert "http://" not in page and "https://" not in page
+    for name in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
+        assert client.get(f"/docs/assets/{name}").status_code == 200
+
+
+def test_seats_tag_shows_token_placeholder_as_code() -> None:
+    spec = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    seats = next(tag for tag in spec["tags"] if tag["name"] == "seats")
+    assert "`Authorization: Bearer <token>`" in seats["description"]
+
+
+def test_no_cors_headers_by_default(client: FlaskClient) -> None:
+    answer = client.get("/v1/rules", headers={"Origin": "http://other.example"})
+    assert "Access-Control-Allow-Origin" not in answer.headers
+
+
+def test_cors_origins_allow_listed_origin_only(redis_server: LocalRedis) -> None:
+    client = _client(redis_server, TIENLEN_CORS_ORIGINS="http://table.example:3000")
+    preflight = client.options(
+        "/v1/matches",
+        headers={
+            "Origin": "http://table.example:3000",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,content-type",
+        },
+    )
+    assert preflight.headers["Access-Control-Allow-Origin"] == "http://table.example:3000"
+    assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
+    other = client.get("/v1/rules", headers={"Origin": "http://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def test_bad_cors_origin_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="TIENLEN_CORS_ORIGINS"):
+        cors_origins({"TIENLEN_CORS_ORIGINS": "not an origin"})
+    assert cors_origins({"TIENLEN_CORS_ORIGINS": "*"}) == ["*"]
+    assert cors_origins({"TIENLEN_CORS_ORIGINS": ""}) == []
