@@ -939,7 +939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1037,7 +1037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1130,7 +1130,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1323,7 +1323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1373,7 +1373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1482,7 +1482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;
