@@ -108,3 +108,115 @@ def test_docs_load_nothing_from_other_hosts(browser: Browser, live_server: str) 
     assert "Authorization: Bearer <token>" in page.inner_text("body")
     assert foreign == []
     page.close()
+
+
+def _create(base: str, body: dict[str, object]) -> dict[str, object]:
+    """POST /v1/matches over HTTP; the answer."""
+    import json
+    import urllib.request
+
+    request = urllib.request.Request(
+        base + "/v1/matches", json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        created: dict[str, object] = json.loads(answer.read())
+    return created
+
+
+def test_reload_mid_hand_resumes_the_same_seat(browser: Browser, live_server: str) -> None:
+    """The token kept in localStorage brings the page back to the same seat and cards."""
+    page = browser.new_page()
+    page.goto(live_server + "/")
+    page.click("#create")
+    page.wait_for_selector("#hand button")
+    before = page.locator("#hand button").all_inner_texts()
+    url = page.url
+    page.reload()
+    page.wait_for_selector("#hand button")
+    assert page.url == url
+    assert page.locator("#hand button").all_inner_texts() == before
+    page.close()
+
+
+def test_two_browsers_play_through_the_join_link_and_see_each_other(browser: Browser, live_server: str) -> None:
+    """Ann creates a two-player match with an open seat; Bo opens the link, joins; each sees the other's play."""
+    ann_context, bo_context = browser.new_context(), browser.new_context()
+    ann, bo = ann_context.new_page(), bo_context.new_page()
+    ann.goto(live_server + "/")
+    ann.select_option("#players", "2")
+    ann.select_option("#seat-1", "open")
+    ann.click("#create")
+    link = ann.wait_for_selector("#join-link")
+    assert link is not None
+    bo.goto(str(link.get_attribute("href")))
+    bo.fill("#join-name", "Bo")
+    bo.click("#join")
+    for page in (ann, bo):
+        page.wait_for_selector("#hand button")
+    ann.wait_for_function("document.querySelectorAll('#hand button').length === 13")
+    # whoever is on turn plays its hint; the other sees it in its log, live
+    for _ in range(2):
+        mover, other = (ann, bo) if ann.locator("#hint:not([disabled])").count() else (bo, ann)
+        mover.wait_for_selector("#hint:not([disabled])", timeout=10_000)
+        mover.click("#hint")
+        mover.wait_for_selector("#play:not([disabled])", timeout=10_000)
+        mover.click("#play")
+        other.wait_for_selector("#log li[data-type=played]", timeout=10_000)
+        other.wait_for_selector("#hint:not([disabled])", timeout=10_000)
+    ann_context.close()
+    bo_context.close()
+
+
+def test_clock_runs_out_in_the_page_and_the_seat_passes(browser: Browser, live_server: str) -> None:
+    """With a 2-second clock the page counts down, and the sweeper passes for the seat."""
+    deal = [
+        ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S", "4C"],
+        ["3S", "3C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "2C"],
+    ]
+    created = _create(
+        live_server,
+        {
+            "seats": [{"name": "Ann"}, {"name": "Bot", "bot": "easy"}],
+            "rules": {"hands": 1},
+            "deal": deal,
+            "clock": {"turn_seconds": 2, "timeouts_before_takeover": 5},
+        },
+    )
+    tokens = created["tokens"]
+    assert isinstance(tokens, list)
+    seat = {"seat": 0, "token": tokens[0]["token"], "name": "Ann"}
+    page = browser.new_page()
+    page.goto(live_server + "/")
+    page.evaluate(
+        "([id, seat]) => localStorage.setItem('tienlen.seats', JSON.stringify({[id]: seat}))",
+        [created["match_id"], seat],
+    )
+    page.goto(f"{live_server}/m/{created['match_id']}")
+    page.wait_for_selector("#hint:not([disabled])", timeout=10_000)
+    assert "⏱" in page.inner_text("#clock")
+    page.wait_for_selector("#log li[data-type=timed_out]", timeout=15_000)
+    page.close()
+
+
+def test_phone_width_keyboard_only_turn(browser: Browser, live_server: str) -> None:
+    """At 375 px the hand fits and one turn is played with the keyboard alone (Tab, Space, Enter)."""
+    page = browser.new_page(viewport={"width": 375, "height": 800})
+    page.goto(live_server + "/")
+    page.click("#create")
+    page.wait_for_selector("#hint:not([disabled])", timeout=15_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.focus("#hint")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
+    if page.locator("#play:not([disabled])").count():
+        page.focus("#hint")
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")  # Pass is before Hint, Play before Pass
+    else:
+        page.focus("#hint")
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#log li[data-seat], #log li", timeout=10_000)
+    assert page.locator("#log li").count() > 0
+    page.close()
