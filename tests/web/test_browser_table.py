@@ -220,3 +220,50 @@ def test_phone_width_keyboard_only_turn(browser: Browser, live_server: str) -> N
     page.wait_for_selector("#log li[data-seat], #log li", timeout=10_000)
     assert page.locator("#log li").count() > 0
     page.close()
+
+
+def test_refused_action_shows_the_servers_message(browser: Browser, live_server: str) -> None:
+    """The page's seat acts elsewhere while the page hears nothing; its Play is refused and says why."""
+    import json
+    import urllib.request
+
+    page = browser.new_page()
+    page.goto(live_server + "/")
+    page.click("#create")
+    page.wait_for_selector("#hint:not([disabled])", timeout=15_000)
+    page.route("**/stream*", lambda route: route.abort())
+    page.route("**/events*", lambda route: route.abort())
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#hint-text').textContent !== ''", timeout=10_000)
+    button = "#play" if page.locator("#play:not([disabled])").count() else "#pass"
+    match_id = page.url.rsplit("/", 1)[1]
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tienlen.seats'))['{match_id}'].token")
+    legal = urllib.request.Request(
+        f"{live_server}/v1/matches/{match_id}/legal", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(legal, timeout=10) as answer:
+        options = json.loads(answer.read())
+    action = {"type": "pass"} if options["can_pass"] else {"type": "play", "cards": options["plays"][0]["cards"]}
+    act = urllib.request.Request(
+        f"{live_server}/v1/matches/{match_id}/actions",
+        json.dumps(action).encode(),
+        {"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    urllib.request.urlopen(act, timeout=10).close()
+    page.click(button)
+    page.wait_for_function("document.querySelector('#error').textContent !== ''", timeout=10_000)
+    assert page.inner_text("#error") != ""
+    page.close()
+
+
+def test_vietnamese_texts_switch_in_place(browser: Browser, live_server: str) -> None:
+    """Choosing Tiếng Việt shows the lobby's texts in Vietnamese, and the choice is kept."""
+    page = browser.new_page()
+    page.goto(live_server + "/")
+    page.select_option("#lang", "vi")
+    page.wait_for_selector("text=Ván mới")
+    page.reload()
+    assert page.inner_text("#create") == "Tạo"
+    assert page.evaluate("document.documentElement.lang") == "vi"
+    page.close()
