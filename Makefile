@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http openapi clean
+.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http bench-waiting openapi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,9 @@ bench-bots: $(STAMP)
 
 bench-http: $(STAMP)
 	$(BIN)/python bench/http_load.py
+
+bench-waiting: $(STAMP)
+	$(BIN)/python bench/waiting.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json

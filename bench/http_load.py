@@ -142,7 +142,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="ask GET .../legal before every action instead of working the lowest play out from the seat's view",
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
-    parser.add_argument("--server-threads", type=int, default=8, help="threads per worker (default 8)")
+    parser.add_argument(
+        "--worker-class",
+        choices=("gevent", "gthread"),
+        default="gevent",
+        help="gunicorn worker class (default gevent, as tienlen serve)",
+    )
+    parser.add_argument(
+        "--server-threads", type=int, default=8, help="threads per worker with --worker-class gthread (default 8)"
+    )
     return parser.parse_args(argv)
 
 
@@ -189,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             redis_server.start()
             port = free_port(HOST)
-            env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1")
+            # A load test is a flood by design: the rate limits are off for it.
+            env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1", TIENLEN_RATE_LIMITS="off")
             with open(log_path, "wb") as log:
                 server = subprocess.Popen(
                     [
@@ -203,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
                         str(port),
                         "--workers",
                         str(args.workers),
+                        "--worker-class",
+                        args.worker_class,
                         "--threads",
                         str(args.server_threads),
                     ],
@@ -263,7 +274,12 @@ def main(argv: list[str] | None = None) -> int:
         "matches_started": sum(s.matches_started for s in action_stats),
         "errors": errors,
         "error_samples": samples,
-        "server": {"workers": args.workers, "threads": args.server_threads, "worker_class": "gthread"},
+        "server": {
+            "workers": args.workers,
+            "worker_class": args.worker_class,
+            "threads": args.server_threads if args.worker_class == "gthread" else None,
+            "rate_limits": "off",
+        },
         "machine": {
             "nproc": os.cpu_count(),
             "platform": platform.platform(),

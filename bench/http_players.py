@@ -26,7 +26,21 @@ from tienlen_client import ApiError, Client, Seat
 
 from tienlen.botkit import lowest_play
 
-__all__ = ["HOST", "Client", "MatchFailed", "WorkerStats", "action_worker", "base_url", "ceiling_worker", "play_match"]
+__all__ = [
+    "FAILURES",
+    "HOST",
+    "MAX_ACTIONS_PER_MATCH",
+    "MAX_ERRORS",
+    "Client",
+    "MatchFailed",
+    "RemoteMatch",
+    "WorkerStats",
+    "action_worker",
+    "base_url",
+    "ceiling_worker",
+    "create_match",
+    "play_match",
+]
 
 HOST = "127.0.0.1"
 SEAT_NAMES = ("A", "B", "C", "D")
@@ -83,44 +97,77 @@ def choose_by_asking(seat: Seat, stats: WorkerStats) -> list[str] | None:
     raise MatchFailed(f"match {seat.match_id}: the seat on turn can neither play nor pass")
 
 
-def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats, ask_legal: bool) -> None:
-    """Create a match and play it to the end (or until the deadline), every seat over HTTP.
+class RemoteMatch:
+    """A four-seat match whose every seat is a remote client; :meth:`act` plays the seat on turn.
 
     Each seat remembers its own cards from the last view it was sent (its own
     action's answer, or ``GET .../view`` once per hand when a new hand was
     dealt while others acted); the public part comes from the latest answer.
     """
-    created = client.create_match([{"name": name} for name in SEAT_NAMES], seed=seed)
+
+    def __init__(self, client: Client, created: dict[str, Any], stats: WorkerStats, ask_legal: bool) -> None:
+        """Take over the match of a ``POST /v1/matches`` answer."""
+        self.client = client
+        self.match_id: str = created["match_id"]
+        self.seats = {int(entry["seat"]): client.seat(self.match_id, entry["token"]) for entry in created["tokens"]}
+        self.state: dict[str, Any] = created["match"]
+        self.stats = stats
+        self.ask_legal = ask_legal
+        self.actions = 0
+        self._own: dict[int, dict[str, Any]] = {}  # seat -> its last view's hand_number, cards and start_card
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over."""
+        return bool(self.state.get("status") == "finished")
+
+    def act(self) -> tuple[float, float]:
+        """Play the seat on turn's lowest play (or pass); answer when the POST was sent and answered (monotonic)."""
+        state = self.state
+        turn = state.get("turn")
+        if turn is None:
+            raise MatchFailed(f"match {self.match_id}: status {state.get('status')!r} but no seat on turn")
+        seat = self.seats[int(turn)]
+        if self.ask_legal:
+            cards = choose_by_asking(seat, self.stats)
+        else:
+            if self._own.get(turn, {}).get("hand_number") != state["hand_number"]:
+                self._own[turn] = seat.view()
+                self.stats.requests += 1
+            mine = self._own[turn]
+            cards = choose_from_view(state | {"seat": turn, "cards": mine["cards"], "start_card": mine["start_card"]})
+        sent = time.monotonic()
+        started = time.perf_counter()
+        self.state = seat.pass_turn() if cards is None else seat.play(cards)
+        self.stats.action_latencies_s.append(time.perf_counter() - started)
+        answered = time.monotonic()
+        self.stats.requests += 1
+        self.actions += 1
+        self._own[turn] = self.state
+        return sent, answered
+
+
+def create_match(
+    client: Client, seed: int, stats: WorkerStats, ask_legal: bool, rules: dict[str, Any] | None = None
+) -> RemoteMatch:
+    """``POST /v1/matches`` with four remote seats, ready to be played."""
+    created = client.create_match([{"name": name} for name in SEAT_NAMES], rules=rules, seed=seed)
     stats.requests += 1
     stats.matches_started += 1
-    match_id: str = created["match_id"]
-    seats = {int(entry["seat"]): client.seat(match_id, entry["token"]) for entry in created["tokens"]}
-    own: dict[int, dict[str, Any]] = {}  # seat -> its last view's hand_number, cards and start_card
-    state: dict[str, Any] = created["match"]
+    return RemoteMatch(client, created, stats, ask_legal)
+
+
+def play_match(client: Client, seed: int, deadline: float, stats: WorkerStats, ask_legal: bool) -> None:
+    """Create a match and play it to the end (or until the deadline), every seat over HTTP (:class:`RemoteMatch`)."""
+    match = create_match(client, seed, stats, ask_legal)
     for _ in range(MAX_ACTIONS_PER_MATCH):
-        if state.get("status") == "finished":
+        if match.finished:
             stats.matches_finished += 1
             return
         if time.monotonic() >= deadline:
             return
-        turn = state.get("turn")
-        if turn is None:
-            raise MatchFailed(f"match {match_id}: status {state.get('status')!r} but no seat on turn")
-        seat = seats[int(turn)]
-        if ask_legal:
-            cards = choose_by_asking(seat, stats)
-        else:
-            if own.get(turn, {}).get("hand_number") != state["hand_number"]:
-                own[turn] = seat.view()
-                stats.requests += 1
-            mine = own[turn]
-            cards = choose_from_view(state | {"seat": turn, "cards": mine["cards"], "start_card": mine["start_card"]})
-        started = time.perf_counter()
-        state = seat.pass_turn() if cards is None else seat.play(cards)
-        stats.action_latencies_s.append(time.perf_counter() - started)
-        stats.requests += 1
-        own[turn] = state
-    raise MatchFailed(f"match {match_id}: not finished after {MAX_ACTIONS_PER_MATCH} actions")
+        match.act()
+    raise MatchFailed(f"match {match.match_id}: not finished after {MAX_ACTIONS_PER_MATCH} actions")
 
 
 def action_worker(
