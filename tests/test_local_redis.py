@@ -10,6 +10,7 @@ import importlib.util
 import os
 import shutil
 from pathlib import Path
+from typing import cast
 
 import pytest
 import redis
@@ -26,9 +27,12 @@ def test_starts_on_free_port_and_answers_ping(tmp_path: Path) -> None:
         client = redis.Redis.from_url(server.url)
         try:
             assert client.ping() is True
-            config = client.config_get("appendonly")
+            config = cast(dict[str, str], client.config_get("appendonly"))
             assert config["appendonly"] == "yes"
-            assert Path(str(client.config_get("dir")["dir"])).resolve() == (tmp_path / "redis").resolve()
+            assert (
+                Path(str(cast(dict[str, str], client.config_get("dir"))["dir"])).resolve()
+                == (tmp_path / "redis").resolve()
+            )
         finally:
             client.close()
         assert (tmp_path / "redis" / "redis.log").is_file()
