@@ -207,7 +207,9 @@ def test_two_servers_fire_each_deadline_once_with_no_client_within_a_second(serv
         # about one a second for 4.5 s: none doubled by the second sweeper, none missed
         assert 3 <= len(timeouts) <= 5, (match_id, len(timeouts))
         gaps = [later[0] - earlier[0] for earlier, later in itertools.pairwise(timeouts)]
-        assert all(gap > 0.6 for gap in gaps), f"a deadline fired twice in {match_id}: gaps {gaps}"
+        # a deadline fired twice shows as two timeouts at once (gap ~0); the turns are 1 s apart, and
+        # arrival times at a client on a busy 2-core machine may be late by a few hundred ms
+        assert all(gap > 0.3 for gap in gaps), f"a deadline fired twice in {match_id}: gaps {gaps}"
         kinds = [event["type"] for _, event in arrived]
         for index, kind in enumerate(kinds):
             if kind == "timed_out":
