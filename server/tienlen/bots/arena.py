@@ -4,6 +4,11 @@ Each deal is replayed with the tested level in every seat (duplicate play), one
 hand a game, under a chosen preset; places score ``players − 1 − place``. The
 first-place rate and mean points carry 95% confidence intervals computed over
 deals (each deal's seats averaged, so a deal's luck is not counted n times).
+
+With ``--ratings`` it plays a round robin instead: every level at one table
+(random, easy, medium and hard by default), each deal once per rotation of the
+seats, so each level holds each seat of each deal once; the finishing orders
+give Elo ratings with bootstrap intervals over deals (:mod:`.ratings`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from ..engine.match import LegalPlays, Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
 from ..engine.views import SeatView
 from .driver import ARENA_LEVELS, bot_rng, hint, play_bot_turns
+from .ratings import Rating, rate
 
 
 @dataclass(slots=True)
@@ -48,6 +54,7 @@ class ArenaConfig:
     players: int = 4
     iterations: int | None = None
     hints: bool = False
+    budget_s: float | None = None
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -81,7 +88,7 @@ def _play_seated(config: ArenaConfig, deal: int, tested_seat: int, times: dict[s
             hint(view, legal, bot_rng(match, seat))
             times.setdefault("hint", []).append((time.perf_counter() - start) * 1000.0)
 
-    play_bot_turns(match, levels, iterations=config.iterations, on_decision=timed)
+    play_bot_turns(match, levels, budget_s=config.budget_s, iterations=config.iterations, on_decision=timed)
     return match.completed[0].places.index(tested_seat)
 
 
@@ -171,6 +178,107 @@ def summarize(config: ArenaConfig, results: list[DealResult]) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class RatingsConfig:
+    """What a round robin for ratings plays: every level at one table, each deal once per seat rotation."""
+
+    deals: int
+    preset: str
+    seed: int
+    levels: tuple[str, ...] = ARENA_LEVELS
+    iterations: int | None = None
+    budget_s: float | None = None
+    resamples: int = 1000
+
+    @property
+    def anchor(self) -> str:
+        """The level whose rating is fixed at 0: random when it plays, else the first level."""
+        return "random" if "random" in self.levels else self.levels[0]
+
+
+def play_round_robin_deal(config: RatingsConfig, deal: int) -> list[list[str]]:
+    """Play one deal once per rotation of the levels over the seats; each game's finishing order (level names)."""
+    players = len(config.levels)
+    rules = resolve_rules({"preset": config.preset, "hands": 1}, players=players)
+    orders = []
+    for rotation in range(players):
+        match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
+        levels = {seat: config.levels[(seat + rotation) % players] for seat in range(players)}
+        play_bot_turns(match, levels, budget_s=config.budget_s, iterations=config.iterations)
+        orders.append([levels[seat] for seat in match.completed[0].places])
+    return orders
+
+
+def _round_robin_args(args: tuple[RatingsConfig, int]) -> tuple[int, list[list[str]]]:
+    return args[1], play_round_robin_deal(*args)
+
+
+def run_ratings(config: RatingsConfig, processes: int = 1, progress: bool = True) -> dict[str, Any]:
+    """Play the round robin and return the ratings (Elo, 95% bootstrap CI over deals) as a JSON-able summary."""
+    if not 2 <= len(config.levels) <= 4 or len(set(config.levels)) != len(config.levels):
+        raise ValueError("a round robin needs 2 to 4 different levels")
+    jobs = [(config, d) for d in range(config.deals)]
+    played: dict[int, list[list[str]]] = {}
+    bar = _progress(config.deals, progress, "round robin " + " ".join(config.levels))
+    if processes > 1:
+        with Pool(processes) as pool:
+            for deal, orders in pool.imap_unordered(_round_robin_args, jobs, chunksize=1):
+                played[deal] = orders
+                next(bar, None)
+    else:
+        for job in jobs:
+            deal, orders = _round_robin_args(job)
+            played[deal] = orders
+            next(bar, None)
+    next(bar, None)
+    deals = [played[d] for d in sorted(played)]
+    ratings = rate(deals, config.levels, anchor=config.anchor, resamples=config.resamples, seed=config.seed)
+    return summarize_ratings(config, ratings)
+
+
+def summarize_ratings(config: RatingsConfig, ratings: list[Rating]) -> dict[str, Any]:
+    """The ratings, strongest first, with what was played."""
+    return {
+        "levels": list(config.levels),
+        "preset": config.preset,
+        "players": len(config.levels),
+        "deals": config.deals,
+        "games": config.deals * len(config.levels),
+        "seed": config.seed,
+        "iterations": config.iterations,
+        "budget_s": config.budget_s,
+        "anchor": config.anchor,
+        "ratings": [
+            {
+                "level": r.name,
+                "elo": round(r.elo, 1),
+                "elo_ci95": [round(r.low, 1), round(r.high, 1)],
+                "games": r.games,
+                "first_rate": round(r.first_rate, 4),
+                "mean_points": round(r.mean_points, 4),
+            }
+            for r in sorted(ratings, key=lambda r: -r.elo)
+        ],
+    }
+
+
+def format_ratings(summary: dict[str, Any]) -> str:
+    """A plain-text table of round-robin ratings."""
+    head = f"{'level':<8} {'elo':>7} {'95% CI':>17} {'games':>6} {'1st rate':>9} {'points':>7}"
+    lines = [head, "-" * len(head)]
+    for row in summary["ratings"]:
+        lo, hi = row["elo_ci95"]
+        lines.append(
+            f"{row['level']:<8} {row['elo']:>7.0f} {f'[{lo:.0f}, {hi:.0f}]':>17} {row['games']:>6} "
+            f"{row['first_rate']:>9.3f} {row['mean_points']:>7.3f}"
+        )
+    lines.append(
+        f"Elo: {summary['anchor']} = 0, +400 = 10:1 odds of finishing ahead; {summary['deals']} deals x "
+        f"{summary['players']} seat rotations, {summary['preset']} preset; CI: bootstrap over deals"
+    )
+    return "\n".join(lines)
+
+
 def format_table(rows: list[dict[str, Any]]) -> str:
     """A plain-text table of arena summaries."""
     head = (
@@ -204,15 +312,56 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--processes", type=int, default=1, help="worker processes (use all cores: nproc)")
     parser.add_argument("--json", metavar="PATH", default=None, help="also write the summary as JSON here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--ratings",
+        action="store_true",
+        help="play a round robin of --levels at one table instead and print an Elo rating a level",
+    )
+    parser.add_argument(
+        "--levels",
+        type=_levels,
+        default=ARENA_LEVELS,
+        help=f"with --ratings: 2-4 comma-separated levels, one a seat (default {','.join(ARENA_LEVELS)})",
+    )
+    parser.add_argument("--budget", type=float, default=None, help="Hard's seconds a decision (default: no clock)")
+    parser.add_argument("--resamples", type=int, default=1000, help="with --ratings: bootstrap resamples")
     return parser
+
+
+def _levels(text: str) -> tuple[str, ...]:
+    """argparse type: comma-separated, different arena levels."""
+    levels = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [level for level in levels if level not in ARENA_LEVELS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown level {unknown[0]!r}: expected {', '.join(ARENA_LEVELS)}")
+    if not 2 <= len(levels) <= 4 or len(set(levels)) != len(levels):
+        raise argparse.ArgumentTypeError("give 2 to 4 different levels")
+    return levels
 
 
 def main(argv: list[str]) -> int:
     """Run the arena from command-line arguments; print a table, optionally write JSON."""
     args = build_parser().parse_args(argv)
-    if args.deals < 1 or args.processes < 1:
-        print("--deals and --processes must be at least 1", file=sys.stderr)
+    if args.deals < 1 or args.processes < 1 or args.resamples < 0:
+        print("--deals and --processes must be at least 1, --resamples at least 0", file=sys.stderr)
         return 2
+    if args.budget is not None and args.budget <= 0:
+        print("--budget must be positive", file=sys.stderr)
+        return 2
+    if args.ratings:
+        ratings = RatingsConfig(
+            deals=args.deals,
+            preset=args.preset,
+            seed=args.seed,
+            levels=args.levels,
+            iterations=args.iterations,
+            budget_s=args.budget,
+            resamples=args.resamples,
+        )
+        summary = run_ratings(ratings, processes=args.processes, progress=not args.no_progress)
+        print(format_ratings(summary))
+        _write_json(args.json, summary)
+        return 0
     config = ArenaConfig(
         tested=args.tested,
         opponent=args.opponent,
@@ -222,14 +371,20 @@ def main(argv: list[str]) -> int:
         players=args.players,
         iterations=args.iterations,
         hints=args.hints,
+        budget_s=args.budget,
     )
     summary = run_arena(config, processes=args.processes, progress=not args.no_progress)
     print(format_table([summary]))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
+    _write_json(args.json, summary)
+    return 0
+
+
+def _write_json(path: str | None, summary: dict[str, Any]) -> None:
+    """Write the summary as JSON to ``path`` when one was given."""
+    if path:
+        with open(path, "w", encoding="utf-8") as handle:
             json.dump(summary, handle, indent=2)
             handle.write("\n")
-    return 0
 
 
 if __name__ == "__main__":
