@@ -30,8 +30,12 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedi
 
 @pytest.fixture
 def app(redis_server: LocalRedis) -> Flask:
-    """The app on the session's Redis, with a small bot budget to keep tests quick."""
-    return create_app({"REDIS_URL": redis_server.url, "TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING"})
+    """The app on the session's Redis, with a small bot budget to keep tests quick and no rate limits.
+
+    The tests send many requests from one address; tests/api/test_api_limits.py runs with limits on.
+    """
+    settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    return create_app({"REDIS_URL": redis_server.url, **settings})
 
 
 @pytest.fixture

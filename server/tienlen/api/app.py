@@ -22,6 +22,7 @@ from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUna
 from ..store.redis_store import Lifetimes
 from .errors import DEFAULT_REASONS, error_body
 from .headers import install_headers
+from .limits import install_limits
 from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, run_sweeper
 from .schemas import ErrorSchema
@@ -129,6 +130,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
+    app.extensions["tienlen_limiter"] = install_limits(app, api, settings)
     web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files, CORS
     _install_error_handlers(app, api)
     _install_request_log(app, settings)

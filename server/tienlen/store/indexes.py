@@ -51,8 +51,9 @@ class RedisIndexes:
 
     def __init__(self, client: Client) -> None:
         self._indexes_client = client
-        self._claim = client.register_script(_CLAIM)
-        self._drop = client.register_script(_DROP)
+        scripts: Any = client  # one server or a cluster: both register scripts
+        self._claim = scripts.register_script(_CLAIM)
+        self._drop = scripts.register_script(_DROP)
 
     # ----- turn clocks -----------------------------------------------------------------
 

@@ -184,7 +184,7 @@ class RedisMatchStore(RedisIndexes):
     def _publish_command(self) -> str:
         """SPUBLISH (sharded pub/sub, Redis 7+) or PUBLISH on older servers, asked once."""
         if self._publish is None:
-            version = str(self._redis.info("server").get("redis_version", "7"))
+            version = str(cast(dict[str, Any], self._redis.info("server")).get("redis_version", "7"))
             sharded = int(version.split(".")[0]) >= 7
             self._waiting.sharded = sharded
             self._publish = "SPUBLISH" if sharded else "PUBLISH"
