@@ -123,6 +123,13 @@ def _create(base: str, body: dict[str, object]) -> dict[str, object]:
     return created
 
 
+# Seat 0 holds 3S (it leads, and the lead must include 3S); seat 1 holds the 4s, 9s of clubs and hearts.
+TWO_SEAT_DEAL = [
+    ["3S", "3C", "5S", "6C", "8S", "9S", "9D", "JS", "QS", "KS", "AS", "2S", "7D"],
+    ["3D", "4S", "4C", "4D", "5C", "6S", "7S", "8C", "9C", "10S", "JC", "QC", "KC"],
+]
+
+
 def test_reload_mid_hand_resumes_the_same_seat(browser: Browser, live_server: str) -> None:
     """The token kept in localStorage brings the page back to the same seat and cards."""
     page = browser.new_page()
@@ -154,17 +161,30 @@ def test_two_browsers_play_through_the_join_link_and_see_each_other(browser: Bro
     for page in (ann, bo):
         page.wait_for_selector("#hand button")
     ann.wait_for_function("document.querySelectorAll('#hand button').length === 13")
-    # whoever is on turn plays its hint; the other sees it in its log, live
-    for _ in range(2):
-        mover, other = (ann, bo) if ann.locator("#hint:not([disabled])").count() else (bo, ann)
-        mover.wait_for_selector("#hint:not([disabled])", timeout=10_000)
+    # whoever is on turn follows its hint (play, or pass when it says so); the other sees it in its log, live
+    for _ in range(3):
+        mover, other = _on_turn(ann, bo)
+        seen = other.locator("#log li[data-type=played], #log li[data-type=passed]").count()
         mover.click("#hint")
-        mover.wait_for_selector("#play:not([disabled])", timeout=10_000)
-        mover.click("#play")
-        other.wait_for_selector("#log li[data-type=played]", timeout=10_000)
-        other.wait_for_selector("#hint:not([disabled])", timeout=10_000)
+        mover.wait_for_function("document.querySelector('#hint-text').textContent !== ''", timeout=10_000)
+        mover.click("#play" if mover.locator("#play:not([disabled])").count() else "#pass")
+        other.wait_for_function(
+            "n => document.querySelectorAll('#log li[data-type=played], #log li[data-type=passed]').length > n",
+            arg=seen,
+            timeout=15_000,
+        )
     ann_context.close()
     bo_context.close()
+
+
+def _on_turn(first: Page, second: Page) -> tuple[Page, Page]:
+    """(the page whose seat is on turn, the other), once one of them may act."""
+    for _ in range(200):
+        for mover, other in ((first, second), (second, first)):
+            if mover.locator("#hint:not([disabled])").count():
+                return mover, other
+        first.wait_for_timeout(100)
+    raise AssertionError("neither page came on turn")
 
 
 def test_clock_runs_out_in_the_page_and_the_seat_passes(browser: Browser, live_server: str) -> None:
@@ -193,7 +213,7 @@ def test_clock_runs_out_in_the_page_and_the_seat_passes(browser: Browser, live_s
     )
     page.goto(f"{live_server}/m/{created['match_id']}")
     page.wait_for_selector("#hint:not([disabled])", timeout=10_000)
-    assert "⏱" in page.inner_text("#clock")
+    assert "⏱" in page.inner_text("#clock")  # at once, not on a later tick
     page.wait_for_selector("#log li[data-type=timed_out]", timeout=15_000)
     page.close()
 
@@ -223,37 +243,49 @@ def test_phone_width_keyboard_only_turn(browser: Browser, live_server: str) -> N
 
 
 def test_refused_action_shows_the_servers_message(browser: Browser, live_server: str) -> None:
-    """The page's seat acts elsewhere while the page hears nothing; its Play is refused and says why."""
+    """The page's seat acts elsewhere while the page hears nothing; its Play is refused and it shows why.
+
+    The page's stream and long polls are cut before it loads, so it still believes it leads; the same
+    seat's lead is sent over HTTP; the page's Play then answers 409 and #error must read exactly the
+    ``message`` of that answer.
+    """
     import json
     import urllib.request
 
+    created = _create(
+        live_server,
+        {"seats": [{"name": "Ann"}, {"name": "Bo"}], "rules": {"hands": 1}, "deal": TWO_SEAT_DEAL},
+    )
+    tokens = created["tokens"]
+    assert isinstance(tokens, list)
+    token = tokens[0]["token"]
     page = browser.new_page()
-    page.goto(live_server + "/")
-    page.click("#create")
-    page.wait_for_selector("#hint:not([disabled])", timeout=15_000)
     page.route("**/stream*", lambda route: route.abort())
     page.route("**/events*", lambda route: route.abort())
-    page.click("#hint")
-    page.wait_for_function("document.querySelector('#hint-text').textContent !== ''", timeout=10_000)
-    button = "#play" if page.locator("#play:not([disabled])").count() else "#pass"
-    match_id = page.url.rsplit("/", 1)[1]
-    token = page.evaluate(f"JSON.parse(localStorage.getItem('tienlen.seats'))['{match_id}'].token")
-    legal = urllib.request.Request(
-        f"{live_server}/v1/matches/{match_id}/legal", headers={"Authorization": f"Bearer {token}"}
+    page.goto(live_server + "/")
+    page.evaluate(
+        "([id, seat]) => localStorage.setItem('tienlen.seats', JSON.stringify({[id]: seat}))",
+        [created["match_id"], {"seat": 0, "token": token, "name": "Ann"}],
     )
-    with urllib.request.urlopen(legal, timeout=10) as answer:
-        options = json.loads(answer.read())
-    action = {"type": "pass"} if options["can_pass"] else {"type": "play", "cards": options["plays"][0]["cards"]}
+    page.goto(f"{live_server}/m/{created['match_id']}")
+    page.click("#hand button[data-card='3S']")
+    page.wait_for_selector("#play:not([disabled])", timeout=10_000)
     act = urllib.request.Request(
-        f"{live_server}/v1/matches/{match_id}/actions",
-        json.dumps(action).encode(),
+        f"{live_server}/v1/matches/{created['match_id']}/actions",
+        json.dumps({"type": "play", "cards": ["3S"]}).encode(),
         {"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
         method="POST",
     )
     urllib.request.urlopen(act, timeout=10).close()
-    page.click(button)
-    page.wait_for_function("document.querySelector('#error').textContent !== ''", timeout=10_000)
-    assert page.inner_text("#error") != ""
+    with page.expect_response(lambda r: r.url.endswith("/actions") and r.request.method == "POST") as caught:
+        page.click("#play")
+    refusal = caught.value
+    assert refusal.status == 409
+    message = refusal.json()["message"]
+    assert message
+    page.wait_for_function(
+        "m => document.querySelector('#error').textContent === m", arg=message, timeout=10_000
+    )
     page.close()
 
 
