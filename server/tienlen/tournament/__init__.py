@@ -1,0 +1,17 @@
+"""Tournaments for outside bots (``tienlen tournament``): bot processes seated against our levels over HTTP.
+
+- :mod:`.server`: the tournament's own ``tienlen serve`` on a private Redis, and
+  the count of refused actions from its request log;
+- :mod:`.api`: the few API calls the tournament makes;
+- :mod:`.seating`: one match: the bot's process in its seat and the steward that
+  times its decisions and plays for it when it is too slow or gone;
+- :mod:`.report`: rates and points with confidence intervals, and incidents;
+- :mod:`.runner`: the plan of matches, the run and the command line.
+"""
+
+from __future__ import annotations
+
+from .runner import TournamentConfig, main, run_tournament
+from .seating import Stewarding
+
+__all__ = ["Stewarding", "TournamentConfig", "main", "run_tournament"]

@@ -1,0 +1,97 @@
+"""A tournament's figures: per bot and opponent level, first-place rate and mean points with 95% CIs, incidents."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from ..bots.ratings import mean_ci95
+from .seating import SeatOutcome
+
+__all__ = ["format_report", "summarize"]
+
+
+def summarize(commands: Sequence[str], opponents: Sequence[str], outcomes: Sequence[SeatOutcome]) -> dict[str, Any]:
+    """The JSON-able report of a tournament.
+
+    Rates and points are averaged over each deal's seats first, so the interval
+    (normal, over deals) counts a deal's luck once; a match without a result
+    (stalled) is left out and counted. Incidents are counted per bot: crashes,
+    timeouts, matches the tournament played to the end for it, illegal actions.
+    """
+    bots = []
+    for index, command in enumerate(commands):
+        mine = [o for o in outcomes if o.plan.bot == index]
+        rows = []
+        for opponent in opponents:
+            played = [o for o in mine if o.plan.opponent == opponent and o.place is not None]
+            rows.append(_row(opponent, played))
+        bots.append(
+            {
+                "bot": index + 1,
+                "command": command,
+                "matches": len(mine),
+                "results": rows,
+                "incidents": {
+                    "crashes": sum(o.crashed for o in mine),
+                    "timeouts": sum(o.timeouts for o in mine),
+                    "stood_in": sum(o.stood_in for o in mine),
+                    "illegal_actions": sum(o.illegal_actions for o in mine),
+                    "killed": sum(o.killed for o in mine),
+                    "stalled": sum(o.stalled for o in mine),
+                },
+                "notes": sorted({o.note for o in mine if o.note})[:5],
+            }
+        )
+    return {"bots": bots}
+
+
+def _row(opponent: str, played: Sequence[SeatOutcome]) -> dict[str, Any]:
+    """One bot's figures against one opponent level."""
+    by_deal: dict[int, list[SeatOutcome]] = {}
+    for outcome in played:
+        by_deal.setdefault(outcome.plan.deal, []).append(outcome)
+    if not by_deal:
+        return {"opponent": opponent, "games": 0, "deals": 0, "first_rate": None, "mean_points": None}
+    firsts = [statistics.fmean(o.place == 0 for o in deal) for deal in by_deal.values()]
+    points = [statistics.fmean(float(o.points or 0) for o in deal) for deal in by_deal.values()]
+    rate, rate_low, rate_high = mean_ci95(firsts)
+    mean, mean_low, mean_high = mean_ci95(points)
+    return {
+        "opponent": opponent,
+        "games": len(played),
+        "deals": len(by_deal),
+        "first_rate": round(rate, 4),
+        "first_rate_ci95": [round(max(rate_low, 0.0), 4), round(min(rate_high, 1.0), 4)],
+        "parity_first_rate": round(1 / played[0].plan.players, 4),
+        "mean_points": round(mean, 4),
+        "mean_points_ci95": [round(mean_low, 4), round(mean_high, 4)],
+    }
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The report as plain text, one block a bot."""
+    lines = []
+    for bot in report["bots"]:
+        lines.append(f"bot {bot['bot']}: {bot['command']}")
+        head = f"  {'opponent':<9} {'games':>6} {'1st rate':>9} {'95% CI':>17} {'points':>7} {'95% CI':>17}"
+        lines += [head, "  " + "-" * (len(head) - 2)]
+        for row in bot["results"]:
+            if not row["games"]:
+                lines.append(f"  {row['opponent']:<9} {0:>6}  no finished match")
+                continue
+            lo, hi = row["first_rate_ci95"]
+            plo, phi = row["mean_points_ci95"]
+            lines.append(
+                f"  {row['opponent']:<9} {row['games']:>6} {row['first_rate']:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>17} "
+                f"{row['mean_points']:>7.3f} {f'[{plo:.3f}, {phi:.3f}]':>17}"
+            )
+        found = bot["incidents"]
+        lines.append(
+            f"  incidents: {found['crashes']} crashes, {found['timeouts']} timeouts, "
+            f"{found['illegal_actions']} illegal actions, {found['stood_in']} matches finished for it, "
+            f"{found['killed']} processes killed, {found['stalled']} stalled ({bot['matches']} matches)"
+        )
+        lines += [f"  note: {note}" for note in bot["notes"]]
+    return "\n".join(lines)

@@ -1,0 +1,134 @@
+"""The tournament's own server: a private Redis and ``tienlen serve`` on free ports, with its request log.
+
+Nothing of the machine's is used: the Redis is a :class:`~tienlen.local_redis.LocalRedis`
+in the tournament's work directory (no append-only file: the matches are
+thrown away), and the server is ``python -m tienlen serve`` on a free port of
+127.0.0.1 with rate limits off (every outside bot calls from the same address)
+and the request log on, which is where refused actions are counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from ..local_redis import LocalRedis, free_port
+
+__all__ = ["ILLEGAL_STATUSES", "PrivateServer", "refused_actions"]
+
+_START_TIMEOUT_S = 60.0
+_STOP_TIMEOUT_S = 20.0
+
+ILLEGAL_STATUSES = frozenset({400, 422})
+"""Answers to ``POST …/actions`` that mean the action itself was wrong (malformed, or against the rules).
+
+409 (``not_your_turn``, ``stale_version``) is not counted: a bot may lose a race
+with the tournament acting for it after a timeout.
+"""
+
+
+class PrivateServer:
+    """``tienlen serve`` on a private Redis, started by :meth:`start` (or ``with``) and stopped by :meth:`stop`."""
+
+    def __init__(self, work_dir: Path, *, workers: int = 2, bot_budget_s: float = 0.2) -> None:
+        """Keep the options; ``work_dir`` receives the Redis files and ``server.log``."""
+        self.work_dir = work_dir
+        self.workers = workers
+        self.bot_budget_s = bot_budget_s
+        self.redis = LocalRedis(work_dir / "redis", appendonly=False)
+        self.port = 0
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base URL (``http://127.0.0.1:PORT``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        """The server's output: its JSON request log and any error."""
+        return self.work_dir / "server.log"
+
+    def start(self) -> Self:
+        """Start Redis, then the server; return once ``/healthz`` answers ok (RuntimeError with the log if not)."""
+        self.work_dir.mkdir(parents=True, exist_ok=True)
+        self.redis.start()
+        self.port = free_port()
+        env = os.environ | {
+            "REDIS_URL": self.redis.url,
+            "TIENLEN_BOT_BUDGET": str(self.bot_budget_s),
+            "TIENLEN_LOG_LEVEL": "INFO",
+            "TIENLEN_RATE_LIMITS": "off",
+        }
+        command = [sys.executable, "-m", "tienlen", "serve", "--port", str(self.port), "--workers", str(self.workers)]
+        with self.log_path.open("ab") as log:
+            self._process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while time.monotonic() < deadline and self._process.poll() is None:
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if json.loads(answer.read()) == {"status": "ok"}:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        tail = self.log_path.read_text(encoding="utf-8", errors="replace")[-2000:]
+        self.stop()
+        raise RuntimeError(f"the tournament's server did not start:\n{tail}")
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL) and its Redis."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=_STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.redis.stop()
+
+    def refused_actions(self) -> Counter[str]:
+        """How many actions each match's seats sent that were refused as malformed or illegal (see the log)."""
+        return refused_actions(self.log_path)
+
+    def __enter__(self) -> Self:
+        """Start (see :meth:`start`)."""
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        """Stop (see :meth:`stop`)."""
+        self.stop()
+
+
+def refused_actions(log_path: Path) -> Counter[str]:
+    """Count, per match id, the ``POST …/actions`` answered with an :data:`ILLEGAL_STATUSES` status in a request log."""
+    counts: Counter[str] = Counter()
+    if not log_path.exists():
+        return counts
+    with log_path.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if not line.startswith("{"):
+                continue
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if (
+                isinstance(entry, dict)
+                and entry.get("method") == "POST"
+                and str(entry.get("route", "")).endswith("/actions")
+                and entry.get("status") in ILLEGAL_STATUSES
+                and entry.get("match_id")
+            ):
+                counts[str(entry["match_id"])] += 1
+    return counts
