@@ -26,6 +26,8 @@ PLAYERS = 3
 DEALS = 1
 MATCHES = DEALS * PLAYERS  # one opponent level
 
+pytestmark = pytest.mark.xdist_group("tournament")  # one worker runs the module's one tournament
+
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
@@ -37,8 +39,8 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any]
     for mode in ("crash", "illegal", "slow"):
         argv += ["--bot", f"{BROKEN_BOT} {mode}"]
     argv += ["--opponent", "easy", "--deals", str(DEALS), "--players", str(PLAYERS), "--timeout", "3"]
-    argv += ["--startup", "5", "--parallel", "4", "--logs", str(work / "logs"), "--json", str(report_path)]
-    argv += ["--no-progress"]
+    argv += ["--startup", "5", "--parallel", "4", "--workers", "1", "--no-progress"]
+    argv += ["--logs", str(work / "logs"), "--json", str(report_path)]
     original = sys.stdout
     with capture.open("w", encoding="utf-8") as out:
         sys.stdout = out
