@@ -122,7 +122,15 @@ def play_match(api: Api, plan: MatchPlan, stewarding: Stewarding, logs: Path) ->
             outcome.crashed = True
             outcome.note = f"could not start: {error}"
             process = None
-        final = _steward(api, outcome, process, token, stewarding)
+        try:
+            final = _steward(api, outcome, process, token, stewarding)
+        except (OSError, RuntimeError, KeyError, TypeError) as error:  # the server failed us, not the bot
+            outcome.stalled = True
+            outcome.note = f"the tournament lost the match: {error}"
+            final = None
+            if process is not None and process.poll() is None:
+                _kill(process)
+                outcome.killed = True
         if process is not None:
             _finish_process(process, outcome)
     if final is not None and final["status"] == "finished" and final["hands"]:
