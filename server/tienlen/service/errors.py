@@ -68,3 +68,9 @@ class MatchNotFinished(ServiceError):
     """Rematches and replays are for finished matches."""
 
     reason = "match_not_finished"
+
+
+class IdempotencyKeyReused(ServiceError):
+    """An ``Idempotency-Key`` already answered a request with another body."""
+
+    reason = "idempotency_key_reused"

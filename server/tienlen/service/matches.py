@@ -38,6 +38,7 @@ from ..store import (
 )
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import InvalidRequest, MatchFull, MatchNotFound, StaleVersion
+from .idempotency import KEPT_REFUSALS, body_digest, kept_answer, kept_refusal, replay
 from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
 from .present import action_answer, events_answer, hint_answer, legal_answer, seat_answer
@@ -100,11 +101,18 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         return cast(dict[str, Any], self._offload(think))
 
     def events(self, match_id: str, after: int, wait_s: float) -> dict[str, Any]:
-        """Public events after ``after``, waiting up to ``wait_s`` for the first one."""
+        """Public events after ``after``, waiting up to ``wait_s`` for the first one.
+
+        ``last_seq`` is the newest event's number: the last one answered or,
+        when none came after ``after``, the match's newest (also when ``after``
+        is past the end: a number the match had).
+        """
         found = self.store.events(match_id, after, wait_s)
         if found is None:
             raise MatchNotFound(f"no match {match_id!r}")
-        return events_answer(found, after)
+        if found:
+            return events_answer(found, found[-1]["seq"])
+        return events_answer([], self.get(match_id).last_seq)
 
     def follow(self, match_id: str, after: int, idle_s: float) -> Following:
         """The match's events after ``after`` as they come, ending after its last one.
@@ -194,10 +202,12 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         """Apply a play or pass for the token's seat, then every bot turn that follows.
 
         The answer is the seat's view with every event the action caused. With
-        an ``idempotency`` key the answer is kept, and a retry with the same
-        key answers it again without applying anything.
+        an ``idempotency`` key the answer (or the match's refusal) is kept with
+        a digest of the body, and a retry with the same key and body answers it
+        again without applying anything (see :mod:`.idempotency`).
         """
         answer_key = None if idempotency is None or token is None else AnswerKey(token_digest(token), idempotency)
+        digest = body_digest(body)
         for _ in range(MAX_ATTEMPTS):
             loaded = self.store.load(match_id, answer_key)
             record = loaded.record
@@ -205,19 +215,29 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 raise MatchNotFound(f"no match {match_id!r}")
             seat = self.seat_of(record, token)
             if loaded.cached is not None:
-                return loaded.cached
-            engine = playing(record)
-            engine.verify_turn(seat)
-            if body.get("version") is not None and body["version"] != record.version:
-                raise StaleVersion(f"the match is at version {record.version}, not {body['version']}")
+                return replay(loaded.cached, digest)
             expected = record.version
-            events = self._think(record, partial(self._apply, record, engine, seat, body))
+            try:
+                events = self._judge_and_apply(record, seat, body)
+            except KEPT_REFUSALS as refusal:
+                if answer_key is not None and not self.store.keep(match_id, answer_key, kept_refusal(digest, refusal)):
+                    continue  # a request with the same key got there first: answer what it kept
+                raise
             record.seats[seat].timeouts = 0
             self._seal(record, events)
             answer = action_answer(record, seat, events)
-            if self.store.commit(record, expected, events, None if answer_key is None else (answer_key, answer)):
+            kept = None if answer_key is None else (answer_key, kept_answer(digest, answer))
+            if self.store.commit(record, expected, events, kept):
                 return answer
         raise StaleVersion("the match kept changing while your action was applied; try again")
+
+    def _judge_and_apply(self, record: MatchRecord, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
+        """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""
+        engine = playing(record)
+        engine.verify_turn(seat)
+        if body.get("version") is not None and body["version"] != record.version:
+            raise StaleVersion(f"the match is at version {record.version}, not {body['version']}")
+        return self._think(record, partial(self._apply, record, engine, seat, body))
 
     # ----- helpers --------------------------------------------------------------
 

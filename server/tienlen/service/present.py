@@ -176,6 +176,6 @@ def token_answer(seat: int, token: str) -> dict[str, Any]:
     return {"seat": seat, "token": token}
 
 
-def events_answer(events: list[dict[str, Any]], after: int) -> dict[str, Any]:
+def events_answer(events: list[dict[str, Any]], last_seq: int) -> dict[str, Any]:
     """A page of events and the sequence number to ask after next."""
-    return {"events": events, "last_seq": events[-1]["seq"] if events else after}
+    return {"events": events, "last_seq": last_seq}

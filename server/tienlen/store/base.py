@@ -68,6 +68,10 @@ class MatchStore(Protocol):
         """
         ...
 
+    def keep(self, match_id: str, answer: AnswerKey, kept: dict[str, Any]) -> bool:
+        """Keep ``kept`` under ``answer`` unless something is kept there already (False then); changes no match."""
+        ...
+
     def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
         """Public events with ``seq`` > ``after``, oldest first, waiting up to ``wait_s`` for one; None: no match.
 

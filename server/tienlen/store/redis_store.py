@@ -244,6 +244,14 @@ class RedisMatchStore(RedisIndexes):
             raise StoreUnavailableError(str(error)) from error
         return bool(run_script(self._redis, _COMMIT, keys, args))
 
+    def keep(self, match_id: str, answer: AnswerKey, kept: dict[str, Any]) -> bool:
+        """Keep ``kept`` (a refusal) under ``answer`` for 24 h unless something is kept there already."""
+        try:
+            done = self._redis.set(answer_key(match_id, answer), wire.dumps(kept), nx=True, ex=IDEMPOTENCY_TTL_S)
+        except STORE_ERRORS as error:
+            raise StoreUnavailableError(str(error)) from error
+        return bool(done)
+
     def delete(self, record: MatchRecord, expected_version: int, events: list[dict[str, Any]]) -> bool:
         """Delete the match if it is still at ``expected_version``, after publishing its last ``events``."""
         match_id = record.match_id

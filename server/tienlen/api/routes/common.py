@@ -4,16 +4,24 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import flask_smorest
 from flask import Response, current_app, request
 
 from ... import wire
 from ...service import MatchService
 from ...settings import Settings
 from ..errors import REASON_STATUS
+from ..guards import JsonBodyParser
 from ..schemas import ErrorSchema
 
 MATCH_ID = "<string:match_id>"
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+    """flask-smorest's blueprint, reading bodies with :class:`~tienlen.api.guards.JsonBodyParser`."""
+
+    ARGUMENTS_PARSER = JsonBodyParser()
 
 
 def service() -> MatchService:

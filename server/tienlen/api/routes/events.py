@@ -7,12 +7,11 @@ from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ... import wire
 from ...service import Following
 from ..schemas import EventsQuerySchema, EventsSchema, StreamHeadersSchema, StreamQuerySchema
-from .common import MATCH_ID, errors, send, service, settings
+from .common import MATCH_ID, Blueprint, errors, send, service, settings
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Response, g
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...service.present import created_answer, match_answer, token_answer
 from ..schemas import (
@@ -20,7 +19,7 @@ from ..schemas import (
     ReplaySchema,
     TokenSchema,
 )
-from .common import AUTH, MATCH_ID, bearer_token, errors, send, service
+from .common import AUTH, MATCH_ID, Blueprint, bearer_token, errors, send, service
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, find, read, join and end matches")
 
@@ -48,7 +47,14 @@ class Matches(MethodView):
     @blp.response(201, CreatedMatchSchema)
     @blp.doc(
         operationId="create_match",
-        responses=errors("bad_request", "payload_too_large", "invalid_request", "store_unavailable", "outcome_unknown"),
+        responses=errors(
+            "bad_request",
+            "payload_too_large",
+            "unsupported_media_type",
+            "invalid_request",
+            "store_unavailable",
+            "outcome_unknown",
+        ),
     )
     def post(self, body: dict[str, Any]) -> Response:
         """Create a match.
@@ -106,6 +112,7 @@ class Join(MethodView):
             "match_not_found",
             "match_full",
             "payload_too_large",
+            "unsupported_media_type",
             "invalid_request",
             "store_unavailable",
             "outcome_unknown",

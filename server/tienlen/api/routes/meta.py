@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS, Parameter
 from ...store import StoreUnavailableError
 from ..schemas import HealthSchema, PresetsSchema
-from .common import errors, service
+from .common import Blueprint, errors, service
 
 blp = Blueprint("meta", __name__, url_prefix="", description="Rules presets and health")
 

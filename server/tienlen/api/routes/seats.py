@@ -6,13 +6,12 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from ...engine import REFUSAL_REASONS
 from ...service import InvalidRequest
 from ..errors import REASON_STATUS
 from ..schemas import ActionAnswerSchema, ActionSchema, HintSchema, LeaveAnswerSchema, LegalSchema, SeatViewSchema
-from .common import AUTH, MATCH_ID, bearer_token, errors, send, service
+from .common import AUTH, MATCH_ID, Blueprint, bearer_token, errors, send, service
 
 blp = Blueprint(
     "seats",
@@ -75,7 +74,9 @@ class Actions(MethodView):
             "not_your_turn",
             "stale_version",
             "payload_too_large",
+            "unsupported_media_type",
             *_RULE_REASONS,
+            "idempotency_key_reused",
             "store_unavailable",
             "outcome_unknown",
         ),
@@ -85,15 +86,18 @@ class Actions(MethodView):
                 "name": "Idempotency-Key",
                 "required": False,
                 "schema": {"type": "string", "maxLength": 200},
-                "description": "A retry with the same key within 24 h returns the first answer and applies nothing",
+                "description": "A retry with the same key and body within 24 h answers the first answer (or the "
+                "match's refusal) again and applies nothing; the same key with another body is refused "
+                "(422 idempotency_key_reused)",
             }
         ],
     )
     def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Play cards or pass, then let every bot that follows play.
 
-        A body that is not JSON (400 `bad_request`) or does not match the
-        schema (422 `invalid_request`) is refused before anything else. Then,
+        A body sent as another media type (415 `unsupported_media_type`),
+        that is not JSON (400 `bad_request`) or does not match the schema (422
+        `invalid_request`) is refused before anything else. Then,
         when several reasons apply, the first of: token, `match_not_playing`,
         `not_your_turn`, `stale_version`, `unknown_card`, `duplicate_cards`,
         `cards_not_in_hand`, `not_a_combination`, `must_include_start_card` /

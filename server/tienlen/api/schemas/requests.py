@@ -124,7 +124,11 @@ class ActionSchema(ma.Schema):
         validate=validate.Length(max=52),
         metadata={"description": "The cards played: required for a play, absent or empty for a pass"},
     )
-    version = fields.Integer(strict=True, metadata={"description": "Refused with 409 stale_version unless current"})
+    version = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_SEQ),
+        metadata={"description": "Refused with 409 stale_version unless current"},
+    )
 
     @ma.validates_schema
     def _cards_with_play_only(self, data: dict[str, Any], **_: Any) -> None:
