@@ -3,7 +3,10 @@
 Prints one JSON object:
 - ``selfplay_hands_per_s``: complete random self-play hands a second (4
   players, ``standard``; each seat picks uniformly among its legal plays and,
-  when allowed, a pass), the median of several timed rounds;
+  when allowed, a pass), the median of several timed rounds of wall-clock time;
+- ``selfplay_hands_per_cpu_s``: the same hands per second of this process's
+  CPU time, the best round (on a shared machine other processes take the CPU
+  in turn, which the wall clock counts and this does not);
 - ``legal_lead_us``: median microseconds of the legal-plays generator for a
   leader holding 13 random cards;
 - ``legal_answer_us``: the same for a seat answering a random single.
@@ -28,10 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from tienlen.engine import Match, Status, classify, match_to_dict, resolve_rules
 
 
-def selfplay_round(seconds: float, rng: random.Random) -> tuple[float, float]:
-    """Play random hands for about ``seconds``; return (hands a second, actions a hand)."""
+def selfplay_round(seconds: float, rng: random.Random) -> tuple[float, float, float]:
+    """Play random hands for about ``seconds``; return (hands a second, actions a hand, hands a CPU second)."""
     rules = resolve_rules({"hands": 1})
     hands = actions = 0
+    cpu_started = time.process_time()
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         match, _ = Match.new(rules, rng)
@@ -48,7 +52,8 @@ def selfplay_round(seconds: float, rng: random.Random) -> tuple[float, float]:
             actions += 1
         hands += 1
     elapsed = time.perf_counter() - started
-    return hands / elapsed, actions / max(hands, 1)
+    cpu = time.process_time() - cpu_started
+    return hands / elapsed, actions / max(hands, 1), hands / cpu
 
 
 def median_us(samples: list[int]) -> float:
@@ -118,11 +123,17 @@ def main() -> None:
     rounds = [selfplay_round(args.seconds, rng) for _ in range(args.rounds)]
     result = {
         "selfplay_hands_per_s": round(statistics.median(r[0] for r in rounds), 1),
+        "selfplay_hands_per_cpu_s": round(max(r[2] for r in rounds), 1),
         "selfplay_actions_per_hand": round(statistics.median(r[1] for r in rounds), 1),
         "legal_lead_us": median_us(legal_lead_samples(args.samples, rng)),
         "legal_answer_us": median_us(legal_answer_samples(args.samples, rng)),
         "state_json_bytes_median": state_size(rng),
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "load_1min": round(os.getloadavg()[0], 2),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
     }
     print(json.dumps(result))
 

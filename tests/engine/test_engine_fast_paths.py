@@ -14,7 +14,15 @@ import pytest
 
 from tienlen.engine import classify, shuffled_deal
 from tienlen.engine.combos import _classify
-from tienlen.engine.events import Passed, Played, TableCleared, passed_event, played_event, table_cleared_event
+from tienlen.engine.events import (
+    Passed,
+    Played,
+    TableCleared,
+    passed_event,
+    played_event,
+    shared_played,
+    table_cleared_event,
+)
 
 
 def _reference_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
@@ -37,6 +45,9 @@ def test_fast_events_equal_the_dataclass_events() -> None:
         (played_event(2, 0b1011, "single", True), Played(2, 0b1011, "single", True)),
         (passed_event(1), Passed(1)),
         (table_cleared_event(3), TableCleared(3)),
+        (shared_played(1, 0b11 << 8, "pair", False), Played(1, 0b11 << 8, "pair", False)),
+        (passed_event(9), Passed(9)),
+        (table_cleared_event(11), TableCleared(11)),
     ]
     for fast, plain in pairs:
         assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
@@ -52,3 +63,13 @@ def test_cached_classification_is_the_plain_one() -> None:
         mask = sum(1 << card for card in rng.sample(range(52), rng.randrange(1, 9)))
         first, again = classify(mask), classify(mask)
         assert first == again == _classify(mask)
+
+
+def test_shared_events_are_equal_values_for_each_seat_and_play() -> None:
+    """Shared events (events are frozen values) differ exactly where the plain events differ."""
+    assert passed_event(0) is passed_event(0) and passed_event(0) != passed_event(1)
+    assert table_cleared_event(2) != table_cleared_event(3)
+    first = shared_played(2, 0b1011, "straight", False)
+    assert shared_played(2, 0b1011, "straight", False) is first
+    assert shared_played(3, 0b1011, "straight", False) == Played(3, 0b1011, "straight", False) != first
+    assert shared_played(2, 0b1011, "straight", True) == Played(2, 0b1011, "straight", True) != first

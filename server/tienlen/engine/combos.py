@@ -52,6 +52,7 @@ _TWOS_KINDS = frozenset({Kind.SINGLE, Kind.PAIR, Kind.TRIPLE})
 # Classifications already made (a combination is an immutable value): plays repeat within and across matches.
 _CLASSIFIED: dict[int, Combination | None] = {}
 _CLASSIFIED_LIMIT = 1 << 16
+CLASSIFIED = _CLASSIFIED  # read-only for hot paths: ``CLASSIFIED.get(mask) or classify(mask)``
 
 
 def classify(mask: int) -> Combination | None:

@@ -23,8 +23,8 @@ def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
         while j > i:
             j = getrandbits(bits)
         deck[i], deck[j] = deck[j], deck[i]
-    bit = _BIT
-    return [sum(bit[card] for card in deck[13 * seat : 13 * seat + 13]) for seat in range(players)]
+    bit = _BIT.__getitem__
+    return [sum(map(bit, deck[13 * seat : 13 * seat + 13])) for seat in range(players)]
 
 
 def parse_deal(deal: Sequence[Iterable[str | Card]], players: int) -> list[int]:

@@ -122,11 +122,15 @@ class MatchEnded(Event):
 
 # Fast constructors for the events of every action (the match's hot path): the
 # frozen dataclass ``__init__`` sets each field through ``object.__setattr__``;
-# these set the slots directly and build equal, equally frozen values.
+# these set the slots directly and build equal, equally frozen values. Events
+# are immutable values, so equal ones are shared: a pass or a cleared table per
+# seat, and a bounded cache of plays.
 _new = object.__new__
 _PLAYED_SETTERS = tuple(Played.__dict__[name].__set__ for name in ("seat", "mask", "kind", "bomb"))
 _PASSED_SEAT = Passed.__dict__["seat"].__set__
 _CLEARED_LEADER = TableCleared.__dict__["leader"].__set__
+SHARED_SEATS = 8  # seats 0..7 get shared pass and table-cleared events (a match has at most 4)
+_PLAYED_LIMIT = 1 << 16
 
 
 def played_event(seat: int, mask: int, kind: str, bomb: bool) -> Played:
@@ -140,15 +144,47 @@ def played_event(seat: int, mask: int, kind: str, bomb: bool) -> Played:
     return event
 
 
-def passed_event(seat: int) -> Passed:
-    """``Passed(seat)``, built faster."""
+def _passed(seat: int) -> Passed:
     event = _new(Passed)
     _PASSED_SEAT(event, seat)
     return event
 
 
-def table_cleared_event(leader: int) -> TableCleared:
-    """``TableCleared(leader)``, built faster."""
+def _cleared(leader: int) -> TableCleared:
     event = _new(TableCleared)
     _CLEARED_LEADER(event, leader)
     return event
+
+
+PASSED_BY_SEAT = tuple(_passed(seat) for seat in range(SHARED_SEATS))
+CLEARED_BY_SEAT = tuple(_cleared(seat) for seat in range(SHARED_SEATS))
+# ``played_key(seat, mask, bomb)`` → the shared event; emptied when full.
+PLAYED_CACHE: dict[int, Played] = {}
+
+
+def played_key(seat: int, mask: int, bomb: bool) -> int:
+    """The :data:`PLAYED_CACHE` key of a play (seats below :data:`SHARED_SEATS`)."""
+    return (mask << 3 | seat) << 1 | bomb
+
+
+def shared_played(seat: int, mask: int, kind: str, bomb: bool) -> Played:
+    """``Played(seat, mask, kind, bomb)``, shared with earlier equal plays when cached."""
+    if seat >= SHARED_SEATS:
+        return played_event(seat, mask, kind, bomb)
+    key = (mask << 3 | seat) << 1 | bomb
+    event = PLAYED_CACHE.get(key)
+    if event is None:
+        if len(PLAYED_CACHE) >= _PLAYED_LIMIT:
+            PLAYED_CACHE.clear()
+        event = PLAYED_CACHE[key] = played_event(seat, mask, kind, bomb)
+    return event
+
+
+def passed_event(seat: int) -> Passed:
+    """``Passed(seat)``, shared for the usual seats."""
+    return PASSED_BY_SEAT[seat] if 0 <= seat < SHARED_SEATS else _passed(seat)
+
+
+def table_cleared_event(leader: int) -> TableCleared:
+    """``TableCleared(leader)``, shared for the usual seats."""
+    return CLEARED_BY_SEAT[leader] if 0 <= leader < SHARED_SEATS else _cleared(leader)

@@ -49,6 +49,11 @@ _PAIRED3 = [sum(1 << i for i in range(3) if NIBBLE_COUNT[x >> (4 * i) & 15] >= 2
 # ``_BYTE_SINGLES[k][byte]``: the one-card masks of the hand's k-th byte, low to high.
 _NIBBLE_LOW_BITS = sum(1 << (4 * rank) for rank in range(13))  # the lowest suit bit of every rank
 _BYTE_SINGLES = [[[1 << (8 * k + i) for i in range(8) if b >> i & 1] for b in range(256)] for k in range(7)]
+# ``_CHUNK_SINGLES[k][x]``: the one-card masks of the hand's k-th 13 bits, low to high (built from the bytes).
+_CHUNK_SINGLES = [
+    [[bit << (13 * k) for bit in (*_BYTE_SINGLES[0][x & 255], *_BYTE_SINGLES[1][x >> 8])] for x in range(8192)]
+    for k in range(4)
+]
 
 
 def nibbles(hand: int) -> list[int]:
@@ -154,26 +159,18 @@ def _all_quads(hand: int, out: list[int]) -> None:
         full ^= low
 
 
-def _singles_above(hand: int, top: int) -> list[int]:
+def singles_above(hand: int, top: int) -> list[int]:
     """Each card of the hand above card number ``top``, as one-card masks, low to high."""
     rest = hand >> (top + 1) << (top + 1)
-    b0, b1, b2, b3, b4, b5, b6 = _BYTE_SINGLES
-    return [
-        *b0[rest & 255],
-        *b1[rest >> 8 & 255],
-        *b2[rest >> 16 & 255],
-        *b3[rest >> 24 & 255],
-        *b4[rest >> 32 & 255],
-        *b5[rest >> 40 & 255],
-        *b6[rest >> 48],
-    ]
+    c0, c1, c2, c3 = _CHUNK_SINGLES
+    return [*c0[rest & 8191], *c1[rest >> 13 & 8191], *c2[rest >> 26 & 8191], *c3[rest >> 39]]
 
 
 def ordinary_answers(hand: int, table: Combination) -> list[int]:
     """Plays of the table's kind and length with a higher deciding card (docs/rules.md §3)."""
     kind = table.kind
     if kind is _SINGLE:
-        return _singles_above(hand, table.top)
+        return singles_above(hand, table.top)
     out: list[int] = []
     if kind is _PAIR:
         _same_rank_above(hand, PAIRS, table.top, out)
@@ -208,7 +205,7 @@ for _bombs in Bombs:
     _targets_of(_BOMB_TARGETS.setdefault(_bombs, {}), _bombs)
 _NO_BOMB: tuple[bool, tuple[int, ...]] = (False, ())
 # The rules under which some bomb beats a single below the 2s (none today; derived, so a new row cannot be missed).
-_BOMBS_SINGLE_NON_TWO = frozenset(
+BOMBS_SINGLE_NON_TWO = frozenset(
     b for b, rows in _BOMB_TARGETS.items() if rows.get(_SINGLE, {}).get((1, False), _NO_BOMB) != _NO_BOMB
 )
 _FIRST_TWO = 4 * TWO_RANK
@@ -238,8 +235,8 @@ def bomb_answers(hand: int, table: Combination, bombs: Bombs) -> list[int]:
 
 def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
     """Every play that beats the table: ordinary answers then bombs."""
-    if table.kind is _SINGLE and table.top < _FIRST_TWO and bombs not in _BOMBS_SINGLE_NON_TWO:
-        return _singles_above(hand, table.top)
+    if table.kind is _SINGLE and table.top < _FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
+        return singles_above(hand, table.top)
     if bomb_targets(table, bombs) is _NO_BOMB:
         return ordinary_answers(hand, table)
     return ordinary_answers(hand, table) + bomb_answers(hand, table, bombs)
@@ -270,20 +267,8 @@ def legal_masks_of(
         return plays
     if locked:
         return bomb_answers(hand, table, bombs)
-    top = table.top
-    if table.kind is _SINGLE and top < _FIRST_TWO and bombs not in _BOMBS_SINGLE_NON_TWO:
-        # The hot case, _singles_above inlined: no bomb reaches a single below the 2s.
-        rest = hand >> (top + 1) << (top + 1)
-        b0, b1, b2, b3, b4, b5, b6 = _BYTE_SINGLES
-        return [
-            *b0[rest & 255],
-            *b1[rest >> 8 & 255],
-            *b2[rest >> 16 & 255],
-            *b3[rest >> 24 & 255],
-            *b4[rest >> 32 & 255],
-            *b5[rest >> 40 & 255],
-            *b6[rest >> 48],
-        ]
+    if table.kind is _SINGLE and table.top < _FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
+        return singles_above(hand, table.top)  # the hot case: no bomb reaches a single below the 2s
     return answer_masks(hand, table, bombs)
 
 

@@ -14,27 +14,31 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .cards import TWO_RANK, Card, UnknownCardError, cards_mask, lowest_card
-from .combos import Combination, beats, bomb_beats, bombable_twos, classify
+from .combos import CLASSIFIED, Combination, beats, bomb_beats, bombable_twos, classify
 from .deal import parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
 from .events import (
+    PASSED_BY_SEAT,
+    SHARED_SEATS,
     Event,
     HandEnded,
     HandStarted,
     MatchEnded,
     WentOut,
     passed_event,
-    played_event,
+    shared_played,
     table_cleared_event,
 )
 from .kinds import Kind
-from .legal import legal_masks_of
+from .legal import BOMBS_SINGLE_NON_TWO, answer_masks, bomb_answers, lead_masks, singles_above
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
 from .turns import next_to_act, places_after_going_out
 
 CardsInput = Iterable[str | Card] | int
 _KIND_TEXT = {kind: kind.value for kind in Kind}
 _FIRST_TWO = 4 * TWO_RANK
+_SINGLE = Kind.SINGLE
+_PASS_LOG = tuple((seat, 0) for seat in range(SHARED_SEATS))  # a pass's log entry, shared (tuples are values)
 
 
 class Status(StrEnum):
@@ -138,15 +142,27 @@ class Match:
     def legal_masks(self) -> list[int]:
         """Masks of every legal play for the seat on turn (empty when none is on turn)."""
         legal = self._legal
-        if legal is None:
-            turn = self.turn
-            if turn is None:
-                legal = []
+        if legal is not None:
+            return legal
+        turn = self.turn
+        if turn is None:
+            legal = []
+        else:
+            table = self.table
+            hand = self.hands[turn]
+            if table is None:
+                legal = lead_masks(hand)
+                start = self.start_card
+                if start is not None:
+                    bit = 1 << start
+                    legal = [m for m in legal if m & bit]
+            elif self.locked >> turn & 1:
+                legal = bomb_answers(hand, table, self.rules.bombs)
+            elif table.kind is _SINGLE and table.top < _FIRST_TWO and self.rules.bombs not in BOMBS_SINGLE_NON_TWO:
+                legal = singles_above(hand, table.top)  # the usual answer: no bomb reaches a single below the 2s
             else:
-                table = self.table
-                locked = table is not None and bool(self.locked >> turn & 1)
-                legal = legal_masks_of(self.hands[turn], table, self.rules.bombs, locked, self.start_card)
-            self._legal = legal
+                legal = answer_masks(hand, table, self.rules.bombs)
+        self._legal = legal
         return legal
 
     def legal_plays(self) -> LegalPlays:
@@ -194,7 +210,7 @@ class Match:
             mask = cards  # the hot path (bots, self-play): a legal mask from the seat on turn
         else:
             mask = self.verify_play(seat, cards)
-        combo = classify(mask)
+        combo = CLASSIFIED.get(mask) or classify(mask)
         assert combo is not None
         self._legal = None
         table = self.table
@@ -205,14 +221,16 @@ class Match:
             and bomb_beats(combo, table, self.rules.bombs)
         )
         hands = self.hands
-        hands[seat] ^= mask
-        self.locked &= ~(1 << seat)
+        left = hands[seat] = hands[seat] ^ mask
+        locked = self.locked
+        if locked:
+            locked = self.locked = locked & ~(1 << seat)
         self.table = combo
         self.table_seat = seat
         self.start_card = None
         self.log.append((seat, mask))
-        events: list[Event] = [played_event(seat, mask, _KIND_TEXT[combo.kind], bomb)]
-        if hands[seat] == 0:
+        events: list[Event] = [shared_played(seat, mask, _KIND_TEXT[combo.kind], bomb)]
+        if not left:
             self.places.append(seat)
             events.append(WentOut(seat, len(self.places)))
             rest = places_after_going_out(hands, seat, self.rules.end_on_first_out)
@@ -220,7 +238,7 @@ class Match:
                 self._place_rest(rest, events)
                 return events
         nxt = seat + 1 if seat + 1 < len(hands) else 0
-        if nxt != seat and hands[nxt] and not self.locked >> nxt & 1:
+        if nxt != seat and hands[nxt] and not locked >> nxt & 1:
             self.turn = nxt  # _advance's usual case, inlined (the table is this seat's)
         else:
             self._advance(seat, events)
@@ -246,8 +264,8 @@ class Match:
             self.verify_pass(seat)
         self._legal = None
         locked = self.locked = self.locked | 1 << seat
-        self.log.append((seat, 0))
-        events: list[Event] = [passed_event(seat)]
+        self.log.append(_PASS_LOG[seat] if seat < SHARED_SEATS else (seat, 0))
+        events: list[Event] = [PASSED_BY_SEAT[seat] if seat < SHARED_SEATS else passed_event(seat)]
         hands = self.hands
         nxt = seat + 1 if seat + 1 < len(hands) else 0
         if nxt != self.table_seat and hands[nxt] and not locked >> nxt & 1:
@@ -362,7 +380,10 @@ class Match:
             leader = self.completed[-1].places[0]
             self.start_card = None
         else:
-            lowest = min(lowest_card(h) for h in self.hands)
+            dealt = 0
+            for hand in self.hands:
+                dealt |= hand
+            lowest = lowest_card(dealt)
             leader = next(s for s, h in enumerate(self.hands) if h >> lowest & 1)
             self.start_card = lowest if self.rules.start_card_rule else None
         self.turn = leader
