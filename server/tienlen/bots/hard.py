@@ -1,14 +1,19 @@
-"""Hard: determinized Monte Carlo search over a few candidate moves.
+"""Hard: determinized Monte Carlo search over a few candidate moves, and an exact endgame.
 
 For each sample it deals the unseen cards to the other seats consistently with
 their card counts (with fewer than four players the rest stay out of play),
-preferring deals that explain the other seats' passes (:mod:`.infer`), plays
-every candidate out with the Medium policy for all seats until the first seat
-is out, and picks the candidate with the best mean value: points for the
-(estimated) finishing place plus a large first-place bonus. Samples are shared
-by all candidates. The search stops at a fixed iteration count and a fixed
-count of simulated actions (both reproducible) and, when ``budget_s`` is given,
-at that wall-clock budget, checked inside the loop.
+weighting deals by how likely the other seats' plays and passes were under the
+Medium policy (:mod:`.infer`), plays every candidate out with the Medium policy
+for all seats until the first seat is out, and picks the candidate with the
+best mean value: points for the (estimated) finishing place plus a large
+first-place bonus. Samples are shared by all candidates.
+
+When few cards remain (every hand at most :data:`ENDGAME_CARDS` cards, or the
+seat's own hand splits into two plays) it first searches sampled deals exactly
+(:mod:`.endgame`): a move that forces a first place on every sampled deal is
+played at once. The search stops at fixed counts of iterations, simulated
+actions and searched positions (all reproducible) and, when ``budget_s`` is
+given, at that wall-clock budget, checked inside the loops.
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ from ..engine.combos import classify
 from ..engine.match import LegalPlays
 from ..engine.views import SeatView
 from .base import PASS_ACTION, Action, play_action
-from .infer import PassEvent, pass_events, unexplained
+from .endgame import forced_moves
+from .infer import MISS_LIKELIHOOD, ActionEvent, action_events, unexplained
 from .medium import answer_score, choose_medium
-from .planner import plan_combos, plan_cost
+from .planner import plan_combos, plan_cost, plan_masks
 from .sim import SimHand
 
 DEFAULT_ITERATIONS = 300
@@ -31,7 +37,12 @@ MAX_CANDIDATES = 5
 FIRST_BONUS = 2.0
 MAX_STEPS = 6000
 DEFAULT_PRIOR = 0.1
-SAMPLE_TRIES = 4
+SAMPLE_TRIES = 6
+MISS_LIMIT = 4  # misses counted per draw at most (MISS_LIKELIHOOD ** 4: a deal kept about 1 time in 2,000)
+ENDGAME_CARDS = 6
+ENDGAME_SAMPLES = 8
+ENDGAME_NODES = 3000  # positions searched per sampled deal
+ENDGAME_STEP_COST = 1  # simulated actions charged per searched position
 
 
 def candidates(view: SeatView, legal: LegalPlays, medium: Action) -> list[int]:
@@ -81,22 +92,29 @@ def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
     return hands
 
 
-def sample_consistent(view: SeatView, rng: random.Random, events: list[PassEvent]) -> tuple[list[int], int]:
-    """A sampled deal that best explains the other seats' passes (the first of a few draws explaining all).
+def sample_consistent(view: SeatView, rng: random.Random, events: list[ActionEvent]) -> tuple[list[int], int]:
+    """A sampled deal, drawn in proportion to how well it explains the other seats' actions.
 
-    Also returns the work done (pass checks), charged to the search's action budget.
+    Each draw is kept with probability ``MISS_LIKELIHOOD ** misses`` (a
+    rejection sampler of the deals weighted by the likelihood of the observed
+    plays and passes under Medium); after :data:`SAMPLE_TRIES` draws the one
+    with the fewest misses is used. Also returns the work done (actions
+    checked), charged to the search's action budget.
     """
     best = sample_hands(view, rng)
     if not events:
         return best, 0
-    best_miss = unexplained(events, best, view, len(events))
+    limit = min(MISS_LIMIT, len(events))
+    best_miss = unexplained(events, best, view, limit)
     work = len(events)
+    if best_miss == 0 or rng.random() < MISS_LIKELIHOOD**best_miss:
+        return best, work
     for _ in range(SAMPLE_TRIES - 1):
-        if best_miss == 0:
-            break
         hands = sample_hands(view, rng)
-        miss = unexplained(events, hands, view, best_miss)
+        miss = unexplained(events, hands, view, limit)
         work += len(events)
+        if miss == 0 or rng.random() < MISS_LIKELIHOOD**miss:
+            return hands, work
         if miss < best_miss:
             best, best_miss = hands, miss
     return best, work
@@ -148,6 +166,56 @@ def playout_value(view: SeatView, hands: list[int], move: int) -> tuple[float, i
     return float(view.players - 1 - place) + (FIRST_BONUS if place == 0 else 0.0), sim.steps
 
 
+def in_endgame(view: SeatView) -> bool:
+    """Few cards remain: every hand holds at most :data:`ENDGAME_CARDS`, or the seat's hand is two plays."""
+    if view.start_card is not None:
+        return False
+    if all(count <= ENDGAME_CARDS for count in view.cards_left):
+        return True
+    return len(plan_masks(view.hand)) <= 2
+
+
+def hidden_cards_known(view: SeatView) -> bool:
+    """Whether the other hands are determined: every unseen card is held by the one other seat holding cards."""
+    holding = view.opponents
+    return len(holding) <= 1 and sum(view.cards_left[s] for s in holding) == view.unseen.bit_count()
+
+
+def endgame_move(
+    view: SeatView, legal: LegalPlays, rng: random.Random, events: list[ActionEvent], deadline: float | None
+) -> tuple[int | None, int]:
+    """A move (mask, 0 = pass) that forces a first place on every sampled deal, or None; also the work done.
+
+    Deals are drawn as for the playouts; one deal suffices when the hidden
+    cards are known. Among several forcing moves Medium's own order decides:
+    the one shedding the most cards, then the lowest.
+    """
+    allowed = {p.mask for p in legal.plays} | ({0} if legal.can_pass else set())
+    always: set[int] | None = None
+    work = 0
+    for _ in range(1 if hidden_cards_known(view) else ENDGAME_SAMPLES):
+        hands, drawn = sample_consistent(view, rng, events)
+        result, nodes = forced_moves(
+            hands,
+            view.seat,
+            view.table,
+            view.table_seat,
+            view.locked,
+            view.rules.bombs,
+            view.rules.pass_reentry_with_bomb,
+            node_limit=ENDGAME_NODES,
+            deadline=deadline,
+        )
+        work += drawn + nodes * ENDGAME_STEP_COST
+        forcing = {move for move, wins in result.items() if wins and move in allowed}
+        always = forcing if always is None else always & forcing
+        if not always:
+            return None, work
+    if not always:
+        return None, work
+    return min(always, key=lambda m: (-m.bit_count(), m)), work
+
+
 def choose_hard(
     view: SeatView,
     legal: LegalPlays,
@@ -156,18 +224,23 @@ def choose_hard(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> Action:
-    """Hard's choice: Medium's candidates compared by sampled playouts."""
+    """Hard's choice: a move forcing first place in the endgame, else Medium's candidates compared by playouts."""
     medium = choose_medium(view, legal, rng)
     if not legal.plays:
         return medium
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    events = action_events(view)
+    steps = 0
+    if in_endgame(view):
+        forced, steps = endgame_move(view, legal, rng, events, deadline)
+        if forced is not None:
+            return PASS_ACTION if forced == 0 else play_action(forced)
     cands = candidates(view, legal, medium)
     if len(cands) == 1:
         return medium
-    deadline = None if budget_s is None else time.perf_counter() + budget_s
     total = DEFAULT_ITERATIONS if iterations is None else iterations
     totals = [0.0] * len(cands)
-    events = pass_events(view)
-    samples = steps = 0
+    samples = 0
     while (samples + 1) * len(cands) <= max(total, len(cands)):
         if samples > 0 and (steps > MAX_STEPS or (deadline is not None and time.perf_counter() > deadline)):
             break

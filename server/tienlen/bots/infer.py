@@ -1,44 +1,63 @@
-"""What the other seats' passes say about their hands, for Hard's sampling.
+"""What the other seats' actions say about their hands, for Hard's sampling.
 
 Only public history is used: the hand's actions in order (a pass is an empty
 mask). Replaying them on a :class:`~tienlen.bots.sim.SimHand` whose "hands" hold
 only the cards each seat is known to play later (plus a marker bit while the
 seat still holds cards) recovers the table, its owner and the pass locks at
-every pass. A sampled deal is then checked against each pass: would Medium,
-holding the sampled hand plus the cards that seat played afterwards, also have
-passed? Deals that explain the passes are preferred (a soft filter: a few draws
-are tried and the one with the fewest unexplained passes is kept).
+every action. A sampled deal is then checked against each of another seat's
+actions, plays as well as passes: would Medium, holding the sampled hand plus
+the cards that seat played from then on, have chosen the same action? Each
+action Medium would not have chosen makes the deal less likely
+(:data:`MISS_LIKELIHOOD` each), and Hard keeps a drawn deal with probability
+proportional to that likelihood (:func:`~tienlen.bots.hard.sample_consistent`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.cards import TWO_RANK
+from ..engine.cards import FULL_DECK, TWO_RANK
 from ..engine.combos import Combination
 from ..engine.kinds import Kind
 from ..engine.views import SeatView
-from .policy import policy_answer
+from .policy import policy_answer, policy_lead
 from .sim import SimHand
 
 MARKER_BIT = 56
 MAX_EVENTS = 12
+# How much less likely a deal is for each action of another seat that Medium would not have chosen holding it.
+MISS_LIKELIHOOD = 0.15
 
 
 @dataclass(frozen=True, slots=True)
-class PassEvent:
-    """One pass by another seat: the table it declined and the public state then."""
+class ActionEvent:
+    """One action of another seat: what it did and the public state then.
+
+    ``action`` is the mask played (0 = a pass), ``table`` the play it answered
+    (None: it led), ``later`` the cards it played from this action on (so its
+    hand then was its hand now plus ``later``), ``seen`` every card played
+    before the action and ``cards_left`` each seat's count at that moment.
+    """
 
     seat: int
-    table: Combination
-    table_seat: int
+    table: Combination | None
+    table_seat: int | None
     locked: bool
     later: int
     cards_left: tuple[int, ...]
+    action: int = 0
+    seen: int = 0
 
 
-def pass_events(view: SeatView) -> list[PassEvent]:
-    """The other seats' passes of this hand (most recent last, at most :data:`MAX_EVENTS`)."""
+PassEvent = ActionEvent  # a pass is an action event with ``action`` 0
+
+
+def action_events(view: SeatView) -> list[ActionEvent]:
+    """The other seats' plays and passes of this hand (most recent last, at most :data:`MAX_EVENTS`).
+
+    The opening lead of a match played under the start-card rule is left out
+    (it had to include the lowest card dealt, which Hard's view does not name).
+    """
     history = view.history
     if not history:
         return []
@@ -61,35 +80,55 @@ def pass_events(view: SeatView) -> list[PassEvent]:
         reentry_rule=view.rules.pass_reentry_with_bomb,
         end_on_first_out=False,
     )
-    events: list[PassEvent] = []
-    for (seat, mask), rest in zip(history, after, strict=True):
+    skip_opening = view.rules.start_card_rule and not view.public.completed
+    events: list[ActionEvent] = []
+    seen = 0
+    for index, ((seat, mask), rest) in enumerate(zip(history, after, strict=True)):
         if sim.turn != seat:
-            return events[-MAX_EVENTS:]
-        if mask == 0:
-            if seat != view.seat and sim.table is not None and sim.table_seat is not None:
-                counts = tuple(view.cards_left[s] + rest[s].bit_count() for s in range(n))
+            break
+        if seat != view.seat and not (index == 0 and skip_opening):
+            held = rest[seat] | mask
+            counts = tuple(view.cards_left[s] + (held if s == seat else rest[s]).bit_count() for s in range(n))
+            if sim.table is None:
+                events.append(ActionEvent(seat, None, None, False, held, counts, mask, seen))
+            elif sim.table_seat is not None:
                 locked = bool(sim.locked >> seat & 1)
-                events.append(PassEvent(seat, sim.table, sim.table_seat, locked, rest[seat], counts))
+                events.append(ActionEvent(seat, sim.table, sim.table_seat, locked, held, counts, mask, seen))
+        if mask == 0:
             sim.pass_turn()
         else:
+            seen |= mask
             sim.play(mask)
             if sim.done:
                 break
     return events[-MAX_EVENTS:]
 
 
-def unexplained(events: list[PassEvent], hands: list[int], view: SeatView, limit: int) -> int:
-    """How many of these passes Medium would not have made holding the sampled hands (counting stops at limit)."""
+def pass_events(view: SeatView) -> list[ActionEvent]:
+    """The other seats' passes among :func:`action_events`."""
+    return [ev for ev in action_events(view) if ev.action == 0 and ev.table is not None]
+
+
+def medium_would(ev: ActionEvent, hand: int, view: SeatView) -> bool:
+    """Whether Medium, holding ``hand`` (the seat's hand then), would have chosen the event's action."""
     bombs = view.rules.bombs
+    table = ev.table
+    if table is None:
+        unseen = FULL_DECK & ~hand & ~ev.seen
+        return policy_lead(hand, list(ev.cards_left), ev.seat, bombs, unseen, None) == ev.action
+    if ev.action == 0 and table.kind is Kind.SINGLE and table.top >> 2 != TWO_RANK and not hand >> (table.top + 1):
+        return True  # nothing to answer with: the pass was forced
+    assert ev.table_seat is not None
+    return policy_answer(hand, table, ev.table_seat, list(ev.cards_left), ev.seat, bombs, ev.locked) == ev.action
+
+
+def unexplained(events: list[ActionEvent], hands: list[int], view: SeatView, limit: int) -> int:
+    """How many of these actions Medium would not have chosen holding the sampled hands (counting stops at limit)."""
     misses = 0
     for ev in events:
-        hand = hands[ev.seat] | ev.later
-        table = ev.table
-        if table.kind is Kind.SINGLE and table.top >> 2 != TWO_RANK and not hand >> (table.top + 1):
-            continue
-        move = policy_answer(hand, ev.table, ev.table_seat, list(ev.cards_left), ev.seat, bombs, ev.locked)
-        if move:
+        if not medium_would(ev, hands[ev.seat] | ev.later, view):
             misses += 1
             if misses >= limit:
                 break
     return misses
+

@@ -87,10 +87,59 @@ def _best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
     return best_cost, best_pieces
 
 
+# Rank counts packed one per nibble (rank r in bits 4r..4r+3), the planner's hot key.
+_NIBBLE_ONES = sum(1 << (4 * rank) for rank in range(13))
+_PACKED_COSTS: BoundedCache[int, float] = BoundedCache()
+# ``_PIECE_COSTS[(start * 13 + length) * 5 + per]``: :func:`piece_cost` of every piece the planner forms.
+_PIECE_COSTS = {
+    (start * 13 + length) * 5 + per: piece_cost((start, length, per))
+    for start in range(13)
+    for length in range(1, 14 - start)
+    for per in range(1, 5)
+}
+
+
+def packed_counts(hand: int) -> int:
+    """The hand's count of cards of each rank, packed one per nibble (each nibble's bit count, in place)."""
+    pairs = hand - (hand >> 1 & 0x5555555555555)
+    return (pairs & 0x3333333333333) + (pairs >> 2 & 0x3333333333333)
+
+
+def packed_plan_cost(counts: int) -> float:
+    """:func:`best_plan`'s cost for packed rank counts (:func:`packed_counts`), without building pieces.
+
+    The same recursion as :func:`best_plan` adding the same numbers in the same
+    order, so the cost is exactly the same float.
+    """
+    found = _PACKED_COSTS.get(counts)
+    if found is not None:
+        return found
+    if counts == 0:
+        return _PACKED_COSTS.put(counts, 0.0)
+    rank = ((counts & -counts).bit_length() - 1) >> 2
+    shift = 4 * rank
+    c = counts >> shift & 15
+    costs = _PIECE_COSTS
+    best_cost = packed_plan_cost(counts & ~(15 << shift)) + costs[(rank * 13 + 1) * 5 + c]
+    for per in (1, 2):
+        if c < per:
+            break
+        work = counts
+        end = rank
+        while end <= ACE_RANK and counts >> (4 * end) & 15 >= per:
+            work -= per << (4 * end)
+            if end - rank >= 2:
+                total = packed_plan_cost(work) + costs[(rank * 13 + end - rank + 1) * 5 + per]
+                if total < best_cost:
+                    best_cost = total
+            end += 1
+    return _PACKED_COSTS.put(counts, best_cost)
+
+
 def plan_cost(hand: int) -> float:
     """The cost of the hand's best plan (lower is better)."""
     found = _costs.get(hand)
-    return found if found is not None else _costs.put(hand, best_plan(rank_counts(hand))[0])
+    return found if found is not None else _costs.put(hand, packed_plan_cost(packed_counts(hand)))
 
 
 def plan_masks(hand: int) -> tuple[int, ...]:
