@@ -325,6 +325,10 @@ class RedisMatchStore(RedisIndexes):
                 if remaining <= 0 or hold.closing:
                     break
                 found = self._next(hold, match_id, after, remaining)
+            if found == [] and not hold.closing:
+                # a commit just before the end may not have woken us yet (a cluster's subscriber looks
+                # every TICK_S): read once more, so the answer holds everything committed during the wait
+                found = self._read(match_id, after)
             return found
 
     def _next(self, hold: Hold, match_id: str, after: int, timeout_s: float) -> list[dict[str, Any]] | None:
