@@ -379,7 +379,7 @@ def test_every_answer_has_exactly_the_documented_shape(api: Api, client: FlaskCl
     check(schemas.SeatViewSchema(), api.view(match_id, token))
     joined = client.post(f"/v1/matches/{match_id}/join", json={"name": "C"})
     joined_body = json_object(joined)
-    check(schemas.TokenSchema(), joined_body)
+    check(schemas.SeatTokenSchema(), joined_body)
     for seat_token in (token, joined_body["token"]):
         view = api.view(match_id, seat_token)
         check(schemas.SeatViewSchema(), view)
@@ -391,7 +391,7 @@ def test_every_answer_has_exactly_the_documented_shape(api: Api, client: FlaskCl
             assert answer.status_code == 200
             check(schemas.ActionAnswerSchema(), json_object(answer))
     check(schemas.MatchSchema(), api.public(match_id))
-    check(schemas.EventsSchema(), json_object(client.get(f"/v1/matches/{match_id}/events")))
-    check(schemas.PresetsSchema(), json_object(client.get("/v1/rules")))
+    check(schemas.EventPageSchema(), json_object(client.get(f"/v1/matches/{match_id}/events")))
+    check(schemas.RuleCatalogSchema(), json_object(client.get("/v1/rules")))
     check(schemas.HealthSchema(), json_object(client.get("/healthz")))
     check(schemas.ErrorSchema(), json_object(client.get(f"/v1/matches/{match_id}/view")))

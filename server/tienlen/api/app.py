@@ -20,12 +20,12 @@ from ..service import MatchService, ServiceError
 from ..settings import Settings
 from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUnavailableError, TooManyWaitersError
 from ..store.redis_store import Lifetimes
-from .errors import DEFAULT_REASONS, error_body
+from .errors import DEFAULT_REASONS, FALLBACK_REASON, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, run_sweeper
-from .schemas import ErrorSchema
+from .schemas import ErrorSchema, describe
 
 API_TITLE = "Tien Len Game Server"
 API_VERSION = "1.0.0"
@@ -78,7 +78,7 @@ class TienLenApi(Api):  # type: ignore[misc]
             "code": code,
             "status": error.name,
             "message": data.get("message") or error.description or error.name,
-            "reason": data.get("reason") or DEFAULT_REASONS.get(code, "error"),
+            "reason": data.get("reason") or DEFAULT_REASONS.get(code, FALLBACK_REASON),
         }
         errors = data.get("errors") or data.get("messages")
         if errors:
@@ -127,6 +127,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, gevent_offload if cooperative else None)
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
+    describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api

@@ -47,6 +47,12 @@ REASON_STATUS: dict[str, int] = {
 } | {reason: 409 if reason in ("match_not_playing", "not_your_turn") else 422 for reason in REFUSAL_REASONS}
 
 
+FALLBACK_REASON = "error"  # an HTTP error of a status that has no reason of its own
+
+# Every reason an error answer may give (the ``reason`` enum of the OpenAPI document).
+REASONS: tuple[str, ...] = tuple(dict.fromkeys([*REASON_STATUS, *DEFAULT_REASONS.values(), FALLBACK_REASON]))
+
+
 def error_body(reason: str, message: str, errors: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:
     """The error answer of a reason and its status."""
     status = REASON_STATUS[reason]

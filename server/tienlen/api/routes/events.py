@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from ... import wire
 from ...service import Following
-from ..schemas import EventsQuerySchema, EventsSchema, StreamHeadersSchema, StreamQuerySchema
+from ..schemas import EventPageSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
 from .common import MATCH_ID, Blueprint, errors, send, service, settings
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
@@ -23,7 +23,7 @@ class Events(MethodView):
     """Events of one match."""
 
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventsSchema)
+    @blp.response(200, EventPageSchema)
     @blp.doc(operationId="get_events", responses=WAIT_ERRORS)
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Events with `seq` > `after` (at most 500), oldest first.

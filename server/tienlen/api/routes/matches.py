@@ -17,7 +17,7 @@ from ..schemas import (
     MatchSchema,
     RematchSchema,
     ReplaySchema,
-    TokenSchema,
+    SeatTokenSchema,
 )
 from .common import AUTH, MATCH_ID, Blueprint, bearer_token, errors, send, service
 
@@ -104,7 +104,7 @@ class Join(MethodView):
     """Taking an open seat."""
 
     @blp.arguments(JoinSchema())
-    @blp.response(201, TokenSchema)
+    @blp.response(201, SeatTokenSchema)
     @blp.doc(
         operationId="join_match",
         responses=errors(

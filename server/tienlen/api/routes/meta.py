@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS, Parameter
 from ...store import StoreUnavailableError
-from ..schemas import HealthSchema, PresetsSchema
+from ..schemas import HealthSchema, RuleCatalogSchema
 from .common import Blueprint, errors, service
 
 blp = Blueprint("meta", __name__, url_prefix="", description="Rules presets and health")
@@ -31,7 +31,7 @@ def parameter_answer(parameter: Parameter) -> dict[str, Any]:
 class Rules(MethodView):
     """The rule presets."""
 
-    @blp.response(200, PresetsSchema)
+    @blp.response(200, RuleCatalogSchema)
     @blp.doc(operationId="get_rules")
     def get(self) -> dict[str, Any]:
         """The presets with all their parameters, and what each parameter allows."""

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .common import CARD, KINDS, TIME
+from ...bots import LEVELS
+from ...engine import PARAMETERS, PRESET_NAMES
+from .common import CARD, KINDS, TIME, enum_field, rule_enum_name
+from .events import ActionOutSchema, EventSchema
+
+STATUS = ["waiting", "playing", "finished"]
 
 
-class SeatSchema(ma.Schema):
+def bot_level(about: str = "Bot level, or null") -> fields.String:
+    """A seat's bot level, or null (the ``BotLevel`` enum)."""
+    return enum_field("BotLevel", LEVELS, nullable=True, metadata={"description": about})
+
+
+class MatchSeatSchema(ma.Schema):
     """A seat as everybody sees it."""
 
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, required=True)
-    bot = fields.String(allow_none=True, required=True, metadata={"description": "Bot level, or null"})
+    bot = bot_level()
     open = fields.Boolean(required=True, metadata={"description": "Waiting for someone to join"})
     cards_left = fields.Integer(required=True)
     passed = fields.Boolean(required=True, metadata={"description": "Pass-locked in the current battle"})
@@ -31,7 +43,7 @@ class TableSchema(ma.Schema):
 
     seat = fields.Integer(required=True)
     cards = fields.List(CARD, required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+    kind = enum_field("PlayKind", KINDS)
 
 
 class HandSchema(ma.Schema):
@@ -42,18 +54,23 @@ class HandSchema(ma.Schema):
     points = fields.List(fields.Integer(), required=True, metadata={"description": "Points by seat"})
 
 
-class RulesSchema(ma.Schema):
-    """All resolved rule parameters and the preset they started from."""
+def _rule_answer_field(name: str) -> fields.Field[Any]:
+    """A resolved rule parameter's answer field, from the engine's declaration of it."""
+    parameter = next(p for p in PARAMETERS if p.name == name)
+    about = {"description": parameter.about}
+    if parameter.choices is not None:
+        return enum_field(rule_enum_name(parameter.name), parameter.values, metadata=about)
+    if parameter.is_flag:
+        return fields.Boolean(required=True, metadata=about)
+    return fields.Integer(required=True, metadata=about)
 
-    preset = fields.String(required=True)
-    players = fields.Integer(required=True)
-    bombs = fields.String(required=True)
-    pass_reentry_with_bomb = fields.Boolean(required=True)
-    start_card_rule = fields.Boolean(required=True)
-    end_on_first_out = fields.Boolean(required=True)
-    scoring = fields.String(required=True)
-    hands = fields.Integer(required=True)
-    tiebreak = fields.String(required=True)
+
+# All resolved rule parameters and the preset they started from.
+RulesSchema = ma.Schema.from_dict(
+    {"preset": enum_field("Preset", PRESET_NAMES)}
+    | {p.name: _rule_answer_field(p.name) for p in PARAMETERS},
+    name="RulesSchema",
+)
 
 
 class ClockSchema(ma.Schema):
@@ -67,12 +84,12 @@ class MatchSchema(ma.Schema):
     """The public state of a match: never a card of anybody's hand."""
 
     match_id = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "finished"]))
+    status = enum_field("MatchStatus", STATUS)
     version = fields.Integer(required=True, metadata={"description": "Rises with every accepted write"})
     last_seq = fields.Integer(required=True, metadata={"description": "Sequence number of the newest event"})
     rules = fields.Nested(RulesSchema, required=True)
     hand_number = fields.Integer(required=True, metadata={"description": "1-based; 0 while waiting"})
-    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    seats = fields.List(fields.Nested(MatchSeatSchema), required=True)
     turn = fields.Integer(allow_none=True, required=True, metadata={"description": "The seat expected to act"})
     leading = fields.Boolean(required=True, metadata={"description": "The seat on turn leads a new battle"})
     reentry = fields.Boolean(
@@ -106,7 +123,7 @@ class SeatViewSchema(MatchSchema):
     )
 
 
-class TokenSchema(ma.Schema):
+class SeatTokenSchema(ma.Schema):
     """A seat's bearer token: keep it secret."""
 
     seat = fields.Integer(required=True)
@@ -117,7 +134,7 @@ class CreatedMatchSchema(ma.Schema):
     """Answer to ``POST /v1/matches``."""
 
     match_id = fields.String(required=True)
-    tokens = fields.List(fields.Nested(TokenSchema), required=True)
+    tokens = fields.List(fields.Nested(SeatTokenSchema), required=True)
     match = fields.Nested(MatchSchema, required=True)
 
 
@@ -125,7 +142,7 @@ class PlaySchema(ma.Schema):
     """A legal play."""
 
     cards = fields.List(CARD, required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
+    kind = enum_field("PlayKind", KINDS)
 
 
 class LegalSchema(ma.Schema):
@@ -135,27 +152,14 @@ class LegalSchema(ma.Schema):
     plays = fields.List(fields.Nested(PlaySchema), required=True)
 
 
-class EventsSchema(ma.Schema):
+class EventPageSchema(ma.Schema):
     """A page of events."""
 
-    events = fields.List(
-        fields.Dict(),
+    events = fields.List(fields.Nested(EventSchema), required=True, metadata={"description": "Oldest first"})
+    last_seq = fields.Integer(
         required=True,
-        metadata={
-            "description": "Events oldest first, each {seq, type, ...}: seat_joined {seat, name}, "
-            "hand_started {hand_number, leader}, played {seat, cards, kind, bomb}, passed {seat}, "
-            "table_cleared {leader}, went_out {seat, place}, hand_ended {hand_number, places, points}, "
-            "match_ended {winner, winners, scores}"
-        },
+        metadata={"description": "The newest event's number: pass it as the next `after`"},
     )
-    last_seq = fields.Integer(required=True)
-
-
-class ActionOutSchema(ma.Schema):
-    """An action as a hint proposes it."""
-
-    type = fields.String(required=True, validate=validate.OneOf(["play", "pass"]))
-    cards = fields.List(CARD, required=True)
 
 
 class HintSchema(ma.Schema):
@@ -165,12 +169,34 @@ class HintSchema(ma.Schema):
     explanation = fields.String(required=True)
 
 
-class PresetsSchema(ma.Schema):
+class RuleParameterSchema(ma.Schema):
+    """What one rule parameter allows and means."""
+
+    about = fields.String(required=True)
+    type = fields.String(validate=validate.OneOf(["boolean", "integer"]), metadata={"description": "Unless `enum`"})
+    enum = fields.List(fields.String(), metadata={"description": "The values it may take"})
+    values = fields.Dict(
+        keys=fields.String(), values=fields.String(), metadata={"description": "What each value means"}
+    )
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        """A key of the answer's dict (never a dict method: ``values`` is a key here)."""
+        return obj.get(attr, default)
+
+
+class RuleCatalogSchema(ma.Schema):
     """The presets with all their parameters."""
 
-    default_preset = fields.String(required=True)
+    default_preset = enum_field("Preset", PRESET_NAMES)
     presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesSchema), required=True)
-    parameters = fields.Dict(required=True, metadata={"description": "What each parameter means and allows"})
+    parameters = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RuleParameterSchema),
+        required=True,
+        metadata={"description": "What each parameter means and allows"},
+    )
 
 
 class HealthSchema(ma.Schema):
@@ -180,7 +206,7 @@ class HealthSchema(ma.Schema):
 
 
 EVENTS = fields.List(
-    fields.Dict(),
+    fields.Nested(EventSchema),
     required=True,
     metadata={"description": "Every event from the action through the bots' replies, oldest first"},
 )
@@ -211,7 +237,7 @@ class LobbySeatSchema(ma.Schema):
 
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, required=True)
-    bot = fields.String(allow_none=True, required=True)
+    bot = bot_level()
     open = fields.Boolean(required=True)
 
 
@@ -237,7 +263,7 @@ class ReplaySeatSchema(ma.Schema):
     """A seat of a replayed match."""
 
     name = fields.String(allow_none=True, required=True)
-    bot = fields.String(allow_none=True, required=True)
+    bot = bot_level()
 
 
 class ReplayActionSchema(ma.Schema):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, cast
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...engine import Kind
+from ..errors import REASONS
 
 KINDS = [k.value for k in Kind]
 
@@ -31,7 +32,9 @@ class ErrorSchema(ma.Schema):
     code = fields.Integer(required=True, metadata={"description": "HTTP status code"})
     status = fields.String(required=True, metadata={"description": "HTTP status name"})
     message = fields.String(required=True, metadata={"description": "What went wrong, for people"})
-    reason = fields.String(required=True, metadata={"description": "What went wrong, for programs"})
+    reason = fields.String(
+        required=True, validate=validate.OneOf(REASONS), metadata={"description": "What went wrong, for programs"}
+    )
     errors = fields.Dict(metadata={"description": "Field details on validation failures"})
 
 
@@ -49,3 +52,99 @@ class Flag(fields.Boolean):
 
 MAX_SEQ = 2**63 - 1  # a stream entry id's sequence part is a 64-bit number in Redis
 TIME = {"format": "date-time", "description": "RFC 3339, UTC"}
+
+
+class Tag(fields.String):
+    """The one value a discriminating property has in one case of a :class:`OneOfSchema` (documented as ``const``)."""
+
+    def __init__(self, value: str, **kwargs: Any) -> None:
+        super().__init__(required=True, validate=validate.Equal(value), **kwargs)
+        self.tag = value
+
+
+class OneOfSchema(ma.Schema):
+    """A value that is exactly one of several schemas (``oneOf`` in the OpenAPI document).
+
+    With a ``discriminator`` the case is the schema whose :class:`Tag` field of
+    that name holds the value's; subclasses without one override :meth:`pick`.
+    Loading, validating and dumping go to the case's own schema.
+    """
+
+    choices: ClassVar[tuple[type[ma.Schema], ...]] = ()
+    discriminator: ClassVar[str | None] = None
+
+    @classmethod
+    def tags(cls) -> dict[str, type[ma.Schema]]:
+        """Each case by its tag (with a discriminator)."""
+        assert cls.discriminator is not None
+        return {cast(Tag, case._declared_fields[cls.discriminator]).tag: case for case in cls.choices}
+
+    def pick(self, data: Mapping[str, Any]) -> type[ma.Schema]:
+        """The case of ``data``; a :class:`~marshmallow.ValidationError` when it is none."""
+        assert self.discriminator is not None
+        tags = self.tags()
+        case = tags.get(data.get(self.discriminator))  # type: ignore[arg-type]
+        if case is None:
+            raise ma.ValidationError({self.discriminator: [f"Must be one of: {', '.join(tags)}."]})
+        return case
+
+    def _case(self, data: Any) -> ma.Schema:
+        if not isinstance(data, Mapping):
+            raise ma.ValidationError({"_schema": ["Invalid input type."]})
+        return _instance(self.pick(data))
+
+    def load(self, data: Any, *, many: bool | None = None, partial: Any = None, unknown: Any = None) -> Any:
+        """Load ``data`` with the schema of its case."""
+        if self.many if many is None else many:
+            return [self.load(item, many=False, partial=partial, unknown=unknown) for item in data]
+        return self._case(data).load(data, partial=partial, unknown=unknown)
+
+    def validate(self, data: Any, *, many: bool | None = None, partial: Any = None) -> dict[str, Any]:
+        """The errors of ``data`` in its case (empty when valid)."""
+        try:
+            self.load(data, many=many, partial=partial)
+        except ma.ValidationError as error:
+            return cast(dict[str, Any], error.normalized_messages())  # type: ignore[no-untyped-call]
+        return {}
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        """Dump ``obj`` with the schema of its case."""
+        if self.many if many is None else many:
+            return [self.dump(item, many=False) for item in obj]
+        return self._case(obj).dump(obj)
+
+
+_INSTANCES: dict[type[ma.Schema], ma.Schema] = {}
+
+
+def _instance(schema: type[ma.Schema]) -> ma.Schema:
+    """One shared instance of a case schema (schemas hold no state between loads)."""
+    found = _INSTANCES.get(schema)
+    if found is None:
+        found = _INSTANCES[schema] = schema()
+    return found
+
+
+# Enums with a name of their own in the OpenAPI document (one generated type each, however many fields use them).
+NAMED_ENUMS: dict[str, list[str]] = {}
+
+
+def rule_enum_name(parameter: str) -> str:
+    """The enum component of a rule parameter with choices: ``bombs`` → ``Bombs``."""
+    return parameter.title().replace("_", "")
+
+
+def enum_field(name: str, values: Sequence[str], *, nullable: bool = False, **kwargs: Any) -> fields.String:
+    """A string field that takes one of ``values``, documented as a reference to the enum component ``name``.
+
+    ``nullable`` adds ``null`` (required unless ``required=False`` is passed).
+    """
+    NAMED_ENUMS[name] = list(values)
+    ref: dict[str, Any] = {"$ref": f"#/components/schemas/{name}"}
+    documented = {"anyOf": [ref, {"type": "null"}]} if nullable else dict(ref)
+    metadata = dict(kwargs.pop("metadata", {}))
+    if "description" in metadata:
+        documented["description"] = metadata["description"]
+    metadata["json_schema_replace"] = documented
+    kwargs.setdefault("required", True)
+    return fields.String(validate=validate.OneOf(values), allow_none=nullable, metadata=metadata, **kwargs)

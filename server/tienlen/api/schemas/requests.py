@@ -2,48 +2,64 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
-from ...engine import PARAMETERS, PRESET_NAMES, Parameter
-from .common import MAX_SEQ, NAME_RULES, Flag
+from ...engine import DEFAULT_PRESET, PARAMETERS, PRESET_NAMES, PRESETS, Parameter
+from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, enum_field, rule_enum_name
 
 # ----- requests --------------------------------------------------------------------
 
 
-class SeatRequestSchema(ma.Schema):
-    """``{"name"}`` a remote seat, ``{"name", "bot"}`` a server bot, ``{"open": true}`` a seat to join."""
+class RemoteSeatRequestSchema(ma.Schema):
+    """A seat played through the API: answered with a token."""
 
-    class Meta:
-        description = (
-            "One of: `{name}` a remote seat (answered with a token), `{name, bot}` a server bot, "
-            "`{open: true}` a seat filled later by a join (no name, no bot). "
-            "A seat with neither a name nor `open: true` is refused (422 invalid_request)."
-        )
+    name = fields.String(required=True, validate=NAME_RULES)
+    open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
 
-    name = fields.String(validate=NAME_RULES, metadata={"description": "Required unless the seat is open"})
-    bot = fields.String(validate=validate.OneOf(LEVELS))
-    open = Flag(metadata={"description": "true: an open seat, which takes no name or bot"})
 
-    @ma.validates_schema
-    def _one_kind_of_seat(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("open"):
-            if "name" in data or "bot" in data:
-                raise ma.ValidationError("an open seat takes no name or bot", "open")
-        elif "name" not in data:
-            raise ma.ValidationError("a seat needs a name, or open: true", "name")
+class BotSeatRequestSchema(ma.Schema):
+    """A seat played by a server bot of a level."""
+
+    name = fields.String(required=True, validate=NAME_RULES)
+    bot = enum_field("BotLevel", LEVELS)
+    open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
+
+
+class OpenSeatRequestSchema(ma.Schema):
+    """A seat filled later by a join (no name, no bot)."""
+
+    open = Flag(required=True, validate=validate.Equal(True))
+
+
+class SeatRequestSchema(OneOfSchema):
+    """A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join."""
+
+    choices = (RemoteSeatRequestSchema, BotSeatRequestSchema, OpenSeatRequestSchema)
+
+    def pick(self, data: Mapping[str, Any]) -> type[ma.Schema]:
+        """Open when ``open`` is true, a bot when it names one, else remote."""
+        if data.get("open") is True:
+            return OpenSeatRequestSchema
+        return BotSeatRequestSchema if "bot" in data else RemoteSeatRequestSchema
 
 
 def _rule_field(parameter: Parameter) -> fields.Field[Any]:
     """The request field of one rule parameter, from the engine's declaration of it."""
     about = {"description": parameter.about}
     if parameter.name == "players":
-        return fields.Integer(strict=True, metadata={"description": "If given, must equal the number of seats"})
+        return fields.Integer(
+            strict=True,
+            validate=validate.Range(min=parameter.minimum, max=parameter.maximum),
+            metadata={"description": "If given, must equal the number of seats"},
+        )
     if parameter.choices is not None:
-        return fields.String(validate=validate.OneOf(parameter.values), metadata=about)
+        return enum_field(rule_enum_name(parameter.name), parameter.values, required=False, metadata=about)
     if parameter.is_flag:
         return Flag(metadata=about)
     return fields.Integer(
@@ -51,9 +67,37 @@ def _rule_field(parameter: Parameter) -> fields.Field[Any]:
     )
 
 
+def _one_hand_without_scoring() -> list[dict[str, Any]]:
+    """JSON Schema of the one rule that ties two parameters: with `scoring` "none" a match has 1 hand.
+
+    Per preset (the default one when `preset` is absent): when the scoring in
+    force is "none", the hands in force must be 1, so `hands` must be 1 (and
+    given, unless the preset already has 1 hand).
+    """
+    clauses = []
+    for name, preset in PRESETS.items():
+        chosen: dict[str, Any] = {"properties": {"preset": {"const": name}}, "required": ["preset"]}
+        if name == DEFAULT_PRESET:
+            chosen = {"anyOf": [chosen, {"not": {"required": ["preset"]}}]}
+        if preset.scoring.value == "none":  # in force unless another scoring is given
+            other = {"properties": {"scoring": {"not": {"const": "none"}}}, "required": ["scoring"]}
+            scoring_none: dict[str, Any] = {"not": other}
+        else:
+            scoring_none = {"properties": {"scoring": {"const": "none"}}, "required": ["scoring"]}
+        one_hand: dict[str, Any] = {"properties": {"hands": {"const": 1}}}
+        if preset.hands != 1:
+            one_hand["required"] = ["hands"]
+        clauses.append({"if": chosen, "then": {"if": scoring_none, "then": one_hand}})
+    return clauses
+
+
+class _RulesRequestBase(ma.Schema):
+    json_schema_extra: ClassVar[dict[str, Any]] = {"allOf": _one_hand_without_scoring()}
+
+
 # A preset and overrides of single parameters; the player count comes from the seats.
-RulesRequestSchema = ma.Schema.from_dict(
-    {"preset": fields.String(validate=validate.OneOf(PRESET_NAMES))} | {p.name: _rule_field(p) for p in PARAMETERS},
+RulesRequestSchema = _RulesRequestBase.from_dict(
+    {"preset": enum_field("Preset", PRESET_NAMES, required=False)} | {p.name: _rule_field(p) for p in PARAMETERS},
     name="RulesRequestSchema",
 )
 
@@ -75,15 +119,46 @@ class ClockRequestSchema(ma.Schema):
     )
 
 
+def _players_equal_seats() -> list[dict[str, Any]]:
+    """JSON Schema of ``rules.players``, when given, equal to the number of seats."""
+    return [
+        {
+            "if": {
+                "properties": {"rules": {"properties": {"players": {"const": n}}, "required": ["players"]}},
+                "required": ["rules"],
+            },
+            "then": {"properties": {"seats": {"minItems": n, "maxItems": n}}},
+        }
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    ]
+
+
 class CreateMatchSchema(ma.Schema):
     """Body of ``POST /v1/matches``."""
 
-    seats = fields.List(fields.Nested(SeatRequestSchema), required=True, validate=validate.Length(min=2, max=4))
-    rules = fields.Nested(RulesRequestSchema, load_default=dict)
+    json_schema_extra: ClassVar[dict[str, Any]] = {"allOf": _players_equal_seats()}
+
+    seats = fields.List(
+        fields.Nested(SeatRequestSchema),
+        required=True,
+        validate=validate.Length(min=MIN_PLAYERS, max=MAX_PLAYERS),
+        metadata={
+            "description": "At least one seat is remote or open (not all bots)",
+            "json_schema": {"contains": {"not": {"required": ["bot"]}}},
+        },
+    )
+    rules = fields.Nested(
+        RulesRequestSchema,
+        load_default=dict,
+        metadata={"description": "A preset (standard by default) and overrides; `players`, if given, is the seats'"},
+    )
     seed = fields.Integer(strict=True, validate=validate.Range(min=0, max=2**63 - 1))
     deal = fields.List(
         fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(min=1, max=13)),
-        metadata={"description": "One list of cards per seat for the first hand"},
+        metadata={
+            "description": "One list of 1 to 13 cards per seat for the first hand, no card twice "
+            "(else 422 invalid_request)"
+        },
     )
     clock = fields.Nested(
         ClockRequestSchema,
@@ -92,9 +167,11 @@ class CreateMatchSchema(ma.Schema):
             "play when it may not pass), and the takeover bot plays it after too many timeouts in a row"
         },
     )
-    takeover = fields.String(
+    takeover = enum_field(
+        "BotLevel",
+        LEVELS,
+        required=False,
         load_default="medium",
-        validate=validate.OneOf(LEVELS),
         metadata={"description": "The level of the bot that takes over a seat that left or timed out too often"},
     )
     listed = Flag(
@@ -109,33 +186,41 @@ class JoinSchema(ma.Schema):
     name = fields.String(required=True, validate=NAME_RULES)
 
 
-class ActionSchema(ma.Schema):
-    """Body of ``POST /v1/matches/{match_id}/actions``."""
+VERSION = fields.Integer(
+    strict=True,
+    validate=validate.Range(min=0, max=MAX_SEQ),
+    metadata={"description": "Refused with 409 stale_version unless current"},
+)
 
-    class Meta:
-        description = (
-            '`{"type": "play", "cards": [...]}` or `{"type": "pass"}`; a pass takes no cards '
-            "(absent or empty), a play must give them (else 422 invalid_request)."
-        )
 
-    type = fields.String(required=True, validate=validate.OneOf(["play", "pass"]))
+class PlayActionSchema(ma.Schema):
+    """Play cards."""
+
+    type = Tag("play")
     cards = fields.List(
         fields.String(validate=validate.Length(max=8)),
+        required=True,
         validate=validate.Length(max=52),
-        metadata={"description": "The cards played: required for a play, absent or empty for a pass"},
+        metadata={"description": "The cards played, e.g. [\"3S\", \"3D\"]"},
     )
-    version = fields.Integer(
-        strict=True,
-        validate=validate.Range(min=0, max=MAX_SEQ),
-        metadata={"description": "Refused with 409 stale_version unless current"},
-    )
+    version = VERSION
 
-    @ma.validates_schema
-    def _cards_with_play_only(self, data: dict[str, Any], **_: Any) -> None:
-        if data["type"] == "play" and "cards" not in data:
-            raise ma.ValidationError("a play needs cards", "cards")
-        if data["type"] == "pass" and data.get("cards"):
-            raise ma.ValidationError("a pass takes no cards", "cards")
+
+class PassActionSchema(ma.Schema):
+    """Pass."""
+
+    type = Tag("pass")
+    cards = fields.List(
+        fields.String(), validate=validate.Length(max=0), metadata={"description": "Absent or empty"}
+    )
+    version = VERSION
+
+
+class ActionSchema(OneOfSchema):
+    """A play (with its cards) or a pass, told apart by `type`."""
+
+    discriminator = "type"
+    choices = (PlayActionSchema, PassActionSchema)
 
 
 class EventsQuerySchema(ma.Schema):
@@ -174,7 +259,7 @@ class LobbyQuerySchema(ma.Schema):
         metadata={"description": "Only matches waiting for players are listed"},
     )
     players = fields.Integer(validate=validate.Range(min=2, max=4), metadata={"description": "Seats of the match"})
-    preset = fields.String(validate=validate.OneOf(PRESET_NAMES), metadata={"description": "Its rules' preset"})
+    preset = enum_field("Preset", PRESET_NAMES, required=False, metadata={"description": "Its rules' preset"})
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=50))
     cursor = fields.String(
         validate=validate.Length(min=1, max=200), metadata={"description": "`next_cursor` of the previous page"}

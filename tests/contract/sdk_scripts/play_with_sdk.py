@@ -1,0 +1,79 @@
+"""Plays a whole match through the SDK that openapi-python-client generates (checked with mypy --strict first).
+
+Usage: python play_with_sdk.py BASE_URL  (the generated ``tienlen_sdk`` package on the path)
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+
+from tienlen_sdk import AuthenticatedClient, Client
+from tienlen_sdk.api.events import get_events
+from tienlen_sdk.api.matches import create_match
+from tienlen_sdk.api.seats import get_legal_plays, get_seat_view, post_action
+from tienlen_sdk.models import (
+    ActionAnswer,
+    BotLevel,
+    BotSeatRequest,
+    CreatedMatch,
+    CreateMatch,
+    Error,
+    ErrorReason,
+    EventPage,
+    Legal,
+    MatchEndedEvent,
+    MatchStatus,
+    PassAction,
+    PassActionType,
+    PlayAction,
+    PlayActionType,
+    PlayedEvent,
+    Preset,
+    RemoteSeatRequest,
+    RulesRequest,
+    SeatView,
+)
+
+
+def main(base_url: str) -> int:
+    """Create a match against two bots, play the lowest legal play (or pass) until it ends; print a summary."""
+    client = Client(base_url=base_url)
+    body = CreateMatch(
+        seats=[RemoteSeatRequest(name="Ann"), BotSeatRequest(name="Bo", bot=BotLevel.EASY)],
+        rules=RulesRequest(preset=Preset.LADDER),
+        seed=11,
+    )
+    created = create_match.sync(client=client, body=body)
+    assert isinstance(created, CreatedMatch), created
+    seat = AuthenticatedClient(base_url=base_url, token=created.tokens[0].token)
+    match_id = created.match_id
+    refused = post_action.sync(match_id, client=seat, body=PlayAction(cards=["ZZ"], type_=PlayActionType.PLAY))
+    assert isinstance(refused, Error) and refused.reason in (ErrorReason.UNKNOWN_CARD, ErrorReason.NOT_YOUR_TURN)
+    actions = 0
+    for _ in range(200):
+        view = get_seat_view.sync(match_id, client=seat)
+        assert isinstance(view, SeatView), view
+        if view.status != MatchStatus.PLAYING:
+            break
+        legal = get_legal_plays.sync(match_id, client=seat)
+        assert isinstance(legal, Legal), legal
+        move: PlayAction | PassAction
+        if legal.plays:
+            move = PlayAction(cards=legal.plays[0].cards, type_=PlayActionType.PLAY)
+        else:
+            move = PassAction(type_=PassActionType.PASS)
+        answer = post_action.sync(match_id, client=seat, body=move, idempotency_key=str(uuid.uuid4()))
+        assert isinstance(answer, ActionAnswer), answer
+        actions += 1
+    page = get_events.sync(match_id, client=client, after=0)
+    assert isinstance(page, EventPage), page
+    played = [e for e in page.events if isinstance(e, PlayedEvent)]
+    ended = [e for e in page.events if isinstance(e, MatchEndedEvent)]
+    assert played and len(ended) == 1, [type(e).__name__ for e in page.events]
+    print(f"finished after {actions} actions: {len(page.events)} events, winner {ended[0].winner}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

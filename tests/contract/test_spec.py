@@ -1,0 +1,118 @@
+"""The OpenAPI document says exactly what the server takes and answers, in names that generate clean code."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from tienlen.api import openapi_document
+from tienlen.api.errors import REASON_STATUS, REASONS
+from tienlen.bots import LEVELS
+from tienlen.engine import PRESET_NAMES
+
+
+@pytest.fixture(scope="module")
+def spec() -> dict[str, Any]:
+    return openapi_document()
+
+
+def schemas(spec: dict[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = spec["components"]["schemas"]
+    return found
+
+
+def refs(value: Any) -> set[str]:
+    """Every schema name a part of the document refers to."""
+    return set(re.findall(r'"#/components/schemas/([^"]+)"', json.dumps(value)))
+
+
+def test_every_schema_is_used_and_none_is_named_like_one_of_its_properties(spec: dict[str, Any]) -> None:
+    found = schemas(spec)
+    used = refs(spec["paths"])
+    while True:  # what the operations use, and what those use in turn
+        more = refs({name: found[name] for name in used}) - used
+        if not more:
+            break
+        used |= more
+    assert set(found) == used, f"unused schemas: {sorted(set(found) - used)}"
+    assert "PaginationMetadata" not in found
+    snake = {name: re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower() for name in found}
+    clashes = [name for name, body in found.items() if snake[name] in body.get("properties", {})]
+    assert clashes == [], "a model's from_dict names its result after the model: it must not be a property too"
+
+
+def test_the_document_names_its_servers(spec: dict[str, Any]) -> None:
+    assert spec["servers"] and all("url" in server for server in spec["servers"])
+
+
+def test_seats_are_exactly_one_of_remote_bot_or_open_and_a_named_seat_needs_a_name(spec: dict[str, Any]) -> None:
+    found = schemas(spec)
+    seat = found["SeatRequest"]
+    assert [r["$ref"].rsplit("/", 1)[1] for r in seat["oneOf"]] == [
+        "RemoteSeatRequest",
+        "BotSeatRequest",
+        "OpenSeatRequest",
+    ]
+    assert found["RemoteSeatRequest"]["required"] == ["name"]
+    assert sorted(found["BotSeatRequest"]["required"]) == ["bot", "name"]
+    assert found["OpenSeatRequest"]["required"] == ["open"]
+    assert all(found[name]["additionalProperties"] is False for name in ("RemoteSeatRequest", "OpenSeatRequest"))
+    assert found["BotLevel"]["enum"] == list(LEVELS)
+    assert found["BotSeatRequest"]["properties"]["bot"] == {"$ref": "#/components/schemas/BotLevel"}
+
+
+def test_actions_and_events_are_discriminated_by_type_with_their_required_fields(spec: dict[str, Any]) -> None:
+    found = schemas(spec)
+    action = found["Action"]
+    assert action["discriminator"]["propertyName"] == "type"
+    assert set(action["discriminator"]["mapping"]) == {"play", "pass"}
+    assert sorted(found["PlayAction"]["required"]) == ["cards", "type"]
+    assert found["PassAction"]["required"] == ["type"] and found["PassAction"]["properties"]["cards"]["maxItems"] == 0
+    event = found["Event"]
+    expected = {
+        "seat_joined": {"seat", "name"},
+        "hand_started": {"hand_number", "leader"},
+        "played": {"seat", "cards", "kind", "bomb"},
+        "passed": {"seat"},
+        "table_cleared": {"leader"},
+        "went_out": {"seat", "place"},
+        "hand_ended": {"hand_number", "places", "points"},
+        "match_ended": {"winner", "winners", "scores"},
+        "timed_out": {"seat", "action"},
+        "seat_taken_over": {"seat", "bot"},
+        "seat_left": {"seat"},
+        "match_abandoned": set(),
+        "match_cancelled": set(),
+        "rematch": {"next_match_id"},
+    }
+    assert set(event["discriminator"]["mapping"]) == set(expected)
+    for tag, ref in event["discriminator"]["mapping"].items():
+        case = found[ref.rsplit("/", 1)[1]]
+        assert case["properties"]["type"]["const"] == tag
+        assert set(case["required"]) == expected[tag] | {"seq", "type"}, tag
+        assert set(case["properties"]) == set(case["required"]), "every field of an event is always there"
+    page = found["EventPage"]["properties"]["events"]["items"]
+    assert page == {"$ref": "#/components/schemas/Event"}
+
+
+def test_reason_and_bot_are_enums_from_the_one_list_of_each(spec: dict[str, Any]) -> None:
+    found = schemas(spec)
+    assert found["Error"]["properties"]["reason"]["enum"] == list(REASONS)
+    assert set(REASON_STATUS) <= set(REASONS)
+    seat_bot = found["MatchSeat"]["properties"]["bot"]
+    assert seat_bot["anyOf"] == [{"$ref": "#/components/schemas/BotLevel"}, {"type": "null"}]
+    assert found["Preset"]["enum"] == list(PRESET_NAMES)
+
+
+def test_every_documented_reason_of_an_operation_is_a_known_reason(spec: dict[str, Any]) -> None:
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            for status, response in operation["responses"].items():
+                listed = re.match(r"Reasons: ((?:`[a-z_]+`(?:, )?)+)", response.get("description", ""))
+                named = re.findall(r"`([a-z_]+)`", listed.group(1)) if listed else []
+                assert set(named) <= set(REASONS), (method, path, status)
