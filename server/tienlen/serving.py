@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -147,6 +149,7 @@ def gunicorn_options(config: ServeConfig, *, max_waiters: int) -> dict[str, Any]
         # servers on one machine (tests, bench, make serve) would fight over it.
         "control_socket_disable": True,
         "post_worker_init": _post_worker_init,
+        "child_exit": _child_exit,
     }
     if config.worker_class == "gthread":
         options["threads"] = config.threads
@@ -178,6 +181,27 @@ def port_in_use(host: str, port: int) -> str | None:
     return None
 
 
+def _metrics_dir() -> str | None:
+    """Make a fresh temp dir for the workers' metrics when ``PROMETHEUS_MULTIPROC_DIR`` is not set; it, or None.
+
+    Set before gunicorn forks (and before any worker imports prometheus_client),
+    so every worker writes its values there and ``/metrics`` sums them.
+    """
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return None
+    made = tempfile.mkdtemp(prefix="tienlen-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = made
+    return made
+
+
+def _child_exit(server: Any, worker: Any) -> None:
+    """gunicorn hook, in the master: a worker's live gauges (waiting connections) stop counting when it exits."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
 def _raise_system_exit(signum: int, frame: FrameType | None) -> None:
     """Turn SIGTERM/SIGINT into SystemExit so ``finally`` blocks run (until gunicorn takes over)."""
     raise SystemExit(128 + signum)
@@ -203,6 +227,7 @@ def serve(config: ServeConfig) -> int:
     previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
     owner_pid = os.getpid()
     embedded: LocalRedis | None = None
+    metrics_dir: str | None = None
     try:
         redis_url = os.environ.get("REDIS_URL", "").strip()
         if redis_url:
@@ -214,6 +239,7 @@ def serve(config: ServeConfig) -> int:
             # Set before gunicorn forks, so every worker's create_app() finds it.
             os.environ["REDIS_URL"] = embedded.url
             redis_note = f"embedded Redis {embedded.url} (pid {embedded.pid}, AOF in {embedded.data_dir})"
+        metrics_dir = _metrics_dir()
         options = gunicorn_options(config, max_waiters=settings.max_waiters)
         print(f"tienlen: listening on http://{options['bind']} ({config.shape}), using {redis_note}", flush=True)
         # gunicorn installs its own SIGTERM/SIGINT handlers; on either it stops the
@@ -224,6 +250,8 @@ def serve(config: ServeConfig) -> int:
         # gunicorn workers are forked from this process and unwind through here too:
         # only the master may stop Redis or restore handlers.
         if os.getpid() == owner_pid:
+            if metrics_dir is not None:
+                shutil.rmtree(metrics_dir, ignore_errors=True)
             if embedded is not None:
                 # A second Ctrl-C must not interrupt the shutdown of Redis.
                 signal.signal(signal.SIGINT, signal.SIG_IGN)

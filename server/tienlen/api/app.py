@@ -23,6 +23,7 @@ from ..store.redis_store import Lifetimes
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, error_body
 from .headers import install_headers
 from .limits import install_limits
+from .metrics import install_metrics
 from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, run_sweeper
 from .schemas import ErrorSchema, describe
@@ -136,6 +137,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _install_error_handlers(app, api)
     _install_request_log(app, settings)
     install_headers(app)
+    install_metrics(app)  # GET /metrics
     return app
 
 

@@ -6,6 +6,6 @@ generator they are given (see :func:`bot_rng`).
 """
 
 from .base import Action, Hint
-from .driver import LEVELS, bot_rng, choose, hint, play_bot_turns
+from .driver import LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
 
-__all__ = ["LEVELS", "Action", "Hint", "bot_rng", "choose", "hint", "play_bot_turns"]
+__all__ = ["LEVELS", "Action", "DecisionHook", "Hint", "bot_rng", "choose", "hint", "play_bot_turns"]

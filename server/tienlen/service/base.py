@@ -44,6 +44,7 @@ class ServiceBase:
         self.bot_budget_s = bot_budget_s
         self._offload: Offload = offload or _in_place
         self.now = now
+        self.on_bot_decision: bots.DecisionHook | None = None  # sees each bot decision (the metrics time them)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -72,7 +73,11 @@ class ServiceBase:
         engine = record.engine
         assert engine is not None
         return bots.play_bot_turns(
-            engine, record.bots, budget_s=self.bot_budget_s, total_budget_s=BOT_TURNS_BUDGETS * self.bot_budget_s
+            engine,
+            record.bots,
+            budget_s=self.bot_budget_s,
+            total_budget_s=BOT_TURNS_BUDGETS * self.bot_budget_s,
+            on_decision=self.on_bot_decision,
         )
 
     def _bots_play_on(self, record: MatchRecord) -> list[EventDict]:

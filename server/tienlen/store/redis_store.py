@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import redis
 from redis.cluster import RedisCluster
@@ -115,6 +115,19 @@ def answer_key(match_id: str, answer: AnswerKey) -> str:
     return f"tl:{{{match_id}}}:idem:{digest}"
 
 
+class StoreObserver(Protocol):
+    """Told what the store did, for the server's metrics."""
+
+    def committed(self, created: bool, events: list[dict[str, Any]]) -> None:
+        """A commit was applied: a new match when ``created``; the events it appended."""
+
+    def lost_race(self) -> None:
+        """A compare-and-set found another version (the caller retries from a fresh read)."""
+
+    def waiters(self, count: int) -> None:
+        """The number of clients this process holds waiting for events changed to ``count``."""
+
+
 class RedisMatchStore(RedisIndexes):
     """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`).
 
@@ -142,7 +155,13 @@ class RedisMatchStore(RedisIndexes):
         self._publish: str | None = "SPUBLISH" if self._cluster else None
         self._waiting = Waiting(client.pubsub, wake_channel, max_waiters, cluster=self._cluster)
         self._pinger = pinger
+        self._observer: StoreObserver | None = None
         super().__init__(client)
+
+    def observe(self, observer: StoreObserver) -> None:
+        """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""
+        self._observer = observer
+        self._waiting.on_change = observer.waiters
 
     @property
     def _redis(self) -> Client:
@@ -242,7 +261,13 @@ class RedisMatchStore(RedisIndexes):
             ]
         except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
-        return bool(run_script(self._redis, _COMMIT, keys, args))
+        done = bool(run_script(self._redis, _COMMIT, keys, args))
+        if self._observer is not None:
+            if done:
+                self._observer.committed(expected_version is None, events)
+            else:
+                self._observer.lost_race()
+        return done
 
     def keep(self, match_id: str, answer: AnswerKey, kept: dict[str, Any]) -> bool:
         """Keep ``kept`` (a refusal) under ``answer`` for 24 h unless something is kept there already."""

@@ -130,6 +130,7 @@ class Waiting:
         self._pending: list[str] = []
         self._thread: threading.Thread | None = None
         self._pid = 0
+        self.on_change: Callable[[int], None] | None = None  # told the number of waiters when it changes
 
     # ----- waiters --------------------------------------------------------------------
 
@@ -152,6 +153,8 @@ class Waiting:
                 feed = self._feeds[channel] = _Feed(self._lock)
                 self._pending.append(channel)
             feed.holders += 1
+            count = self.waiters
+        self._told(count)
         try:
             self._ensure_subscriber()
             with feed.changed:
@@ -164,6 +167,13 @@ class Waiting:
                 feed.holders -= 1
                 if feed.holders == 0:
                     feed.idle_since = time.monotonic()
+                count = self.waiters
+            self._told(count)
+
+    def _told(self, count: int) -> None:
+        """Tell :attr:`on_change` the number of waiters (outside the lock)."""
+        if self.on_change is not None:
+            self.on_change(count)
 
     def close(self) -> None:
         """Shut down: wake every waiter so streams end and long polls answer what they have."""
