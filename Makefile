@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http bench-waiting openapi clean
+.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http bench-waiting bench-memory openapi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,9 @@ bench-http: $(STAMP)
 
 bench-waiting: $(STAMP)
 	$(BIN)/python bench/waiting.py
+
+bench-memory: $(STAMP)
+	$(BIN)/python bench/memory.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json

@@ -1,0 +1,23 @@
+"""``bench/memory.py`` (``make bench-memory``) keeps working, and an active 4-seat match stays within 8 KB of Redis."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ACTIVE_BUDGET_BYTES = 8 * 1024
+
+
+def test_a_short_memory_run_prints_every_kind_and_an_active_match_fits_in_8_kb() -> None:
+    command = [sys.executable, str(ROOT / "bench" / "memory.py"), "--matches", "8"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    figures = json.loads(result.stdout)
+    for kind in ("waiting", "active_4_seats", "finished"):
+        assert figures[kind]["memory_usage_bytes"] > 0, kind
+    assert figures["active_4_seats"]["events"] > 4, "the active matches were played into"
+    assert figures["finished"]["events"] > figures["active_4_seats"]["events"]
+    assert figures["active_4_seats"]["memory_usage_bytes"] <= ACTIVE_BUDGET_BYTES, figures["active_4_seats"]
