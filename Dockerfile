@@ -1,4 +1,4 @@
-# Tiến Lên game server: gunicorn (gthread workers) serving the Flask API.
+# Tiến Lên game server: gunicorn (gevent workers) serving the Flask API.
 # Match state lives in Redis: set REDIS_URL (compose.yaml does). Without it the
 # server would try to start a private redis-server, which this image does not ship.
 FROM python:3.11-slim
@@ -10,11 +10,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Only what the package build needs (pyproject names README.md as the readme).
+# The locked dependencies first (pinned and hashed by `make lock`), so code changes reuse this layer.
+COPY requirements.lock ./
+RUN pip install --require-hashes -r requirements.lock
+# Then the package itself, without resolving anything again (pyproject names README.md as the readme).
 COPY pyproject.toml README.md ./
 COPY server ./server
-RUN pip install . \
+RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin tienlen
+# The browser table at / (static files; an installed package does not find them in the repository).
+COPY clients/web/public ./web
+ENV TIENLEN_WEB_DIR=/app/web
 
 USER tienlen
 WORKDIR /home/tienlen

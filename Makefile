@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http bench-waiting bench-memory openapi clean
+.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http bench-waiting bench-memory openapi lock clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ bench-waiting: $(STAMP)
 
 bench-memory: $(STAMP)
 	$(BIN)/python bench/memory.py
+
+# The image's pinned, hashed dependencies (tests/test_lock.py checks that they cover pyproject.toml)
+lock: $(STAMP)
+	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-emit-index-url --no-emit-find-links \
+		--output-file requirements.lock pyproject.toml
 
 openapi: $(STAMP)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json
