@@ -12,8 +12,9 @@ A request over a limit answers 429 ``rate_limited`` in the error shape with
 ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
 ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds until the window
 resets). :data:`LIMITED` is the one list of what is limited: the limiter and
-the OpenAPI document both read it. When the limits' storage does not answer,
-requests are not limited (the store's own 503 tells the client).
+the OpenAPI document both read it. While the limits' storage does not
+answer, each process counts in its own memory (and the store's own 503 tells
+the client that Redis is away).
 """
 
 from __future__ import annotations
