@@ -163,6 +163,9 @@ def _steward(
                 outcome.killed = True
             return None
         if not standing_in and process is not None and process.poll() is not None:
+            match = api.match(match_id)  # it may have exited just after the match ended, since the read above
+            if match["status"] == "finished":
+                return match
             outcome.crashed = True  # gone while the match still needs it
             standing_in = outcome.stood_in = True
         on_turn = match["status"] == "playing" and match["turn"] == seat
