@@ -237,7 +237,16 @@ def test_invalid_rules_name_the_parameter(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [{"type": "fold"}, {"type": "play"}, {"type": "pass", "cards": ["3S"]}, {"type": "play", "cards": "3S"}, []],
+    [
+        {"type": "fold"},
+        {"type": "play"},
+        {"type": "pass", "cards": ["3S"]},
+        {"type": "play", "cards": "3S"},
+        [],
+        {"type": {}},  # a discriminator that is not even a string
+        {"type": ["play"]},
+        {"cards": ["3S"]},
+    ],
 )
 def test_invalid_action_bodies_get_invalid_request(api: Api, client: FlaskClient, body: object) -> None:
     match_id, tokens = four_remote(api, deal=DEAL)

@@ -228,3 +228,12 @@ def test_a_refusal_that_the_match_did_not_decide_is_not_kept(api: Api) -> None:
     refused(api.act(match_id, "not-a-token", {"type": "play", "cards": ["3S"]}, **key), 401, "invalid_token")
     refused(api.act(match_id, tokens[0], {"type": "fold"}, **key), 422, "invalid_request")  # the schema's refusal
     assert api.act(match_id, tokens[0], {"type": "play", "cards": ["3S"]}, **key).status_code == 200
+
+
+def test_integers_are_json_schema_integers_a_whole_float_counts(api: Api) -> None:
+    """JSON Schema's "integer" takes 7.0, so the server does too; 7.5, "7" and true stay refused."""
+    created = api.client.post("/v1/matches", json={"seats": SEATS, "seed": 7.0, "clock": {"turn_seconds": 30.0}})
+    assert created.status_code == 201, created.json
+    assert json_object(created)["match"]["clock"]["turn_seconds"] == 30
+    for seed in (7.5, "7", True, 1e300):
+        refused(api.client.post("/v1/matches", json={"seats": SEATS, "seed": seed}), 422, "invalid_request")

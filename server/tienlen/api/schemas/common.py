@@ -83,7 +83,8 @@ class OneOfSchema(ma.Schema):
         """The case of ``data``; a :class:`~marshmallow.ValidationError` when it is none."""
         assert self.discriminator is not None
         tags = self.tags()
-        case = tags.get(data.get(self.discriminator))  # type: ignore[arg-type]
+        tag = data.get(self.discriminator)
+        case = tags.get(tag) if isinstance(tag, str) else None
         if case is None:
             raise ma.ValidationError({self.discriminator: [f"Must be one of: {', '.join(tags)}."]})
         return case
@@ -148,3 +149,15 @@ def enum_field(name: str, values: Sequence[str], *, nullable: bool = False, **kw
     metadata["json_schema_replace"] = documented
     kwargs.setdefault("required", True)
     return fields.String(validate=validate.OneOf(values), allow_none=nullable, metadata=metadata, **kwargs)
+
+
+class WholeNumber(fields.Integer):
+    """A JSON integer as JSON Schema means it: ``3`` or ``3.0``, never ``3.5``, ``"3"`` or ``true``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**63:
+            value = int(value)
+        return super()._validated(value)

@@ -11,7 +11,7 @@ from marshmallow import fields, validate
 from ...bots import LEVELS
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESET_NAMES, PRESETS, Parameter
 from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, enum_field, rule_enum_name
+from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, WholeNumber, enum_field, rule_enum_name
 
 # ----- requests --------------------------------------------------------------------
 
@@ -53,8 +53,7 @@ def _rule_field(parameter: Parameter) -> fields.Field[Any]:
     """The request field of one rule parameter, from the engine's declaration of it."""
     about = {"description": parameter.about}
     if parameter.name == "players":
-        return fields.Integer(
-            strict=True,
+        return WholeNumber(
             validate=validate.Range(min=parameter.minimum, max=parameter.maximum),
             metadata={"description": "If given, must equal the number of seats"},
         )
@@ -62,9 +61,7 @@ def _rule_field(parameter: Parameter) -> fields.Field[Any]:
         return enum_field(rule_enum_name(parameter.name), parameter.values, required=False, metadata=about)
     if parameter.is_flag:
         return Flag(metadata=about)
-    return fields.Integer(
-        strict=True, validate=validate.Range(min=parameter.minimum, max=parameter.maximum), metadata=about
-    )
+    return WholeNumber(validate=validate.Range(min=parameter.minimum, max=parameter.maximum), metadata=about)
 
 
 def _one_hand_without_scoring() -> list[dict[str, Any]]:
@@ -105,14 +102,12 @@ RulesRequestSchema = _RulesRequestBase.from_dict(
 class ClockRequestSchema(ma.Schema):
     """A turn clock for every remote seat."""
 
-    turn_seconds = fields.Integer(
-        strict=True,
+    turn_seconds = WholeNumber(
         required=True,
         validate=validate.Range(min=1, max=3600),
         metadata={"description": "Seconds a remote seat has for each turn"},
     )
-    timeouts_before_takeover = fields.Integer(
-        strict=True,
+    timeouts_before_takeover = WholeNumber(
         load_default=2,
         validate=validate.Range(min=1, max=10),
         metadata={"description": "Timeouts in a row after which the takeover bot plays the seat"},
@@ -152,7 +147,7 @@ class CreateMatchSchema(ma.Schema):
         load_default=dict,
         metadata={"description": "A preset (standard by default) and overrides; `players`, if given, is the seats'"},
     )
-    seed = fields.Integer(strict=True, validate=validate.Range(min=0, max=2**63 - 1))
+    seed = WholeNumber(validate=validate.Range(min=0, max=2**63 - 1))
     deal = fields.List(
         fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(min=1, max=13)),
         metadata={
@@ -186,8 +181,7 @@ class JoinSchema(ma.Schema):
     name = fields.String(required=True, validate=NAME_RULES)
 
 
-VERSION = fields.Integer(
-    strict=True,
+VERSION = WholeNumber(
     validate=validate.Range(min=0, max=MAX_SEQ),
     metadata={"description": "Refused with 409 stale_version unless current"},
 )
