@@ -89,8 +89,9 @@ export interface paths {
         put?: never;
         /**
          * Play cards or pass, then let every bot that follows play.
-         * @description A body that is not JSON (400 `bad_request`) or does not match the
-         *     schema (422 `invalid_request`) is refused before anything else. Then,
+         * @description A body sent as another media type (415 `unsupported_media_type`),
+         *     that is not JSON (400 `bad_request`) or does not match the schema (422
+         *     `invalid_request`) is refused before anything else. Then,
          *     when several reasons apply, the first of: token, `match_not_playing`,
          *     `not_your_turn`, `stale_version`, `unknown_card`, `duplicate_cards`,
          *     `cards_not_in_hand`, `not_a_combination`, `must_include_start_card` /
@@ -340,15 +341,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description `{"type": "play", "cards": [...]}` or `{"type": "pass"}`; a pass takes no cards (absent or empty), a play must give them (else 422 invalid_request). */
-        Action: {
-            /** @description The cards played: required for a play, absent or empty for a pass */
-            cards?: string[];
-            /** @enum {string} */
-            type: "play" | "pass";
-            /** @description Refused with 409 stale_version unless current */
-            version?: number;
-        };
+        /** @description A play (with its cards) or a pass, told apart by `type`. */
+        Action: components["schemas"]["PlayAction"] | components["schemas"]["PassAction"];
         ActionAnswer: {
             cards: string[];
             clock: components["schemas"]["Clock"] | null;
@@ -358,9 +352,7 @@ export interface components {
              */
             created_at: string;
             /** @description Every event from the action through the bots' replies, oldest first */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["Event"][];
             /** @description 1-based; 0 while waiting */
             hand_number: number;
             hands: components["schemas"]["Hand"][];
@@ -377,11 +369,10 @@ export interface components {
             reentry: boolean;
             rules: components["schemas"]["Rules"];
             seat: number;
-            seats: components["schemas"]["Seat"][];
+            seats: components["schemas"]["MatchSeat"][];
             /** @description The card your opening lead must include (only while it applies and you hold it) */
             start_card: string | null;
-            /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            status: components["schemas"]["MatchStatus"];
             table: components["schemas"]["Table"] | null;
             /** @description The seat expected to act */
             turn: number | null;
@@ -402,9 +393,23 @@ export interface components {
             winners: number[];
         };
         ActionOut: {
+            /** @description Empty for a pass */
             cards: string[];
             /** @enum {string} */
             type: "play" | "pass";
+        };
+        /** @enum {string} */
+        Bombs: "exact" | "classic" | "ladder" | "off";
+        /** @enum {string} */
+        BotLevel: "easy" | "medium" | "hard";
+        BotSeatRequest: {
+            bot: components["schemas"]["BotLevel"];
+            name: string;
+            /**
+             * @description false if given
+             * @enum {boolean}
+             */
+            open?: false;
         };
         Clock: {
             timeouts_before_takeover: number;
@@ -422,27 +427,25 @@ export interface components {
         CreateMatch: {
             /** @description A turn clock: a remote seat whose turn runs out passes (or plays its lowest legal play when it may not pass), and the takeover bot plays it after too many timeouts in a row */
             clock?: components["schemas"]["ClockRequest"];
-            /** @description One list of cards per seat for the first hand */
+            /** @description One list of 1 to 13 cards per seat for the first hand, no card twice (else 422 invalid_request) */
             deal?: string[][];
             /**
              * @description Show the match in the lobby (GET /v1/matches) while it has an open seat
              * @default false
              */
             listed: boolean;
+            /** @description A preset (standard by default) and overrides; `players`, if given, is the seats' */
             rules?: components["schemas"]["RulesRequest"];
+            /** @description At least one seat is remote or open (not all bots) */
             seats: components["schemas"]["SeatRequest"][];
             seed?: number;
-            /**
-             * @description The level of the bot that takes over a seat that left or timed out too often
-             * @default medium
-             * @enum {string}
-             */
-            takeover: "easy" | "medium" | "hard";
-        };
+            /** @description The level of the bot that takes over a seat that left or timed out too often */
+            takeover?: components["schemas"]["BotLevel"];
+        } & (unknown & unknown & unknown);
         CreatedMatch: {
             match: components["schemas"]["Match"];
             match_id: string;
-            tokens: components["schemas"]["Token"][];
+            tokens: components["schemas"]["SeatToken"][];
         };
         Error: {
             /** @description HTTP status code */
@@ -453,16 +456,20 @@ export interface components {
             };
             /** @description What went wrong, for people */
             message: string;
-            /** @description What went wrong, for programs */
-            reason: string;
+            /**
+             * @description What went wrong, for programs
+             * @enum {string}
+             */
+            reason: "bad_request" | "invalid_token" | "match_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
-        Events: {
-            /** @description Events oldest first, each {seq, type, ...}: seat_joined {seat, name}, hand_started {hand_number, leader}, played {seat, cards, kind, bomb}, passed {seat}, table_cleared {leader}, went_out {seat, place}, hand_ended {hand_number, places, points}, match_ended {winner, winners, scores} */
-            events: {
-                [key: string]: unknown;
-            }[];
+        /** @description One event of a match, told apart by `type`. */
+        Event: components["schemas"]["SeatJoinedEvent"] | components["schemas"]["HandStartedEvent"] | components["schemas"]["PlayedEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["TableClearedEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["HandEndedEvent"] | components["schemas"]["MatchEndedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["SeatLeftEvent"] | components["schemas"]["MatchAbandonedEvent"] | components["schemas"]["MatchCancelledEvent"] | components["schemas"]["RematchEvent"];
+        EventPage: {
+            /** @description Oldest first */
+            events: components["schemas"]["Event"][];
+            /** @description The newest event's number: pass it as the next `after` */
             last_seq: number;
         };
         Hand: {
@@ -471,6 +478,32 @@ export interface components {
             places: number[];
             /** @description Points by seat */
             points: number[];
+        };
+        HandEndedEvent: {
+            hand_number: number;
+            /** @description Seats, first to last */
+            places: number[];
+            /** @description Points by seat */
+            points: number[];
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hand_ended";
+        };
+        HandStartedEvent: {
+            hand_number: number;
+            /** @description The seat that leads the hand's first battle */
+            leader: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hand_started";
         };
         Health: {
             status: string;
@@ -490,9 +523,7 @@ export interface components {
              */
             created_at: string;
             /** @description Every event from the action through the bots' replies, oldest first */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["Event"][];
             /** @description 1-based; 0 while waiting */
             hand_number: number;
             hands: components["schemas"]["Hand"][];
@@ -508,9 +539,8 @@ export interface components {
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
             rules: components["schemas"]["Rules"];
-            seats: components["schemas"]["Seat"][];
-            /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            seats: components["schemas"]["MatchSeat"][];
+            status: components["schemas"]["MatchStatus"];
             table: components["schemas"]["Table"] | null;
             /** @description The seat expected to act */
             turn: number | null;
@@ -550,7 +580,8 @@ export interface components {
             seats: components["schemas"]["LobbySeat"][];
         };
         LobbySeat: {
-            bot: string | null;
+            /** @description Bot level, or null */
+            bot: components["schemas"]["BotLevel"] | null;
             name: string | null;
             open: boolean;
             seat: number;
@@ -577,9 +608,8 @@ export interface components {
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
             rules: components["schemas"]["Rules"];
-            seats: components["schemas"]["Seat"][];
-            /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            seats: components["schemas"]["MatchSeat"][];
+            status: components["schemas"]["MatchStatus"];
             table: components["schemas"]["Table"] | null;
             /** @description The seat expected to act */
             turn: number | null;
@@ -599,41 +629,141 @@ export interface components {
             /** @description Several only for a shared win */
             winners: number[];
         };
-        PaginationMetadata: {
-            /** @description First available page number. */
-            first_page?: number;
-            /** @description Last available page number. */
-            last_page?: number;
-            /** @description Next page number. */
-            next_page?: number;
-            /** @description Current page number. */
-            page?: number;
-            /** @description Previous page number. */
-            previous_page?: number;
-            /** @description Total number of items. */
-            total?: number;
-            /** @description Total number of pages. */
-            total_pages?: number;
+        MatchAbandonedEvent: {
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "match_abandoned";
+        };
+        MatchCancelledEvent: {
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "match_cancelled";
+        };
+        MatchEndedEvent: {
+            /** @description Match totals by seat */
+            scores: number[];
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "match_ended";
+            /** @description null only for a shared win */
+            winner: number | null;
+            winners: number[];
+        };
+        MatchSeat: {
+            /** @description Bot level, or null */
+            bot: components["schemas"]["BotLevel"] | null;
+            cards_left: number;
+            /** @description The seat's player left the match */
+            left: boolean;
+            name: string | null;
+            /** @description Waiting for someone to join */
+            open: boolean;
+            /** @description Pass-locked in the current battle */
+            passed: boolean;
+            /** @description Finishing place, from 1 */
+            place: number | null;
+            /** @description Running match total */
+            score: number;
+            seat: number;
+            /** @description A bot (its level in `bot`) plays the seat now: its player left or timed out */
+            taken_over: boolean;
+        };
+        /** @enum {string} */
+        MatchStatus: "waiting" | "playing" | "finished";
+        OpenSeatRequest: {
+            /** @enum {boolean} */
+            open: true;
+        };
+        PassAction: {
+            /** @description Absent or empty */
+            cards?: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pass";
+            /** @description Refused with 409 stale_version unless current */
+            version?: number;
+        };
+        PassedEvent: {
+            /** @description The seat that passed */
+            seat: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "passed";
         };
         Play: {
             cards: string[];
-            /** @enum {string} */
-            kind: "single" | "pair" | "triple" | "four_of_a_kind" | "straight" | "consecutive_pairs";
+            kind: components["schemas"]["PlayKind"];
         };
-        Presets: {
-            default_preset: string;
-            /** @description What each parameter means and allows */
-            parameters: {
-                [key: string]: unknown;
-            };
-            presets: {
-                [key: string]: components["schemas"]["Rules"];
-            };
+        PlayAction: {
+            /** @description The cards played, e.g. ["3S", "3D"] */
+            cards: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "play";
+            /** @description Refused with 409 stale_version unless current */
+            version?: number;
         };
+        /** @enum {string} */
+        PlayKind: "single" | "pair" | "triple" | "four_of_a_kind" | "straight" | "consecutive_pairs";
+        PlayedEvent: {
+            /** @description The cards beat the table as a bomb */
+            bomb: boolean;
+            cards: string[];
+            kind: components["schemas"]["PlayKind"];
+            /** @description The seat that played */
+            seat: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "played";
+        };
+        /** @enum {string} */
+        Preset: "standard" | "classic" | "ladder";
         Rematch: {
             match_id: string;
             seat: number;
             token: string;
+        };
+        RematchEvent: {
+            next_match_id: string;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rematch";
+        };
+        RemoteSeatRequest: {
+            name: string;
+            /**
+             * @description false if given
+             * @enum {boolean}
+             */
+            open?: false;
         };
         Replay: {
             /** @enum {string} */
@@ -663,26 +793,58 @@ export interface components {
             winner: number | null;
         };
         ReplaySeat: {
-            bot: string | null;
+            /** @description Bot level, or null */
+            bot: components["schemas"]["BotLevel"] | null;
             name: string | null;
         };
-        Rules: {
-            bombs: string;
-            end_on_first_out: boolean;
-            hands: number;
-            pass_reentry_with_bomb: boolean;
-            players: number;
-            preset: string;
-            scoring: string;
-            start_card_rule: boolean;
-            tiebreak: string;
+        RuleCatalog: {
+            default_preset: components["schemas"]["Preset"];
+            /** @description What each parameter means and allows */
+            parameters: {
+                [key: string]: components["schemas"]["RuleParameter"];
+            };
+            presets: {
+                [key: string]: components["schemas"]["Rules"];
+            };
         };
-        RulesRequest: {
+        RuleParameter: {
+            about: string;
+            /** @description The values it may take */
+            enum?: string[];
+            maximum?: number;
+            minimum?: number;
             /**
-             * @description Which plays bomb which (docs/rules.md §4)
+             * @description Unless `enum`
              * @enum {string}
              */
-            bombs?: "exact" | "classic" | "ladder" | "off";
+            type?: "boolean" | "integer";
+            /** @description What each value means */
+            values?: {
+                [key: string]: string;
+            };
+        };
+        Rules: {
+            /** @description Which plays bomb which (docs/rules.md §4) */
+            bombs: components["schemas"]["Bombs"];
+            /** @description A hand ends when the first seat goes out */
+            end_on_first_out: boolean;
+            /** @description Hands in a match */
+            hands: number;
+            /** @description A pass-locked seat may still bomb a 2 on its turn */
+            pass_reentry_with_bomb: boolean;
+            /** @description Seats; taken from the seats of a match */
+            players: number;
+            preset: components["schemas"]["Preset"];
+            /** @description Points per place; 'none' needs hands = 1 */
+            scoring: components["schemas"]["Scoring"];
+            /** @description The match's opening lead must include the lowest card dealt */
+            start_card_rule: boolean;
+            /** @description How a tie for the top total is settled */
+            tiebreak: components["schemas"]["Tiebreak"];
+        };
+        RulesRequest: {
+            /** @description Which plays bomb which (docs/rules.md §4) */
+            bombs?: components["schemas"]["Bombs"];
             /** @description A hand ends when the first seat goes out */
             end_on_first_out?: boolean;
             /** @description Hands in a match */
@@ -691,48 +853,56 @@ export interface components {
             pass_reentry_with_bomb?: boolean;
             /** @description If given, must equal the number of seats */
             players?: number;
-            /** @enum {string} */
-            preset?: "standard" | "classic" | "ladder";
-            /**
-             * @description Points per place; 'none' needs hands = 1
-             * @enum {string}
-             */
-            scoring?: "places" | "wins" | "none";
+            preset?: components["schemas"]["Preset"];
+            /** @description Points per place; 'none' needs hands = 1 */
+            scoring?: components["schemas"]["Scoring"];
             /** @description The match's opening lead must include the lowest card dealt */
             start_card_rule?: boolean;
+            /** @description How a tie for the top total is settled */
+            tiebreak?: components["schemas"]["Tiebreak"];
+        } & (unknown & unknown & unknown);
+        /** @enum {string} */
+        Scoring: "places" | "wins" | "none";
+        SeatJoinedEvent: {
+            name: string;
+            /** @description The seat taken */
+            seat: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
             /**
-             * @description How a tie for the top total is settled
+             * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            tiebreak?: "best_finish" | "until_clear";
+            type: "seat_joined";
         };
-        Seat: {
-            /** @description Bot level, or null */
-            bot: string | null;
-            cards_left: number;
-            /** @description The seat's player left the match */
-            left: boolean;
-            name: string | null;
-            /** @description Waiting for someone to join */
-            open: boolean;
-            /** @description Pass-locked in the current battle */
-            passed: boolean;
-            /** @description Finishing place, from 1 */
-            place: number | null;
-            /** @description Running match total */
-            score: number;
+        SeatLeftEvent: {
+            /** @description The seat left */
             seat: number;
-            /** @description A bot (its level in `bot`) plays the seat now: its player left or timed out */
-            taken_over: boolean;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_left";
         };
-        /** @description One of: `{name}` a remote seat (answered with a token), `{name, bot}` a server bot, `{open: true}` a seat filled later by a join (no name, no bot). A seat with neither a name nor `open: true` is refused (422 invalid_request). */
-        SeatRequest: {
-            /** @enum {string} */
-            bot?: "easy" | "medium" | "hard";
-            /** @description Required unless the seat is open */
-            name?: string;
-            /** @description true: an open seat, which takes no name or bot */
-            open?: boolean;
+        /** @description A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join. */
+        SeatRequest: components["schemas"]["RemoteSeatRequest"] | components["schemas"]["BotSeatRequest"] | components["schemas"]["OpenSeatRequest"];
+        SeatTakenOverEvent: {
+            bot: components["schemas"]["BotLevel"];
+            /** @description The seat taken over */
+            seat: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_taken_over";
+        };
+        SeatToken: {
+            seat: number;
+            token: string;
         };
         SeatView: {
             cards: string[];
@@ -758,11 +928,10 @@ export interface components {
             reentry: boolean;
             rules: components["schemas"]["Rules"];
             seat: number;
-            seats: components["schemas"]["Seat"][];
+            seats: components["schemas"]["MatchSeat"][];
             /** @description The card your opening lead must include (only while it applies and you hold it) */
             start_card: string | null;
-            /** @enum {string} */
-            status: "waiting" | "playing" | "finished";
+            status: components["schemas"]["MatchStatus"];
             table: components["schemas"]["Table"] | null;
             /** @description The seat expected to act */
             turn: number | null;
@@ -784,13 +953,47 @@ export interface components {
         };
         Table: {
             cards: string[];
-            /** @enum {string} */
-            kind: "single" | "pair" | "triple" | "four_of_a_kind" | "straight" | "consecutive_pairs";
+            kind: components["schemas"]["PlayKind"];
             seat: number;
         };
-        Token: {
+        TableClearedEvent: {
+            /** @description The seat that leads next */
+            leader: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "table_cleared";
+        };
+        /** @enum {string} */
+        Tiebreak: "best_finish" | "until_clear";
+        TimedOutEvent: {
+            /** @description It passed, or played its lowest legal play */
+            action: components["schemas"]["ActionOut"];
+            /** @description The seat whose time ran out */
             seat: number;
-            token: string;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "timed_out";
+        };
+        WentOutEvent: {
+            /** @description Its finishing place, from 1 */
+            place: number;
+            /** @description The seat that went out */
+            seat: number;
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "went_out";
         };
     };
     responses: {
@@ -849,7 +1052,7 @@ export interface operations {
                 /** @description Seats of the match */
                 players?: number;
                 /** @description Its rules' preset */
-                preset?: "standard" | "classic" | "ladder";
+                preset?: components["schemas"]["Preset"];
                 limit?: number;
                 /** @description `next_cursor` of the previous page */
                 cursor?: string;
@@ -930,9 +1133,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `invalid_request` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1053,7 +1282,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A retry with the same key within 24 h returns the first answer and applies nothing */
+                /** @description A retry with the same key and body within 24 h answers the first answer (or the match's refusal) again and applies nothing; the same key with another body is refused (422 idempotency_key_reused) */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1121,9 +1350,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `invalid_request`, `unknown_card`, `duplicate_cards`, `cards_not_in_hand`, `not_a_combination`, `must_include_start_card`, `cannot_pass_on_lead`, `locked_bomb_only`, `does_not_beat` */
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request`, `unknown_card`, `duplicate_cards`, `cards_not_in_hand`, `not_a_combination`, `must_include_start_card`, `cannot_pass_on_lead`, `locked_bomb_only`, `does_not_beat`, `idempotency_key_reused` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per seat token; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1162,7 +1417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Events"];
+                    "application/json": components["schemas"]["EventPage"];
                 };
             };
             /** @description Reasons: `match_not_found` */
@@ -1177,6 +1432,23 @@ export interface operations {
             /** @description Reasons: `invalid_request` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1242,6 +1514,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `rate_limited` (counted per seat token; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `store_unavailable` */
             503: {
                 headers: {
@@ -1275,7 +1564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Token"];
+                    "application/json": components["schemas"]["SeatToken"];
                 };
             };
             /** @description Reasons: `bad_request` */
@@ -1314,9 +1603,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `invalid_request` */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,6 +1903,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
@@ -1665,7 +1997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Presets"];
+                    "application/json": components["schemas"]["RuleCatalog"];
                 };
             };
             default: components["responses"]["DEFAULT_ERROR"];

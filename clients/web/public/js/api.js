@@ -8,16 +8,15 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["CreatedMatch"]} CreatedMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["CreateMatch"]} CreateMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["ActionAnswer"]} ActionAnswer */
-/** @typedef {import("../../types/openapi").components["schemas"]["Token"]} Token */
+/** @typedef {import("../../types/openapi").components["schemas"]["SeatToken"]} Token */
 /** @typedef {import("../../types/openapi").components["schemas"]["Lobby"]} Lobby */
 /** @typedef {import("../../types/openapi").components["schemas"]["Rematch"]} Rematch */
-/**
- * An event of a match, as GET .../events and the stream send it.
- * @typedef {{seq: number, type: string, seat?: number, name?: string, cards?: string[], kind?: string,
- *   bomb?: boolean, leader?: number, place?: number, hand_number?: number, places?: number[], points?: number[],
- *   winner?: number | null, scores?: number[], action?: {type: string, cards: string[]}, bot?: string,
- *   next_match_id?: string}} MatchEvent
- */
+/** @typedef {import("../../types/openapi").components["schemas"]["RuleCatalog"]} Presets */
+/** @typedef {import("../../types/openapi").components["schemas"]["Event"]} MatchEvent */
+/** @typedef {import("../../types/openapi").components["schemas"]["EventPage"]} EventPage */
+
+/** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
+export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
 
 /** A refusal of the server: its status, `reason` and `message`. */
 export class ApiError extends Error {
@@ -52,6 +51,8 @@ async function call(method, path, options = {}) {
 
 const m = (/** @type {string} */ id) => `/v1/matches/${encodeURIComponent(id)}`;
 
+/** @returns {Promise<Presets>} */
+export const rules = () => call("GET", "/v1/rules");
 /** @param {CreateMatch} body @returns {Promise<CreatedMatch>} */
 export const createMatch = (body) => call("POST", "/v1/matches", { body });
 /** @returns {Promise<Lobby>} */
@@ -75,6 +76,25 @@ export const act = (id, token, action) => call("POST", `${m(id)}/actions`, { tok
 export const leave = (id, token) => call("POST", `${m(id)}/leave`, { token });
 /** @param {string} id @param {string} token @returns {Promise<Rematch>} */
 export const rematch = (id, token) => call("POST", `${m(id)}/rematch`, { token });
+
+/**
+ * The match's events after `after` up to `until`, oldest first (GET .../events, page after page).
+ * @param {string} id @param {number} after @param {number} until
+ * @returns {Promise<MatchEvent[]>}
+ */
+export async function eventsSoFar(id, after, until) {
+  /** @type {MatchEvent[]} */
+  const found = [];
+  let last = after;
+  while (last < until) {
+    const page = await call("GET", `${m(id)}/events?after=${last}`);
+    const events = /** @type {MatchEvent[]} */ (page.events);
+    if (events.length === 0) break;
+    found.push(...events.filter((e) => e.seq <= until));
+    last = events[events.length - 1].seq;
+  }
+  return found;
+}
 
 const EVENT_TYPES = [
   "seat_joined", "hand_started", "played", "passed", "table_cleared", "went_out", "hand_ended", "match_ended",

@@ -17,29 +17,36 @@ export const face = (card) => parts(card).rank + SYMBOL[parts(card).suit];
 export const label = (card) => t("card", { rank: t(`r${parts(card).rank}`), suit: t(parts(card).suit) });
 /** @param {string} card */
 export const isRed = (card) => "DH".includes(parts(card).suit);
+/** @param {string[]} cards low to high */
+export const sorted = (cards) => [...cards].sort((a, b) => order(a) - order(b));
+
+/** @param {string} rank @param {string} kind @param {Record<string, string | number>} [extra] */
+const named = (rank, kind, extra = {}) => t(kind, { r: t(`r${rank}`), rs: t(`p${rank}`), ...extra });
 
 /**
- * The kind of a selection, or the reason it is none.
+ * The kind of a selection and its name ("pair of 9s"), or the reason it is no combination.
  * @param {string[]} cards
  * @returns {{kind: string, text: string} | {problem: string}}
  */
 export function classify(cards) {
-  const sorted = [...cards].sort((a, b) => order(a) - order(b));
-  const ranks = sorted.map((c) => RANKS.indexOf(parts(c).rank));
-  const r = parts(sorted[sorted.length - 1]).rank;
-  const same = ranks.every((x) => x === ranks[0]);
+  const low = sorted(cards);
+  const ranks = low.map((c) => RANKS.indexOf(parts(c).rank));
   const n = cards.length;
-  if (n === 1) return { kind: "single", text: t("single", { r: face(sorted[0]) }) };
-  if (same) {
+  if (n === 0) return { problem: "not_combo" };
+  if (n === 1) return { kind: "single", text: t("single", { c: face(low[0]) }) };
+  const rank = parts(low[0]).rank;
+  if (ranks.every((x) => x === ranks[0])) {
     const kind = ["", "", "pair", "triple", "four_of_a_kind"][n];
-    return { kind, text: t(kind, { r }) };
+    return kind ? { kind, text: named(rank, kind) } : { problem: "not_combo" };
   }
   const distinct = [...new Set(ranks)];
   const inRow = distinct.every((x, i) => i === 0 || x === distinct[i - 1] + 1);
   const lo = RANKS[distinct[0]];
   const hi = RANKS[distinct[distinct.length - 1]];
   const hasTwo = ranks.includes(12);
-  if (n >= 3 && distinct.length === n && inRow) {
+  if (n === 2) return { problem: inRow ? "need_run" : "need_pair" };
+  if (distinct.length === n) {
+    if (!inRow) return { problem: "run_gap" };
     return hasTwo ? { problem: "no_two_run" } : { kind: "straight", text: t("straight", { lo, hi }) };
   }
   const pairs = n >= 6 && n % 2 === 0 && distinct.length === n / 2
@@ -48,13 +55,21 @@ export function classify(cards) {
     return hasTwo ? { problem: "no_two_run" }
       : { kind: "consecutive_pairs", text: t("consecutive_pairs", { n: n / 2, lo, hi }) };
   }
-  if (n === 2) return { problem: "need_pair" };
-  if (distinct.length === n) return { problem: "need_run" };
   return { problem: "not_combo" };
 }
 
 /**
- * What the page says about a selection now, and whether Play may send it.
+ * A play in words: "pair of 9s", "run 5–7", "9♠".
+ * @param {string[]} cards
+ */
+export function describe(cards) {
+  const found = classify(cards);
+  return "problem" in found ? sorted(cards).map(face).join(" ") : found.text;
+}
+
+/**
+ * What the page says about a selection now, and whether Play may send it. Judged from the seat's view and its
+ * /legal answer (fetched once per turn), never by asking the server per click.
  * @param {string[]} selected
  * @param {import("./api.js").Legal | null} legal
  * @param {import("./api.js").SeatView} view
@@ -65,22 +80,18 @@ export function judge(selected, legal, view) {
   if (selected.length === 0) return { ok: false, text: mine ? t("pick") : t("not_turn") };
   const found = classify(selected);
   if ("problem" in found) return { ok: false, text: t(found.problem) };
-  if (!mine || !legal) return { ok: false, text: `${found.text}: ${t("not_turn")}` };
-  const key = [...selected].sort().join(" ");
-  const play = legal.plays.find((p) => [...p.cards].sort().join(" ") === key);
+  if (!mine || !legal) return { ok: false, text: t("wait_turn", { what: found.text }) };
+  const key = sorted(selected).join(" ");
+  const play = legal.plays.find((p) => sorted(p.cards).join(" ") === key);
+  const table = view.table;
   if (play) {
-    if (!view.table) return { ok: true, text: t("leads", { what: found.text }) };
-    return { ok: true, text: t(play.kind === view.table.kind ? "beats" : "bombs", { what: found.text }) };
+    if (!table) return { ok: true, text: t("leads", { what: found.text }) };
+    return { ok: true, text: t(play.kind === table.kind ? "beats" : "bombs", { what: found.text }) };
   }
   if (view.start_card && !selected.includes(view.start_card)) {
     return { ok: false, text: t("must_include", { card: face(view.start_card) }) };
   }
   if (view.reentry) return { ok: false, text: t("reentry") };
-  return { ok: false, text: t("no_beat", { what: found.text }) };
+  if (table) return { ok: false, text: t("no_beat", { what: found.text, table: describe(table.cards) }) };
+  return { ok: false, text: t("not_allowed", { what: found.text }) };
 }
-
-/** @param {string[]} cards @param {string} kind */
-export const describe = (cards, kind) => {
-  const found = classify(cards);
-  return "problem" in found ? `${kind} ${cards.map(face).join(" ")}` : found.text;
-};

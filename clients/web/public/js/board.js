@@ -1,0 +1,78 @@
+// @ts-check
+/** What the table shows of a match: the seats around it, the play on it, the results and running scores. */
+
+import { describe, face, isRed, label, sorted } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Where the other seats sit, counted from yours (you are at the bottom), by the number of players. */
+const PLACES = /** @type {Record<number, string[]>} */ ({
+  2: ["me", "top"], 3: ["me", "right", "left"], 4: ["me", "right", "top", "left"],
+});
+
+/** @typedef {(seat: number | undefined) => string} Namer */
+
+/**
+ * A card shown face up (not a button): its face, and its name for screen readers.
+ * @param {string} card
+ */
+export const faceUp = (card) => h("span", { class: isRed(card) ? "face red" : "face", role: "img", "aria-label": label(card) }, [face(card)]);
+
+/**
+ * The seats around the table, each with its name, bot level, cards left, passed mark, place and score.
+ * @param {import("./api.js").SeatView} view
+ */
+export function seatBoxes(view) {
+  const count = view.seats.length;
+  return view.seats.map((s) => {
+    const where = (PLACES[count] ?? [])[(s.seat - view.seat + count) % count] ?? "top";
+    const facts = [];
+    if (s.bot) facts.push(s.taken_over ? `${t("taken_over")} (${t(`bot_${s.bot}`)})` : t(`bot_${s.bot}`));
+    if (s.left) facts.push(t("left_mark"));
+    if (view.status !== "waiting") facts.push(s.cards_left === 1 ? t("card_left") : t("cards_left", { n: s.cards_left }));
+    if (s.passed) facts.push(t("passed_mark"));
+    if (s.place) facts.push(t("place", { n: s.place }));
+    facts.push(t("score", { n: s.score }));
+    const onTurn = view.status === "playing" && s.seat === view.turn;
+    return h("div", {
+      role: "listitem", class: `seat at-${where}${onTurn ? " on-turn" : ""}${s.passed ? " passed" : ""}`, "data-seat": s.seat,
+      "aria-current": onTurn ? "true" : false,
+    }, [
+      h("strong", { class: "seat-name" }, [s.open ? t("open_seat") : s.seat === view.seat ? `${s.name} (${t("you")})` : s.name ?? "—"]),
+      h("span", { class: "seat-facts" }, [facts.join(" · ")]),
+    ]);
+  });
+}
+
+/**
+ * The play on the table and who made it.
+ * @param {import("./api.js").SeatView} view @param {Namer} name
+ */
+export function tablePlay(view, name) {
+  if (!view.table) return h("p", { id: "table-play" }, [view.status === "playing" ? t("table_empty") : ""]);
+  return h("p", { id: "table-play", "data-seat": view.table.seat }, [
+    h("span", {}, [t("table_by", { name: name(view.table.seat), what: describe(view.table.cards) })]), " ",
+    ...sorted(view.table.cards).map(faceUp),
+  ]);
+}
+
+/**
+ * The results of each hand (places) and the running scores: one row per hand, the totals below.
+ * @param {import("./api.js").SeatView} view @param {Namer} name
+ */
+export function results(view, name) {
+  if (view.hands.length === 0) return [];
+  const places = view.hands.map((done) => h("p", { class: "hand-result" }, [t("ev_hand_ended", {
+    n: done.hand_number, places: done.places.map((s, i) => `${i + 1}. ${name(s)}`).join(", "),
+  })]));
+  const head = h("tr", {}, [h("th", { scope: "col" }, [t("hand_col")]),
+    ...view.seats.map((s) => h("th", { scope: "col" }, [name(s.seat)]))]);
+  const rows = view.hands.map((done) => h("tr", {}, [h("th", { scope: "row" }, [String(done.hand_number)]),
+    ...view.seats.map((s) => h("td", {}, [String(done.points[s.seat] ?? 0)]))]));
+  const total = h("tr", { class: "total" }, [h("th", { scope: "row" }, [t("total")]),
+    ...view.seats.map((s) => h("td", { "data-seat": s.seat }, [String(s.score)]))]);
+  return [
+    h("h2", {}, [t("results")]), ...places,
+    h("table", { id: "scores" }, [h("caption", {}, [t("scores")]), h("thead", {}, [head]), h("tbody", {}, [...rows, total])]),
+  ];
+}

@@ -1,0 +1,79 @@
+"""Fixtures of the browser tests: Debian's Chromium through Playwright, and pages that must stay on this server.
+
+Every page comes from the ``pages`` factory, which fails the test when any page
+asked another host for anything. Browsers are only found, never downloaded:
+``require_tool`` skips without Chromium or Playwright, and CI
+(``TIENLEN_REQUIRE_TOOLS=1``) installs Chromium and fails instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.support.tools import require_tool
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - [dev] brings it
+    sync_playwright = None  # type: ignore[assignment]
+
+CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
+# Screenshots of the table that each run saves (desktop and phone); one of them is committed in docs/.
+SCREENSHOTS = Path(os.environ.get("TIENLEN_SCREENSHOTS", Path(__file__).resolve().parents[2] / "var" / "screenshots"))
+# Generous waits: CI runs these beside the rest of the suite on 2 cores.
+WAIT_MS = 30_000
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 800}
+
+PageFactory = Callable[..., Page]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    found = Path(CHROMIUM).exists() or shutil.which("chromium") is not None
+    require_tool("chromium", found, "apt-get install chromium")
+    require_tool("playwright", sync_playwright is not None, "pip install -e '.[dev]'")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def pages(browser: Browser, live_server: str) -> Iterator[PageFactory]:
+    """New pages, each in its own browser context (its own localStorage); any request to another host fails.
+
+    ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default).
+    """
+    host = urlparse(live_server).netloc
+    foreign: list[str] = []
+    contexts: list[BrowserContext] = []
+
+    def record(url: str) -> None:
+        if urlparse(url).scheme not in ("data", "blob", "about") and urlparse(url).netloc != host:
+            foreign.append(url)
+
+    def new(viewport: ViewportSize | None = None, pace: int | None = 40) -> Page:
+        context = browser.new_context(viewport=viewport or DESKTOP)
+        context.set_default_timeout(WAIT_MS)
+        context.on("request", lambda request: record(request.url))
+        if pace is not None:
+            context.add_init_script(f"localStorage.setItem('tienlen.pace', '{pace}')")
+        contexts.append(context)
+        return context.new_page()
+
+    yield new
+    for context in contexts:
+        context.close()
+    assert foreign == [], f"pages asked other hosts: {foreign}"

@@ -1,0 +1,68 @@
+"""Helpers of the browser tests: the API over plain HTTP, and a page seated at a match."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+# Seat 0 holds 3S (it leads, and that lead must include 3S); seat 1 holds the 4s and the 9 of clubs.
+TWO_SEAT_DEAL = [
+    ["3S", "3C", "5S", "6C", "8S", "9S", "9D", "JS", "QS", "KS", "AS", "2S", "7D"],
+    ["3D", "4S", "4C", "4D", "5C", "6S", "7S", "8C", "9C", "10S", "JC", "QC", "KC"],
+]
+
+# The same JavaScript test of "is it my turn to act" everywhere: Hint is enabled only then.
+MY_TURN = "(b => b !== null && !b.disabled)(document.querySelector('#hint'))"
+MY_TURN_OR_OVER = f"document.querySelector('#winner') !== null || {MY_TURN}"
+
+
+def call(base: str, method: str, path: str, body: object = None, token: str | None = None) -> Any:
+    """One request to the API; its JSON answer (raises HTTPError on a refusal)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data, headers, method=method)
+    with urllib.request.urlopen(request, timeout=20) as answer:
+        return json.loads(answer.read() or b"null")
+
+
+def seat_at(page: Page, base: str, match_id: str, seat: int, token: str, name: str) -> None:
+    """Give the page a seat (as the lobby keeps it in localStorage) and open the match's table."""
+    page.goto(base + "/")
+    page.evaluate(
+        "([id, seat]) => localStorage.setItem('tienlen.seats', JSON.stringify({[id]: seat}))",
+        [match_id, {"seat": seat, "token": token, "name": name}],
+    )
+    page.goto(f"{base}/m/{match_id}")
+    page.wait_for_selector("#board")
+
+
+def held(page: Page) -> tuple[str, str, int]:
+    """(match id, token, seat) of the match the page shows, from its localStorage."""
+    match_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    seat = page.evaluate(f"JSON.parse(localStorage.getItem('tienlen.seats'))['{match_id}']")
+    return match_id, seat["token"], seat["seat"]
+
+
+def pick(page: Page, cards: list[str]) -> None:
+    """Click exactly these cards of the hand (unpicking any others first)."""
+    picked = page.locator("#hand button[aria-pressed=true]")
+    for _ in range(13):
+        if not picked.count():
+            break
+        picked.first.click()
+    for card in cards:
+        page.click(f"#hand button[data-card='{card}']")
+
+
+def selection(page: Page) -> str:
+    """The live line about the selection."""
+    return page.inner_text("#selection")
+
+
+__all__ = ["MY_TURN", "MY_TURN_OR_OVER", "TWO_SEAT_DEAL", "call", "held", "pick", "seat_at", "selection"]

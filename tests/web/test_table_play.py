@@ -1,0 +1,263 @@
+"""Playing at the browser table (Debian's Chromium through Playwright): a whole hand by clicking, the live line
+about the selection, refusals, the clock, keyboard-only play at phone width, bots' plays one after another."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
+from tests.web.support import MY_TURN, MY_TURN_OR_OVER, TWO_SEAT_DEAL, call, held, pick, seat_at, selection
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+
+def _two_remote_seats(base: str) -> tuple[str, str, str]:
+    """A two-player match of remote seats Ann (0) and Bo (1) on TWO_SEAT_DEAL: (match id, Ann's, Bo's token)."""
+    created = call(
+        base,
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": "Ann"}, {"name": "Bo"}], "rules": {"hands": 1}, "deal": TWO_SEAT_DEAL},
+    )
+    return created["match_id"], created["tokens"][0]["token"], created["tokens"][1]["token"]
+
+
+def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages: PageFactory, live_server: str) -> None:
+    """Create a match against three bots in the lobby; play every turn by clicking (Hint on even turns, a legal
+    selection of our own on odd ones) until the hand's result; Rematch opens the next match; Leave ends the seat."""
+    page = pages()
+    page.goto(live_server + "/")
+    page.fill("#name", "Ann")
+    for seat in (1, 2, 3):
+        page.select_option(f"#seat-{seat}", "easy")
+    page.click("#create")
+    page.wait_for_url("**/m/*")
+    match_id, token, me = held(page)
+    shot = _screenshot("table-desktop.png")
+    shot.unlink(missing_ok=True)
+    turns = 0
+    while True:
+        page.wait_for_function(MY_TURN_OR_OVER)
+        if page.locator("#winner").count():
+            break
+        if turns % 2 == 0:
+            page.click("#hint")
+            page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
+            if turns >= 2 and not shot.exists():
+                page.screenshot(path=str(shot))
+            page.click("#play" if page.locator("#play:not([disabled])").count() else "#pass")
+        else:
+            options = call(live_server, "GET", f"/v1/matches/{match_id}/legal", token=token)
+            if options["plays"]:
+                pick(page, options["plays"][-1]["cards"])
+                assert any(word in selection(page) for word in ("beats the table", "lead with it", "bombs the table"))
+                page.click("#play")
+            else:
+                assert page.locator("#play").is_disabled()
+                page.click("#pass")
+        turns += 1
+        assert turns < 60, "the hand did not end"
+    assert turns >= 2
+    bots_played = page.locator("#log li[data-type=played]").all_inner_texts()
+    assert any(text.startswith("Bot ") and " played " in text for text in bots_played), bots_played
+    assert page.locator("#results .hand-result").count() == 1
+    totals = page.locator("#scores tr.total td").all_inner_texts()
+    assert len(totals) == 4 and all(text.lstrip("-").isdigit() for text in totals)
+    assert "wins the match" in page.inner_text("#winner")
+    page.screenshot(path=str(_screenshot("table-desktop-result.png")), full_page=True)
+    page.click("#rematch")
+    page.wait_for_function("id => !location.pathname.endsWith(id)", arg=match_id)
+    page.wait_for_selector("#hand button")
+    next_id, _, _ = held(page)
+    assert next_id != match_id
+    page.click("#leave")
+    page.wait_for_url(live_server + "/")
+    page.wait_for_selector("#create")
+    assert next_id not in page.evaluate("localStorage.getItem('tienlen.seats')")
+    left = call(live_server, "GET", f"/v1/matches/{next_id}")
+    assert left["seats"][me]["left"] is True
+
+
+def _screenshot(name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / name
+
+
+def test_live_line_judges_the_selection_from_legal_alone(pages: PageFactory, live_server: str) -> None:
+    """The line under the hand names the selection and says whether it may be played now; Play follows it;
+    picking cards sends nothing to the server."""
+    match_id, ann, bo = _two_remote_seats(live_server)
+    page = pages()
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3 of spades"
+    assert page.locator("#hand button").all_inner_texts()[:3] == ["3♠", "3♣", "5♠"]  # low to high
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    pick(page, ["5S"])
+    assert selection(page) == "must include 3♠"
+    assert page.locator("#play").is_disabled()
+    pick(page, ["5S", "6C"])
+    assert selection(page) == "a run needs 3 cards in a row"
+    pick(page, ["8S", "JS"])
+    assert selection(page) == "a pair needs two cards of one rank"
+    pick(page, ["3S", "3C"])
+    assert selection(page) == "pair of 3s, you may lead with it"
+    assert asked == []  # judged in the page
+    page.click("#play")
+    page.wait_for_selector("#log li[data-type=played]")
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
+    page.wait_for_function(MY_TURN)
+    assert "Bo played pair of 4s" in page.inner_text("#table-play")
+    assert "11 cards left" in page.inner_text(".seat[data-seat='1']")
+    pick(page, ["9S", "9D"])
+    assert selection(page) == "pair of 9s, beats the table"
+    assert page.locator("#play").is_enabled()
+    pick(page, ["9D"])
+    assert selection(page) == "9♦ does not beat pair of 4s"
+    assert page.locator("#play").is_disabled()
+
+
+def test_refused_selection_cannot_be_sent(pages: PageFactory, live_server: str) -> None:
+    """With a selection that is no legal play, Play stays disabled and clicking it sends no action."""
+    match_id, ann, _ = _two_remote_seats(live_server)
+    page = pages()
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    before = call(live_server, "GET", f"/v1/matches/{match_id}")["version"]
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.method == "POST" else None)
+    pick(page, ["5S", "6C", "8S"])
+    assert selection(page) == "the cards of a run must be in a row"
+    assert page.locator("#play").is_disabled()
+    page.click("#play", force=True)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)  # give a wrongly sent action time to show up
+    assert sent == []
+    assert call(live_server, "GET", f"/v1/matches/{match_id}")["version"] == before
+
+
+def test_refused_action_shows_the_servers_message(pages: PageFactory, live_server: str) -> None:
+    """The page's seat acts elsewhere while the page hears nothing; its Play is refused and it shows why.
+
+    The page's stream and long polls are cut before it loads, so it still believes it leads; the same seat's lead
+    is sent over HTTP; the page's Play then answers 409 and #error must read exactly that answer's ``message``.
+    """
+    match_id, ann, _ = _two_remote_seats(live_server)
+    page = pages()
+    page.route("**/stream*", lambda route: route.abort())
+    page.route("**/events*", lambda route: route.abort())
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    pick(page, ["3S"])
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["3S"]}, ann)
+    with page.expect_response(lambda r: r.url.endswith("/actions") and r.request.method == "POST") as caught:
+        page.click("#play")
+    refusal = caught.value
+    assert refusal.status == 409
+    message = refusal.json()["message"]
+    assert message
+    page.wait_for_function("m => document.querySelector('#error').textContent === m", arg=message)
+
+
+def test_clock_counts_down_at_once_and_the_seat_passes_when_it_runs_out(pages: PageFactory, live_server: str) -> None:
+    """With a 4-second clock the page shows the countdown as soon as it is our turn, counts down, and the
+    sweeper passes for the seat."""
+    deal = [
+        ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S", "4C"],
+        ["3S", "3C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "2C"],
+    ]
+    created = call(
+        live_server,
+        "POST",
+        "/v1/matches",
+        {
+            "seats": [{"name": "Ann"}, {"name": "Bot", "bot": "easy"}],
+            "rules": {"hands": 1},
+            "deal": deal,
+            "clock": {"turn_seconds": 4, "timeouts_before_takeover": 5},
+        },
+    )
+    page = pages()
+    seat_at(page, live_server, created["match_id"], 0, created["tokens"][0]["token"], "Ann")
+    page.wait_for_function(MY_TURN)
+    shown = page.inner_text("#clock")  # at once, not on a later tick
+    assert "⏱" in shown and "s left" in shown
+    first = int(shown.split("⏱")[1].split()[0])
+    page.wait_for_function("n => parseInt(document.querySelector('#clock').textContent.split('⏱')[1]) < n", arg=first)
+    page.wait_for_selector("#log li[data-type=timed_out]")
+    assert "Ann" not in page.inner_text("#log li[data-type=timed_out]")  # our own seat is "you"
+    assert page.inner_text("#log li[data-type=timed_out]") == "you ran out of time"
+
+
+def test_phone_width_keyboard_only_turn(pages: PageFactory, live_server: str) -> None:
+    """At 375 px nothing scrolls sideways, and one turn is played with the keyboard alone: Tab to the hand,
+    arrows and Space to pick the cards of a legal play, Tab to Play, Enter."""
+    page = pages(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.click("#create")
+    page.wait_for_url("**/m/*")
+    page.wait_for_function(MY_TURN)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    match_id, token, me = held(page)
+    play = call(live_server, "GET", f"/v1/matches/{match_id}/legal", token=token)["plays"][0]["cards"]
+    cards = page.locator("#hand button").evaluate_all("buttons => buttons.map(b => b.dataset.card)")
+    _tab_to(page, "document.activeElement.closest('#hand') !== null")
+    page.keyboard.press("Home")
+    at = 0
+    for card in sorted(play, key=cards.index):
+        for _ in range(cards.index(card) - at):
+            page.keyboard.press("ArrowRight")
+        at = cards.index(card)
+        assert page.evaluate("document.activeElement.dataset.card") == card
+        page.keyboard.press("Space")
+    assert page.locator("#play").is_enabled(), selection(page)
+    page.screenshot(path=str(_screenshot("table-phone.png")), full_page=True)
+    _tab_to(page, "document.activeElement.id === 'play'")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#log li[data-type=played][data-seat='{me}']")
+
+
+def _tab_to(page: Page, reached: str) -> None:
+    """Press Tab until the JavaScript condition `reached` holds."""
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate(reached):
+            return
+    raise AssertionError(f"Tab never reached: {reached}")
+
+
+def test_bots_plays_are_shown_one_after_another(pages: PageFactory, live_server: str) -> None:
+    """After our play the bots' replies come at once from the server, yet the page shows them one at a time
+    (its default pace), and our turn only once the last one is shown."""
+    page = pages(pace=None)
+    page.goto(live_server + "/")
+    page.click("#create")
+    page.wait_for_url("**/m/*")
+    page.wait_for_function(MY_TURN)
+    _, _, me = held(page)
+    page.evaluate("""() => {
+        window.shownAt = [];
+        new MutationObserver(() => {
+            const li = document.querySelector('#log li');
+            window.shownAt.push([performance.now(), li.dataset.type, li.dataset.seat]);
+        }).observe(document.querySelector('#log'), {childList: true});
+    }""")
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
+    page.click("#play" if page.locator("#play:not([disabled])").count() else "#pass")
+    page.wait_for_function(MY_TURN_OR_OVER)
+    turn_at = page.evaluate("performance.now()")
+    shown = page.evaluate("window.shownAt")
+    others = [at for at, kind, seat in shown if kind in ("played", "passed") and seat != str(me)]
+    assert len(others) >= 2, shown
+    gaps = [b - a for a, b in itertools.pairwise(others)]
+    assert min(gaps) >= 500, gaps  # the page's pace is 700 ms; timers never fire early
+    assert turn_at >= others[-1]
