@@ -131,7 +131,8 @@ def test_two_browsers_play_through_the_join_link_and_see_each_other(pages: PageF
             "n => document.querySelectorAll('#log li[data-type=played], #log li[data-type=passed]').length > n",
             arg=seen,
         )
-        assert other.inner_text("#log li:first-child").startswith(names[id(mover)])
+        newest = other.locator("#log li[data-type=played], #log li[data-type=passed]").first.inner_text()
+        assert newest.startswith(names[id(mover)]), newest
 
 
 def test_docs_load_nothing_from_other_hosts(pages: PageFactory, live_server: str) -> None:
