@@ -69,7 +69,11 @@ def test_shared_events_are_equal_values_for_each_seat_and_play() -> None:
     """Shared events (events are frozen values) differ exactly where the plain events differ."""
     assert passed_event(0) is passed_event(0) and passed_event(0) != passed_event(1)
     assert table_cleared_event(2) != table_cleared_event(3)
-    first = shared_played(2, 0b1011, "straight", False)
-    assert shared_played(2, 0b1011, "straight", False) is first
-    assert shared_played(3, 0b1011, "straight", False) == Played(3, 0b1011, "straight", False) != first
-    assert shared_played(2, 0b1011, "straight", True) == Played(2, 0b1011, "straight", True) != first
+    # The cache is keyed by (mask, seat, bomb): a mask's kind is a function of the mask, so the
+    # cases use a real straight (3♠ 4♠ 5♠) and a real triple (three 3s), as the engine would.
+    straight, triple = 1 << 0 | 1 << 4 | 1 << 8, 0b1011
+    first = shared_played(2, straight, "straight", False)
+    assert shared_played(2, straight, "straight", False) is first
+    assert shared_played(3, straight, "straight", False) == Played(3, straight, "straight", False) != first
+    assert shared_played(2, straight, "straight", True) == Played(2, straight, "straight", True) != first
+    assert shared_played(2, triple, "triple", False) == Played(2, triple, "triple", False) != first
