@@ -3,5 +3,5 @@ import globals from "globals";
 
 export default [
   js.configs.recommended,
-  { files: ["public/js/**/*.js"], languageOptions: { sourceType: "module", globals: globals.browser } },
+  { files: ["public/js/**/*.js", "checks/**/*.js"], languageOptions: { sourceType: "module", globals: globals.browser } },
 ];

@@ -8,6 +8,8 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["CreatedMatch"]} CreatedMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["CreateMatch"]} CreateMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["ActionAnswer"]} ActionAnswer */
+/** @typedef {import("../../types/openapi").components["schemas"]["Action"]} Action */
+/** @typedef {import("../../types/openapi").components["schemas"]["LeaveAnswer"]} LeaveAnswer */
 /** @typedef {import("../../types/openapi").components["schemas"]["SeatToken"]} Token */
 /** @typedef {import("../../types/openapi").components["schemas"]["Lobby"]} Lobby */
 /** @typedef {import("../../types/openapi").components["schemas"]["Rematch"]} Rematch */
@@ -28,18 +30,55 @@ export class ApiError extends Error {
   }
 }
 
+/** @typedef {import("../../types/openapi").paths} Paths */
+/** @typedef {"get" | "post" | "delete"} Method */
 /**
- * One request; answers the JSON body, or throws ApiError.
- * @param {string} method @param {string} path @param {{token?: string, body?: unknown}} [options]
- * @returns {Promise<any>}
+ * The methods the contract has for `P` (a method it lacks is `never`, so it cannot be called).
+ * @template {keyof Paths} P
+ * @typedef {{[M in Method]: Paths[P][M] extends undefined ? never : M}[Method]} MethodOf
  */
-async function call(method, path, options = {}) {
+/**
+ * The JSON content of one answer: `null` for one without content; `unknown` (so nothing typed fits it) otherwise.
+ * @template R
+ * @typedef {R extends {content: {"application/json": infer J}} ? J : R extends {content?: never} ? null : unknown} JsonOf
+ */
+/**
+ * What an operation answers when it succeeds: the JSON content of its 2xx answers.
+ * @template O
+ * @typedef {O extends {responses: infer R}
+ *   ? ([Extract<keyof R, 200 | 201 | 202 | 204>] extends [never] ? unknown : JsonOf<R[Extract<keyof R, 200 | 201 | 202 | 204>]>)
+ *   : unknown} Answer
+ */
+/**
+ * What a request of an operation carries: its path and query parameters, its JSON body, a seat token.
+ * @template O
+ * @typedef {(O extends {parameters: {path: infer A}} ? {path: A} : {path?: never})
+ *   & (O extends {parameters: {query?: infer Q}} ? {query?: Q} : {query?: never})
+ *   & (O extends {requestBody: {content: {"application/json": infer B}}} ? {body: B}
+ *     : O extends {requestBody?: {content: {"application/json": infer B}}} ? {body?: B} : {body?: never})
+ *   & {token?: string}} Request
+ */
+
+/**
+ * One request of the contract, typed by it: `path` is one of its paths (with `{match_id}` filled from
+ * `request.path`), `method` one of that path's methods, the body the operation's JSON body, and the answer the JSON
+ * of its 2xx answer; a refusal throws ApiError.
+ * @template {keyof Paths} P
+ * @template {MethodOf<P>} M
+ * @param {M} method @param {P} path @param {Request<Paths[P][M]>} request
+ * @returns {Promise<Answer<Paths[P][M]>>}
+ */
+export async function call(method, path, request) {
+  /** @type {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string}} */
+  const options = request;
+  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : "";
+  const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(options.path?.[key] ?? "")) + query;
   /** @type {Record<string, string>} */
   const headers = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  const response = await fetch(url, {
+    method: method.toUpperCase(), headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
@@ -49,33 +88,32 @@ async function call(method, path, options = {}) {
   return data;
 }
 
-const m = (/** @type {string} */ id) => `/v1/matches/${encodeURIComponent(id)}`;
+const M = "/v1/matches/{match_id}";
+/** @param {string} id */
+const at = (id) => ({ match_id: id });
 
 /** @returns {Promise<Presets>} */
-export const rules = () => call("GET", "/v1/rules");
+export const rules = () => call("get", "/v1/rules", {});
 /** @param {CreateMatch} body @returns {Promise<CreatedMatch>} */
-export const createMatch = (body) => call("POST", "/v1/matches", { body });
+export const createMatch = (body) => call("post", "/v1/matches", { body });
 /** @returns {Promise<Lobby>} */
-export const lobby = () => call("GET", "/v1/matches");
+export const lobby = () => call("get", "/v1/matches", {});
 /** @param {string} id @returns {Promise<Match>} */
-export const getMatch = (id) => call("GET", m(id));
+export const getMatch = (id) => call("get", M, { path: at(id) });
 /** @param {string} id @param {string} name @returns {Promise<Token>} */
-export const join = (id, name) => call("POST", `${m(id)}/join`, { body: { name } });
+export const join = (id, name) => call("post", `${M}/join`, { path: at(id), body: { name } });
 /** @param {string} id @param {string} token @returns {Promise<SeatView>} */
-export const view = (id, token) => call("GET", `${m(id)}/view`, { token });
+export const view = (id, token) => call("get", `${M}/view`, { path: at(id), token });
 /** @param {string} id @param {string} token @returns {Promise<Legal>} */
-export const legal = (id, token) => call("GET", `${m(id)}/legal`, { token });
+export const legal = (id, token) => call("get", `${M}/legal`, { path: at(id), token });
 /** @param {string} id @param {string} token @returns {Promise<Hint>} */
-export const hint = (id, token) => call("GET", `${m(id)}/hint`, { token });
-/**
- * @param {string} id @param {string} token @param {{type: "play" | "pass", cards?: string[], version?: number}} action
- * @returns {Promise<ActionAnswer>}
- */
-export const act = (id, token, action) => call("POST", `${m(id)}/actions`, { token, body: action });
-/** @param {string} id @param {string} token @returns {Promise<Match>} */
-export const leave = (id, token) => call("POST", `${m(id)}/leave`, { token });
+export const hint = (id, token) => call("get", `${M}/hint`, { path: at(id), token });
+/** @param {string} id @param {string} token @param {Action} action @returns {Promise<ActionAnswer>} */
+export const act = (id, token, action) => call("post", `${M}/actions`, { path: at(id), token, body: action });
+/** @param {string} id @param {string} token @returns {Promise<LeaveAnswer>} */
+export const leave = (id, token) => call("post", `${M}/leave`, { path: at(id), token });
 /** @param {string} id @param {string} token @returns {Promise<Rematch>} */
-export const rematch = (id, token) => call("POST", `${m(id)}/rematch`, { token });
+export const rematch = (id, token) => call("post", `${M}/rematch`, { path: at(id), token });
 
 /**
  * The match's events after `after` up to `until`, oldest first (GET .../events, page after page).
@@ -87,8 +125,7 @@ export async function eventsSoFar(id, after, until) {
   const found = [];
   let last = after;
   while (last < until) {
-    const page = await call("GET", `${m(id)}/events?after=${last}`);
-    const events = /** @type {MatchEvent[]} */ (page.events);
+    const { events } = await call("get", `${M}/events`, { path: at(id), query: { after: last } });
     if (events.length === 0) break;
     found.push(...events.filter((e) => e.seq <= until));
     last = events[events.length - 1].seq;
@@ -121,15 +158,15 @@ export function follow(id, after, onEvent) {
   const longPoll = async () => {
     while (!stopped) {
       try {
-        const page = await call("GET", `${m(id)}/events?after=${last}&wait=25`);
-        for (const event of page.events) deliver(/** @type {MatchEvent} */ (event));
+        const page = await call("get", `${M}/events`, { path: at(id), query: { after: last, wait: 25 } });
+        for (const event of page.events) deliver(event);
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
     }
   };
   if (typeof EventSource === "function") {
-    source = new EventSource(`${m(id)}/stream?after=${after}`);
+    source = new EventSource(`/v1/matches/${encodeURIComponent(id)}/stream?after=${after}`);
     source.onopen = () => { opened = true; };
     for (const type of EVENT_TYPES) {
       source.addEventListener(type, (message) => deliver(JSON.parse(/** @type {MessageEvent} */ (message).data)));
