@@ -26,7 +26,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
 
 from lowest_bot import lowest_from_legal, lowest_from_view, play_match
-from tienlen_client import ApiError, Client, EventStream
+from tienlen_client import ApiError, Client, ConnectionFailed, EventStream, RetryPolicy
 
 from tests.support.servers import ServerStarter, stop_server
 from tienlen.botkit import lowest_play
@@ -324,6 +324,10 @@ class ScriptedStreams(http.server.ThreadingHTTPServer):
         self.match: dict[str, Any] = {"status": "playing", "last_seq": 0}
         self.requests: list[tuple[str, str | None]] = []
 
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
 
 class ScriptedHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -390,7 +394,7 @@ def test_a_stream_honours_retry_after_and_resumes_after_an_early_end(scripted: S
     ]
     scripted.match = {"status": "playing", "last_seq": 6}
     pauses: list[float] = []
-    stream = EventStream("127.0.0.1", scripted.server_address[1], "m", after=3, sleep=pauses.append)
+    stream = EventStream(scripted.url, "m", after=3, sleep=pauses.append)
     assert [(e["seq"], e["type"]) for e in stream] == [(4, "played"), (5, "played"), (6, "played"), (7, "match_ended")]
     assert pauses == [2.0]
     assert scripted.requests == [
@@ -404,7 +408,7 @@ def test_a_stream_honours_retry_after_and_resumes_after_an_early_end(scripted: S
 def test_a_stream_that_ends_on_a_finished_match_stops(scripted: ScriptedStreams) -> None:
     scripted.streams = [(200, {}, [b": following\n\n", _frame(1), _frame(2)], True)]
     scripted.match = {"status": "finished", "last_seq": 2}
-    stream = EventStream("127.0.0.1", scripted.server_address[1], "m", sleep=lambda s: None)
+    stream = EventStream(scripted.url, "m", sleep=lambda s: None)
     assert [e["seq"] for e in stream] == [1, 2]
     assert len(scripted.requests) == 1
 
@@ -416,7 +420,7 @@ def test_a_stream_cut_in_the_middle_of_a_frame_yields_no_part_of_it(scripted: Sc
         (200, {"X-Note": "again"}, [whole, _frame(3, "match_ended")], True),
     ]
     pauses: list[float] = []
-    stream = EventStream("127.0.0.1", scripted.server_address[1], "m", sleep=pauses.append)
+    stream = EventStream(scripted.url, "m", sleep=pauses.append)
     assert [e["seq"] for e in stream] == [1, 2, 3]
     assert pauses == [] and [r[1] for r in scripted.requests] == [None, "1"]
 
@@ -424,11 +428,11 @@ def test_a_stream_cut_in_the_middle_of_a_frame_yields_no_part_of_it(scripted: Sc
 def test_a_stream_refused_for_good_raises_and_one_refused_too_long_gives_up(scripted: ScriptedStreams) -> None:
     scripted.streams = [(404, {}, [], True)]
     with pytest.raises(ApiError) as gone:
-        next(EventStream("127.0.0.1", scripted.server_address[1], "m", sleep=lambda s: None))
+        next(EventStream(scripted.url, "m", sleep=lambda s: None))
     assert gone.value.status == 404
     scripted.streams = [(503, {}, [], True)] * 5
     pauses: list[float] = []
-    stream = EventStream("127.0.0.1", scripted.server_address[1], "m", give_up_after=0, sleep=pauses.append)
+    stream = EventStream(scripted.url, "m", give_up_after=0, sleep=pauses.append)
     with pytest.raises(ApiError) as busy:
         next(stream)
     assert (busy.value.status, busy.value.reason) == (503, "too_many_waiters")
@@ -517,11 +521,12 @@ def test_a_connection_the_server_closed_is_reopened_and_the_call_sent_again(fake
 
 
 def test_a_failure_on_a_new_connection_is_raised_and_the_next_call_reconnects(fake: FakeServer) -> None:
-    with Client(fake.url) as client:
+    with Client(fake.url, retry=RetryPolicy(attempts=1)) as client:
         assert client.request("GET", "/x") == {"ok": True}
         fake.drops = 2  # the kept-alive connection, then the one opened to send the call again
-        with pytest.raises((ConnectionError, http.client.HTTPException)):
+        with pytest.raises(ConnectionFailed) as failed:
             client.request("GET", "/x")
+        assert isinstance(failed.value.cause, (ConnectionError, http.client.HTTPException))
         assert client.request("GET", "/x") == {"ok": True}
     assert (fake.requests, fake.connections) == (2, 3)
 

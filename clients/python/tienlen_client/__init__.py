@@ -1,0 +1,61 @@
+"""A small, dependency-free Python client for the Tiến Lên server's API v1.
+
+    from tienlen_client import Client
+
+    client = Client("https://cards.example/tienlen")      # or http://127.0.0.1:8000
+    created = client.create_match([{"name": "Ann"}, {"name": "Bo", "bot": "easy"}], seed=7)
+    seat = client.seat(created["match_id"], created["tokens"][0]["token"])
+    print(seat.view()["cards"], seat.legal())
+
+The base URL may be ``http://`` or ``https://`` (the certificate is checked
+against the system's authorities, or ``ssl_context``), with a port and a path
+prefix. A :class:`Client` keeps one HTTP/1.1 connection alive and reuses it for
+every call; after a failure it closes it and the next attempt opens a new one.
+It is not thread-safe: give each thread its own.
+
+Every write (create, join, actions, leave, rematch, cancel) carries an
+``Idempotency-Key``, a fresh random one per call, and a call is sent again
+(:class:`RetryPolicy`: 5 attempts, exponential backoff with jitter) after a
+dropped, refused, reset or timed-out connection, a 503 ``store_unavailable``
+or ``outcome_unknown`` (any 503 for a read) and a 429 ``rate_limited`` (after
+its ``Retry-After``); never after another 4xx. Every call but
+:meth:`Client.send` checks the answer's status and raises :class:`ApiError`
+(``status``, ``reason``, ``message``, ``body``) when it is not the expected
+one; a server that did not answer any attempt raises :class:`ConnectionFailed`
+(a ``ConnectionError``). :meth:`Client.send` sends once and answers any status.
+
+To learn what happens in a match as it happens, :meth:`Client.follow` reads
+its Server-Sent Events stream (``GET /v1/matches/{id}/stream``) on a
+connection of its own and yields each event; it reconnects by itself, without
+a gap or a repeat, until the match ends (``match_ended``, ``match_abandoned``
+or ``match_cancelled``)::
+
+    for event in client.follow(match_id):
+        print(event["seq"], event["type"])
+
+:meth:`Client.events` with ``wait`` (a long poll) does the same one page at a time.
+
+Only the standard library is used, so this directory can be copied next to a
+bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
+:mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
+calls), :mod:`.stream` (the event stream).
+"""
+
+from __future__ import annotations
+
+from .api import Client, Seat
+from .stream import FINAL_EVENTS, EventStream
+from .transport import ApiError, ConnectionFailed, Endpoint, Response, RetryPolicy, new_idempotency_key
+
+__all__ = [
+    "FINAL_EVENTS",
+    "ApiError",
+    "Client",
+    "ConnectionFailed",
+    "Endpoint",
+    "EventStream",
+    "Response",
+    "RetryPolicy",
+    "Seat",
+    "new_idempotency_key",
+]

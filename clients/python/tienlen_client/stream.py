@@ -1,0 +1,288 @@
+"""Following a match: its Server-Sent Events stream, read and reconnected with ``Last-Event-ID``."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import random
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterator
+from types import TracebackType
+from typing import Any
+
+from .transport import ApiError, Endpoint, Response, error_body, retry_after_s
+
+__all__ = ["FINAL_EVENTS", "RETRYABLE_STATUSES", "EventStream"]
+
+FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", "match_cancelled"})
+"""The events after which a match has nothing more to tell: its stream ends."""
+
+RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
+"""Statuses after which a stream is asked for again (after ``Retry-After`` when the answer gives one)."""
+
+
+class _Dropped(Exception):
+    """The stream's connection failed or was refused; the stream connects again (after ``delay`` seconds)."""
+
+    def __init__(self, cause: BaseException, delay: float | None = None) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+        self.delay = delay
+
+
+class EventStream(Iterator[dict[str, Any]]):
+    """A match's events as they happen, from ``GET /v1/matches/{id}/stream`` (Server-Sent Events).
+
+    Iterating yields each event's JSON (the same objects as
+    ``GET …/events``, with ``seq`` and ``type``), oldest first, and stops
+    after a final event (``match_ended``, ``match_abandoned``,
+    ``match_cancelled``: :data:`FINAL_EVENTS`), or at once when the match is
+    finished and nothing is left after ``after``. Comments (the heartbeats) are
+    skipped.
+
+    The stream reads its own HTTP connection (chunked, decoded by
+    ``http.client``). When that connection drops, times out (no byte for
+    ``read_timeout`` seconds) or the server ends the stream early (it does on
+    shutdown), it connects again with ``Last-Event-ID`` set to the last event
+    it yielded, so no event is skipped or repeated. An answer 429, 502, 503
+    (e.g. ``too_many_waiters``) or 504 is asked again after its
+    ``Retry-After``; a refused or failed connection after a growing pause
+    (from the stream's ``retry:`` field, else 0.5 s, up to 8 s, with jitter).
+    After ``give_up_after`` seconds without a working connection (None:
+    never) the last failure is raised. Another status (404 ``match_not_found``,
+    422) raises :class:`ApiError` at once; a certificate the client does not
+    trust raises ``ssl.SSLCertVerificationError`` at once.
+
+    ``last_event_id`` is the ``seq`` of the last event yielded, ``last_type``
+    its type, ``connections`` how many times a stream was opened.
+    :meth:`disconnect` drops the current connection (from any thread);
+    :meth:`close` stops.
+    """
+
+    MAX_PAUSE_S = 8.0
+    MAX_RETRY_AFTER_S = 300.0
+
+    def __init__(
+        self,
+        endpoint: Endpoint | str,
+        match_id: str,
+        after: int = 0,
+        *,
+        read_timeout: float = 45.0,
+        give_up_after: float | None = 120.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        """Follow ``match_id`` after event ``after`` on ``endpoint`` (an :class:`Endpoint` or a base URL).
+
+        Nothing is sent until the first event is asked for.
+        """
+        self.endpoint = endpoint if isinstance(endpoint, Endpoint) else Endpoint.parse(endpoint)
+        self.match_id = match_id
+        self.last_event_id = after
+        self.last_type: str | None = None
+        self.connections = 0
+        self.ended = False
+        self._read_timeout = read_timeout
+        self._give_up_after = give_up_after
+        self._sleep = sleep
+        self._pause_s = 0.5
+        self._lock = threading.Lock()
+        self._connection: http.client.HTTPConnection | None = None
+        self._response: http.client.HTTPResponse | None = None
+        self._events_here = 0  # events read on the current connection
+        self._failures = 0  # attempts in a row that gave no event
+        self._down_since: float | None = None
+
+    # ------------------------------------------------------------------ iteration
+
+    def __iter__(self) -> EventStream:
+        """The stream itself."""
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        """The next event; reconnects as often as needed (see the class)."""
+        while not self.ended:
+            try:
+                if self._response is None:
+                    self._open()
+                event = self._read_event()
+            except _Dropped as dropped:
+                self._reconnect_after(dropped)
+                continue
+            if event is None:  # a clean end of the answer, but no final event
+                self._disconnected()
+                if self._nothing_left():
+                    self.close()
+                    break
+                if self._events_here == 0:
+                    self._reconnect_after(_Dropped(ConnectionError("the stream ended without an event")))
+                continue
+            self._events_here += 1
+            self._failures = 0
+            self._down_since = None
+            self.last_event_id = int(event["seq"])
+            self.last_type = str(event.get("type"))
+            if self.last_type in FINAL_EVENTS:
+                self.close()
+            return event
+        raise StopIteration
+
+    def disconnect(self) -> None:
+        """Drop the current connection; the next event comes over a new one (safe from another thread)."""
+        with self._lock:
+            connection = self._connection
+            sock = connection.sock if connection is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # wakes a reader blocked on it; it then sees the drop
+
+    def close(self) -> None:
+        """Stop following and close the connection."""
+        self.ended = True
+        self._disconnected()
+
+    def __enter__(self) -> EventStream:
+        """The stream itself; closed at the end of the ``with``."""
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Close the stream."""
+        self.close()
+
+    # ------------------------------------------------------------------ connections
+
+    def _open(self) -> None:
+        """Ask for the stream after :attr:`last_event_id` (``?after=`` first, ``Last-Event-ID`` again after a drop)."""
+        headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        path = f"/v1/matches/{self.match_id}/stream"
+        if self.connections == 0 and self._failures == 0:
+            path += f"?after={self.last_event_id}"
+        else:
+            headers["Last-Event-ID"] = str(self.last_event_id)
+        connection = self.endpoint.connect(self._read_timeout)
+        with self._lock:
+            self._connection = connection
+        try:
+            connection.request("GET", self.endpoint.target(path), headers=headers)
+            response = connection.getresponse()
+        except ssl.SSLCertVerificationError:
+            self.ended = True
+            self._disconnected()
+            raise
+        except (OSError, http.client.HTTPException) as error:
+            self._disconnected()
+            raise _Dropped(error) from error
+        if response.status != 200:
+            refusal = Response(response.status, _read_quietly(response))
+            retry_after = retry_after_s(response.getheader("Retry-After"))
+            self._disconnected()
+            refused = ApiError(refusal.status, error_body(refusal), f"GET {path}")
+            if refusal.status in RETRYABLE_STATUSES:
+                delay = None if retry_after is None else min(self.MAX_RETRY_AFTER_S, retry_after)
+                raise _Dropped(refused, delay)
+            self.ended = True
+            raise refused
+        self._response = response
+        self._events_here = 0
+        self._down_since = None
+        self.connections += 1
+
+    def _disconnected(self) -> None:
+        """Forget the current connection."""
+        with self._lock:
+            connection, self._connection = self._connection, None
+        self._response = None
+        if connection is not None:
+            connection.close()
+
+    def _reconnect_after(self, dropped: _Dropped) -> None:
+        """Close the connection, then pause before the next attempt (none after a drop that followed events)."""
+        self._disconnected()
+        if self.ended:
+            return
+        if self._events_here > 0 and dropped.delay is None:
+            self._events_here = 0
+            return  # it worked until now: once more at once
+        self._events_here = 0
+        now = time.monotonic()
+        if self._down_since is None:
+            self._down_since = now
+        elif self._give_up_after is not None and now - self._down_since > self._give_up_after:
+            self.ended = True
+            raise dropped.cause
+        self._failures += 1
+        if dropped.delay is not None:
+            pause = dropped.delay
+        else:
+            pause = min(self.MAX_PAUSE_S, self._pause_s * 2 ** (self._failures - 1)) * random.uniform(0.5, 1.0)
+        self._sleep(pause)
+
+    def _nothing_left(self) -> bool:
+        """After a clean end without a final event: True when the match is finished and nothing follows."""
+        connection = self.endpoint.connect(self._read_timeout)
+        path = f"/v1/matches/{self.match_id}"
+        try:
+            connection.request("GET", self.endpoint.target(path), headers={"Accept": "application/json"})
+            response = connection.getresponse()
+            answer = Response(response.status, response.read())
+        except (OSError, http.client.HTTPException):
+            return False  # the server is going away: connect again and see
+        finally:
+            connection.close()
+        if answer.status != 200:
+            if answer.status in RETRYABLE_STATUSES:
+                return False
+            self.ended = True
+            raise ApiError(answer.status, error_body(answer), f"GET {path}")
+        match = answer.json()
+        return bool(match["status"] == "finished" and int(match["last_seq"]) <= self.last_event_id)
+
+    # ------------------------------------------------------------------ Server-Sent Events
+
+    def _read_event(self) -> dict[str, Any] | None:
+        """The next event's JSON, skipping comments; None at a clean end of the answer.
+
+        Raises:
+            _Dropped: when the connection fails, times out or is cut in the middle of the answer.
+            ValueError: when an event's data is not JSON.
+        """
+        response = self._response
+        assert response is not None
+        data: list[str] = []
+        while True:
+            try:
+                raw = response.readline()
+            except (OSError, http.client.HTTPException, ValueError, AttributeError) as error:
+                # IncompleteRead: cut in the middle; ValueError/AttributeError: closed under us
+                raise _Dropped(error) from error
+            if not raw:
+                return None
+            line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+            if not line:
+                if data:
+                    event: dict[str, Any] = json.loads("\n".join(data))
+                    return event
+                continue
+            if line.startswith(":"):
+                continue  # a comment: ": following", ": heartbeat"
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "data":
+                data.append(value)
+            elif name == "retry" and value.isdigit():
+                self._pause_s = max(0.05, int(value) / 1000)
+            # "id" and "event" repeat the JSON's seq and type; anything else is ignored
+
+
+def _read_quietly(response: http.client.HTTPResponse) -> bytes:
+    """The body of a refusal, or what could be read of it."""
+    try:
+        return response.read()
+    except (OSError, http.client.HTTPException):
+        return b""
