@@ -2,8 +2,9 @@
 
 Every page comes from the ``pages`` factory, which fails the test when any page
 asked another host for anything. Browsers are only found, never downloaded:
-``require_tool`` skips without Chromium or Playwright, and CI
-(``TIENLEN_REQUIRE_TOOLS=1``) installs Chromium and fails instead.
+``require_tool`` skips without Chromium, and CI (``TIENLEN_REQUIRE_TOOLS=1``)
+installs Chromium and fails instead. Playwright is a dev dependency, always
+installed with ``[dev]``: failing to import it is an error, not a missing tool.
 """
 
 from __future__ import annotations
@@ -12,20 +13,12 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
 from tests.support.tools import require_tool
-
-if TYPE_CHECKING:
-    from playwright.sync_api import ViewportSize
-
-try:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
-except ImportError:  # pragma: no cover - [dev] brings it
-    sync_playwright = None  # type: ignore[assignment]
 
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
 # Screenshots of the table that each run saves (desktop and phone); one of them is committed in docs/.
@@ -43,7 +36,6 @@ def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless."""
     found = Path(CHROMIUM).exists() or shutil.which("chromium") is not None
     require_tool("chromium", found, "apt-get install chromium")
-    require_tool("playwright", sync_playwright is not None, "pip install -e '.[dev]'")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield launched
