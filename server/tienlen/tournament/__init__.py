@@ -2,9 +2,9 @@
 
 - :mod:`.server`: the tournament's own ``tienlen serve`` on a private Redis, and
   the count of refused actions from its request log;
-- :mod:`.api`: the few API calls the tournament makes;
 - :mod:`.seating`: one match: the bot's process in its seat and the steward that
-  times its decisions and plays for it when it is too slow or gone;
+  times its decisions and plays for it when it is too slow or gone (its calls
+  go through the project's Python client, ``tienlen_client``);
 - :mod:`.report`: rates and points with confidence intervals, and incidents;
 - :mod:`.runner`: the plan of matches, the run and the command line.
 """

@@ -24,7 +24,6 @@ from typing import Any
 from ..bots.arena import deal_seed
 from ..bots.driver import LEVELS
 from ..engine.rules import PRESET_NAMES
-from .api import Api
 from .report import format_report, summarize
 from .seating import MatchPlan, SeatOutcome, Stewarding, play_match
 from .server import PrivateServer
@@ -77,14 +76,13 @@ def run_tournament(config: TournamentConfig, work_dir: Path, *, progress: bool =
     plans = plan_matches(config)
     outcomes: list[SeatOutcome] = []
     with PrivateServer(work_dir, workers=config.workers, bot_budget_s=config.bot_budget_s) as server:
-        api = Api(server.url)
         from tqdm import tqdm
 
         with (
             tqdm(total=len(plans), desc="tournament", unit="match", file=sys.stderr, disable=not progress) as bar,
             ThreadPoolExecutor(max_workers=config.parallel) as pool,
         ):
-            futures = [pool.submit(play_match, api, plan, config.stewarding, logs) for plan in plans]
+            futures = [pool.submit(play_match, server.url, plan, config.stewarding, logs) for plan in plans]
             for future in as_completed(futures):
                 outcomes.append(future.result())
                 bar.update(1)

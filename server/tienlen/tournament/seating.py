@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .api import Api
+from tienlen_client import ApiError, Client, Seat
 
 __all__ = ["MatchPlan", "SeatOutcome", "Stewarding", "bot_command", "play_match"]
 
 _POLL_S = 0.05
+_CALL_TIMEOUT_S = 60.0
 _EXIT_GRACE_S = 5.0
 _KILL_WAIT_S = 5.0
 
@@ -97,19 +98,26 @@ def bot_command(command: str, url: str, match_id: str, token: str, seat: int) ->
     return [*words, url, match_id, token]
 
 
-def play_match(api: Api, plan: MatchPlan, stewarding: Stewarding, logs: Path) -> SeatOutcome:
-    """Create the match, run the bot's process in its seat and steward the match to its end."""
+def play_match(base_url: str, plan: MatchPlan, stewarding: Stewarding, logs: Path) -> SeatOutcome:
+    """Create the match on the server at ``base_url``, run the bot's process in its seat and steward the match
+    to its end (over a client of its own: one match a thread)."""
+    with Client(base_url, timeout=_CALL_TIMEOUT_S) as api:
+        return _play_match(api, base_url, plan, stewarding, logs)
+
+
+def _play_match(api: Client, base_url: str, plan: MatchPlan, stewarding: Stewarding, logs: Path) -> SeatOutcome:
+    """:func:`play_match` over ``api``."""
     outcome = SeatOutcome(plan)
     seats: list[dict[str, Any]] = [
         {"name": f"bot{plan.bot + 1}"} if s == plan.seat else {"name": f"{plan.opponent}{s}", "bot": plan.opponent}
         for s in range(plan.players)
     ]
-    created = api.create_match({"seats": seats, "rules": {"preset": plan.preset, "hands": 1}, "seed": plan.seed})
+    created = api.create_match(seats, rules={"preset": plan.preset, "hands": 1}, seed=plan.seed)
     match_id, token = created["match_id"], created["tokens"][0]["token"]
     outcome.match_id = match_id
-    argv = bot_command(plan.command, api.base_url, match_id, token, plan.seat)
+    argv = bot_command(plan.command, base_url, match_id, token, plan.seat)
     env = os.environ | {
-        "TIENLEN_URL": api.base_url,
+        "TIENLEN_URL": base_url,
         "TIENLEN_MATCH_ID": match_id,
         "TIENLEN_TOKEN": token,
         "TIENLEN_SEAT": str(plan.seat),
@@ -124,7 +132,7 @@ def play_match(api: Api, plan: MatchPlan, stewarding: Stewarding, logs: Path) ->
             process = None
         try:
             final = _steward(api, outcome, process, token, stewarding)
-        except (OSError, RuntimeError, KeyError, TypeError) as error:  # the server failed us, not the bot
+        except (ApiError, OSError, KeyError, TypeError) as error:  # the server failed us, not the bot
             outcome.stalled = True
             outcome.note = f"the tournament lost the match: {error}"
             final = None
@@ -141,7 +149,7 @@ def play_match(api: Api, plan: MatchPlan, stewarding: Stewarding, logs: Path) ->
 
 
 def _steward(
-    api: Api, outcome: SeatOutcome, process: subprocess.Popen[bytes] | None, token: str, stewarding: Stewarding
+    api: Client, outcome: SeatOutcome, process: subprocess.Popen[bytes] | None, token: str, stewarding: Stewarding
 ) -> dict[str, Any] | None:
     """Watch the match until it is finished, acting for the seat when its bot is too slow or gone."""
     seat, match_id = outcome.plan.seat, outcome.match_id
@@ -170,7 +178,7 @@ def _steward(
             standing_in = outcome.stood_in = True
         on_turn = match["status"] == "playing" and match["turn"] == seat
         if on_turn and standing_in:
-            if not api.stand_in(match_id, token, match["version"]):
+            if not _stand_in(api.seat(match_id, token), match["version"]):
                 time.sleep(_POLL_S)
             continue
         if on_turn and match["version"] != watched:
@@ -179,7 +187,7 @@ def _steward(
             watched = match["version"]
             turn_deadline = max(now + stewarding.timeout_s, started + stewarding.startup_s)
         elif on_turn and now > turn_deadline:
-            if api.stand_in(match_id, token, match["version"]):
+            if _stand_in(api.seat(match_id, token), match["version"]):
                 outcome.timeouts += 1
                 in_a_row += 1
                 watched = None
@@ -194,6 +202,28 @@ def _steward(
             in_a_row = 0  # the seat's turn ended without the steward: the bot acted itself
             watched = None
         time.sleep(_POLL_S)
+
+
+def _stand_in(seat: Seat, version: int) -> bool:
+    """Act for the seat as a turn clock does: pass when it may, else its lowest legal play.
+
+    ``version`` is the match version the seat's turn was seen at: when the
+    seat has acted since, nothing is done. Whether the action was applied.
+    """
+    try:
+        legal = seat.legal()
+    except ApiError:
+        return False
+    try:
+        if not legal["can_pass"] and legal["plays"]:
+            seat.play(list(legal["plays"][0]["cards"]), version=version)
+        else:
+            seat.pass_turn(version=version)
+    except ApiError as error:
+        if error.status in (409, 422):  # the seat acted first (stale version, turn moved on)
+            return False
+        raise
+    return True
 
 
 def _finish_process(process: subprocess.Popen[bytes], outcome: SeatOutcome) -> None:

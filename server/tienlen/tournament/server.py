@@ -14,11 +14,12 @@ import os
 import subprocess
 import sys
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 from types import TracebackType
 from typing import Self
+
+from tienlen_client import ApiError, Client, RetryPolicy
 
 from ..local_redis import LocalRedis, free_port
 
@@ -72,12 +73,13 @@ class PrivateServer:
         with self.log_path.open("ab") as log:
             self._process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + _START_TIMEOUT_S
-        while time.monotonic() < deadline and self._process.poll() is None:
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
-                    if json.loads(answer.read()) == {"status": "ok"}:
+        with Client(self.url, timeout=2, retry=RetryPolicy(attempts=1)) as client:
+            while time.monotonic() < deadline and self._process.poll() is None:
+                try:
+                    if client.health() == {"status": "ok"}:
                         return self
-            except OSError:
+                except (ApiError, OSError, ValueError):
+                    pass  # not listening yet, or Redis not ready
                 time.sleep(0.1)
         tail = self.log_path.read_text(encoding="utf-8", errors="replace")[-2000:]
         self.stop()
