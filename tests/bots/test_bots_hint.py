@@ -55,7 +55,7 @@ def test_hint_is_legal_and_names_its_cards(
 
 
 def test_hint_names_the_opening_lead_with_the_start_card() -> None:
-    """On the opening lead the hinted play contains the lowest dealt card (RULES.md §5) and names it."""
+    """On the opening lead the hinted play contains the lowest dealt card (docs/rules.md §5) and names it."""
     match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}), random.Random(4))
     result = _check_hint(match)
     assert match.start_card is not None
@@ -64,7 +64,7 @@ def test_hint_names_the_opening_lead_with_the_start_card() -> None:
 
 
 def test_hint_explains_a_bomb_on_a_two() -> None:
-    """A bomb on a single 2 (RULES.md §4) is hinted and explained as a bomb naming its cards and the 2.
+    """A bomb on a single 2 (docs/rules.md §4) is hinted and explained as a bomb naming its cards and the 2.
 
     Seat 0 plays its 2H down to one card; seat 1 holds the run of pairs 6-6 7-7 8-8 and the pair
     KS KC. Passing lets seat 0 lead its last card and go out; bombing wins the battle, and seat 1

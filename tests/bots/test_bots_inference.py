@@ -20,7 +20,7 @@ from tienlen.engine.cards import FULL_DECK
 def test_pass_replay_explains_every_medium_pass_with_the_true_hands(
     preset: str, players: int, make_match: MatchFactory
 ) -> None:
-    """Replaying the public history (RULES.md §5: battles, pass locks, re-entry) finds each pass's table.
+    """Replaying the public history (docs/rules.md §5: battles, pass locks, re-entry) finds each pass's table.
 
     With the true hands, Medium would have passed at every recorded pass, so none is unexplained.
     """
@@ -84,7 +84,7 @@ def test_playout_policy_is_mediums_choice(preset: str, make_match: MatchFactory,
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_action_replay_explains_every_medium_play_and_pass(preset: str, players: int, make_match: MatchFactory) -> None:
-    """Replaying the public history (RULES.md §5) gives each action's table, locks and counts: with the
+    """Replaying the public history (docs/rules.md §5) gives each action's table, locks and counts: with the
     true hands Medium would have chosen every recorded play and pass of the other seats (leads too)."""
     plays = leads = 0
     for seed in range(3):

@@ -1,4 +1,4 @@
-"""Every bot only ever returns a legal action (RULES.md §3-§5), for every preset and 2-4 players."""
+"""Every bot only ever returns a legal action (docs/rules.md §3-§5), for every preset and 2-4 players."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_every_level_plays_a_full_standard_match_legally() -> None:
 
 
 def test_reentry_turn_bot_bombs_or_passes(bomb_deal_match: Match) -> None:
-    """On a bomb re-entry turn (RULES.md §5) a bot may only bomb the 2 or pass; Medium uses the re-entry."""
+    """On a bomb re-entry turn (docs/rules.md §5) a bot may only bomb the 2 or pass; Medium uses the re-entry."""
     match = bomb_deal_match
     match.play(0, ["3S"])
     match.pass_turn(1)

@@ -1,4 +1,4 @@
-"""Medium's planner: fewest plays, whole pieces, and the rule-shaped pieces of RULES.md §2."""
+"""Medium's planner: fewest plays, whole pieces, and the rule-shaped pieces of docs/rules.md §2."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def _hand(text: str) -> int:
 
 
 def test_plan_partitions_the_hand_into_combinations() -> None:
-    """Every plan piece is a combination (RULES.md §2) and the pieces partition the hand."""
+    """Every plan piece is a combination (docs/rules.md §2) and the pieces partition the hand."""
     rng = random.Random(3)
     for _ in range(300):
         deck = list(range(52))
@@ -36,14 +36,14 @@ def test_plan_uses_the_fewest_plays() -> None:
 
 
 def test_plan_keeps_consecutive_pairs_and_fours_together() -> None:
-    """Runs of pairs and four of a kind (the bombs of RULES.md §4) stay whole."""
+    """Runs of pairs and four of a kind (the bombs of docs/rules.md §4) stay whole."""
     pieces = [format_mask(m) for m in plan_masks(_hand("6S 6D 7S 7D 8S 8C JS JC JD JH 3S"))]
     assert ["6S", "6D", "7S", "7D", "8S", "8C"] in pieces
     assert ["JS", "JC", "JD", "JH"] in pieces
 
 
 def test_2s_never_join_a_run() -> None:
-    """2s never appear in a straight (RULES.md §2): Q-K-A stays a run, the 2 a single."""
+    """2s never appear in a straight (docs/rules.md §2): Q-K-A stays a run, the 2 a single."""
     pieces = [format_mask(m) for m in plan_masks(_hand("QS KD AH 2C"))]
     assert ["QS", "KD", "AH"] in pieces
     assert ["2C"] in pieces

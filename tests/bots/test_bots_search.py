@@ -34,7 +34,7 @@ def _played(match: Match) -> int:
 def test_simulator_follows_the_engine_turn_by_turn(
     preset: str, players: int, end_on_first_out: bool, make_match: MatchFactory
 ) -> None:
-    """Battles, pass locks, bomb re-entry, going out and hand end (RULES.md §5) match the engine.
+    """Battles, pass locks, bomb re-entry, going out and hand end (docs/rules.md §5) match the engine.
 
     Before every action, on leads as on answers, the simulator holds the engine's turn, table,
     locks, hands, played cards and start card, and its Medium move is one the engine accepts;

@@ -1,4 +1,4 @@
-"""Cards (RULES.md §1): numbering, strength order and the wire notation."""
+"""Cards (docs/rules.md §1): numbering, strength order and the wire notation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Combinations (RULES.md §2), ordinary comparison (§3) and the bomb table (§4)."""
+"""Combinations (docs/rules.md §2), ordinary comparison (§3) and the bomb table (§4)."""
 
 from __future__ import annotations
 
@@ -93,8 +93,11 @@ ORDINARY_CASES = [
     ("9D", "9H", False),
     ("9H", "10S", False),
     ("9H", "9H", False),
-    ("2S", "AH", True),
-    ("9S 9H", "9C 9D", True),  # RULES §3 example: 9H > 9D
+    ("2S", "AH", True),  # docs/rules.md §3 example
+    ("JC JH", "JS JD", True),  # docs/rules.md §3 example
+    ("8D 9S 10H", "8C 9H 10D", True),  # docs/rules.md §3 example
+    ("9S 9D 10C 10D JS JH", "8S 8H 9C 9H 10S 10H", True),  # docs/rules.md §3 example
+    ("9S 9H", "9C 9D", True),  # equal ranks: the better suit of each pair decides, 9H > 9D
     ("9C 9D", "9S 9H", False),
     ("10S 10C", "9D 9H", True),
     ("2S 2C", "AD AH", True),
@@ -103,11 +106,11 @@ ORDINARY_CASES = [
     ("JS JC JD", "10C 10D 10H", True),
     ("9S 9C 9D 9H", "8S 8C 8D 8H", True),
     ("8S 8C 8D 8H", "9S 9C 9D 9H", False),
-    ("5S 6C 7H", "5D 6H 7C", True),  # RULES §3 example: 7H > 7C
+    ("5S 6C 7H", "5D 6H 7C", True),  # the top cards decide, 7H > 7C
     ("5D 6H 7C", "5S 6C 7H", False),
     ("QS KC AH", "JS QC KH", True),
     ("3S 4S 5S", "4C 5C 6C", False),
-    ("6S 6C 7S 7C 8S 8C", "5S 5C 6D 6H 7D 7H", True),  # RULES §3 example
+    ("6S 6C 7S 7C 8S 8C", "5S 5C 6D 6H 7D 7H", True),  # a higher run of three pairs
     ("5S 5H 6S 6H 7S 7H", "5C 5D 6C 6D 7C 7D", True),
     ("5C 5D 6C 6D 7C 7D", "5S 5H 6S 6H 7S 7H", False),
     # wrong kind or length is refused
@@ -116,7 +119,10 @@ ORDINARY_CASES = [
     ("6S 6C", "5S", False),
     ("7S 8S 9S 10S", "4S 5S 6S", False),  # 4-card straight on a 3-card one
     ("4S 5S 6S", "3S 4C 5D 6H", False),
-    ("10S JC QD", "6S 7C 8D 9H", False),  # RULES §8.3
+    ("10S JC QD", "6S 7C 8D 9H", False),  # a 3-card straight on a 4-card one
+    ("9S 10C JD QH", "4D 5S 6C 7H 8D", False),  # docs/rules.md §8.3: four higher cards on five
+    ("10S JC QD KS AH", "4D 5S 6C 7H 8D", True),  # docs/rules.md §8.3
+    ("4C 5D 6S 7S 8H", "4D 5S 6C 7H 8D", True),  # docs/rules.md §8.3: the same ranks, 8H > 8D
     ("7S 8C 9D 10H", "6S 7C 8D 9H", True),
     ("2S", "3S 3C", False),
     ("2S 2C", "AH", False),
@@ -173,7 +179,7 @@ TABLES = {
     "higher_3_pairs": "QD QH KS KC AS AC",
 }
 ANY_2 = {"single_2", "single_2H"}
-# What each bomb beats *as a bomb*, copied cell by cell from the table of RULES.md §4.
+# What each bomb beats *as a bomb*, copied cell by cell from the first table of docs/rules.md §4.
 BOMB_TABLE: dict[Bombs, dict[str, set[str]]] = {
     Bombs.EXACT: {
         "four_of_a_kind": ANY_2,

@@ -39,13 +39,13 @@ from tienlen.service.present import seat_fields, view_fields
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
-# ----- an independent oracle of RULES.md §2-§4 ----------------------------------
+# ----- an independent oracle of docs/rules.md §2-§4 -------------------------------
 
 TWO = 12
 
 
 def oracle_classify(cards: list[int]) -> tuple[str, int, int] | None:
-    """(kind, length, deciding card) straight from RULES.md §2, or None."""
+    """(kind, length, deciding card) straight from docs/rules.md §2, or None."""
     if not cards:
         return None
     counts = Counter(c // 4 for c in cards)
@@ -86,7 +86,7 @@ def _ladder_long(n: int) -> set[str]:
     return {"single_of_2s", "pair_of_2s", "four_of_a_kind"} | {f"{k}_pairs" for k in range(3, n)}
 
 
-# RULES.md §4, row by row: what each bomb beats.
+# docs/rules.md §4, row by row: what each bomb beats.
 BOMB_ROWS: dict[str, dict[str, set[str]]] = {
     "exact": {
         "four_of_a_kind": {"single_of_2s"},
@@ -123,7 +123,7 @@ def oracle_ordinary(play: tuple[str, int, int], table: tuple[str, int, int]) -> 
 
 
 def oracle_reentry(table: tuple[str, int, int], bombs: str) -> bool:
-    """A single, pair or triple of 2s that some bomb row of this rule beats (RULES.md §5)."""
+    """A single, pair or triple of 2s that some bomb row of this rule beats (docs/rules.md §5)."""
     label = table_label(table)
     return label is not None and label.endswith("_of_2s") and any(label in row for row in BOMB_ROWS[bombs].values())
 
@@ -133,7 +133,7 @@ def bits(mask: int) -> list[int]:
 
 
 def oracle_legal(match: Match) -> set[int]:
-    """Every subset of the hand on turn that RULES.md allows, by brute force."""
+    """Every subset of the hand on turn that docs/rules.md allows, by brute force."""
     seat = match.turn
     assert seat is not None
     hand = bits(match.hands[seat])
@@ -193,7 +193,7 @@ def apply(match: Match, action: int | None) -> list[dict[str, Any]]:
 
 
 def expected_outcome(rules: RuleSet, completed: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> tuple[list[int], int]:
-    """Winners and the number of hands the match must last, recomputed from RULES.md §6."""
+    """Winners and the number of hands the match must last, recomputed from docs/rules.md §6."""
     n = rules.players
     if rules.scoring is Scoring.NONE:
         return [completed[0][0][0]], 1
@@ -219,7 +219,7 @@ def expected_outcome(rules: RuleSet, completed: list[tuple[tuple[int, ...], tupl
 
 
 class GameChecker:
-    """Checks the invariants of RULES.md after every action of a game."""
+    """Checks the invariants of docs/rules.md after every action of a game."""
 
     def __init__(self, match: Match, events: list[dict[str, Any]]) -> None:
         self.match = match

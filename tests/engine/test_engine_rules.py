@@ -1,4 +1,4 @@
-"""Rule sets (RULES.md §6-§7): presets, overrides and refused values."""
+"""Rule sets (docs/rules.md §4-§7): presets, overrides and refused values."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from tienlen.engine import PRESET_NAMES, PRESETS, Bombs, RulesError, RuleSet, Scoring, Tiebreak, resolve_rules
 
-# RULES.md §7, column by column (players default to 4).
+# docs/rules.md §7, column by column (players default to 4).
 PRESET_TABLE: dict[str, dict[str, str | bool | int]] = {
     "standard": {
         "bombs": "exact",

@@ -1,4 +1,4 @@
-"""The worked edge cases of RULES.md §8, and the match rules of §5-§6 around them."""
+"""The worked examples of docs/rules.md §8, and the match rules of §5-§6 around them."""
 
 from __future__ import annotations
 
@@ -186,8 +186,8 @@ def test_rule_8_6_standard_locked_seat_is_skipped_on_an_ace() -> None:
     assert m.turn == 3
 
 
-def test_rule_8_6_standard_reentry_needs_a_bomb_rule() -> None:
-    """With bombs off no bomb can beat the 2, so the locked seat is skipped even under standard."""
+def test_reentry_needs_a_bomb_rule() -> None:
+    """With bombs off no bomb can beat the 2, so the locked seat is skipped even under standard (§5)."""
     m, _ = new_match(LOCK_DEAL, bombs="off")
     script(m, [(0, "3S"), (1, "7S"), (2, None), (3, "2S"), (0, None)])
     assert act(m, 1, None) == [passed(1), cleared(3)]
@@ -315,7 +315,7 @@ def test_rule_8_11_ladder_triple_of_twos_is_never_beaten() -> None:
     assert script(m, [(2, None), (3, None)]) == [passed(2), passed(3), cleared(0)]
 
 
-# ----- §8.12 and the other tie-breaks -------------------------------------------
+# ----- §8.12, §8.13 and the other tie-breaks ------------------------------------
 
 # Four hands after which seats 0 and 2 share the top (8, 7, 8, 1).
 TIED_HANDS = [(0, 2, 3, 1), (1, 2, 0, 3), (1, 0, 2, 3), (2, 0, 1, 3)]
@@ -478,7 +478,7 @@ def test_next_hand_led_by_previous_first_place() -> None:
     assert events[-1] == {"type": "hand_started", "hand_number": 3, "leader": 1}
 
 
-# ----- end_on_first_out ---------------------------------------------------------
+# ----- end_on_first_out (§5, §8.14) --------------------------------------------
 
 
 @pytest.mark.parametrize(
