@@ -472,6 +472,24 @@ export interface components {
             /** @description The newest event's number: pass it as the next `after` */
             last_seq: number;
         };
+        ExplanationCode: {
+            /** @description What it keeps: the piece kept together (`keeps_together`, named by its ranks) or the play kept for later (`pass_keep`) */
+            kept: components["schemas"]["Play"] | null;
+            /** @description The opponent nearly out (`nearly_out`, `single_cannot_stop`) */
+            nearly_out: components["schemas"]["NearlyOut"] | null;
+            /** @description The suggested play (null for a pass) */
+            play: components["schemas"]["Play"] | null;
+            /** @description How it goes on (`none`: it does not): `keeps_together`: ", keeps {kept} together"; `keeps_twos`: ", keeps your 2s for later"; `nearly_out`: ": {danger}"; `single_cannot_stop`: " so a single cannot stop you: {danger}"; `take_lead_back`: " to take the lead back"; `win_lead`: " to win the lead" */
+            reason: components["schemas"]["ExplanationReason"];
+            /** @description The table's play it beats or passes on */
+            table: components["schemas"]["Play"] | null;
+            /** @description The sentence: `lead`: "Leads {play}"; `lead_lowest`: "Leads your lowest {play}"; `beat`: "Beats the {table} with {play}"; `bomb`: "Bombs the {table} with {play}"; `go_out`: "Plays {play}, your last cards: you go out"; `pass_cannot_beat`: "Passes: nothing you hold beats the {table}"; `pass_keep`: "Passes on the {table} to keep your {kept} for later"; `pass_save`: "Passes on the {table}: beating it would break up your hand or waste high cards" */
+            template: components["schemas"]["ExplanationTemplate"];
+        };
+        /** @enum {string} */
+        ExplanationReason: "none" | "keeps_together" | "keeps_twos" | "nearly_out" | "single_cannot_stop" | "take_lead_back" | "win_lead";
+        /** @enum {string} */
+        ExplanationTemplate: "lead" | "lead_lowest" | "beat" | "bomb" | "go_out" | "pass_cannot_beat" | "pass_keep" | "pass_save";
         Hand: {
             hand_number: number;
             /** @description Seats, first to last */
@@ -511,6 +529,8 @@ export interface components {
         Hint: {
             action: components["schemas"]["ActionOut"];
             explanation: string;
+            /** @description The same reason, machine-readable, for a client that writes it in its own words */
+            explanation_code: components["schemas"]["ExplanationCode"];
         };
         Join: {
             name: string;
@@ -682,6 +702,10 @@ export interface components {
         };
         /** @enum {string} */
         MatchStatus: "waiting" | "playing" | "finished";
+        NearlyOut: {
+            cards_left: number;
+            seat: number;
+        };
         OpenSeatRequest: {
             /** @enum {boolean} */
             open: true;

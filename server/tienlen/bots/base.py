@@ -7,8 +7,12 @@ public state) and the legal plays; nothing of another hand reaches them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..engine.cards import format_mask
+
+if TYPE_CHECKING:
+    from .explain import Explanation
 
 PLAY = "play"
 PASS = "pass"
@@ -42,7 +46,8 @@ def play_action(mask: int) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested action and a short plain-words reason naming the cards."""
+    """A suggested action and a short plain-words reason naming the cards (``reasons``: the same, machine-readable)."""
 
     action: Action
     explanation: str
+    reasons: Explanation | None = None

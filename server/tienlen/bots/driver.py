@@ -62,10 +62,11 @@ def choose(
 
 def hint(view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = 0.25) -> Hint:
     """The Hard choice for the seat on turn with a short explanation naming the cards."""
-    from .explain import explain
+    from .explain import reasons, words
 
     action = choose("hard", view, legal, rng, budget_s=budget_s)
-    return Hint(action, explain(view, legal, action))
+    why = reasons(view, legal, action)
+    return Hint(action, words(why), why)
 
 
 def bot_rng(match: Match, seat: int) -> random.Random:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..bots import Hint
-from ..engine import LegalPlays, PublicView, SeatView, format_mask, play_order, public_view, seat_view
+from ..engine import Combination, LegalPlays, PublicView, SeatView, format_mask, play_order, public_view, seat_view
 from ..store import MatchRecord, SeatRecord
 
 WAITING = "waiting"
@@ -158,11 +158,27 @@ def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:
     }
 
 
+def _combination(combo: Combination | None) -> dict[str, Any] | None:
+    """A combination named in a hint's explanation: its cards and kind."""
+    return None if combo is None else {"cards": format_mask(combo.mask), "kind": combo.kind.value}
+
+
 def hint_answer(hint: Hint) -> dict[str, Any]:
-    """A suggested action and why."""
+    """A suggested action and why, in English and machine-readable (``explanation_code``)."""
+    why = hint.reasons
+    assert why is not None, "a hint answer needs the reasons of its explanation"
+    near = why.nearly_out
     return {
         "action": {"type": hint.action.type, "cards": format_mask(hint.action.mask)},
         "explanation": hint.explanation,
+        "explanation_code": {
+            "template": why.template,
+            "reason": why.reason,
+            "play": _combination(why.play),
+            "table": _combination(why.table),
+            "kept": _combination(why.kept),
+            "nearly_out": None if near is None else {"seat": near.seat, "cards_left": near.cards_left},
+        },
     }
 
 

@@ -8,6 +8,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
+from ...bots.explain import REASONS, TEMPLATES
 from ...engine import PARAMETERS, PRESET_NAMES
 from .common import CARD, KINDS, TIME, enum_field, rule_enum_name
 from .events import ActionOutSchema, EventSchema
@@ -162,11 +163,67 @@ class EventPageSchema(ma.Schema):
     )
 
 
+def _sentences(parts: dict[str, str]) -> str:
+    """The English of each template or reason of a hint's explanation, for the description of its enum."""
+    return "; ".join(f'`{key}`: "{text}"' for key, text in parts.items() if text)
+
+
+class NearlyOutSchema(ma.Schema):
+    """An opponent nearly out (at most 2 cards), named in a hint's explanation."""
+
+    seat = fields.Integer(required=True)
+    cards_left = fields.Integer(required=True)
+
+
+class ExplanationCodeSchema(ma.Schema):
+    """A hint's explanation, machine-readable: the sentence (`template`, then `reason`) and what it names.
+
+    The English `explanation` is the template's text followed by the reason's and a full stop, with `{play}`,
+    `{table}` and `{kept}` the combinations below and `{danger}` "seat N is nearly out (K cards left)": a client
+    writes the same sentence in its own language from these fields.
+    """
+
+    template = enum_field(
+        "ExplanationTemplate", list(TEMPLATES), metadata={"description": "The sentence: " + _sentences(TEMPLATES)}
+    )
+    reason = enum_field(
+        "ExplanationReason",
+        list(REASONS),
+        metadata={"description": "How it goes on (`none`: it does not): " + _sentences(REASONS)},
+    )
+    play = fields.Nested(
+        PlaySchema, allow_none=True, required=True, metadata={"description": "The suggested play (null for a pass)"}
+    )
+    table = fields.Nested(
+        PlaySchema, allow_none=True, required=True, metadata={"description": "The table's play it beats or passes on"}
+    )
+    kept = fields.Nested(
+        PlaySchema,
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "What it keeps: the piece kept together (`keeps_together`, named by its ranks) or the "
+            "play kept for later (`pass_keep`)"
+        },
+    )
+    nearly_out = fields.Nested(
+        NearlyOutSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The opponent nearly out (`nearly_out`, `single_cannot_stop`)"},
+    )
+
+
 class HintSchema(ma.Schema):
     """A suggested action and why."""
 
     action = fields.Nested(ActionOutSchema, required=True)
     explanation = fields.String(required=True)
+    explanation_code = fields.Nested(
+        ExplanationCodeSchema,
+        required=True,
+        metadata={"description": "The same reason, machine-readable, for a client that writes it in its own words"},
+    )
 
 
 class RuleParameterSchema(ma.Schema):
