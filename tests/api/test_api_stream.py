@@ -12,17 +12,22 @@ import random
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 import redis
+from flask import Flask
 
+from tests.support.api import json_object
+from tests.support.lifecycle import service_of
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import Frame, SseReader
 from tienlen.botkit import lowest_play
 from tienlen.local_redis import LocalRedis, free_port
+from tienlen.store import RedisMatchStore
+from tienlen.store.redis_store import wake_channel
 
 pytestmark = pytest.mark.xdist_group("live_server")
 
@@ -204,6 +209,100 @@ def test_every_follower_sees_every_event_exactly_once_in_order_across_random_dis
     for name, got in seen.items():
         assert [e["seq"] for e in got] == list(range(1, len(expected) + 1)), f"{name} missed or repeated events"
         assert got == expected, name
+
+
+# ----- no lost wake-up: an event committed between a waiter's read and its wait ---------------
+
+
+def _until(condition: Callable[[], bool], timeout_s: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "the wake-up never reached this process's subscriber"
+        time.sleep(0.005)
+
+
+class CommitAfterRead:
+    """Makes the race happen every time, in this process, on the real Redis.
+
+    Wraps the store's read of the stream: right after the first read of the
+    match made while a waiter holds a place on it returns, another client
+    commits an event (``commit``) and this process's subscriber handles its
+    wake-up, all before the read's answer (without that event) reaches the
+    waiter. :meth:`commit_now` does the same between two reads of a stream.
+    """
+
+    def __init__(self, store: RedisMatchStore, match_id: str, commit: Callable[[], object]) -> None:
+        self.store, self.match_id, self.commit = store, match_id, commit
+        self.fired = False
+        self._read = store._read
+
+    def __call__(self, match_id: str, after: int) -> list[dict[str, Any]] | None:
+        found = self._read(match_id, after)
+        feed = self.store._waiting._feeds.get(wake_channel(match_id))
+        if not self.fired and match_id == self.match_id and feed is not None and feed.holders > 0:
+            self.fired = True
+            self.commit_now()
+        return found
+
+    def commit_now(self) -> None:
+        """Commit, and wait until the subscriber has handled the commit's wake-up."""
+        feed = self.store._waiting._feeds[wake_channel(self.match_id)]
+        before = feed.generation
+        self.commit()
+        _until(lambda: feed.generation > before)
+
+
+def _racing(app: Flask, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, CommitAfterRead]:
+    """A match with three open seats, and its store's read wrapped so that the first waiter's read races a join."""
+    service = service_of(app)
+    store = service.store
+    assert isinstance(store, RedisMatchStore)
+    created = json_object(
+        app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}] + [{"open": True}] * 3})
+    )
+    match_id = created["match_id"]
+    names = iter("BCD")
+    race = CommitAfterRead(store, match_id, lambda: service.join(match_id, next(names)))
+    monkeypatch.setattr(store, "_read", race)
+    return match_id, created["match"]["last_seq"], race
+
+
+def test_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id, last, race = _racing(app, monkeypatch)
+    started = time.monotonic()
+    page = json_object(app.test_client().get(f"/v1/matches/{match_id}/events?after={last}&wait=5"))
+    took = time.monotonic() - started
+    assert race.fired, "the race did not happen: the test means nothing"
+    assert [(e["type"], e["name"]) for e in page["events"]] == [("seat_joined", "B")]
+    assert took < 1.0, f"the event came {took:.2f} s later, at the end of the wait"
+
+
+def test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id, last, race = _racing(app, monkeypatch)
+    store = service_of(app).store
+    following = store.follow(match_id, last, idle_s=5)
+    try:
+        started = time.monotonic()
+        batch = next(following)
+        took = time.monotonic() - started
+        assert race.fired, "the race did not happen: the test means nothing"
+        assert [(e["type"], e["name"]) for e in batch] == [("seat_joined", "B")]
+        assert took < 1.0, f"the event came {took:.2f} s later, at the next idle read"
+        # committed (and its wake-up handled) while the stream was sending that batch
+        race.commit_now()
+        started = time.monotonic()
+        batch = next(following)
+        took = time.monotonic() - started
+        assert [(e["type"], e["name"]) for e in batch] == [("seat_joined", "C")]
+        assert took < 1.0, f"the event came {took:.2f} s later, at the next idle read"
+    finally:
+        close = getattr(following, "close", None)
+        if close is not None:
+            close()
 
 
 # ----- servers with their own settings ---------------------------------------------------

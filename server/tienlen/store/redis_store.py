@@ -344,26 +344,34 @@ class RedisMatchStore(RedisIndexes):
             raise StoreUnavailableError(str(error)) from error
         deadline = time.monotonic() + wait_s
         with self._waiting.hold(match_id) as hold:
-            found = self._read(match_id, after)
-            while found == []:
+            generation, found = self._look(hold, match_id, after, fresh=True)
+            while found == [] and not hold.closing:
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or hold.closing:
+                if remaining <= 0:
                     break
-                found = self._next(hold, match_id, after, remaining)
+                hold.wait(generation, remaining)
+                generation, found = self._look(hold, match_id, after)
             if found == [] and not hold.closing:
                 # a commit just before the end may not have woken us yet (a cluster's subscriber looks
                 # every TICK_S): read once more, so the answer holds everything committed during the wait
                 found = self._read(match_id, after)
             return found
 
-    def _next(self, hold: Hold, match_id: str, after: int, timeout_s: float) -> list[dict[str, Any]] | None:
-        """Wait up to ``timeout_s`` for a wake-up, then the events after ``after`` (from it, or read)."""
+    def _look(
+        self, hold: Hold, match_id: str, after: int, *, fresh: bool = False
+    ) -> tuple[int, list[dict[str, Any]] | None]:
+        """The feed's wake-up count, *then* the events after ``after``: wait on that count next.
+
+        The count is taken before the events are looked at, so an event
+        committed after the look moves it and ends the wait at once: none
+        can slip in between a read and the wait that follows it. The events
+        come from the feed's last wake messages when those reach back to
+        ``after``, else (and always when ``fresh``: what was committed before
+        the subscription is only in the stream) from a read of the stream.
+        """
         generation = hold.generation
-        hold.wait(generation, timeout_s)
-        if hold.generation == generation:
-            return []
-        told = hold.events_after(after)
-        return told if told is not None else self._read(match_id, after)
+        told = None if fresh else hold.events_after(after)
+        return generation, told if told is not None else self._read(match_id, after)
 
     def follow(self, match_id: str, after: int, idle_s: float) -> Iterator[list[dict[str, Any]]]:
         """Every event with ``seq`` > ``after`` as it comes; an empty batch after ``idle_s`` without one.
@@ -397,17 +405,22 @@ class _Following(Iterator[list[dict[str, Any]]]):
             self.close()
         if self._stack is None:
             raise StopIteration
-        found: list[dict[str, Any]] | None = []
-        if self._fresh:
-            self._fresh = False
-            found = self._store._read(self._match_id, self._after)
-        if found == []:
-            found = self._store._next(hold, self._match_id, self._after, self._idle_s)
-            if found == [] and hold.closing:
-                found = None
-            elif found == []:
-                # idle: make sure the match still exists, then let the caller send a heartbeat
-                found = self._store._read(self._match_id, self._after)
+        store, match_id, after = self._store, self._match_id, self._after
+        # what came while the last batch was being sent is in this look, or moves the count after it
+        generation, found = store._look(hold, match_id, after, fresh=self._fresh)
+        self._fresh = False
+        deadline = time.monotonic() + self._idle_s
+        while found == [] and not hold.closing:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            hold.wait(generation, remaining)
+            generation, found = store._look(hold, match_id, after)
+        if found == [] and hold.closing:
+            found = None
+        elif found == []:
+            # idle: make sure the match still exists, then let the caller send a heartbeat
+            found = store._read(match_id, after)
         if found is None:
             self.close()
             raise StopIteration

@@ -8,8 +8,12 @@ the message, or reads the stream when it missed some.
 
 No wake-up is lost: a waiter subscribes first and reads the stream only once
 the subscription is confirmed, so an event committed before the read is in
-the read, and one committed after it arrives as a message. While the
-subscription is not confirmed (Redis restarting, say) waiters poll instead.
+the read, and one committed after it arrives as a message. Each message moves
+the feed's wake-up count (:attr:`Hold.generation`); a waiter takes the count
+*before* each read and then waits on that count, so a message handled between
+its read and its wait ends the wait at once instead of being slept through.
+While the subscription is not confirmed (Redis restarting, say) waiters poll
+instead: their waits end every :data:`POLL_S` and they read the stream again.
 
 Under gevent's monkey patching the locks, conditions and the subscriber
 thread below are cooperative; with real threads they work the same.
@@ -73,7 +77,7 @@ class Hold:
 
     @property
     def generation(self) -> int:
-        """How many wake-ups the feed has had; compare it across a read to notice new events."""
+        """How many wake-ups the feed has had: take it before a read, then :meth:`wait` on it."""
         return self._feed.generation
 
     @property
@@ -84,8 +88,10 @@ class Hold:
     def wait(self, generation: int, timeout_s: float) -> None:
         """Sleep until the feed moves past ``generation``, the server closes, or the timeout.
 
-        While the subscription is not confirmed, sleep at most :data:`POLL_S`
-        so the caller reads the stream again (polling instead of being woken).
+        ``generation`` is the count taken before the caller's last read: if a
+        wake-up came since, this returns at once. While the subscription is
+        not confirmed, sleep at most :data:`POLL_S` so the caller reads the
+        stream again (polling instead of being woken).
         """
         feed = self._feed
         with feed.changed:
