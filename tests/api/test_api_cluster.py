@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import pytest
 import redis
+from flask import Flask
 from redis.cluster import RedisCluster
 from werkzeug.test import Client
 
@@ -29,11 +30,13 @@ from tests.support.cluster import Balancer, LocalCluster, http_client
 from tests.support.http import call
 from tests.support.servers import ServerStarter
 from tests.support.sse import SseReader
+from tienlen.api import create_app
 from tienlen.local_redis import free_port
 from tienlen.local_redis.binary import find_redis_server
 
 from . import test_api_clock as clock_tests
 from . import test_api_matches as match_tests
+from . import test_api_stream as stream_tests
 from .test_api_contract import (  # noqa: F401  (collected here too, against the cluster)
     test_create_answers_tokens_for_named_remote_seats_only,
     test_does_not_beat_and_locked_bomb_only,
@@ -157,6 +160,26 @@ def test_two_servers_on_a_cluster_fire_each_deadline_once_within_a_second(server
 
 def test_on_a_cluster_the_clock_fires_at_most_a_second_after_the_deadline(servers: list[str]) -> None:
     clock_tests.test_the_clock_fires_at_most_a_second_after_the_deadline(servers)
+
+
+@pytest.fixture
+def cluster_app(cluster: LocalCluster) -> Flask:
+    """The app in this process on the cluster: its store's reads can be wrapped to make a race happen."""
+    settings = {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    return create_app({"REDIS_URL": cluster.url, **settings})
+
+
+def test_on_a_cluster_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once(
+    cluster_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cluster's subscriber polls its shards: a wake-up handled between a read and the wait still ends it."""
+    stream_tests.test_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once(cluster_app, monkeypatch)
+
+
+def test_on_a_cluster_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
+    cluster_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream_tests.test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(cluster_app, monkeypatch)
 
 
 def test_requests_reached_both_servers_and_matches_spread_over_every_shard(
