@@ -110,16 +110,42 @@ def test_stream_sends_each_event_with_its_id_type_and_json_then_ends_after_match
     assert [(f.id, f.event) for f in frames] == [(str(e["seq"]), e["type"]) for e in expected]
 
 
-def test_stream_of_a_finished_match_with_nothing_left_ends_at_once(live_server: str) -> None:
+def test_stream_of_a_finished_match_with_nothing_left_is_204_so_an_event_source_stops(live_server: str) -> None:
     match_id, tokens = _create(live_server, seats=2)
     _play_out(live_server, match_id, tokens)
     last = len(_all_events(live_server, match_id))
     started = time.monotonic()
-    for headers, query in (({}, f"?after={last}"), ({"Last-Event-ID": str(last)}, "")):
+    for headers, query in (({}, f"?after={last}"), ({"Last-Event-ID": str(last)}, ""), ({}, f"?after={last + 50}")):
         reader = SseReader(live_server, f"/v1/matches/{match_id}/stream{query}", headers)
-        assert reader.status == 200
-        assert [f for f in _frames_until_end(reader) if f.comment is None] == []
+        assert reader.status == 204, (headers, query)
+        assert reader.response.read() == b""
+        reader.close()
     assert time.monotonic() - started < 5
+
+
+def test_a_stream_resumed_after_match_ended_sends_what_came_after_it_then_ends(live_server: str) -> None:
+    match_id, tokens = _create(live_server, seats=2)
+    _play_out(live_server, match_id, tokens)
+    ended = _all_events(live_server, match_id)[-1]
+    assert ended["type"] == "match_ended"
+    rematch = _ok(live_server, "POST", f"/v1/matches/{match_id}/rematch", token=tokens[0])
+    started = time.monotonic()
+    reader = SseReader(live_server, f"/v1/matches/{match_id}/stream?after={ended['seq']}")
+    assert reader.status == 200
+    frames = [f for f in _frames_until_end(reader) if f.comment != "following"]
+    assert [(f.event, f.payload) for f in frames] == [
+        ("rematch", {"type": "rematch", "next_match_id": rematch["match_id"], "seq": ended["seq"] + 1})
+    ], "the rematch event, then the end: no heartbeat"
+    assert time.monotonic() - started < 5
+    # a seat leaving the finished match comes after the end too; then the browser's reconnection gets 204
+    _ok(live_server, "POST", f"/v1/matches/{match_id}/leave", token=tokens[1])
+    reader = SseReader(live_server, f"/v1/matches/{match_id}/stream", {"Last-Event-ID": str(ended["seq"])})
+    frames = [f for f in _frames_until_end(reader) if f.comment != "following"]
+    assert [f.event for f in frames] == ["rematch", "seat_left"]
+    last = frames[-1].id
+    assert last is not None
+    assert SseReader(live_server, f"/v1/matches/{match_id}/stream", {"Last-Event-ID": last}).status == 204
+    assert time.monotonic() - started < 10
 
 
 @pytest.mark.parametrize(
@@ -167,6 +193,9 @@ def test_every_follower_sees_every_event_exactly_once_in_order_across_random_dis
                     reader = SseReader(live_server, f"/v1/matches/{match_id}/stream", {"Last-Event-ID": str(last)})
                 else:
                     reader = SseReader(live_server, f"/v1/matches/{match_id}/stream?after={last}")
+                if reader.status == 204:  # it dropped the connection just after the last event: nothing left
+                    assert got and got[-1]["type"] == "match_ended", "204 before the end"
+                    break
                 assert reader.status == 200
                 budget = local.randint(1, 12)  # frames before this follower drops the connection
                 ended = True

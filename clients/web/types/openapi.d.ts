@@ -287,10 +287,16 @@ export interface paths {
          *     (the same JSON as `GET .../events`), oldest first, starting after `after` or
          *     after the `Last-Event-ID` header, which browsers send when they reconnect:
          *     no event is skipped or repeated. A comment line (`: heartbeat`) comes every
-         *     15 s while nothing happens. The stream ends after the event that ends the
-         *     match (`match_ended`), at once for a finished match with nothing left to
-         *     send, and when the server shuts down (reconnect then). No token is needed:
-         *     the events are public, so a browser's `EventSource` can follow a match.
+         *     15 s while nothing happens.
+         *
+         *     The stream ends after the event that ends the match (`match_ended`,
+         *     `match_abandoned` or `match_cancelled`). A stream opened on a finished match
+         *     sends what the match has after `after` (a `rematch` or `seat_left` may follow
+         *     `match_ended`) and then ends. When a finished match has nothing after `after`
+         *     the answer is **204 No Content**, which tells a browser's `EventSource` to
+         *     stop reconnecting; a cancelled match is gone (404). The stream also ends when
+         *     the server shuts down (reconnect then). No token is needed: the events are
+         *     public, so a browser's `EventSource` can follow a match.
          */
         get: operations["stream_events"];
         put?: never;
@@ -1908,6 +1914,13 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                 };
+            };
+            /** @description The match is finished and has no event after `after` (an `EventSource` stops reconnecting) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Reasons: `match_not_found` */
             404: {

@@ -110,20 +110,34 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         found = self.store.events(match_id, after, wait_s)
         if found is None:
             raise MatchNotFound(f"no match {match_id!r}")
-        if found:
-            return events_answer(found, found[-1]["seq"])
-        return events_answer([], self.get(match_id).last_seq)
+        if not found:
+            newest = self.get(match_id).last_seq
+            if newest <= after:
+                return events_answer([], newest)
+            # committed after the wait's last read: answer it, or a client moving on to last_seq skips it
+            found = self.store.events(match_id, after)
+            if found is None:
+                raise MatchNotFound(f"no match {match_id!r}")
+            if not found:
+                return events_answer([], newest)
+        return events_answer(found, found[-1]["seq"])
 
     def follow(self, match_id: str, after: int, idle_s: float) -> Following:
         """The match's events after ``after`` as they come, ending after its last one.
 
         :class:`MatchNotFound` up front; an empty batch every ``idle_s``
-        without news. A finished match with nothing after ``after`` ends at once.
+        without news. The stream of a match in play (or waiting) ends after the
+        event that ends the match; that of a finished match (ended, abandoned)
+        ends once it has sent what the match had when it was opened (a
+        ``rematch`` or ``seat_left`` after the end, say), and when nothing
+        follows ``after`` it is :attr:`Following.nothing_left` from the start.
         """
         record = self.get(match_id)
-        if record.status == "finished" and after >= record.last_seq:
+        if record.status != "finished":
+            return Following(self.store.follow(match_id, after, idle_s))
+        if after >= record.last_seq:
             return Following(None)
-        return Following(self.store.follow(match_id, after, idle_s))
+        return Following(self.store.follow(match_id, after, idle_s), through=record.last_seq)
 
     # ----- writing --------------------------------------------------------------
 
@@ -248,16 +262,30 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
 
 
 class Following(Iterator[list[EventDict]]):
-    """Batches of a match's events, ending after the event that ends the match; close it when done."""
+    """Batches of a match's events, ending after the event that ends the match; close it when done.
 
-    def __init__(self, batches: Iterator[list[EventDict]] | None) -> None:
+    With ``through`` (the match is over) it ends once the event numbered
+    ``through`` is sent. Without ``batches`` there is nothing to send at all
+    (:attr:`nothing_left`).
+    """
+
+    def __init__(self, batches: Iterator[list[EventDict]] | None, through: int | None = None) -> None:
         self._batches = batches
+        self._through = through
+        self.nothing_left = batches is None
 
     def __next__(self) -> list[EventDict]:
         if self._batches is None:
             raise StopIteration
         batch = next(self._batches)
-        if any(event["type"] in FINAL_EVENTS for event in batch):
+        if self._through is not None and not batch:
+            self.close()  # a finished match whose events ran out before ``through``: nothing more will come
+            raise StopIteration
+        if self._through is not None:
+            over = batch[-1]["seq"] >= self._through  # what comes after the end (rematch, seat_left) is sent too
+        else:
+            over = any(event["type"] in FINAL_EVENTS for event in batch)
+        if over:
             self.close()
         return batch
 

@@ -41,11 +41,23 @@ Every event is sent as `id: <seq>`, `event: <type>`, `data: <the event's JSON>`
 (the same JSON as `GET .../events`), oldest first, starting after `after` or
 after the `Last-Event-ID` header, which browsers send when they reconnect:
 no event is skipped or repeated. A comment line (`: heartbeat`) comes every
-15 s while nothing happens. The stream ends after the event that ends the
-match (`match_ended`), at once for a finished match with nothing left to
-send, and when the server shuts down (reconnect then). No token is needed:
-the events are public, so a browser's `EventSource` can follow a match.
+15 s while nothing happens.
+
+The stream ends after the event that ends the match (`match_ended`,
+`match_abandoned` or `match_cancelled`). A stream opened on a finished match
+sends what the match has after `after` (a `rematch` or `seat_left` may follow
+`match_ended`) and then ends. When a finished match has nothing after `after`
+the answer is **204 No Content**, which tells a browser's `EventSource` to
+stop reconnecting; a cancelled match is gone (404). The stream also ends when
+the server shuts down (reconnect then). No token is needed: the events are
+public, so a browser's `EventSource` can follow a match.
 """
+
+NOTHING_LEFT = {
+    "204": {
+        "description": "The match is finished and has no event after `after` (an `EventSource` stops reconnecting)"
+    }
+}
 
 
 @blp.route(f"/{MATCH_ID}/stream")
@@ -60,11 +72,13 @@ class Stream(MethodView):
         content_type="text/event-stream",
         description="The events as they come",
     )
-    @blp.doc(operationId="stream_events", description=STREAM_DOC, responses=WAIT_ERRORS)
+    @blp.doc(operationId="stream_events", description=STREAM_DOC, responses=NOTHING_LEFT | WAIT_ERRORS)
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Follow a match's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])
         following = service().follow(match_id, after, settings().heartbeat_s)
+        if following.nothing_left:
+            return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
         return current_app.response_class(
             EventStreamBody(following),
             mimetype="text/event-stream",
