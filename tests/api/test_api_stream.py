@@ -308,6 +308,27 @@ def test_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_on
     assert took < 1.0, f"the event came {took:.2f} s later, at the end of the wait"
 
 
+def test_a_long_poll_that_ends_empty_as_the_match_moves_on_answers_the_event_not_a_last_seq_past_it(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = service_of(app)
+    store = service.store
+    created = json_object(app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}, {"open": True}] * 2}))
+    match_id, last = created["match_id"], created["match"]["last_seq"]
+    waited = store.events
+
+    def events_then_a_join(match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
+        found = waited(match_id, after, wait_s)
+        if wait_s > 0:
+            service.join(match_id, "B")  # after the wait's last read, before the answer names the newest event
+        return found
+
+    monkeypatch.setattr(store, "events", events_then_a_join)
+    page = json_object(app.test_client().get(f"/v1/matches/{match_id}/events?after={last}&wait=0.2"))
+    assert [e["type"] for e in page["events"]] == ["seat_joined"]
+    assert page["last_seq"] == page["events"][-1]["seq"]
+
+
 def test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
