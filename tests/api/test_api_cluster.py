@@ -173,7 +173,8 @@ def test_on_a_cluster_a_long_poll_gets_an_event_committed_between_its_read_and_i
     cluster_app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The cluster's subscriber polls its shards: a wake-up handled between a read and the wait still ends it."""
-    stream_tests.test_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once(cluster_app, monkeypatch)
+    long_poll = stream_tests.test_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once
+    long_poll(cluster_app, monkeypatch)
 
 
 def test_on_a_cluster_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
