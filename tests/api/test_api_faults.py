@@ -1,19 +1,25 @@
 """Faults with real processes: Redis paused, Redis killed and restarted on its AOF, a worker killed under load.
 
-What each checks: a 503 comes within 1.5 s and ``store_unavailable`` means
-nothing changed; no acknowledged action is lost; retries with the same
-``Idempotency-Key`` apply an action exactly once.
+What each checks: with the default rate limits on, every answer while Redis
+is paused comes within 1.5 s, ``store_unavailable`` means nothing changed and
+an ``outcome_unknown`` action retried with its ``Idempotency-Key`` is applied
+exactly once; no acknowledged action is lost; retries with the same key apply
+an action exactly once. Each test also checks that its fault really cut
+requests, so it cannot pass without meeting it.
 """
 
 from __future__ import annotations
 
+import collections
 import itertools
 import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +29,21 @@ from tests.support.http import Reply, call, children
 from tests.support.servers import ServerStarter
 from tienlen.local_redis import LocalRedis, free_port
 
-DEAL = [
-    ["3S", "4S", "5S", "6S", "9H"],
-    ["3C", "3D", "4C", "4D", "5C", "5D", "2H"],
-    ["7S", "7C", "8S", "2S"],
-    ["QS", "QC", "QD", "QH", "KS"],
-]
 FAST_503_S = 1.5
+DEFAULT_LIMITS = {"TIENLEN_RATE_LIMITS": ""}  # the defaults: what a server runs with unless told otherwise
 
 
 @contextmanager
-def serving(redis_server: LocalRedis, tmp_path: Path, starter: ServerStarter, workers: int = 1) -> Iterator[str]:
+def serving(
+    redis_server: LocalRedis,
+    tmp_path: Path,
+    starter: ServerStarter,
+    workers: int = 1,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
     """A real server on ``redis_server``; its base URL."""
     port = free_port()
-    process = starter(redis_server.url, port, tmp_path / "server.log", args=("--workers", str(workers)))
+    process = starter(redis_server.url, port, tmp_path / "server.log", args=("--workers", str(workers)), env=env)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -44,10 +51,10 @@ def serving(redis_server: LocalRedis, tmp_path: Path, starter: ServerStarter, wo
         process.wait(timeout=20)
 
 
-def against_bots(base: str) -> tuple[str, str]:
-    """A one-hand match of a remote seat against three Easy bots: its id and the seat's token."""
-    seats = [{"name": "Me"}, *({"name": f"B{i}", "bot": "easy"} for i in range(3))]
-    created = call("POST", f"{base}/v1/matches", {"seats": seats, "rules": {"preset": "standard", "hands": 1}})
+def against_bots(base: str, bot: str = "easy", hands: int = 1) -> tuple[str, str]:
+    """A match of a remote seat against three bots: its id and the seat's token."""
+    seats = [{"name": "Me"}, *({"name": f"B{i}", "bot": bot} for i in range(3))]
+    created = call("POST", f"{base}/v1/matches", {"seats": seats, "rules": {"preset": "standard", "hands": hands}})
     assert created.status == 201, created
     return created.body["match_id"], created.body["tokens"][0]["token"]
 
@@ -63,94 +70,148 @@ def next_action(base: str, match_id: str, token: str) -> dict[str, Any] | None:
     return {"type": "pass"} if legal.body["can_pass"] else None
 
 
-def act_until_acknowledged(base: str, match_id: str, token: str, body: dict[str, Any], key: str) -> Reply:
-    """POST the action, retrying with the same key on 5xx and broken connections until an answer comes."""
+def act_until_acknowledged(
+    base: str, match_id: str, token: str, body: dict[str, Any], key: str, cut: list[Reply] | None = None
+) -> Reply:
+    """POST the action, retrying with the same key on 5xx and broken connections until an answer comes.
+
+    Every answer that was cut (status 0) or failed (5xx) goes to ``cut``.
+    """
     deadline = time.monotonic() + 30
     while True:
         url = f"{base}/v1/matches/{match_id}/actions"
         reply = call("POST", url, body, token=token, headers={"Idempotency-Key": key})
-        if (reply.status == 0 or reply.status >= 500) and time.monotonic() < deadline:
-            time.sleep(0.1)
-            continue
+        if reply.status == 0 or reply.status >= 500:
+            if cut is not None:
+                cut.append(reply)
+            if time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
         return reply
 
 
-@pytest.mark.xdist_group("faults")
-def test_paused_redis_answers_503_fast_and_store_unavailable_writes_never_apply(
-    tmp_path: Path, server_starter: ServerStarter
-) -> None:
-    with LocalRedis(tmp_path / "redis") as redis_server, serving(redis_server, tmp_path, server_starter) as base:
-        matches = []
-        for _ in range(6):
-            created = call("POST", f"{base}/v1/matches", {"seats": [{"name": n} for n in "ABCD"], "deal": DEAL})
-            assert created.status == 201, created
-            matches.append((created.body["match_id"], created.body["tokens"][0]["token"]))
-        assert redis_server.pid is not None
-        os.kill(redis_server.pid, signal.SIGSTOP)
-        try:
-            answers: dict[str, Reply] = {}
-
-            def act(match_id: str, token: str) -> None:
-                answers[match_id] = call(
-                    "POST", f"{base}/v1/matches/{match_id}/actions", {"type": "play", "cards": ["3S"]}, token=token
-                )
-
-            threads = [threading.Thread(target=act, args=m) for m in matches]
-            for thread in threads:
-                thread.start()
-            health = call("GET", f"{base}/healthz")
-            for thread in threads:
-                thread.join()
-            health_again = call("GET", f"{base}/healthz")
-        finally:
-            os.kill(redis_server.pid, signal.SIGCONT)
-        for reply in (health, health_again):
-            assert reply.status == 503 and reply.reason == "store_unavailable", reply
-            assert reply.seconds < FAST_503_S, f"/healthz took {reply.seconds:.2f} s while Redis was paused"
-        for reply in answers.values():
-            assert reply.status == 503 and reply.reason in ("store_unavailable", "outcome_unknown"), reply
-            assert reply.seconds < FAST_503_S, f"an action took {reply.seconds:.2f} s while Redis was paused"
-        time.sleep(1.0)  # anything Redis had queued has run by now
-        assert call("GET", f"{base}/healthz").status == 200, "the server recovers once Redis answers again"
-        for match_id, _ in matches:
-            if answers[match_id].reason == "store_unavailable":
-                state = call("GET", f"{base}/v1/matches/{match_id}").body
-                assert state["version"] == 1 and state["seats"][0]["cards_left"] == 5, "store_unavailable changed it"
+def all_events(base: str, match_id: str) -> list[dict[str, Any]]:
+    """Every event of the match, page after page."""
+    found: list[dict[str, Any]] = []
+    while True:
+        page = call("GET", f"{base}/v1/matches/{match_id}/events?after={len(found)}")
+        assert page.status == 200, page
+        found += page.body["events"]
+        if not page.body["events"] or len(found) >= page.body["last_seq"]:
+            return found
 
 
-def play_for(
-    base: str, seconds: float, keys: Iterator[int], acknowledged: list[tuple[str, Reply]], failures: list[str]
-) -> None:
-    """Play matches against bots for ``seconds``, each action retried with its key until answered.
+# ----- Redis paused (SIGSTOP) with the default rate limits on ----------------------------------
 
-    An answer other than 200 to an action (a retry judged again, say) goes to ``failures``.
+
+@dataclass
+class Sent:
+    """One request a player sent: what, when it started (monotonic), how it went."""
+
+    what: str
+    started: float
+    reply: Reply
+
+
+@dataclass
+class Paused:
+    """What the players of the paused-Redis test saw, shared by their threads."""
+
+    base: str
+    stop: threading.Event = field(default_factory=threading.Event)
+    sent: list[Sent] = field(default_factory=list)
+    acknowledged: list[tuple[str, Reply]] = field(default_factory=list)  # (match, 200 answer), one per action
+    unavailable: list[tuple[str, str]] = field(default_factory=list)  # (match, key) answered store_unavailable
+    caught: list[str] = field(default_factory=list)  # keys of actions answered outcome_unknown
+    unknown: list[tuple[str, str, Reply, Reply]] = field(default_factory=list)  # (match, key, retry, 2nd retry)
+    failures: list[str] = field(default_factory=list)
+
+    def timed(self, what: str, send: Callable[[], Reply]) -> Reply:
+        started = time.monotonic()
+        reply = send()
+        self.sent.append(Sent(what, started, reply))
+        return reply
+
+
+def until_answered(send: Callable[[], Reply], within_s: float = 30) -> Reply:
+    """``send()`` again every 0.1 s while it is cut or answers 5xx (the store is away), for up to ``within_s``."""
+    deadline = time.monotonic() + within_s
+    reply = send()
+    while (reply.status == 0 or reply.status >= 500) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        reply = send()
+    return reply
+
+
+def keep_playing(run: Paused) -> None:
+    """Play matches against Medium bots until told to stop: each action with a new key, handled by its answer.
+
+    ``store_unavailable``: noted, and the next action is worked out afresh.
+    ``outcome_unknown``: retried with the same key until the store answers,
+    then once more (the kept answer must come back the same).
     """
-    stop = time.monotonic() + seconds
+    base = run.base
     match_id, token = "", ""
-    while time.monotonic() < stop:
-        body = next_action(base, match_id, token) if match_id else None
-        if body is None:
-            try:
-                match_id, token = against_bots(base)
-            except AssertionError:
-                time.sleep(0.1)  # the store or the worker is down: try again
+    while not run.stop.is_set():
+        if not match_id:
+            seats = [{"name": "Me"}, *({"name": f"B{i}", "bot": "medium"} for i in range(3))]
+            body = {"seats": seats, "rules": {"preset": "standard", "hands": 6}}
+            created = run.timed("create", lambda body=body: call("POST", f"{base}/v1/matches", body))
+            if created.status == 201:
+                match_id, token = created.body["match_id"], created.body["tokens"][0]["token"]
+            else:
+                time.sleep(0.05)
             continue
-        reply = act_until_acknowledged(base, match_id, token, body, f"k{next(keys)}")
-        if reply.status != 200:
-            failures.append(f"an action (retried with its key) was refused: {reply}")
+        url = f"{base}/v1/matches/{match_id}"
+        legal = run.timed("legal", lambda url=url, token=token: call("GET", f"{url}/legal", token=token))
+        if legal.status != 200:
+            time.sleep(0.05)
+            continue
+        plays = legal.body["plays"]
+        action = {"type": "play", "cards": plays[0]["cards"]} if plays else {"type": "pass"}
+        if not plays and not legal.body["can_pass"]:
+            match_id = ""  # over
+            continue
+        key = str(uuid.uuid4())
+
+        def act(key: str = key, action: dict[str, Any] = action, url: str = url, token: str = token) -> Reply:
+            return call("POST", f"{url}/actions", action, token=token, headers={"Idempotency-Key": key})
+
+        reply = run.timed("action", act)
+        if reply.status == 200:
+            run.acknowledged.append((match_id, reply))
+        elif reply.reason == "store_unavailable":
+            run.unavailable.append((match_id, key))
+            time.sleep(0.05)
+        elif reply.reason == "outcome_unknown":
+            run.caught.append(key)
+            retry = until_answered(act)
+            if retry.status != 200:
+                run.failures.append(f"an outcome_unknown action retried with its key answered {retry}")
+                return
+            run.acknowledged.append((match_id, retry))
+            run.unknown.append((match_id, key, retry, until_answered(act)))
+        elif reply.status == 429:
+            time.sleep(float(reply.headers.get("retry-after", "1")))
+        else:
+            run.failures.append(f"an action answered {reply}")
             return
-        acknowledged.append((match_id, reply))
 
 
-def check_acknowledged(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
-    """Every event of every acknowledged answer is in its match's stream, once, as answered; the actions seen."""
+def check_applied_once(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
+    """Each match's stream holds the remote seat's acknowledged actions, each once, as answered, and no other.
+
+    So an action answered ``store_unavailable`` was never applied (it would be
+    one more), and one answered ``outcome_unknown`` and retried with its key was
+    applied once. Answers the number of actions checked.
+    """
     by_match: dict[str, list[Reply]] = {}
     for match_id, reply in acknowledged:
         by_match.setdefault(match_id, []).append(reply)
     for match_id, replies in by_match.items():
-        stream = call("GET", f"{base}/v1/matches/{match_id}/events").body["events"]
-        by_seq = {event["seq"]: event for event in stream}
+        stream = all_events(base, match_id)
         assert [e["seq"] for e in stream] == list(range(1, len(stream) + 1))
+        by_seq = {event["seq"]: event for event in stream}
         for reply in replies:
             for event in reply.body["events"]:
                 assert by_seq.get(event["seq"]) == event, f"acknowledged event lost or changed: {event}"
@@ -160,52 +221,169 @@ def check_acknowledged(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
 
 
 @pytest.mark.xdist_group("faults")
+def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_happened(
+    tmp_path: Path, server_starter: ServerStarter, record_property: Callable[[str, object], None]
+) -> None:
+    """Rule: while Redis is paused under load every answer comes within 1.5 s; after it resumes no
+    ``store_unavailable`` action was applied and each ``outcome_unknown`` one, retried with its key, once."""
+    with (
+        LocalRedis(tmp_path / "redis") as redis_server,
+        serving(redis_server, tmp_path, server_starter, env=DEFAULT_LIMITS) as base,
+    ):
+        assert redis_server.pid is not None
+        run = Paused(base)
+        players = [threading.Thread(target=keep_playing, args=(run,)) for _ in range(6)]
+        for player in players:
+            player.start()
+        pauses: list[tuple[float, float]] = []
+        health: list[Reply] = []
+        try:
+            for _ in range(5):  # until a pause catches an action between its read and its commit
+                time.sleep(0.7)
+                paused_at = time.monotonic()
+                os.kill(redis_server.pid, signal.SIGSTOP)
+                try:
+                    while time.monotonic() < paused_at + 2.0:
+                        health.append(call("GET", f"{base}/healthz"))
+                        time.sleep(0.2)
+                finally:
+                    os.kill(redis_server.pid, signal.SIGCONT)
+                pauses.append((paused_at, time.monotonic()))
+                if run.caught and run.unavailable:
+                    break
+            time.sleep(0.5)
+        finally:
+            run.stop.set()
+            for player in players:
+                player.join(timeout=60)
+        assert not run.failures, run.failures
+
+        during = [s for s in run.sent if any(a < s.started + s.reply.seconds and s.started < b for a, b in pauses)]
+        reasons = collections.Counter(f"{s.what} {s.reply.status} {s.reply.reason or ''}".strip() for s in during)
+        record_property("answers_while_paused", dict(reasons))
+        slowest = max(during, key=lambda s: s.reply.seconds)
+        record_property("slowest_while_paused", f"{slowest.what} {slowest.reply.reason} {slowest.reply.seconds:.3f} s")
+        slow = [s for s in during if s.reply.seconds >= FAST_503_S]
+        assert not slow, f"answers slower than {FAST_503_S} s while Redis was paused: {slow[:5]} (all: {reasons})"
+        for reply in health:
+            assert reply.status == 503 and reply.reason == "store_unavailable", reply
+            assert reply.seconds < FAST_503_S, f"/healthz took {reply.seconds:.2f} s while Redis was paused"
+        assert any(s.reply.status == 503 for s in during), reasons
+        assert {s.reply.reason for s in during if s.reply.status == 503} <= {"store_unavailable", "outcome_unknown"}
+        assert run.unavailable, f"no action answered store_unavailable in {len(pauses)} pauses: {reasons}"
+        assert run.caught, f"no action was caught between its read and its commit in {len(pauses)} pauses: {reasons}"
+        assert len(run.unknown) == len(run.caught), "every outcome_unknown action was retried with its key"
+
+        assert call("GET", f"{base}/healthz").status == 200, "the server recovers once Redis answers again"
+        assert check_applied_once(base, run.acknowledged) > 10
+        for _match_id, _key, retry, again in run.unknown:
+            assert again.status == 200 and again.body["events"] == retry.body["events"], "the kept answer, again"
+
+
+# ----- Redis killed and restarted, a worker killed ----------------------------------------------
+
+
+def play_for(
+    base: str,
+    until: threading.Event,
+    keys: Iterator[int],
+    acknowledged: list[tuple[str, Reply]],
+    failures: list[str],
+    cut: list[Reply],
+) -> None:
+    """Play matches against bots until ``until`` is set, each action retried with its key until answered.
+
+    An answer other than 200 to an action (a retry judged again, say) goes to
+    ``failures``; every answer that was cut or failed (status 0 or 5xx), to ``cut``.
+    """
+    match_id, token = "", ""
+    while not until.is_set():
+        body = next_action(base, match_id, token) if match_id else None
+        if body is None:
+            try:
+                match_id, token = against_bots(base)
+            except AssertionError:
+                time.sleep(0.1)  # the store or the worker is down: try again
+            continue
+        reply = act_until_acknowledged(base, match_id, token, body, f"k{next(keys)}", cut)
+        if reply.status != 200:
+            failures.append(f"an action (retried with its key) was refused: {reply}")
+            return
+        acknowledged.append((match_id, reply))
+
+
+def check_acknowledged(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
+    """Every event of every acknowledged answer is in its match's stream, once, as answered; the actions seen."""
+    return check_applied_once(base, acknowledged)
+
+
+@contextmanager
+def players(base: str, count: int) -> Iterator[tuple[list[tuple[str, Reply]], list[str], list[Reply]]]:
+    """``count`` threads playing against bots while the block runs: (acknowledged, failures, cut), shared."""
+    acknowledged: list[tuple[str, Reply]] = []
+    failures: list[str] = []
+    cut: list[Reply] = []
+    until = threading.Event()
+    keys = itertools.count()  # next() of a count is atomic: the players share it
+    work = (base, until, keys, acknowledged, failures, cut)
+    threads = [threading.Thread(target=play_for, args=work) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield acknowledged, failures, cut
+    finally:
+        until.set()
+        for thread in threads:
+            thread.join(timeout=60)
+
+
+@pytest.mark.xdist_group("faults")
 def test_redis_killed_and_restarted_on_its_aof_loses_no_acknowledged_action(
-    tmp_path: Path, server_starter: ServerStarter
+    tmp_path: Path, server_starter: ServerStarter, record_property: Callable[[str, object], None]
 ) -> None:
     redis_server = LocalRedis(tmp_path / "redis", extra_args=("--appendfsync", "always"))
     with redis_server, serving(redis_server, tmp_path, server_starter) as base:
-        acknowledged: list[tuple[str, Reply]] = []
-        failures: list[str] = []
-        keys = itertools.count()  # next() of a count is atomic: the players share it
-        players = [threading.Thread(target=play_for, args=(base, 5.0, keys, acknowledged, failures)) for _ in range(3)]
-        for player in players:
-            player.start()
-        time.sleep(1.5)
-        assert redis_server.pid is not None
-        os.kill(redis_server.pid, signal.SIGKILL)
-        time.sleep(0.5)
-        redis_server.restart()
-        for player in players:
-            player.join(timeout=60)
+        with players(base, 3) as (acknowledged, failures, cut):
+            for _ in range(3):  # until the kill cut a request (it all but always does at once)
+                time.sleep(1.5)
+                assert redis_server.pid is not None
+                os.kill(redis_server.pid, signal.SIGKILL)
+                time.sleep(0.5)
+                redis_server.restart()
+                time.sleep(0.5)
+                if cut:
+                    break
+            time.sleep(1.0)
         assert not failures, failures
+        record_property("requests_cut", len(cut))
+        assert cut, "no request failed while Redis was down: the test did not meet its fault"
+        assert {r.status for r in cut} <= {503}, [r for r in cut if r.status != 503][:3]
         assert call("GET", f"{base}/healthz").status == 200, "the server works again without a restart"
         assert check_acknowledged(base, acknowledged) > 10
 
 
 @pytest.mark.xdist_group("faults")
 def test_worker_killed_under_load_retries_with_the_same_key_apply_exactly_once(
-    tmp_path: Path, server_starter: ServerStarter
+    tmp_path: Path, server_starter: ServerStarter, record_property: Callable[[str, object], None]
 ) -> None:
     with LocalRedis(tmp_path / "redis") as redis_server:
         port = free_port()
         process = server_starter(redis_server.url, port, tmp_path / "server.log", args=("--workers", "2"))
         base = f"http://127.0.0.1:{port}"
         try:
-            acknowledged: list[tuple[str, Reply]] = []
-            failures: list[str] = []
-            keys = itertools.count()  # next() of a count is atomic: the players share it
-            work = (base, 5.0, keys, acknowledged, failures)
-            players = [threading.Thread(target=play_for, args=work) for _ in range(4)]
-            for player in players:
-                player.start()
-            time.sleep(1.5)
-            workers = children(process.pid)
-            assert len(workers) == 2, workers
-            os.kill(workers[0], signal.SIGKILL)
-            for player in players:
-                player.join(timeout=60)
+            with players(base, 4) as (acknowledged, failures, cut):
+                for _ in range(5):  # until a kill cut a request in flight on the killed worker
+                    time.sleep(1.0)
+                    workers = children(process.pid)
+                    assert len(workers) == 2, workers
+                    os.kill(workers[0], signal.SIGKILL)
+                    time.sleep(1.0)
+                    if any(r.status == 0 for r in cut):
+                        break
+                time.sleep(1.0)
             assert not failures, failures
+            record_property("requests_cut", len(cut))
+            assert any(r.status == 0 for r in cut), "no request was cut by the killed worker: the test missed its fault"
             assert check_acknowledged(base, acknowledged) > 10
         finally:
             process.terminate()

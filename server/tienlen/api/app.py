@@ -20,10 +20,11 @@ from ..service import MatchService, ServiceError
 from ..settings import Settings
 from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUnavailableError, TooManyWaitersError
 from ..store.redis_store import Lifetimes
+from .breaker import Breaker, BreakerOpenError
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, error_body
 from .headers import install_headers
 from .limits import install_limits
-from .metrics import install_metrics
+from .metrics import count_store_error, install_metrics
 from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, run_sweeper
 from .schemas import ErrorSchema, describe
@@ -132,26 +133,34 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
-    app.extensions["tienlen_limiter"] = install_limits(app, api, settings)
+    breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
+    app.extensions["tienlen_breaker"] = breaker
+    app.extensions["tienlen_limiter"] = install_limits(app, api, settings, breaker)
     web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files, CORS
-    _install_error_handlers(app, api)
+    _install_error_handlers(app, api, breaker)
     _install_request_log(app, settings)
     install_headers(app)
     install_metrics(app)  # GET /metrics
     return app
 
 
-def _install_error_handlers(app: Flask, api: TienLenApi) -> None:
-    """Every refusal of the service and the engine answers its reason's status, in the one error shape."""
+def _install_error_handlers(app: Flask, api: TienLenApi, breaker: Breaker) -> None:
+    """Every refusal of the service and the engine answers its reason's status, in the one error shape.
+
+    A store that did not answer also opens ``breaker``.
+    """
 
     def refused(error: ServiceError | IllegalActionError) -> tuple[dict[str, Any], int]:
         errors = error.errors if isinstance(error, ServiceError) else None
         return error_body(error.reason, str(error), errors)
 
     def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:
+        if not isinstance(error, BreakerOpenError):
+            breaker.trip()
         return error_body("store_unavailable", "the store does not answer; nothing was changed")
 
     def outcome_unknown(error: OutcomeUnknownError) -> tuple[dict[str, Any], int]:
+        breaker.trip()
         message = (
             "the store did not confirm the write, which may have been applied:"
             " retry with the same Idempotency-Key, or read the match"
@@ -201,11 +210,22 @@ def _install_request_log(app: Flask, settings: Settings) -> None:
 
 
 def start_sweeper(app: Flask) -> None:
-    """Apply this app's turn clocks as they run out, from a background loop (``tienlen serve`` starts one a worker)."""
+    """Apply this app's turn clocks as they run out, from a background loop (``tienlen serve`` starts one a worker).
+
+    A sweep that Redis failed is counted in ``tienlen_redis_errors_total`` (and logged; the loop goes on).
+    """
     service: MatchService = app.extensions["tienlen"]
     stopped = threading.Event()
     app.extensions["tienlen_sweeper"] = stopped
-    run_sweeper(service.sweep, stopped)
+
+    def sweep() -> int:
+        try:
+            return service.sweep()
+        except StoreUnavailableError as error:
+            count_store_error(error)
+            raise
+
+    run_sweeper(sweep, stopped)
 
 
 def shutdown(app: Flask) -> None:

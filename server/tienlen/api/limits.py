@@ -11,30 +11,44 @@ load tests do).
 A request over a limit answers 429 ``rate_limited`` in the error shape with
 ``Retry-After``; every limited answer carries ``RateLimit-Limit``,
 ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds until the window
-resets). :data:`LIMITED` is the one list of what is limited: the limiter and
-the OpenAPI document both read it. While the limits' storage does not
-answer, each process counts in its own memory (and the store's own 503 tells
-the client that Redis is away).
+resets), worked out from the one call that counted the request (its count and
+the window's time to live come back together), never from a second call.
+:data:`LIMITED` is the one list of what is limited: the limiter and the
+OpenAPI document both read it.
+
+The count is the first Redis call of a limited request, so when Redis does
+not answer it is the count that fails: the request answers 503
+``store_unavailable`` within ``TIENLEN_REDIS_TIMEOUT`` and nothing changed
+(no count kept in memory, so limits stay counted once for every server).
+After a failed Redis call the worker's :class:`~.breaker.Breaker` is open for
+a moment, and limited requests answer that 503 at once without asking Redis.
+``/healthz`` and ``/metrics`` are never limited.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Flask, Response
+from flask import Flask, Response, g, has_app_context, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
+from limits.storage import RedisClusterStorage, RedisStorage
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ..settings import Settings
-from ..store import token_digest
+from ..store import StoreUnavailableError, token_digest
+from ..store.connect import STORE_ERRORS
+from .breaker import Breaker, BreakerOpenError
 from .routes.common import bearer_token
+
+T = TypeVar("T")
 
 KEY_PREFIX = "tl:limits"
 
@@ -72,19 +86,136 @@ LIMITED = (
 )
 
 
+UNLIMITED_ENDPOINTS = frozenset({"meta.Health", "metrics"})  # health checks and scrapes are never counted
+SCHEME_PREFIX = "tienlen+"  # our storages' schemes: limits' Redis storages, guarded and counting in one call
+
+# KEYS: the window's counter. ARGV: the window in seconds, the cost. The count and the window's time to live.
+INCR_WINDOW = b"""
+local current = redis.call('INCRBY', KEYS[1], ARGV[2])
+if tonumber(current) == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return {current, redis.call('PTTL', KEYS[1])}
+"""
+
+
 def storage_uri(settings: Settings) -> str:
-    """flask-limiter's storage for the match Redis: the same URL, ``redis+cluster://`` on a cluster."""
+    """Our storage for the match Redis: the same URL, ``redis+cluster://`` on a cluster, ``tienlen+`` first."""
     if not settings.redis_cluster:
-        return settings.redis_url
+        return SCHEME_PREFIX + settings.redis_url
     parts = urlsplit(settings.redis_url)
-    return urlunsplit(("redis+cluster", parts.netloc, "", "", ""))
+    return SCHEME_PREFIX + urlunsplit(("redis+cluster", parts.netloc, "", "", ""))
 
 
-def install_limits(app: Flask, api: Any, settings: Settings) -> Limiter | None:
+def _windows() -> dict[str, tuple[int, float]]:
+    """The windows counted in this request: limit key -> (count, reset time in epoch seconds)."""
+    if not has_app_context():
+        return {}
+    found: dict[str, tuple[int, float]] | None = g.get("tienlen_windows")
+    if found is None:
+        found = {}
+        g.tienlen_windows = found
+    return found
+
+
+def _guarded(breaker: Breaker, call: Callable[[], T]) -> T:
+    """``call`` (a Redis call of the limits), or 503 ``store_unavailable`` at once while the breaker is open."""
+    if breaker.open:
+        raise BreakerOpenError("Redis did not answer a moment ago")
+    try:
+        return call()
+    except STORE_ERRORS as error:
+        breaker.trip()
+        raise StoreUnavailableError(f"the rate limits could not be counted: {error}") from error
+
+
+class _Counting:
+    """What our two storages add to limits' Redis storages (see :class:`GuardedRedisStorage`)."""
+
+    breaker: Breaker
+    lua_incr_window: Any  # a redis-py Script
+
+    def _incr_window(self, storage: RedisStorage, key: str, expiry: int, amount: int) -> int:
+        count, ttl_ms = _guarded(
+            self.breaker, lambda: self.lua_incr_window([storage.prefixed_key(key)], [expiry, amount])
+        )
+        count = int(count)
+        reset = time.time() + (int(ttl_ms) / 1000 if int(ttl_ms) >= 0 else expiry)
+        _windows()[key] = (count, reset)
+        return count
+
+
+class GuardedRedisStorage(_Counting, RedisStorage):
+    """limits' Redis storage that fails fast with the worker's breaker and counts a window in one call.
+
+    ``incr`` answers the count and remembers it with the window's reset time
+    for the rest of the request, so ``get`` and ``get_expiry`` of that window
+    (the headers) need no second call.
+    """
+
+    STORAGE_SCHEME = [SCHEME_PREFIX + s for s in ("redis", "rediss", "unix")]  # noqa: RUF012 (limits names it so)
+
+    def __init__(self, uri: str, breaker: Breaker | None = None, **options: Any) -> None:
+        self.breaker = breaker or Breaker()
+        super().__init__(uri.removeprefix(SCHEME_PREFIX), **options)
+
+    def initialize_storage(self, _uri: str) -> None:
+        super().initialize_storage(_uri)
+        self.lua_incr_window = self.get_connection().register_script(INCR_WINDOW)
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return self._incr_window(self, key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        counted = _windows().get(key)
+        return counted[0] if counted else _guarded(self.breaker, lambda: super(GuardedRedisStorage, self).get(key))
+
+    def get_expiry(self, key: str) -> float:
+        counted = _windows().get(key)
+        if counted:
+            return counted[1]
+        return _guarded(self.breaker, lambda: super(GuardedRedisStorage, self).get_expiry(key))
+
+    def check(self) -> bool:
+        return not self.breaker.open and super().check()
+
+
+class GuardedRedisClusterStorage(_Counting, RedisClusterStorage):
+    """:class:`GuardedRedisStorage` on a Redis Cluster."""
+
+    STORAGE_SCHEME = [SCHEME_PREFIX + "redis+cluster"]  # noqa: RUF012 (limits names it so)
+
+    def __init__(self, uri: str, breaker: Breaker | None = None, **options: Any) -> None:
+        self.breaker = breaker or Breaker()
+        super().__init__(uri.removeprefix(SCHEME_PREFIX), **options)
+
+    def initialize_storage(self, _uri: str) -> None:
+        super().initialize_storage(_uri)
+        self.lua_incr_window = self.get_connection().register_script(INCR_WINDOW)
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return self._incr_window(self, key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        counted = _windows().get(key)
+        if counted:
+            return counted[0]
+        return _guarded(self.breaker, lambda: super(GuardedRedisClusterStorage, self).get(key))
+
+    def get_expiry(self, key: str) -> float:
+        counted = _windows().get(key)
+        if counted:
+            return counted[1]
+        return _guarded(self.breaker, lambda: super(GuardedRedisClusterStorage, self).get_expiry(key))
+
+    def check(self) -> bool:
+        return not self.breaker.open and super().check()
+
+
+def install_limits(app: Flask, api: Any, settings: Settings, breaker: Breaker) -> Limiter | None:
     """Limit the operations of :data:`LIMITED` on ``app`` and document them in ``api``'s OpenAPI document.
 
     Call it after the blueprints are registered. None when the limits are off
     (the document still describes the 429 answers they give when on).
+    ``breaker`` is the worker's: open, limited requests answer 503 at once.
     """
     document_limits(api.spec)
     limits = settings.rate_limits
@@ -99,6 +230,7 @@ def install_limits(app: Flask, api: Any, settings: Settings) -> Limiter | None:
         "socket_timeout": settings.redis_timeout_s,
         "socket_connect_timeout": settings.redis_timeout_s,
         "retry": Retry(NoBackoff(), 0),  # fail fast, as the store does
+        "breaker": breaker,
     }
     limiter = Limiter(
         by_address,
@@ -108,9 +240,10 @@ def install_limits(app: Flask, api: Any, settings: Settings) -> Limiter | None:
         strategy="fixed-window",
         key_prefix=KEY_PREFIX,
         headers_enabled=False,  # set below: RateLimit-Reset in seconds, as the IETF draft has it
-        swallow_errors=True,
-        in_memory_fallback_enabled=True,  # while the storage does not answer, count in this process
+        swallow_errors=False,  # a count that failed is the store's 503 (StoreUnavailableError)
+        in_memory_fallback_enabled=False,  # never count in this process: limits are counted once for all servers
     )
+    limiter.request_filter(lambda: request.endpoint in UNLIMITED_ENDPOINTS)
     for rule in LIMITED:
         view = app.view_functions[rule.endpoint]
         message = f"too many requests ({limits[rule.kind]} per {rule.counted} to {rule.operation_id})"
@@ -122,51 +255,51 @@ def install_limits(app: Flask, api: Any, settings: Settings) -> Limiter | None:
     @app.after_request
     def _rate_headers(response: Response) -> Response:
         current = limiter.current_limit
-        if current is None:
+        counted = None if current is None else _windows().get(current.key)
+        if current is None or counted is None:  # not limited, or not counted: no headers (and no Redis call)
             return response
-        try:
-            reset_s = seconds_to_reset(current.window.reset_time, current.limit.get_expiry())
-            response.headers["RateLimit-Limit"] = str(current.limit.amount)
-            response.headers["RateLimit-Remaining"] = str(max(0, current.remaining))
-            response.headers["RateLimit-Reset"] = str(reset_s)
-            if response.status_code == 429:
-                response.headers["Retry-After"] = str(max(1, reset_s))
-        except Exception:  # the storage went away between the check and now: no headers
-            app.logger.warning("rate limit headers skipped", exc_info=True)
+        count, reset_time = counted
+        reset_s = seconds_to_reset(reset_time, current.limit.get_expiry())
+        response.headers["RateLimit-Limit"] = str(current.limit.amount)
+        response.headers["RateLimit-Remaining"] = str(max(0, current.limit.amount - count))
+        response.headers["RateLimit-Reset"] = str(reset_s)
+        if response.status_code == 429:
+            response.headers["Retry-After"] = str(max(1, reset_s))
         return response
 
     return limiter
 
 
 def seconds_to_reset(reset_time: float, window_s: int) -> int:
-    """Whole seconds after which the window has surely reset, given the reset time the storage reports.
+    """Whole seconds after which the window has surely reset, given the reset time counted with the request.
 
-    Redis reports a window's time to live rounded to the nearest second, so
-    the true reset may be up to half a second after ``reset_time``: one
-    second more, but never more than the window, makes a retry after this
-    many seconds land in the next window.
+    The time to live comes in milliseconds, so rounding up is exact; never
+    more than the window.
     """
-    return min(max(0, round(reset_time - time.time())) + 1, window_s)
+    return min(max(0, math.ceil(reset_time - time.time())), window_s)
 
 
 def document_limits(spec: Any) -> None:
-    """Add the 429 answer, with its headers, to every limited operation of the OpenAPI document."""
+    """Document every limited operation: its 2xx answers' ``RateLimit-*`` headers, its 429 answer with them."""
     integer = {"schema": {"type": "integer", "minimum": 0}}
-    headers = {
-        "Retry-After": integer | {"description": "Seconds until the limit resets"},
-        "RateLimit-Limit": integer | {"description": "Requests allowed in the window"},
-        "RateLimit-Remaining": integer | {"description": "Requests left in the window"},
-        "RateLimit-Reset": integer | {"description": "Seconds until the window resets"},
+    counted = {
+        "RateLimit-Limit": integer | {"description": "Requests allowed in the window (sent when limits are on)"},
+        "RateLimit-Remaining": integer | {"description": "Requests left in the window (sent when limits are on)"},
+        "RateLimit-Reset": integer | {"description": "Seconds until the window resets (sent when limits are on)"},
     }
+    over = {"Retry-After": integer | {"description": "Seconds until the limit resets"}} | counted
     by_id = {rule.operation_id: rule for rule in LIMITED}
     for operations in spec._paths.values():
         for operation in operations.values():
             rule = by_id.get(str(operation.get("operationId"))) if isinstance(operation, dict) else None
             if rule is None:
                 continue
+            for status, answer in operation["responses"].items():
+                if str(status).startswith("2") and isinstance(answer, dict):
+                    answer["headers"] = answer.get("headers", {}) | counted
             operation["responses"]["429"] = {
                 "description": f"Reasons: `rate_limited` (counted per {rule.counted}; `off` or set by "
                 "`TIENLEN_RATE_LIMITS`)",
-                "headers": headers,
+                "headers": over,
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
             }

@@ -17,7 +17,8 @@ What is counted:
 - ``tienlen_refusals_total{reason}``: every error answer by its ``reason``
   (rules, tokens, limits, ``store_unavailable`` and ``outcome_unknown``...);
 - ``tienlen_redis_errors_total{reason}``: the answers Redis failed
-  (``store_unavailable``, ``outcome_unknown``);
+  (``store_unavailable``, ``outcome_unknown``), and the turn clocks' sweeps
+  it failed (the sweeper logs them and goes on);
 - ``tienlen_actions_applied_total{type}``: plays and passes committed, by
   people, bots and turn clocks alike (``played`` / ``passed``);
 - ``tienlen_matches_created_total`` and ``tienlen_matches_finished_total{how}``
@@ -47,6 +48,7 @@ from prometheus_client import (
     multiprocess,
 )
 
+from ..store import OutcomeUnknownError
 from ..store.redis_store import RedisMatchStore
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
@@ -124,6 +126,11 @@ def install_metrics(app: Flask) -> None:
         return response
 
     app.add_url_rule("/metrics", "metrics", metrics_answer, methods=["GET"])
+
+
+def count_store_error(error: BaseException) -> None:
+    """Count a Redis failure that no answer reports (the sweeper's), by the reason an answer would give."""
+    REDIS_ERRORS.labels("outcome_unknown" if isinstance(error, OutcomeUnknownError) else "store_unavailable").inc()
 
 
 def _time_decision(seat: int, level: str, view: Any, legal: Any, seconds: float) -> None:
