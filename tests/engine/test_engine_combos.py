@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.engine import mask
-from tienlen.engine import Bombs, Kind, beats, bomb_beats, bombable_twos, classify, is_bomb
+from tienlen.engine import Bombs, Kind, beats, bomb_beats, bombable_twos, classify, is_bomb, may_reenter
 from tienlen.engine.combos import beats_ordinarily
 
 # ----- classification -----------------------------------------------------------
@@ -280,3 +280,15 @@ BOMBABLE = {
 def test_bombable_twos(bombs: Bombs, table: str | None) -> None:
     combo = None if table is None else classify(mask(TABLES[table]))
     assert bombable_twos(combo, bombs) is (table in BOMBABLE[bombs])
+
+
+@pytest.mark.parametrize("reentry_rule", [True, False])
+@pytest.mark.parametrize("table", [*TABLES, "four_2s", None])
+@pytest.mark.parametrize("bombs", list(Bombs))
+def test_may_reenter_on_bombable_twos_only_under_the_reentry_rule(
+    bombs: Bombs, table: str | None, reentry_rule: bool
+) -> None:
+    """docs/rules.md §5: a locked seat gets its turn back while the table shows 2s that some bomb beats."""
+    cards = {**TABLES, "four_2s": "2S 2C 2D 2H"}
+    combo = None if table is None else classify(mask(cards[table]))
+    assert may_reenter(combo, bombs, reentry_rule) is (reentry_rule and table in BOMBABLE[bombs])

@@ -15,14 +15,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from ..engine.cards import TWO_RANK
-from ..engine.combos import Combination, bombable_twos
+from ..engine.combos import Combination
 from ..engine.legal import lead_masks
 from ..engine.rules import Bombs
 from ..engine.turns import next_to_act
 from .policy import classify_cached, legal_answers
 
-_FIRST_TWO = 4 * TWO_RANK
 DEADLINE_CHECK = 255  # the clock is read once every 256 nodes
 
 State = tuple[tuple[int, ...], int, Combination | None, int | None, int]
@@ -66,10 +64,7 @@ class ForcedWinSearch:
             locked &= ~(1 << turn)
         else:
             locked |= 1 << turn
-        reentry = (
-            self.reentry_rule and table is not None and table.top >= _FIRST_TWO and bombable_twos(table, self.bombs)
-        )
-        nxt, won = next_to_act(turn, hands, locked, table_seat, reentry)
+        nxt, won = next_to_act(turn, hands, locked, table, table_seat, self.bombs, self.reentry_rule)
         if won:
             return hands, nxt, None, None, 0
         return hands, nxt, table, table_seat, locked

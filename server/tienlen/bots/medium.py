@@ -72,7 +72,7 @@ def answer_score(hand: int, hand_cost: float, mask: int, table: Combination, urg
         return score + 6.0
     twos = (mask >> (4 * TWO_RANK)) & 15
     if twos and not urgent:
-        spent = bin(twos).count("1")
+        spent = twos.bit_count()
         table_rank = table.top >> 2
         penalty = 6.0 if table_rank < 10 else 4.5 if table_rank < 12 else 3.0
         if rest.bit_count() <= 4:

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.cards import FULL_DECK, TWO_RANK
-from ..engine.combos import Combination, bombable_twos
+from ..engine.cards import FULL_DECK
+from ..engine.combos import Combination
 from ..engine.legal import answer_masks, bomb_answers
 from ..engine.rules import Bombs
 from ..engine.turns import next_to_act, places_after_going_out
 from .policy import classify_cached, policy_answer, policy_lead
-
-_FIRST_TWO = 4 * TWO_RANK
 
 
 @dataclass(slots=True)
@@ -83,11 +81,9 @@ class SimHand:
         if nxt != self.table_seat and hands[nxt] and not self.locked >> nxt & 1:
             self.turn = nxt  # next_to_act's usual case, decided at once: the next seat holds cards and may answer
             return
-        table = self.table
-        reentry = (
-            self.reentry_rule and table is not None and table.top >= _FIRST_TWO and bombable_twos(table, self.bombs)
+        self.turn, won = next_to_act(
+            seat, hands, self.locked, self.table, self.table_seat, self.bombs, self.reentry_rule
         )
-        self.turn, won = next_to_act(seat, self.hands, self.locked, self.table_seat, reentry)
         if won:
             self.table = None
             self.table_seat = None

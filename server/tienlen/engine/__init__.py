@@ -24,7 +24,7 @@ from .cards import (
     parse_cards,
     parse_index,
 )
-from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb
+from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb, may_reenter
 from .deal import parse_deal, shuffled_deal
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .kinds import Kind
@@ -119,6 +119,7 @@ __all__ = [
     "mask_of",
     "match_from_dict",
     "match_to_dict",
+    "may_reenter",
     "parse_cards",
     "parse_deal",
     "parse_index",

@@ -52,6 +52,7 @@ class Suit(IntEnum):
 
 ACE_RANK = int(Rank.ACE)
 TWO_RANK = int(Rank.TWO)
+FIRST_TWO = 4 * TWO_RANK  # the number of the weakest 2 (2S): a card is a 2 exactly when its number is at least this
 # How many cards a rank's 4-bit suit nibble holds (a hand mask is 13 such nibbles).
 NIBBLE_COUNT = tuple(bin(n).count("1") for n in range(16))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARD_TEXT, NIBBLE_COUNT, TWO_RANK, Card, cards_of, indices
+from .cards import CARD_TEXT, FIRST_TWO, NIBBLE_COUNT, TWO_RANK, Card, cards_of, indices
 from .kinds import Kind
 from .rules import BOMB_TABLE, Bombs
 
@@ -150,6 +150,25 @@ _BOMBABLE_TWOS: dict[Bombs, frozenset[tuple[Kind, int]]] = {
 def bombable_twos(table: Combination | None, bombs: Bombs) -> bool:
     """A single, pair or triple of 2s that some bomb of this rule can beat.
 
-    This is the condition for a bomb re-entry turn (docs/rules.md §5).
+    This is the table's half of the condition for a bomb re-entry turn
+    (docs/rules.md §5); :func:`may_reenter` is the whole condition.
     """
     return table is not None and table.is_twos and (table.kind, table.length) in _BOMBABLE_TWOS[bombs]
+
+
+def may_reenter(table: Combination | None, bombs: Bombs, reentry_rule: bool) -> bool:
+    """Whether pass-locked seats get a bomb re-entry turn on this table (docs/rules.md §5).
+
+    ``reentry_rule`` is the rule set's ``pass_reentry_with_bomb``. This is the
+    one statement of the condition, used by the match, the bots' simulator and
+    the endgame search. It sits on the hot path of passing the turn, so the
+    cheapest test comes first: a table whose deciding card is below the 2s is
+    no table of 2s. (``_BOMBABLE_TWOS`` holds only singles, pairs and triples,
+    so four 2s never qualify.)
+    """
+    return (
+        table is not None
+        and table.top >= FIRST_TWO
+        and reentry_rule
+        and (table.kind, table.length) in _BOMBABLE_TWOS[bombs]
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .cards import ACE_RANK, NIBBLE_COUNT, TWO_RANK
+from .cards import ACE_RANK, FIRST_TWO, NIBBLE_COUNT, TWO_RANK
 from .combos import Combination
 from .kinds import Kind
 from .rules import BOMB_TABLE, Bombs
@@ -208,7 +208,6 @@ _NO_BOMB: tuple[bool, tuple[int, ...]] = (False, ())
 BOMBS_SINGLE_NON_TWO = frozenset(
     b for b, rows in _BOMB_TARGETS.items() if rows.get(_SINGLE, {}).get((1, False), _NO_BOMB) != _NO_BOMB
 )
-_FIRST_TWO = 4 * TWO_RANK
 
 
 def bomb_targets(table: Combination, bombs: Bombs) -> tuple[bool, tuple[int, ...]]:
@@ -235,7 +234,7 @@ def bomb_answers(hand: int, table: Combination, bombs: Bombs) -> list[int]:
 
 def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
     """Every play that beats the table: ordinary answers then bombs."""
-    if table.kind is _SINGLE and table.top < _FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
+    if table.kind is _SINGLE and table.top < FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
         return singles_above(hand, table.top)
     if bomb_targets(table, bombs) is _NO_BOMB:
         return ordinary_answers(hand, table)
@@ -267,7 +266,7 @@ def legal_masks_of(
         return plays
     if locked:
         return bomb_answers(hand, table, bombs)
-    if table.kind is _SINGLE and table.top < _FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
+    if table.kind is _SINGLE and table.top < FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
         return singles_above(hand, table.top)  # the hot case: no bomb reaches a single below the 2s
     return answer_masks(hand, table, bombs)
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import TWO_RANK, Card, UnknownCardError, cards_mask, lowest_card
-from .combos import CLASSIFIED, Combination, beats, bomb_beats, bombable_twos, classify
+from .cards import FIRST_TWO, Card, UnknownCardError, cards_mask, lowest_card
+from .combos import CLASSIFIED, Combination, beats, bomb_beats, classify
 from .deal import parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
 from .events import (
@@ -36,7 +36,6 @@ from .turns import next_to_act, places_after_going_out
 
 CardsInput = Iterable[str | Card] | int
 _KIND_TEXT = {kind: kind.value for kind in Kind}
-_FIRST_TWO = 4 * TWO_RANK
 _SINGLE = Kind.SINGLE
 _PASS_LOG = tuple((seat, 0) for seat in range(SHARED_SEATS))  # a pass's log entry, shared (tuples are values)
 
@@ -158,7 +157,7 @@ class Match:
                     legal = [m for m in legal if m & bit]
             elif self.locked >> turn & 1:
                 legal = bomb_answers(hand, table, self.rules.bombs)
-            elif table.kind is _SINGLE and table.top < _FIRST_TWO and self.rules.bombs not in BOMBS_SINGLE_NON_TWO:
+            elif table.kind is _SINGLE and table.top < FIRST_TWO and self.rules.bombs not in BOMBS_SINGLE_NON_TWO:
                 legal = singles_above(hand, table.top)  # the usual answer: no bomb reaches a single below the 2s
             else:
                 legal = answer_masks(hand, table, self.rules.bombs)
@@ -308,16 +307,10 @@ class Match:
             # The usual case, decided at once: the next seat holds cards and may answer.
             self.turn = nxt
             return
-        table = self.table
         rules = self.rules
-        # bombable_twos first asks for a table of 2s: skip the call for every other table.
-        reentry = (
-            table is not None
-            and table.top >= _FIRST_TWO
-            and rules.pass_reentry_with_bomb
-            and bombable_twos(table, rules.bombs)
+        self.turn, won = next_to_act(
+            seat, hands, self.locked, self.table, self.table_seat, rules.bombs, rules.pass_reentry_with_bomb
         )
-        self.turn, won = next_to_act(seat, self.hands, self.locked, self.table_seat, reentry)
         if won:
             self.table = None
             self.table_seat = None

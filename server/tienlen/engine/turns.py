@@ -7,19 +7,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .combos import Combination, may_reenter
+from .rules import Bombs
+
 
 def next_to_act(
-    seat: int, hands: Sequence[int], locked: int, table_seat: int | None, may_reenter: bool
+    seat: int,
+    hands: Sequence[int],
+    locked: int,
+    table: Combination | None,
+    table_seat: int | None,
+    bombs: Bombs,
+    reentry_rule: bool,
 ) -> tuple[int, bool]:
     """The seat to act after ``seat``, and whether the battle is won.
 
     Clockwise from ``seat``, seats without cards are skipped, and so are
-    pass-locked seats unless ``may_reenter`` (a bomb re-entry turn). Reaching
-    the table's owner wins the battle: the table clears and the owner leads,
-    or, if it has gone out, the next seat still holding cards. ``locked`` is a
-    bit mask of locked seats.
+    pass-locked seats unless the table gives them a bomb re-entry turn
+    (:func:`~.combos.may_reenter` of ``table``, ``bombs`` and
+    ``reentry_rule``, asked only when a locked seat is met). Reaching the
+    table's owner wins the battle: the table clears and the owner leads, or, if
+    it has gone out, the next seat still holding cards. ``locked`` is a bit
+    mask of locked seats.
     """
     n = len(hands)
+    reentry: bool | None = None
     for step in range(1, n + 1):
         nxt = (seat + step) % n
         if nxt == table_seat:
@@ -28,8 +40,11 @@ def next_to_act(
             return nxt, True
         if not hands[nxt]:
             continue
-        if locked >> nxt & 1 and not may_reenter:
-            continue
+        if locked >> nxt & 1:
+            if reentry is None:
+                reentry = may_reenter(table, bombs, reentry_rule)
+            if not reentry:
+                continue
         return nxt, False
     raise AssertionError("the turn went round without reaching the table's owner")
 
