@@ -3,13 +3,15 @@ a reload, two browsers at one match through its link, /docs offline, both langua
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.web.conftest import PHONE, PageFactory
-from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, held, seat_at
+from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
+from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, held, pick, seat_at
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -52,6 +54,79 @@ def test_lobby_creates_with_its_options_lists_open_matches_joins_by_link(pages: 
     bo.click("#open-link")
     bo.wait_for_selector("#join-name")
     assert bo.url == link
+
+
+def test_lobby_reads_the_rules_from_the_contract_and_its_more_rules_reach_the_match(
+    pages: PageFactory, live_server: str
+) -> None:
+    """The lobby's presets, choices and their values come from GET /v1/rules (a preset fills the form with its
+    values); the "more rules" part (bombs, tie-break, start card, end on first out, re-entry) and the takeover
+    bot's level reach the created match: its rules are the preset's with the changes, and when Ann leaves, a Hard
+    bot takes her seat."""
+    catalog = call(live_server, "GET", "/v1/rules")
+    page = pages()
+    page.goto(live_server + "/")
+    page.wait_for_selector("#create:not([disabled])")
+    assert page.locator("#preset option").evaluate_all("os => os.map(o => o.value)") == list(catalog["presets"])
+    assert (
+        page.locator("#bombs option").evaluate_all("os => os.map(o => o.value)")
+        == catalog["parameters"]["bombs"]["enum"]
+    )
+    assert page.locator("#bombs").is_hidden()  # under "More rules", closed at first
+    page.fill("#name", "Ann")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "open")
+    page.select_option("#preset", "classic")
+    classic = catalog["presets"]["classic"]
+    assert page.input_value("#hands") == str(classic["hands"])
+    assert page.input_value("#bombs") == classic["bombs"] and page.input_value("#tiebreak") == classic["tiebreak"]
+    assert page.is_checked("#start-card-rule") is classic["start_card_rule"]
+    page.click("#more-rules summary")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "lobby-desktop.png"), full_page=True)
+    assert (
+        page.inner_text("#bombs-about")
+        == "four of a kind or 3 pairs in a row beat a single 2; 4 pairs beat a single 2 or two 2s"
+    )
+    page.select_option("#bombs", "off")
+    page.select_option("#tiebreak", "best_finish")
+    page.uncheck("#start-card-rule")
+    page.check("#end-on-first-out")
+    page.check("#pass-reentry-with-bomb")
+    page.fill("#hands", "3")
+    page.select_option("#takeover", "hard")
+    page.click("#create")
+    page.wait_for_selector("#join-link")
+    match_id, ann, _ = held(page)
+    match = call(live_server, "GET", f"/v1/matches/{match_id}")
+    changed = {"bombs": "off", "tiebreak": "best_finish", "start_card_rule": False, "end_on_first_out": True}
+    assert match["rules"] == classic | changed | {"pass_reentry_with_bomb": True, "hands": 3, "players": 2}
+    call(live_server, "POST", f"/v1/matches/{match_id}/join", {"name": "Bo"})
+    call(live_server, "POST", f"/v1/matches/{match_id}/leave", token=ann)
+    seat = call(live_server, "GET", f"/v1/matches/{match_id}")["seats"][0]
+    assert (seat["left"], seat["taken_over"], seat["bot"]) == (True, True, "hard")
+
+
+def test_lobby_at_phone_width_scrolls_no_sideways_and_creates(pages: PageFactory, live_server: str) -> None:
+    """At 375 px the lobby (with "More rules" open) and the table it opens fit the width, and Create works."""
+    page = pages(viewport=PHONE)
+    page.goto(live_server + "/")
+    page.wait_for_selector("#create:not([disabled])")
+    page.click("#more-rules summary")
+    page.wait_for_selector("#bombs")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "lobby-phone.png"), full_page=True)
+    page.select_option("#players", "4")
+    page.click("#create")
+    page.wait_for_url("**/m/*")
+    page.wait_for_selector("#hand button")
+    assert page.locator(".seat").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # four seats on a phone: each fact on a line of its own, no line starting with the separator
+    for text in page.locator(".seat .seat-facts").all_inner_texts():
+        assert not any(line.strip().startswith("·") for line in text.splitlines()), text
+    page.screenshot(path=str(SCREENSHOTS / "table-phone-four.png"), full_page=True)
 
 
 def test_lobby_shows_the_servers_refusal(pages: PageFactory, live_server: str) -> None:
@@ -185,7 +260,8 @@ def test_colours_pass_wcag_aa_contrast(pages: PageFactory, live_server: str) -> 
     on white."""
     page = pages()
     page.goto(live_server + "/")
-    page.wait_for_selector("#create")
+    page.wait_for_selector("#create:not([disabled])")
+    page.click("#more-rules summary")  # the rules' descriptions too
     assert _contrast(page) == []
     page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<p style=\"color:#999\">grey</p>')")
     assert len(_contrast(page)) == 1  # the checker sees a bad colour
@@ -208,3 +284,122 @@ def _seat_ann_with_a_table(base: str) -> tuple[str, str, str]:
     call(base, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["3S", "3C"]}, ann)
     call(base, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
     return match_id, ann, bo
+
+
+# Every sentence a hint can have: each template with each reason the server may join to it.
+SPEC = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
+TEMPLATES = SPEC["components"]["schemas"]["ExplanationTemplate"]["enum"]
+REASONS = SPEC["components"]["schemas"]["ExplanationReason"]["enum"]
+# English words of the server's explanations; none may be left in a Vietnamese hint (nor a card code like 9S).
+ENGLISH = re.compile(
+    r"\b(Leads|Beats|Bombs|Plays|Passes|Nothing|hold|keeps?|your|the|with|nearly|out|lead|later|seat|pair|run|single)\b"
+)
+CARD_CODE = re.compile(r"\b(?:10|[2-9JQKA])[SCDH]\b")
+
+
+def test_vietnamese_table_and_hint_have_no_english(pages: PageFactory, live_server: str) -> None:
+    """On the Vietnamese page the whole table reads in Vietnamese: seats, felt, turn, live line, log; the Hint's
+    reason is written by the page from explanation_code with card faces, and no sentence it can write (every
+    template with every reason) has an English word or a card code in it."""
+    page = pages()
+    page.goto(live_server + "/")
+    page.select_option("#lang", "vi")
+    match_id, ann, _ = _seat_ann_with_a_table(live_server)
+    seat_at(page, live_server, match_id, 0, ann, "An")
+    page.wait_for_function(MY_TURN)
+    assert page.inner_text("#turn-text") == "Lượt của bạn"
+    assert page.inner_text("#table-play").startswith("Bo đã đánh đôi 4:")
+    assert "còn 11 lá" in page.inner_text(".seat[data-seat='1']")
+    assert page.locator("#log li").all_inner_texts()[:2] == ["Bo đánh đôi 4", "bạn đánh đôi 3"]
+    pick(page, ["9S", "9D"])
+    assert page.inner_text("#selection") == "đôi 9, đè được bài trên bàn"
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as caught:
+        page.click("#hint")
+    english = caught.value.json()["explanation"]
+    page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
+    hint = page.inner_text("#hint-text")
+    assert hint.startswith("Gợi ý: "), hint
+    assert not ENGLISH.search(hint) and not CARD_CODE.search(hint), (hint, english)
+    assert page.locator("#hint-text .face[aria-label]").count() >= 2  # the cards face up, with spoken names
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "table-vietnamese.png"))
+    sentences = page.evaluate(
+        """([templates, reasons]) => Promise.all([import('/web/js/words.js'), import('/web/js/i18n.js')])
+        .then(([{hintWords}, {setLanguage}]) => {
+            setLanguage('vi');
+            const combo = (cards, kind) => ({cards, kind});
+            const out = [];
+            for (const template of templates) for (const reason of reasons) {
+                const code = {template, reason, play: combo(['9S', '9D'], 'pair'), table: combo(['4S', '4C'], 'pair'),
+                    kept: combo(['5S', '6C', '7D'], 'straight'), nearly_out: {seat: 1, cards_left: 2}};
+                const advice = {action: {type: 'play', cards: ['9S', '9D']}, explanation: 'English',
+                    explanation_code: code};
+                const nodes = hintWords(advice, (seat) => seat === 1 ? 'Bo' : 'bạn');
+                const p = document.createElement('p');
+                p.append(...nodes);
+                out.push(p.textContent);
+            }
+            return out;
+        })""",
+        [TEMPLATES, REASONS],
+    )
+    assert len(sentences) == len(TEMPLATES) * len(REASONS)
+    for sentence in sentences:
+        assert sentence != "English" and not ENGLISH.search(sentence) and not CARD_CODE.search(sentence), sentence
+
+
+GLYPHS = (Path(__file__).parent / "glyphs.js").read_text()
+
+
+def test_every_character_the_page_uses_has_a_glyph(pages: PageFactory, live_server: str) -> None:
+    """Each character beyond ASCII in the page's texts (both languages), its suits and what a table shows is drawn
+    by some installed font, not as the missing-glyph box; the check itself sees that the emoji clock has none."""
+    match_id, ann, _ = _seat_ann_with_a_table(live_server)
+    page = pages()
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    shown = page.evaluate("document.body.innerText")
+    texts = page.evaluate(
+        "import('/web/js/i18n.js').then(({TEXTS}) => Object.values(TEXTS).flatMap(Object.values).join(''))"
+    )
+    chars = sorted({c for c in shown + texts + "♠♣♦♥" if ord(c) > 127})
+    assert {"♠", "♣", "♦", "♥", "ế", "…"} <= set(chars)
+    found = page.evaluate(GLYPHS, [*chars, "⏱"])
+    assert found["boxIsDrawn"]
+    assert found["missing"] == ["⏱"]
+
+
+def test_turn_and_log_are_polite_live_regions_that_redraws_leave_alone(pages: PageFactory, live_server: str) -> None:
+    """The turn line and the event log are announced politely: picking cards (a redraw each) changes neither;
+    a new event adds one log entry and the turn line changes once to the new seat on turn."""
+    match_id, ann, bo = _two_seats(live_server)
+    page = pages()
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    assert page.get_attribute("#turn-text", "aria-live") == "polite"
+    assert page.get_attribute("#log", "aria-live") == "polite"
+    assert page.locator("#turn [aria-live]").count() == 1  # the clock (a timer) is not in it
+    page.evaluate("""() => {
+        window.changes = {turn: [], log: []};
+        new MutationObserver(() => window.changes.turn.push(document.querySelector('#turn-text').textContent))
+            .observe(document.querySelector('#turn-text'), {childList: true, characterData: true, subtree: true});
+        new MutationObserver((records) => window.changes.log.push(...records.flatMap((r) => [...r.addedNodes])
+            .map((n) => n.textContent))).observe(document.querySelector('#log'), {childList: true});
+    }""")
+    pick(page, ["5S", "6C"])
+    pick(page, ["3S", "3C"])
+    assert page.evaluate("window.changes") == {"turn": [], "log": []}
+    page.click("#play")
+    page.wait_for_function('window.changes.turn.includes("Bo\'s turn")')
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
+    page.wait_for_function(MY_TURN)
+    page.wait_for_function("window.changes.turn.at(-1) === 'Your turn'")
+    changes = page.evaluate("window.changes")
+    assert changes["log"] == ["you played pair of 3s", "Bo played pair of 4s"]
+    assert [text for text in changes["turn"] if text] == ["Bo's turn", "Your turn"], changes
+
+
+def _two_seats(base: str) -> tuple[str, str, str]:
+    """Remote seats Ann (0) and Bo (1) on TWO_SEAT_DEAL, Ann on turn to lead."""
+    created = call(base, "POST", "/v1/matches", {"seats": [{"name": "Ann"}, {"name": "Bo"}], "deal": TWO_SEAT_DEAL})
+    return created["match_id"], created["tokens"][0]["token"], created["tokens"][1]["token"]

@@ -3,6 +3,7 @@ about the selection, refusals, the clock, keyboard-only play at phone width, bot
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,7 +13,7 @@ from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
 from tests.web.support import MY_TURN, MY_TURN_OR_OVER, TWO_SEAT_DEAL, call, held, pick, seat_at, selection
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -36,6 +37,8 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
     page.fill("#name", "Ann")
     for seat in (1, 2, 3):
         page.select_option(f"#seat-{seat}", "easy")
+    page.fill("#hands", "1")
+    page.fill("#turn-seconds", "90")  # a clock that never runs out here, shown in the screenshot
     page.click("#create")
     page.wait_for_url("**/m/*")
     match_id, token, me = held(page)
@@ -50,6 +53,7 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
             page.click("#hint")
             page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
             if turns >= 2 and not shot.exists():
+                assert re.fullmatch(r"\d+ s left", page.inner_text("#clock").strip())
                 page.screenshot(path=str(shot))
             page.click("#play" if page.locator("#play:not([disabled])").count() else "#pass")
         else:
@@ -166,9 +170,17 @@ def test_refused_action_shows_the_servers_message(pages: PageFactory, live_serve
     page.wait_for_function("m => document.querySelector('#error').textContent === m", arg=message)
 
 
+def _seconds_left(page: Page) -> int:
+    """The seconds the clock shows ("12 s left")."""
+    found = re.search(r"\d+", page.inner_text("#clock"))
+    assert found, page.inner_text("#clock")
+    return int(found.group())
+
+
 def test_clock_counts_down_at_once_and_the_seat_passes_when_it_runs_out(pages: PageFactory, live_server: str) -> None:
-    """With a 4-second clock the page shows the countdown as soon as it is our turn, counts down, and the
-    sweeper passes for the seat."""
+    """With a 4-second clock the page shows the countdown (an inline clock icon, no emoji) as soon as it is our
+    turn and counts down; the sweeper passes for the seat, the page shows our pass, and the turn moves on: the bot
+    leads the next round and our clock runs again."""
     deal = [
         ["4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S", "4C"],
         ["3S", "3C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "2C"],
@@ -188,12 +200,27 @@ def test_clock_counts_down_at_once_and_the_seat_passes_when_it_runs_out(pages: P
     seat_at(page, live_server, created["match_id"], 0, created["tokens"][0]["token"], "Ann")
     page.wait_for_function(MY_TURN)
     shown = page.inner_text("#clock")  # at once, not on a later tick
-    assert "⏱" in shown and "s left" in shown
-    first = int(shown.split("⏱")[1].split()[0])
-    page.wait_for_function("n => parseInt(document.querySelector('#clock').textContent.split('⏱')[1]) < n", arg=first)
+    assert re.fullmatch(r"\d+ s left", shown.strip()), shown
+    assert page.locator("#clock svg").count() == 1
+    first = _seconds_left(page)
+    page.screenshot(path=str(_screenshot("table-clock.png")))
+    page.wait_for_function("n => parseInt(document.querySelector('#clock-text').textContent) < n", arg=first)
     page.wait_for_selector("#log li[data-type=timed_out]")
     assert "Ann" not in page.inner_text("#log li[data-type=timed_out]")  # our own seat is "you"
     assert page.inner_text("#log li[data-type=timed_out]") == "you ran out of time"
+    timed_out = int(page.get_attribute("#log li[data-type=timed_out]", "data-seq") or 0)
+    ours = "#log li[data-seat='0'][data-type=passed], #log li[data-seat='0'][data-type=played]"
+    page.wait_for_selector(ours)
+    acted = page.locator(ours).first
+    assert int(acted.get_attribute("data-seq") or 0) > timed_out
+    assert acted.inner_text() == "you passed"  # the table held the bot's lead: the clock passes for us
+    # the turn moved on: the bot's next move comes after our pass, then our turn (and clock) again
+    bot_after = "n => [...document.querySelectorAll('#log li[data-seat=\"1\"]')].some(li => Number(li.dataset.seq) > n)"
+    page.wait_for_function(bot_after, arg=int(acted.get_attribute("data-seq") or 0))
+    page.wait_for_function(MY_TURN)
+    assert page.inner_text("#turn-text") == "Your turn"
+    assert page.locator(".seat[data-seat='0'].on-turn").count() == 1
+    assert _seconds_left(page) <= 4
 
 
 def test_phone_width_keyboard_only_turn(pages: PageFactory, live_server: str) -> None:
@@ -269,3 +296,32 @@ def test_bots_plays_are_shown_one_after_another(pages: PageFactory, live_server:
     assert all(moves == 1 for _, moves in steps), steps  # one bot move per step
     assert steps[-1][0] - steps[0][0] >= (len(steps) - 1) * 350, steps
     assert turn_at >= steps[-1][0]
+
+
+def test_long_polls_bring_the_other_seats_play_when_the_stream_is_blocked(pages: PageFactory, live_server: str) -> None:
+    """With every request for the SSE stream refused, the page falls back to long polls of /events: Bo's play,
+    made over HTTP while the page waits, still reaches the table and the log."""
+    match_id, ann, bo = _two_remote_seats(live_server)
+    page = pages()
+    streams: list[str] = []
+    polls: list[str] = []
+
+    def refuse(route: Route) -> None:
+        streams.append(route.request.url)
+        route.abort()
+
+    page.route("**/stream*", refuse)
+    page.on("request", lambda r: polls.append(r.url) if "/events?" in r.url and "wait=" in r.url else None)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    pick(page, ["3S", "3C"])
+    page.click("#play")
+    page.wait_for_selector("#log li[data-type=played][data-seat='0']")
+    page.wait_for_function("() => document.querySelector('#hint').disabled")  # Bo's turn now
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
+    page.wait_for_selector("#log li[data-type=played][data-seat='1']")
+    assert page.inner_text("#log li[data-type=played][data-seat='1']") == "Bo played pair of 4s"
+    page.wait_for_function(MY_TURN)
+    assert "Bo played pair of 4s" in page.inner_text("#table-play")
+    assert streams, "the page never asked for the stream"
+    assert polls, "no long poll brought the play"

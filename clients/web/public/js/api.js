@@ -14,6 +14,8 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["Lobby"]} Lobby */
 /** @typedef {import("../../types/openapi").components["schemas"]["Rematch"]} Rematch */
 /** @typedef {import("../../types/openapi").components["schemas"]["RuleCatalog"]} Presets */
+/** @typedef {import("../../types/openapi").components["schemas"]["RuleParameter"]} RuleParameter */
+/** @typedef {import("../../types/openapi").components["schemas"]["BotLevel"]} BotLevel */
 /** @typedef {import("../../types/openapi").components["schemas"]["Event"]} MatchEvent */
 /** @typedef {import("../../types/openapi").components["schemas"]["EventPage"]} EventPage */
 

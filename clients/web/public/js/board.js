@@ -1,7 +1,7 @@
 // @ts-check
 /** What the table shows of a match: the seats around it, the play on it, the results and running scores. */
 
-import { describe, face, isRed, label, sorted } from "./cards.js";
+import { describe, faceUp, sorted } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -11,12 +11,6 @@ const PLACES = /** @type {Record<number, string[]>} */ ({
 });
 
 /** @typedef {(seat: number | undefined) => string} Namer */
-
-/**
- * A card shown face up (not a button): its face, and its name for screen readers.
- * @param {string} card
- */
-export const faceUp = (card) => h("span", { class: isRed(card) ? "face red" : "face", role: "img", "aria-label": label(card) }, [face(card)]);
 
 /**
  * The seats around the table, each with its name, bot level, cards left, passed mark, place and score.
@@ -39,20 +33,30 @@ export function seatBoxes(view) {
       "aria-current": onTurn ? "true" : false,
     }, [
       h("strong", { class: "seat-name" }, [s.open ? t("open_seat") : s.seat === view.seat ? `${s.name} (${t("you")})` : s.name ?? "—"]),
-      h("span", { class: "seat-facts" }, [facts.join(" · ")]),
+      // each fact unbroken; a line may end with the "·" between two (CSS), never start with it
+      h("span", { class: "seat-facts" }, facts.flatMap((fact, i) => [...(i ? [" "] : []), h("span", { class: "fact" }, [fact])])),
     ]);
   });
 }
 
 /**
- * The play on the table and who made it.
+ * The play on the table and who made it; on an empty table, what the felt says instead: who leads, the hand or the
+ * match that is over, the players awaited.
  * @param {import("./api.js").SeatView} view @param {Namer} name
+ * @param {{handOver: number | null, showing: boolean}} state a hand just over (shown until the next starts), and
+ *   whether events are being shown (the view's turn is not yet known)
  */
-export function tablePlay(view, name) {
-  if (!view.table) return h("p", { id: "table-play" }, [view.status === "playing" ? t("table_empty") : ""]);
+export function tablePlay(view, name, state) {
+  if (!view.table) {
+    const words = view.status === "waiting" ? t("felt_waiting")
+      : view.status === "finished" ? `${t("felt_over")} ${view.winner === null ? "" : t("winner", { name: name(view.winner) })}`
+        : state.handOver !== null ? t("felt_hand_over", { n: state.handOver })
+          : state.showing || view.turn === null ? t("table_empty") : t("felt_lead", { name: name(view.turn) });
+    return h("p", { id: "table-play", class: "felt-line" }, [words.trim()]);
+  }
   return h("p", { id: "table-play", "data-seat": view.table.seat }, [
-    h("span", {}, [t("table_by", { name: name(view.table.seat), what: describe(view.table.cards) })]), " ",
-    ...sorted(view.table.cards).map(faceUp),
+    h("span", {}, [t("table_by", { name: name(view.table.seat), what: describe(view.table.cards) })]),
+    h("span", { class: "faces" }, sorted(view.table.cards).map((c) => faceUp(c))),
   ]);
 }
 

@@ -1,6 +1,7 @@
 // @ts-check
 /** Cards and selections: names, order, and what the page says about a selection, judged from /legal. */
 
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 export const RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"];
@@ -13,12 +14,34 @@ export const parts = (card) => ({ rank: card.slice(0, -1), suit: card.slice(-1) 
 export const order = (card) => RANKS.indexOf(parts(card).rank) * 4 + SUITS.indexOf(parts(card).suit);
 /** @param {string} card "3♠" */
 export const face = (card) => parts(card).rank + SYMBOL[parts(card).suit];
+/** @param {string} card its suit's symbol, "♠" */
+export const suitOf = (card) => SYMBOL[parts(card).suit];
 /** @param {string} card "3 of spades", spoken */
 export const label = (card) => t("card", { rank: t(`r${parts(card).rank}`), suit: t(parts(card).suit) });
 /** @param {string} card */
 export const isRed = (card) => "DH".includes(parts(card).suit);
 /** @param {string[]} cards low to high */
 export const sorted = (cards) => [...cards].sort((a, b) => order(a) - order(b));
+
+/**
+ * A card shown face up (not a button): a small white card with its rank and suit, and its name for screen readers;
+ * `inline` is the small form used within a sentence.
+ * @param {string} card @param {{inline?: boolean}} [options]
+ */
+export const faceUp = (card, options = {}) => h("span", {
+  class: `face${options.inline ? " inline" : ""}${isRed(card) ? " red" : ""}`, role: "img", "aria-label": label(card),
+  "data-suit": suitOf(card),
+}, [face(card)]);
+
+/**
+ * A play shown in a sentence, its cards face up: "pair of 9s 9♠ 9♦" (a single is its card alone).
+ * @param {string[]} cards
+ * @returns {(string | Node)[]}
+ */
+export function shown(cards) {
+  const faces = sorted(cards).map((c) => faceUp(c, { inline: true }));
+  return cards.length === 1 ? faces : [describe(cards), " ", ...faces];
+}
 
 /** @param {string} rank @param {string} kind @param {Record<string, string | number>} [extra] */
 const named = (rank, kind, extra = {}) => t(kind, { r: t(`r${rank}`), rs: t(`p${rank}`), ...extra });

@@ -9,9 +9,27 @@ export const TEXTS = {
     create: "New match", your_name: "Your name", players: "Players", seat: "Seat {n}",
     open_seat: "open (a friend joins)", bot_easy: "bot: easy", bot_medium: "bot: medium", bot_hard: "bot: hard",
     preset: "Rules", preset_standard: "standard", preset_classic: "classic", preset_ladder: "ladder",
-    hands: "Hands", scoring: "Scoring", scoring_places: "points by place", scoring_wins: "wins only",
-    scoring_none: "none (one hand)", clock: "Seconds per turn (0: no clock)",
+    clock: "Seconds per turn (0: no clock)",
     timeouts: "Timeouts before a bot takes over", listed: "List in the lobby while a seat is open",
+    takeover: "Bot that takes over a seat that left or ran out of time", more_rules: "More rules",
+    rules_unavailable: "The rules could not be loaded: {message}",
+    // the rule parameters of GET /v1/rules, their values and what each value means
+    rule_hands: "Hands", rule_scoring: "Scoring", rule_bombs: "Bombs", rule_tiebreak: "Tie-break",
+    rule_start_card_rule: "The first lead must include the lowest card dealt",
+    rule_end_on_first_out: "A hand ends when the first player goes out",
+    rule_pass_reentry_with_bomb: "A player who passed may still bomb a 2",
+    scoring_places: "points by place", scoring_wins: "wins only", scoring_none: "none (one hand)",
+    scoring_places_about: "first of n players scores n-1, then n-2, …, last 0",
+    scoring_wins_about: "1 point for first place, 0 otherwise",
+    scoring_none_about: "no points: the first place of the single hand wins",
+    bombs_exact: "exact", bombs_classic: "classic", bombs_ladder: "ladder", bombs_off: "no bombs",
+    bombs_exact_about: "each bomb beats one table: four of a kind or 3 pairs in a row a single 2, 4 pairs two 2s, 5 pairs three 2s",
+    bombs_classic_about: "four of a kind or 3 pairs in a row beat a single 2; 4 pairs beat a single 2 or two 2s",
+    bombs_ladder_about: "bombs also beat bombs: four of a kind beats 3 pairs, 4 or more pairs beat four of a kind and shorter runs of pairs",
+    bombs_off_about: "no bombs: a play is beaten only by a higher play of its kind and length",
+    tiebreak_best_finish: "one more hand", tiebreak_until_clear: "until one leads",
+    tiebreak_best_finish_about: "one more hand; of the tied players, the one who finishes it best wins",
+    tiebreak_until_clear_about: "more hands until one player leads alone (a shared win after 10)",
     start: "Create", open_matches: "Open matches", none: "None.", join: "Join", join_link: "Join by link",
     link_or_id: "Match link or id", go: "Open", your_matches: "Your matches", resume: "Resume {id}",
     forget: "Forget", bot_name: "Bot {n}", refresh: "Refresh", default_name: "Player",
@@ -23,6 +41,8 @@ export const TEXTS = {
     score: "score {n}", you: "you", your_hand: "Your hand", seats_label: "Seats", table_label: "Table",
     actions_label: "Actions", log: "What happened", results: "Results", scores: "Scores", hand_col: "Hand",
     total: "Total", clock_left: "{s} s left", hand_no: "Hand {n}", showing: "…",
+    felt_waiting: "Waiting for players…", felt_hand_over: "Hand {n} is over.", felt_over: "The match is over.",
+    felt_lead: "The table is empty: {name} to lead.",
     // the live line
     pick: "Pick cards to play.", not_turn: "Wait for your turn.", beats: "{what}, beats the table",
     leads: "{what}, you may lead with it", bombs: "{what}, bombs the table", no_beat: "{what} does not beat {table}",
@@ -41,6 +61,15 @@ export const TEXTS = {
     ev_abandoned: "The match was abandoned.", ev_cancelled: "The match was cancelled.",
     ev_rematch: "A rematch is ready.", winner: "Winner of the match: {name}!", no_winner: "The match ended with no winner.",
     hint_pass: "Hint: pass. {why}", hint_play: "Hint: {what}. {why}",
+    // the hint's explanation, written from its explanation_code: a template, then a reason, then a full stop
+    hx_lead: "Leads {play}", hx_lead_lowest: "Leads your lowest {play}", hx_beat: "Beats {table} with {play}",
+    hx_bomb: "Bombs {table} with {play}", hx_go_out: "Plays {play}, your last cards: you go out",
+    hx_pass_cannot_beat: "Nothing you hold beats {table}", hx_pass_keep: "Passes on {table} to keep your {kept} for later",
+    hx_pass_save: "Passes on {table}: beating it would break up your hand or waste high cards",
+    hr_none: "", hr_keeps_together: ", keeps {kept} together", hr_keeps_twos: ", keeps your 2s for later",
+    hr_nearly_out: ": {danger}", hr_single_cannot_stop: " so a single cannot stop you: {danger}",
+    hr_take_lead_back: " to take the lead back", hr_win_lead: " to win the lead", hx_end: ".",
+    danger: "{name} is nearly out ({n} cards left)", danger_one: "{name} is nearly out (1 card left)",
     // cards
     S: "spades", C: "clubs", D: "diamonds", H: "hearts", card: "{rank} of {suit}",
     r3: "3", r4: "4", r5: "5", r6: "6", r7: "7", r8: "8", r9: "9", r10: "10", rJ: "jack", rQ: "queen", rK: "king",
@@ -54,9 +83,26 @@ export const TEXTS = {
     create: "Ván mới", your_name: "Tên bạn", players: "Số người", seat: "Ghế {n}",
     open_seat: "để trống (bạn bè vào)", bot_easy: "máy: dễ", bot_medium: "máy: vừa", bot_hard: "máy: khó",
     preset: "Luật", preset_standard: "chuẩn", preset_classic: "cổ điển", preset_ladder: "bậc thang",
-    hands: "Số ván", scoring: "Tính điểm", scoring_places: "điểm theo hạng", scoring_wins: "chỉ tính ván thắng",
-    scoring_none: "không (một ván)", clock: "Giây mỗi lượt (0: không tính giờ)",
+    clock: "Giây mỗi lượt (0: không tính giờ)",
     timeouts: "Số lần hết giờ trước khi máy chơi thay", listed: "Hiện trong sảnh khi còn ghế trống",
+    takeover: "Máy chơi thay người rời bàn hoặc hết giờ", more_rules: "Thêm luật",
+    rules_unavailable: "Không tải được luật chơi: {message}",
+    rule_hands: "Số ván", rule_scoring: "Tính điểm", rule_bombs: "Chặt", rule_tiebreak: "Khi hoà điểm",
+    rule_start_card_rule: "Lượt đầu tiên phải có lá nhỏ nhất được chia",
+    rule_end_on_first_out: "Hết ván khi người đầu tiên hết bài",
+    rule_pass_reentry_with_bomb: "Đã bỏ lượt vẫn được chặt heo",
+    scoring_places: "điểm theo hạng", scoring_wins: "chỉ tính ván thắng", scoring_none: "không (một ván)",
+    scoring_places_about: "n người chơi: nhất được n-1 điểm, nhì n-2, …, bét 0",
+    scoring_wins_about: "nhất được 1 điểm, còn lại 0",
+    scoring_none_about: "không tính điểm: ai về nhất ván duy nhất thì thắng",
+    bombs_exact: "đúng loại", bombs_classic: "cổ điển", bombs_ladder: "chặt chồng", bombs_off: "không chặt",
+    bombs_exact_about: "mỗi bộ chặt đúng một loại: tứ quý hoặc 3 đôi thông chặt một heo, 4 đôi thông chặt đôi heo, 5 đôi thông chặt ba heo",
+    bombs_classic_about: "tứ quý hoặc 3 đôi thông chặt một heo; 4 đôi thông chặt một heo hoặc đôi heo",
+    bombs_ladder_about: "chặt được cả hàng chặt: tứ quý chặt 3 đôi thông, 4 đôi thông trở lên chặt tứ quý và đôi thông ngắn hơn",
+    bombs_off_about: "không có chặt: chỉ bộ cùng loại, cùng số lá và lớn hơn mới đè được",
+    tiebreak_best_finish: "đánh thêm một ván", tiebreak_until_clear: "đến khi có người dẫn",
+    tiebreak_best_finish_about: "đánh thêm một ván; trong những người hoà, ai về hạng cao nhất thì thắng",
+    tiebreak_until_clear_about: "đánh thêm đến khi một người dẫn điểm một mình (sau 10 ván thì cùng thắng)",
     start: "Tạo", open_matches: "Bàn đang chờ", none: "Không có.", join: "Vào", join_link: "Vào bằng liên kết",
     link_or_id: "Liên kết hoặc mã bàn", go: "Mở", your_matches: "Bàn của bạn", resume: "Chơi tiếp {id}",
     forget: "Bỏ", bot_name: "Máy {n}", refresh: "Tải lại", default_name: "Người chơi",
@@ -67,6 +113,8 @@ export const TEXTS = {
     score: "điểm {n}", you: "bạn", your_hand: "Bài của bạn", seats_label: "Các ghế", table_label: "Bàn",
     actions_label: "Thao tác", log: "Diễn biến", results: "Kết quả", scores: "Bảng điểm", hand_col: "Ván",
     total: "Tổng", clock_left: "còn {s} giây", hand_no: "Ván {n}", showing: "…",
+    felt_waiting: "Đang chờ người chơi…", felt_hand_over: "Hết ván {n}.", felt_over: "Trận đấu kết thúc.",
+    felt_lead: "Bàn trống: {name} đánh trước.",
     pick: "Chọn bài để đánh.", not_turn: "Chờ đến lượt bạn.", beats: "{what}, đè được bài trên bàn",
     leads: "{what}, được đánh ra", bombs: "{what}, chặt bài trên bàn", no_beat: "{what} không đè được {table}",
     wait_turn: "{what}, chờ đến lượt bạn", must_include: "phải có {card}", not_combo: "không thành bộ",
@@ -82,6 +130,14 @@ export const TEXTS = {
     ev_abandoned: "Trận đấu bị bỏ dở.", ev_cancelled: "Trận đấu đã bị huỷ.",
     ev_rematch: "Đã có ván chơi lại.", winner: "Thắng cả trận: {name}!", no_winner: "Trận đấu kết thúc, không ai thắng.",
     hint_pass: "Gợi ý: bỏ lượt. {why}", hint_play: "Gợi ý: {what}. {why}",
+    hx_lead: "Đánh ra {play}", hx_lead_lowest: "Đánh ra {play}, có lá nhỏ nhất của bạn", hx_beat: "Đè {table} bằng {play}",
+    hx_bomb: "Chặt {table} bằng {play}", hx_go_out: "Đánh {play}, những lá cuối cùng: bạn hết bài",
+    hx_pass_cannot_beat: "Bạn không có bài nào đè được {table}", hx_pass_keep: "Nhường {table} để giữ {kept} cho sau",
+    hx_pass_save: "Nhường {table}: đè thì phải phá bài hoặc phí lá lớn",
+    hr_none: "", hr_keeps_together: ", giữ nguyên {kept}", hr_keeps_twos: ", giữ heo để dành",
+    hr_nearly_out: ": {danger}", hr_single_cannot_stop: " để một lá lẻ không chặn được: {danger}",
+    hr_take_lead_back: " để giành lại lượt đánh", hr_win_lead: " để giành lượt đánh", hx_end: ".",
+    danger: "{name} sắp hết bài (còn {n} lá)", danger_one: "{name} sắp hết bài (còn 1 lá)",
     S: "bích", C: "chuồn", D: "rô", H: "cơ", card: "{rank} {suit}",
     r3: "3", r4: "4", r5: "5", r6: "6", r7: "7", r8: "8", r9: "9", r10: "10", rJ: "J", rQ: "Q", rK: "K",
     rA: "át", r2: "heo",
@@ -111,4 +167,22 @@ export function setLanguage(lang) {
 export function t(key, params = {}) {
   const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+/** Whether the page has a text of its own for `key`. @param {string} key */
+export const has = (key) => key in TEXTS[current] || key in TEXTS.en;
+
+/**
+ * The text of `key` with placeholders filled by strings or nodes (cards shown face up, say), as a list of parts.
+ * @param {string} key @param {Record<string, string | number | Node | (string | Node)[]>} [params]
+ * @returns {(string | Node)[]}
+ */
+export function fill(key, params = {}) {
+  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
+  return text.split(/(\{\w+\})/).flatMap((part) => {
+    const found = part.match(/^\{(\w+)\}$/);
+    if (!found) return part ? [part] : [];
+    const value = params[found[1]] ?? "";
+    return Array.isArray(value) ? value : [value instanceof Node ? value : String(value)];
+  });
 }

@@ -1,10 +1,20 @@
 // @ts-check
-/** The lobby: create a match, the open listed matches, join by link, your matches. */
+/** The lobby: create a match (its rules read from GET /v1/rules), the open listed matches, join by link, yours. */
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { forgetSeat, heldSeats, keepSeat } from "./store.js";
+
+/** @typedef {import("./api.js").BotLevel} BotLevel */
+/** @typedef {import("./api.js").RuleParameter} RuleParameter */
+
+/** The contract's bot levels: a record over its BotLevel enum, so tsc fails when the contract adds or drops one. */
+/** @type {Record<BotLevel, true>} */
+const LEVEL_SET = { easy: true, medium: true, hard: true };
+const LEVELS = /** @type {BotLevel[]} */ (Object.keys(LEVEL_SET));
+/** Rule parameters in the form's main part; the others (but `players`, which the seats decide) go under "More rules". */
+const MAIN_RULES = ["hands", "scoring"];
 
 /** @param {string} id @param {string} text @param {string[]} values @param {(v: string) => string} name @param {string} [chosen] */
 const select = (id, text, values, name, chosen) => {
@@ -19,6 +29,40 @@ const field = (id, text, attrs) => {
   return { input, row: h("label", { for: id }, [text, " ", input]) };
 };
 
+/** The page's own text for `key`, else the contract's words. @param {string} key @param {string} fallback */
+const own = (key, fallback) => (has(key) ? t(key) : fallback);
+
+/**
+ * One rule parameter of GET /v1/rules as a form field: a choice for an enum (with what the chosen value means),
+ * a checkbox for a flag, a number within its bounds otherwise.
+ * @param {string} name @param {RuleParameter} parameter
+ * @returns {{name: string, row: HTMLElement, get: () => string | number | boolean, set: (v: unknown) => void}}
+ */
+function ruleField(name, parameter) {
+  const id = name.replaceAll("_", "-");
+  const label = own(`rule_${name}`, parameter.about);
+  if (parameter.enum) {
+    const about = h("small", { id: `${id}-about`, class: "about" });
+    const choice = select(id, label, parameter.enum, (v) => own(`${name}_${v}`, v));
+    const explain = () => { about.textContent = own(`${name}_${choice.input.value}_about`, parameter.values?.[choice.input.value] ?? ""); };
+    choice.input.setAttribute("aria-describedby", about.id);
+    choice.input.addEventListener("change", explain);
+    return {
+      name, row: h("div", { class: "rule" }, [choice.row, about]), get: () => choice.input.value,
+      set: (v) => { choice.input.value = String(v); explain(); },
+    };
+  }
+  if (parameter.type === "boolean") {
+    const input = /** @type {HTMLInputElement} */ (h("input", { id, type: "checkbox" }));
+    return {
+      name, row: h("label", { for: id, class: "check" }, [input, " ", label]), get: () => input.checked,
+      set: (v) => { input.checked = v === true; },
+    };
+  }
+  const number = field(id, label, { type: "number", min: parameter.minimum ?? false, max: parameter.maximum ?? false });
+  return { name, row: number.row, get: () => Number(number.input.value), set: (v) => { number.input.value = String(v); } };
+}
+
 /** The match id in a shared link ("…/m/<id>") or the id itself. @param {string} text */
 export const matchIdOf = (text) => {
   const found = text.trim().match(/(?:\/m\/)?([A-Za-z0-9_-]+)\/?$/);
@@ -27,50 +71,9 @@ export const matchIdOf = (text) => {
 
 /** @param {HTMLElement} root @param {(path: string) => void} go */
 export async function showLobby(root, go) {
-  const name = field("name", t("your_name"), { value: localStorage.getItem("tienlen.name") || t("default_name"), maxlength: 40, required: true, autocomplete: "nickname" });
-  const players = select("players", t("players"), ["2", "3", "4"], (v) => v, "4");
-  const seatKinds = [1, 2, 3].map((i) => select(`seat-${i}`, t("seat", { n: i + 1 }), ["easy", "medium", "hard", "open"],
-    (k) => t(k === "open" ? "open_seat" : `bot_${k}`), "medium"));
-  const preset = select("preset", t("preset"), ["standard", "classic", "ladder"], (p) => t(`preset_${p}`), "standard");
-  const hands = field("hands", t("hands"), { type: "number", min: 1, max: 50, value: 1 });
-  const scoring = select("scoring", t("scoring"), ["places", "wins", "none"], (s) => t(`scoring_${s}`), "places");
-  const clock = field("turn-seconds", t("clock"), { type: "number", min: 0, max: 3600, value: 0 });
-  const timeouts = field("timeouts", t("timeouts"), { type: "number", min: 1, max: 10, value: 2 });
-  const listed = field("listed", t("listed"), { type: "checkbox" });
   const error = h("p", { role: "alert", class: "error", id: "error" });
-  const showSeats = () => seatKinds.forEach((s, i) => { s.row.hidden = i + 1 >= Number(players.input.value); });
-  players.input.addEventListener("change", showSeats);
-  showSeats();
-
-  const create = async () => {
-    localStorage.setItem("tienlen.name", name.input.value);
-    const count = Number(players.input.value);
-    /** @type {import("./api.js").CreateMatch["seats"]} */
-    const seats = [{ name: name.input.value }, ...seatKinds.slice(0, count - 1).map((s, i) =>
-      s.input.value === "open" ? { open: /** @type {true} */ (true) }
-        : { name: t("bot_name", { n: i + 1 }), bot: /** @type {"easy" | "medium" | "hard"} */ (s.input.value) })];
-    /** @type {import("./api.js").CreateMatch} */
-    const body = {
-      seats, listed: listed.input.checked, takeover: "medium",
-      rules: {
-        preset: /** @type {"standard" | "classic" | "ladder"} */ (preset.input.value), hands: Number(hands.input.value),
-        scoring: /** @type {"places" | "wins" | "none"} */ (scoring.input.value),
-      },
-    };
-    if (Number(clock.input.value) > 0) {
-      body.clock = { turn_seconds: Number(clock.input.value), timeouts_before_takeover: Number(timeouts.input.value) };
-    }
-    try {
-      const created = await api.createMatch(body);
-      keepSeat(created.match_id, { seat: 0, token: created.tokens[0].token, name: name.input.value });
-      go(`/m/${encodeURIComponent(created.match_id)}`);
-    } catch (e) {
-      error.textContent = e instanceof Error ? e.message : String(e);
-    }
-  };
-
-  const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
-  const joinByLink = () => { const id = matchIdOf(linkInput.value); if (id) go(`/m/${encodeURIComponent(id)}`); };
+  const createButton = /** @type {HTMLButtonElement} */ (h("button", { id: "create", type: "button", disabled: true }, [t("start")]));
+  const createPanel = h("section", { "aria-labelledby": "create-h", class: "panel" }, [h("h2", { id: "create-h" }, [t("create")])]);
   const mine = h("ul", { id: "my-matches" });
   const showMine = () => {
     const ids = Object.keys(heldSeats());
@@ -85,19 +88,17 @@ export async function showLobby(root, go) {
     try {
       const found = await api.lobby();
       open.replaceChildren(...(found.matches.length ? found.matches.map((match) => h("li", {}, [
-        `${t(`preset_${match.rules.preset}`)} · `, match.seats.map((s) => s.open ? "—" : s.name).join(", "), " ",
+        `${own(`preset_${match.rules.preset}`, match.rules.preset)} · `, match.seats.map((s) => s.open ? "—" : s.name).join(", "), " ",
         h("a", { href: `/m/${encodeURIComponent(match.match_id)}` }, [t("join")]),
       ])) : [h("li", {}, [t("none")])]));
     } catch (e) {
       open.replaceChildren(h("li", { class: "error" }, [e instanceof Error ? e.message : String(e)]));
     }
   };
+  const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
+  const joinByLink = () => { const id = matchIdOf(linkInput.value); if (id) go(`/m/${encodeURIComponent(id)}`); };
   root.replaceChildren(
-    h("section", { "aria-labelledby": "create-h", class: "panel" }, [
-      h("h2", { id: "create-h" }, [t("create")]),
-      name.row, players.row, ...seatKinds.map((s) => s.row), preset.row, hands.row, scoring.row, clock.row, timeouts.row,
-      listed.row, h("button", { id: "create", type: "button", onclick: create }, [t("start")]), error,
-    ]),
+    createPanel,
     h("section", { "aria-labelledby": "open-h", class: "panel" }, [
       h("h2", { id: "open-h" }, [t("open_matches")]), open,
       h("button", { type: "button", id: "reload-lobby", onclick: () => void loadOpen() }, [t("refresh")]),
@@ -109,5 +110,88 @@ export async function showLobby(root, go) {
     ]),
     h("section", { "aria-labelledby": "mine-h", class: "panel" }, [h("h2", { id: "mine-h" }, [t("your_matches")]), mine]),
   );
-  await loadOpen();
+  /** @type {api.Presets} */
+  let catalog;
+  try {
+    [catalog] = await Promise.all([api.rules(), loadOpen()]);
+  } catch (e) {
+    error.textContent = t("rules_unavailable", { message: e instanceof Error ? e.message : String(e) });
+    createPanel.append(error);
+    return;
+  }
+  createPanel.append(...createForm(catalog, createButton, error, go));
+}
+
+/**
+ * The form that creates a match, from the contract's presets and rule parameters.
+ * @param {api.Presets} catalog @param {HTMLButtonElement} createButton @param {HTMLElement} error
+ * @param {(path: string) => void} go
+ * @returns {HTMLElement[]}
+ */
+function createForm(catalog, createButton, error, go) {
+  const name = field("name", t("your_name"), { value: localStorage.getItem("tienlen.name") || t("default_name"), maxlength: 40, required: true, autocomplete: "nickname" });
+  const seatCount = catalog.parameters.players ?? { about: "", minimum: 2, maximum: 4 };
+  const most = seatCount.maximum ?? 4;
+  const counts = Array.from({ length: most - (seatCount.minimum ?? 2) + 1 }, (_, i) => String((seatCount.minimum ?? 2) + i));
+  const players = select("players", t("players"), counts, (v) => v, String(most));
+  const seatKinds = Array.from({ length: most - 1 }, (_, i) => select(`seat-${i + 1}`, t("seat", { n: i + 2 }),
+    [...LEVELS, "open"], (k) => t(k === "open" ? "open_seat" : `bot_${k}`), "medium"));
+  const presets = Object.keys(catalog.presets);
+  const preset = select("preset", t("preset"), presets, (p) => own(`preset_${p}`, p), catalog.default_preset);
+  const rules = Object.entries(catalog.parameters).filter(([key]) => key !== "players").map(([key, p]) => ruleField(key, p));
+  const clock = field("turn-seconds", t("clock"), { type: "number", min: 0, max: 3600, value: 0 });
+  const timeouts = field("timeouts", t("timeouts"), { type: "number", min: 1, max: 10, value: 2 });
+  const takeover = select("takeover", t("takeover"), LEVELS, (k) => t(`bot_${k}`), "medium");
+  const listedBox = /** @type {HTMLInputElement} */ (h("input", { id: "listed", type: "checkbox" }));
+  const listed = { input: listedBox, row: h("label", { for: "listed", class: "check" }, [listedBox, " ", t("listed")]) };
+  const usePreset = () => {
+    const chosen = /** @type {Record<string, unknown>} */ (catalog.presets[preset.input.value] ?? {});
+    for (const rule of rules) rule.set(chosen[rule.name]);
+  };
+  const showSeats = () => seatKinds.forEach((s, i) => { s.row.hidden = i + 1 >= Number(players.input.value); });
+  preset.input.addEventListener("change", usePreset);
+  players.input.addEventListener("change", showSeats);
+  usePreset();
+  showSeats();
+
+  const create = async () => {
+    localStorage.setItem("tienlen.name", name.input.value);
+    const count = Number(players.input.value);
+    /** @type {api.CreateMatch["seats"]} */
+    const seats = [{ name: name.input.value }, ...seatKinds.slice(0, count - 1).map((s, i) =>
+      s.input.value === "open" ? { open: /** @type {true} */ (true) }
+        : { name: t("bot_name", { n: i + 1 }), bot: /** @type {BotLevel} */ (s.input.value) })];
+    // the preset and the parameters that differ from it
+    const base = /** @type {Record<string, unknown>} */ (catalog.presets[preset.input.value] ?? {});
+    /** @type {Record<string, unknown>} */
+    const chosen = { preset: preset.input.value };
+    for (const rule of rules) if (rule.get() !== base[rule.name]) chosen[rule.name] = rule.get();
+    /** @type {api.CreateMatch} */
+    const body = {
+      seats, listed: listed.input.checked, takeover: /** @type {BotLevel} */ (takeover.input.value),
+      rules: /** @type {api.CreateMatch["rules"]} */ (chosen),
+    };
+    if (Number(clock.input.value) > 0) {
+      body.clock = { turn_seconds: Number(clock.input.value), timeouts_before_takeover: Number(timeouts.input.value) };
+    }
+    try {
+      const created = await api.createMatch(body);
+      keepSeat(created.match_id, { seat: 0, token: created.tokens[0].token, name: name.input.value });
+      go(`/m/${encodeURIComponent(created.match_id)}`);
+    } catch (e) {
+      error.textContent = e instanceof Error ? e.message : String(e);
+    }
+  };
+  createButton.addEventListener("click", () => void create());
+  createButton.disabled = false;
+  const main = MAIN_RULES.flatMap((key) => rules.filter((r) => r.name === key));
+  const more = rules.filter((r) => !MAIN_RULES.includes(r.name));
+  return [
+    h("div", { class: "form-grid" }, [
+      name.row, players.row, ...seatKinds.map((s) => s.row), preset.row, ...main.map((r) => r.row),
+      clock.row, timeouts.row, takeover.row, listed.row,
+    ]),
+    h("details", { id: "more-rules" }, [h("summary", {}, [t("more_rules")]), h("div", { class: "form-grid" }, more.map((r) => r.row))]),
+    createButton, error,
+  ];
 }

@@ -3,11 +3,11 @@
 
 import * as api from "./api.js";
 import { results, seatBoxes, tablePlay } from "./board.js";
-import { describe, face, isRed, judge, label, sorted } from "./cards.js";
+import { describe, face, isRed, judge, label, sorted, suitOf } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { fill, t } from "./i18n.js";
 import { forgetSeat, heldSeat, keepSeat } from "./store.js";
-import { eventWords } from "./words.js";
+import { eventWords, hintWords } from "./words.js";
 
 /** Milliseconds between other seats' plays as the page shows them (localStorage "tienlen.pace" overrides). */
 const PACE_MS = Number(localStorage.getItem("tienlen.pace") ?? "700");
@@ -15,6 +15,19 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 
 /** @param {unknown} e */
 const message = (e) => (e instanceof Error ? e.message : String(e));
+
+/** Set a text only when it changes, so a live region announces changes, not every redraw. @param {HTMLElement} el @param {string} text */
+const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+
+/** A clock drawn inline (an emoji clock is a missing glyph on machines without an emoji font). */
+function clockIcon() {
+  const icon = h("span", { class: "clock-icon", "aria-hidden": "true" });
+  icon.innerHTML = '<svg viewBox="0 0 16 16" width="1em" height="1em" focusable="false">'
+    + '<circle cx="8" cy="9" r="5.8" fill="none" stroke="currentColor" stroke-width="1.7"/>'
+    + '<path d="M8 9V5.6M8 9l2.2 1.6M6 1.6h4M8 1.6v1.6M13 3.6l1.2 1.2" fill="none" stroke="currentColor" '
+    + 'stroke-width="1.7" stroke-linecap="round"/></svg>';
+  return icon;
+}
 
 /**
  * @param {HTMLElement} root @param {string} matchId @param {(path: string) => void} go
@@ -48,14 +61,21 @@ export async function showTable(root, matchId, go) {
   const selection = h("p", { id: "selection", "aria-live": "polite" });
   const error = h("p", { id: "error", role: "alert", class: "error" });
   const hintLine = h("p", { id: "hint-text", "aria-live": "polite" });
-  const log = h("ol", { id: "log", reversed: true });
+  // the log becomes a live region once the earlier events are in: each new entry is announced, not the history
+  const log = h("ol", { id: "log", reversed: true, "aria-relevant": "additions" });
   const hand = h("div", { id: "hand", role: "group", "aria-label": t("your_hand") });
   const seats = h("div", { id: "seats", role: "list", "aria-label": t("seats_label") });
   const table = h("div", { id: "table-play-box" });
-  const clock = h("span", { id: "clock", role: "timer" });
-  const turn = h("span", { id: "turn-text" });
+  const clockText = h("span", { id: "clock-text" });
+  const clock = h("span", { id: "clock", role: "timer", hidden: true }, [clockIcon(), " ", clockText]);
+  // who is on turn, announced when it changes; "…" (not announced) while other seats' plays are being shown
+  const turn = h("span", { id: "turn-text", "aria-live": "polite" });
+  const showing = h("span", { id: "showing", "aria-hidden": "true" });
   const share = h("p", { id: "share" });
-  const resultBox = h("section", { id: "results", "aria-live": "polite" });
+  const resultBox = h("section", { id: "results" });
+  let resultsShown = ""; // what resultBox shows, so it is drawn again only when that changes
+  /** @type {number | null} */
+  let handOver = null; // a hand just over, shown on the felt until the next one starts
   const button = (/** @type {string} */ id, /** @type {() => void} */ onclick) =>
     /** @type {HTMLButtonElement} */ (h("button", { id, type: "button", onclick }, [t(id)]));
   const playButton = button("play", () => void send("play"));
@@ -67,7 +87,7 @@ export async function showTable(root, matchId, go) {
     share,
     h("div", { id: "board" }, [
       seats,
-      h("section", { id: "table", "aria-label": t("table_label") }, [table, h("p", { id: "turn" }, [turn, clock])]),
+      h("section", { id: "table", "aria-label": t("table_label") }, [table, h("p", { id: "turn" }, [turn, showing, clock])]),
     ]),
     h("section", { id: "mine", "aria-label": t("your_hand") }, [hand, selection,
       h("div", { class: "actions", role: "group", "aria-label": t("actions_label") }, [playButton, passButton, hintButton, leaveButton]),
@@ -86,31 +106,38 @@ export async function showTable(root, matchId, go) {
     share.replaceChildren(...(view.status === "waiting"
       ? [t("waiting"), " ", h("a", { href: link, id: "join-link" }, [link])] : []));
     seats.replaceChildren(...seatBoxes(view));
-    table.replaceChildren(tablePlay(view, name));
-    turn.textContent = view.status !== "playing" || view.turn === null ? "" :
-      revealing ? t("showing") : view.turn === view.seat ? t("your_turn") : t("turn_of", { name: name(view.turn) });
+    table.replaceChildren(tablePlay(view, name, { handOver, showing: revealing }));
+    setText(turn, view.status !== "playing" || view.turn === null || revealing ? "" :
+      view.turn === view.seat ? t("your_turn") : t("turn_of", { name: name(view.turn) }));
+    setText(showing, revealing && view.status === "playing" ? t("showing") : "");
     selected = new Set([...selected].filter((c) => view.cards.includes(c)));
     hand.replaceChildren(...sorted(view.cards).map((card) => h("button", {
-      type: "button", class: isRed(card) ? "card red" : "card", "data-card": card, "aria-label": label(card),
+      type: "button", class: isRed(card) ? "card red" : "card", "data-card": card, "data-suit": suitOf(card), "aria-label": label(card),
       "aria-pressed": selected.has(card) ? "true" : "false",
       onclick: () => { if (selected.has(card)) selected.delete(card); else selected.add(card); render(); },
       onkeydown: (/** @type {KeyboardEvent} */ e) => moveFocus(e),
     }, [face(card)])));
     const verdict = judge([...selected], myTurn() ? legal : null, view);
-    selection.textContent = verdict.text;
+    setText(selection, verdict.text);
     const mine = myTurn() && !busy;
     playButton.disabled = !(mine && verdict.ok);
     passButton.disabled = !(mine && legal?.can_pass);
     hintButton.disabled = !mine;
     leaveButton.disabled = busy;
-    resultBox.replaceChildren(...results(view, name));
-    if (view.status === "finished") {
-      resultBox.append(h("p", { id: "winner" }, [view.winner === null ? t("no_winner") : t("winner", { name: name(view.winner) })]),
-        h("button", { id: "rematch", type: "button", onclick: () => void doRematch(), disabled: busy }, [t("rematch")]));
+    const resultsNow = JSON.stringify([view.hands, view.status, view.winner, view.seats.map((s) => s.score)]);
+    if (resultsNow !== resultsShown) {
+      resultsShown = resultsNow;
+      resultBox.replaceChildren(...results(view, name));
+      if (view.status === "finished") {
+        resultBox.append(h("p", { id: "winner" }, [view.winner === null ? t("no_winner") : t("winner", { name: name(view.winner) })]),
+          h("button", { id: "rematch", type: "button", onclick: () => void doRematch() }, [t("rematch")]));
+      }
     }
+    const again = resultBox.querySelector("#rematch");
+    if (again instanceof HTMLButtonElement) again.disabled = busy;
     tick();
-    const again = focusedCard ? hand.querySelector(`[data-card="${focusedCard}"]`) : null;
-    if (again instanceof HTMLElement) again.focus();
+    const back = focusedCard ? hand.querySelector(`[data-card="${focusedCard}"]`) : null;
+    if (back instanceof HTMLElement) back.focus();
     else if (active && (!active.isConnected || (active instanceof HTMLButtonElement && active.disabled))) {
       (hand.querySelector("button") ?? root).focus();
     }
@@ -128,8 +155,10 @@ export async function showTable(root, matchId, go) {
 
   /** The turn clock, counted down from the view's turn_deadline. */
   function tick() {
-    clock.textContent = view.turn_deadline && view.status === "playing" && !revealing
-      ? ` ⏱ ${t("clock_left", { s: Math.max(0, Math.ceil((Date.parse(view.turn_deadline) - Date.now()) / 1000)) })}` : "";
+    const counting = Boolean(view.turn_deadline) && view.status === "playing" && !revealing;
+    clock.hidden = !counting;
+    setText(clockText, counting && view.turn_deadline
+      ? t("clock_left", { s: Math.max(0, Math.ceil((Date.parse(view.turn_deadline) - Date.now()) / 1000)) }) : "");
   }
 
   let asked = 0;
@@ -165,6 +194,7 @@ export async function showTable(root, matchId, go) {
       apply(event);
       render();
       if ((event.type === "played" || event.type === "passed") && event.seat !== view.seat) await sleep(PACE_MS);
+      if (event.type === "hand_ended") await sleep(PACE_MS * 3); // the hand's end on the felt for a moment
     }
     revealing = false;
     await refreshShowingErrors();
@@ -189,6 +219,11 @@ export async function showTable(root, matchId, go) {
     } else if (event.type === "went_out") {
       const seat = view.seats[event.seat];
       if (seat) seat.place = event.place;
+    } else if (event.type === "hand_ended") {
+      handOver = event.hand_number;
+      view.table = null;
+    } else if (event.type === "hand_started") {
+      handOver = null;
     }
   }
 
@@ -226,12 +261,13 @@ export async function showTable(root, matchId, go) {
     render();
     try {
       const advice = await api.hint(matchId, held.token);
+      const why = hintWords(advice, name);
       if (advice.action.type === "play") {
         selected = new Set(advice.action.cards);
-        hintLine.textContent = t("hint_play", { what: describe(advice.action.cards), why: advice.explanation });
+        hintLine.replaceChildren(...fill("hint_play", { what: describe(advice.action.cards), why }));
       } else {
         selected = new Set();
-        hintLine.textContent = t("hint_pass", { why: advice.explanation });
+        hintLine.replaceChildren(...fill("hint_pass", { why }));
       }
     } catch (e) {
       error.textContent = message(e);
@@ -273,6 +309,7 @@ export async function showTable(root, matchId, go) {
 
   // the events before the page came, in the log at once; then the live ones as they come
   for (const event of await api.eventsSoFar(matchId, 0, view.last_seq).catch(() => [])) showEvent(event);
+  log.setAttribute("aria-live", "polite");
   const stopFollowing = api.follow(matchId, view.last_seq, (event) => enqueue([event]));
   const timer = setInterval(tick, 250);
   legal = myTurn() ? await api.legal(matchId, held.token).catch(() => null) : null;

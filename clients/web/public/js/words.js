@@ -1,9 +1,9 @@
 // @ts-check
-/** A match's events in words, in the language in use. */
+/** A match's events and the hint's reason in words, in the language in use. */
 
 import { seatOf } from "./api.js";
-import { describe } from "./cards.js";
-import { t } from "./i18n.js";
+import { describe, shown } from "./cards.js";
+import { fill, has, t } from "./i18n.js";
 
 /**
  * The sentence of one event, or "" for an event the log does not show.
@@ -35,4 +35,24 @@ export function eventWords(event, name) {
     case "rematch": return t("ev_rematch");
     default: return "";
   }
+}
+
+/**
+ * Why the hint, in the language in use: written from its `explanation_code` (a template, then a reason) with the
+ * page's own texts and the cards face up; the server's English `explanation` only for a sentence the page does not
+ * know.
+ * @param {import("./api.js").Hint} advice
+ * @param {(seat: number | undefined) => string} name a seat's name
+ * @returns {(string | Node)[]}
+ */
+export function hintWords(advice, name) {
+  const code = advice.explanation_code;
+  if (!code || !has(`hx_${code.template}`) || !has(`hr_${code.reason}`)) return [advice.explanation];
+  const near = code.nearly_out;
+  const danger = near
+    ? t(near.cards_left === 1 ? "danger_one" : "danger", { name: name(near.seat), n: near.cards_left }) : "";
+  // a piece kept together is named by its ranks ("run 5–8"); a play kept for later shows its cards
+  const kept = !code.kept ? "" : code.reason === "keeps_together" ? describe(code.kept.cards) : shown(code.kept.cards);
+  const params = { play: code.play ? shown(code.play.cards) : "", table: code.table ? shown(code.table.cards) : "", kept, danger };
+  return [...fill(`hx_${code.template}`, params), ...fill(`hr_${code.reason}`, params), t("hx_end")];
 }
