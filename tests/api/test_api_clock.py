@@ -8,9 +8,10 @@ sweepers that fire clocks with no client at all.
 from __future__ import annotations
 
 import itertools
+import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ from flask import Flask
 from tests.support.api import Api
 from tests.support.lifecycle import Clock, events, play_turn, rfc3339, service_of, tokens_of
 from tests.support.servers import ServerStarter, stop_server
-from tienlen.api import schemas
+from tests.support.sse import SseReader
+from tienlen.api import runtime, schemas
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.service import MatchService
 
@@ -177,50 +179,109 @@ def servers(redis_server: LocalRedis, server_starter: ServerStarter, tmp_path: P
         stop_server(process)
 
 
+MATCHES = 6
+TIMEOUTS_BEFORE_TAKEOVER = 2
+LATE_EACH_S = 2.0  # generous: a loaded 2-core machine can stall any process for a while
+LATE_MEDIAN_S = 0.5
+
+
+def _watch_deadlines(base: str, match_id: str, deadlines: dict[int, float], stop: threading.Event) -> None:
+    """Note the turn deadline the match shows after each of its events (by last_seq) until it is over."""
+    while not stop.is_set():
+        public = _ok(base, "GET", f"/v1/matches/{match_id}")
+        if public["turn_deadline"] is not None:
+            deadlines.setdefault(public["last_seq"], rfc3339(public["turn_deadline"]))
+        if public["status"] == "finished":
+            return
+        stop.wait(0.15)
+
+
+def _follow(base: str, match_id: str, arrived: list[tuple[float, dict[str, Any]]], failures: list[str]) -> None:
+    """Every event of the match from its stream, with when it arrived, until the stream ends."""
+    try:
+        reader = SseReader(base, f"/v1/matches/{match_id}/stream", timeout=30)
+        assert reader.status == 200
+        while (frame := reader.next()) is not None:
+            if frame.comment is None:
+                arrived.append((time.time(), frame.payload))
+        reader.close()
+    except Exception as error:  # reported by the test: a thread's assertion must fail it
+        failures.append(f"{match_id}: {error!r}")
+
+
 @pytest.mark.xdist_group("live_server")
 def test_two_servers_fire_each_deadline_once_with_no_client_within_a_second(servers: list[str]) -> None:
-    seats = [{"name": n} for n in "ABCD"]
-    clock = {"turn_seconds": 1, "timeouts_before_takeover": 10}
-    created = time.monotonic()
-    matches = [
-        _ok(servers[i % 2], "POST", "/v1/matches", {"seats": seats, "clock": clock, "seed": i})["match_id"]
-        for i in range(4)
+    """Matches of two remote seats with 1 s turns and nobody acting, created on and followed from both servers.
+
+    Each remote turn has one deadline. After its second timeout in a row a
+    seat is taken over, and when both are the match is abandoned, so each
+    match has exactly 2 x 2 deadlines however late the sweepers are: exactly
+    four timeouts, two a seat, one a turn, each one action, then
+    ``match_abandoned``. Every timeout reaches the stream within
+    :data:`LATE_EACH_S` of its deadline (half of them within
+    :data:`LATE_MEDIAN_S`), and never before it.
+    """
+    seats = [{"name": "A"}, {"name": "B"}]
+    clock = {"turn_seconds": 1, "timeouts_before_takeover": TIMEOUTS_BEFORE_TAKEOVER}
+    body = {"seats": seats, "clock": clock, "takeover": "easy", "rules": {"hands": 1}}
+    created = [_ok(servers[i % 2], "POST", "/v1/matches", body | {"seed": i})["match"] for i in range(MATCHES)]
+    ids = [m["match_id"] for m in created]
+    arrived: dict[str, list[tuple[float, dict[str, Any]]]] = {m: [] for m in ids}
+    deadlines: dict[str, dict[int, float]] = {
+        m["match_id"]: {m["last_seq"]: rfc3339(m["turn_deadline"])} for m in created
+    }
+    failures: list[str] = []
+    stop = threading.Event()
+    followers = [  # each followed from the server that did not create it
+        threading.Thread(target=_follow, args=(servers[(i + 1) % 2], m, arrived[m], failures))
+        for i, m in enumerate(ids)
     ]
-    # (page number, arrival, event): events that came in one page arrived together, whenever they were made
-    seen: dict[str, list[tuple[int, float, dict[str, Any]]]] = {m: [] for m in matches}
-    stop = time.monotonic() + 4.5
-
-    def follow(index: int, match_id: str) -> None:
-        after, page_number = 0, 0
-        while time.monotonic() < stop:
-            page = _ok(servers[index % 2], "GET", f"/v1/matches/{match_id}/events?after={after}&wait=1")
-            now, page_number = time.time(), page_number + 1
-            for event in page["events"]:
-                seen[match_id].append((page_number, now, event))
-            after = page["last_seq"]
-
-    threads = [threading.Thread(target=follow, args=(i, m)) for i, m in enumerate(matches)]
-    for thread in threads:
+    watchers = [
+        threading.Thread(target=_watch_deadlines, args=(servers[i % 2], m, deadlines[m], stop))
+        for i, m in enumerate(ids)
+    ]
+    for thread in followers + watchers:
         thread.start()
-    for thread in threads:
-        thread.join()
-    ended = time.monotonic()
-    for match_id, arrived in seen.items():
-        timeouts = [(page, at) for page, at, event in arrived if event["type"] == "timed_out"]
-        # each turn lasts a second from the match's creation: no more deadlines pass than whole seconds
-        # (a doubled one would make more), and the sweeper acts within a second of each, so 3 are seen
-        assert 3 <= len(timeouts) <= int(ended - created), (match_id, len(timeouts), ended - created)
-        # a deadline fired twice shows as two timeouts at once; compare arrivals in different pages only
-        # (a late page carries two real ones together) and allow a few hundred ms of lateness
-        gaps = [b[1] - a[1] for a, b in itertools.pairwise(timeouts) if a[0] != b[0]]
-        assert all(gap > 0.3 for gap in gaps), f"a deadline fired twice in {match_id}: gaps {gaps}"
-        kinds = [event["type"] for _, _, event in arrived]
-        for index, kind in enumerate(kinds):
-            if kind == "timed_out":
-                assert kinds[index + 1] in ("played", "passed"), "each timeout is one action"
-    final = _ok(servers[0], "GET", f"/v1/matches/{matches[0]}")
-    deadline = rfc3339(final["turn_deadline"])
-    assert -0.2 < deadline - time.time() <= 1.0
+    for thread in followers:
+        thread.join(timeout=40)
+    stop.set()
+    for thread in watchers:
+        thread.join(timeout=10)
+    assert not failures, failures
+    lateness: list[float] = []
+    for match_id in ids:
+        got = [event for _, event in arrived[match_id]]
+        assert got == _ok(servers[0], "GET", f"/v1/matches/{match_id}/events")["events"], "the stream saw every event"
+        assert got[-1]["type"] == "match_abandoned", (match_id, [e["type"] for e in got][-6:])
+        timeouts = [(at, event) for at, event in arrived[match_id] if event["type"] == "timed_out"]
+        seats_timed_out = [event["seat"] for _, event in timeouts]
+        assert sorted(seats_timed_out) == [0] * TIMEOUTS_BEFORE_TAKEOVER + [1] * TIMEOUTS_BEFORE_TAKEOVER, (
+            f"{match_id}: each deadline fires exactly once: {seats_timed_out}"
+        )
+        # one timeout a turn: a turn is the hand and the actions played in it before
+        turns, hand, actions = [], 0, 0
+        for index, event in enumerate(got):
+            if event["type"] == "hand_started":
+                hand, actions = event["hand_number"], 0
+            elif event["type"] == "timed_out":
+                turns.append((hand, actions))
+                assert got[index + 1]["type"] in ("played", "passed"), "each timeout is one action"
+                assert got[index + 1]["seat"] == event["seat"]
+            elif event["type"] in ("played", "passed"):
+                actions += 1
+        assert len(set(turns)) == len(turns), f"{match_id}: two timeouts of one turn {turns}"
+        for at, event in timeouts:
+            deadline = deadlines[match_id].get(event["seq"] - 1)
+            if deadline is None:
+                continue  # the watcher did not see that state (a slow request): not measured
+            assert at - deadline > -0.05, f"{match_id}: fired {deadline - at:.3f} s before its deadline"
+            lateness.append(at - deadline)
+        public = _ok(servers[1], "GET", f"/v1/matches/{match_id}")
+        assert (public["status"], public["winner"], public["turn_deadline"]) == ("finished", None, None)
+        assert all(seat["taken_over"] for seat in public["seats"])
+    assert len(lateness) >= MATCHES * 2, f"too few timeouts measured: {len(lateness)}"
+    assert max(lateness) < LATE_EACH_S, f"a timeout came {max(lateness):.2f} s after its deadline: {lateness}"
+    assert statistics.median(lateness) < LATE_MEDIAN_S, f"timeouts came late: {sorted(lateness)}"
 
 
 @pytest.mark.xdist_group("live_server")
@@ -238,3 +299,43 @@ def test_the_clock_fires_at_most_a_second_after_the_deadline(servers: list[str])
     arrived = time.time()
     assert page["events"][0]["type"] == "timed_out"
     assert arrived - deadline < 1.0, f"fired {arrived - deadline:.2f} s after the deadline"
+
+
+def test_the_sweeper_keeps_its_pace_and_applies_timeouts_side_by_side() -> None:
+    """A slow round is followed by the next at once (not by a whole pause); one slow timeout holds up no other."""
+    calls: list[float] = []
+    finished: list[tuple[str, float]] = []
+    stopped = threading.Event()
+
+    def slow(name: str, seconds: float) -> Callable[[], object]:
+        def work() -> None:
+            time.sleep(seconds)
+            finished.append((name, time.monotonic()))
+
+        return work
+
+    def failing() -> None:
+        raise RuntimeError("Redis went away")
+
+    def sweep(*, dispatch: Callable[[Callable[[], object]], object]) -> int:
+        calls.append(time.monotonic())
+        if len(calls) == 1:
+            for task in (slow("slow", 1.0), failing, slow("quick", 0.05)):
+                dispatch(task)
+            return 3
+        if len(calls) == 2:
+            time.sleep(0.5)  # a slow round
+        return 0
+
+    began = time.monotonic()
+    thread = runtime.run_sweeper(sweep, stopped)
+    time.sleep(1.5)
+    stopped.set()
+    thread.join(timeout=5)
+    assert not thread.is_alive()
+    quick = dict(finished)["quick"] - began
+    assert quick < 0.6, f"a quick timeout waited {quick:.2f} s for a slow one"
+    assert dict(finished)["slow"] - began >= 1.0
+    gaps = [b - a for a, b in itertools.pairwise(calls)]
+    assert gaps[1] < runtime.SWEEP_EVERY_S + 0.5 + 0.3, f"the round after a slow one waited again: {gaps[:3]}"
+    assert len(calls) >= 5, "the sweeper went on after a timeout failed"

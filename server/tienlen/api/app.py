@@ -212,18 +212,24 @@ def _install_request_log(app: Flask, settings: Settings) -> None:
 def start_sweeper(app: Flask) -> None:
     """Apply this app's turn clocks as they run out, from a background loop (``tienlen serve`` starts one a worker).
 
-    A sweep that Redis failed is counted in ``tienlen_redis_errors_total`` (and logged; the loop goes on).
+    A sweep that Redis failed is counted in ``tienlen_redis_errors_total`` (and logged; the loop goes on),
+    as is each timeout it handed on that Redis failed.
     """
     service: MatchService = app.extensions["tienlen"]
     stopped = threading.Event()
     app.extensions["tienlen_sweeper"] = stopped
 
-    def sweep() -> int:
+    def counted(task: Callable[[], object]) -> object:
         try:
-            return service.sweep()
+            return task()
         except StoreUnavailableError as error:
             count_store_error(error)
             raise
+
+    def sweep(*, dispatch: Callable[[Callable[[], object]], object]) -> int:
+        done = counted(lambda: service.sweep(dispatch=lambda task: dispatch(lambda: counted(task))))
+        assert isinstance(done, int)
+        return done
 
     run_sweeper(sweep, stopped)
 

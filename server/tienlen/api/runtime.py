@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -47,26 +48,78 @@ def gevent_offload(work: Callable[[], T]) -> Any:
     return pool.apply(work)
 
 
-SWEEP_EVERY_S = 0.25
+SWEEP_EVERY_S = 0.1  # how often each worker's sweeper looks for turn clocks that ran out
+SWEEP_CONCURRENCY = 16  # timeouts one worker applies side by side
 
 
-def run_sweeper(sweep: Callable[[], int], stopped: threading.Event) -> threading.Thread:
+class Sweep(Protocol):
+    """The service's sweep: claim the clocks that ran out and hand each one's work to ``dispatch``."""
+
+    def __call__(self, *, dispatch: Callable[[Callable[[], object]], object]) -> int: ...
+
+
+def run_sweeper(sweep: Sweep, stopped: threading.Event) -> threading.Thread:
     """Call ``sweep`` (apply the turn clocks that ran out) every :data:`SWEEP_EVERY_S` until ``stopped``.
 
     Every worker of every server runs one: a deadline is claimed by one of
-    them, so each timeout happens once; with several, one that dies is covered.
+    them, so each timeout happens once; with several, one that dies or
+    stalls is covered once its claim's lease ends. The rounds keep their
+    pace (a slow round is not followed by a whole pause) and only claim:
+    each claimed timeout, with its bots' replies, is applied in a pool of
+    :data:`SWEEP_CONCURRENCY` greenlets (gevent) or threads, so one slow
+    match delays neither the others nor the next round.
     """
     import logging
 
     log = logging.getLogger("tienlen.sweeper")
+    dispatch = _dispatcher(log)
 
     def loop() -> None:
-        while not stopped.wait(SWEEP_EVERY_S):
+        next_round = time.monotonic()
+        while True:
             try:
-                sweep()
+                sweep(dispatch=dispatch)
             except Exception:  # the store may be down for a while: keep sweeping
                 log.exception("sweeping the turn clocks failed")
+            next_round += SWEEP_EVERY_S
+            pause = next_round - time.monotonic()
+            if pause < 0:  # a round took longer than the pace: the next one at once, without catching up
+                next_round, pause = time.monotonic(), 0.0
+            if stopped.wait(pause):
+                return
 
     thread = threading.Thread(target=loop, name="tienlen-sweeper", daemon=True)
     thread.start()
     return thread
+
+
+def _dispatcher(log: Any) -> Callable[[Callable[[], object]], object]:
+    """Run each task in a bounded pool of greenlets (gevent) or threads; a failure is logged, not raised."""
+
+    def guarded(task: Callable[[], object]) -> None:
+        try:
+            task()
+        except Exception:
+            log.exception("applying a turn clock that ran out failed (it is due again when its claim ends)")
+
+    if gevent_patched():
+        from gevent.pool import Pool
+
+        pool = Pool(SWEEP_CONCURRENCY)
+        return lambda task: pool.spawn(guarded, task)  # waits for a free place when all are busy
+    from concurrent.futures import ThreadPoolExecutor
+
+    executor = ThreadPoolExecutor(SWEEP_CONCURRENCY, thread_name_prefix="tienlen-sweep")
+    places = threading.BoundedSemaphore(SWEEP_CONCURRENCY)
+
+    def run(task: Callable[[], object]) -> None:
+        try:
+            guarded(task)
+        finally:
+            places.release()
+
+    def submit(task: Callable[[], object]) -> object:
+        places.acquire()  # waits for a free place when all are busy
+        return executor.submit(run, task)
+
+    return submit

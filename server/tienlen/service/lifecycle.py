@@ -17,16 +17,25 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..engine import play_order
 from ..store import MatchRecord, SeatRecord, token_digest
-from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
+from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotFound, MatchNotWaiting, StaleVersion
 from .present import leave_answer, rematch_answer
 
-CLAIM_LEASE_S = 5.0  # a claimed deadline is due again this long after, if its sweeper died
+# A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
+# budget): long enough for a live sweeper to apply it, short enough that one that died or stalls costs seconds.
+CLAIM_MARGIN_S = 1.0
 SWEEP_BATCH = 64
+SWEEP_ROUNDS = 4  # batches one sweep takes while whole batches are due
+DUE_SLACK_S = 0.001  # the deadlines' index counts whole milliseconds: a clock may run out up to 1 ms early
+
+Dispatch = Callable[[Callable[[], object]], object]
+"""Runs a task now or later (a server's sweeper: in a pool of greenlets or threads)."""
 
 
 class LifecycleMixin(ServiceBase):
@@ -34,28 +43,50 @@ class LifecycleMixin(ServiceBase):
 
     # ----- turn clocks --------------------------------------------------------------
 
-    def sweep(self, limit: int = SWEEP_BATCH) -> int:
-        """Apply every turn clock that has run out; how many timeouts were applied.
+    def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
+        """Apply every turn clock that has run out; how many timeouts were applied (or handed to ``dispatch``).
 
         Each due deadline is claimed first (one sweeper of all the servers on
-        this Redis gets it), then applied with a compare-and-set on the
-        match's version, so a timeout happens exactly once.
+        this Redis gets it, for :attr:`claim_lease_s`), then applied with a
+        compare-and-set on the match's version, so a timeout happens exactly
+        once. Without ``dispatch`` each is applied here, one after another;
+        a server's sweeper passes one that runs them side by side, so a match
+        whose bots think long holds up neither the other matches' clocks nor
+        the next sweep.
         """
-        applied = 0
-        now = self.now()
-        for match_id, seen_ms in self.store.due(now, limit):
-            lease = now + CLAIM_LEASE_S
-            if not self.store.claim(match_id, seen_ms, lease):
-                continue
-            if self._time_out(match_id):
-                applied += 1
-            else:
-                record = self.store.load(match_id).record
-                if record is not None and record.turn_deadline is not None and record.status == "playing":
-                    self.store.schedule(match_id, record.turn_deadline)
+        done = 0
+        for _ in range(SWEEP_ROUNDS):
+            now = self.now()
+            due = self.store.due(now, limit)
+            lease = now + self.claim_lease_s
+            for match_id, seen_ms in due:
+                if not self.store.claim(match_id, seen_ms, lease):
+                    continue
+                apply = partial(self._apply_claimed, match_id, int(lease * 1000))
+                if dispatch is None:
+                    done += apply()
                 else:
-                    self.store.unschedule(match_id, int(lease * 1000))
-        return applied
+                    dispatch(apply)
+                    done += 1
+            if len(due) < limit:
+                break
+        return done
+
+    @property
+    def claim_lease_s(self) -> float:
+        """How long a claimed deadline is kept from the other sweepers (see :data:`CLAIM_MARGIN_S`)."""
+        return CLAIM_MARGIN_S + BOT_TURNS_BUDGETS * self.bot_budget_s
+
+    def _apply_claimed(self, match_id: str, lease_ms: int) -> bool:
+        """Apply a claimed deadline, or put the match's real deadline back (or none); whether a timeout happened."""
+        if self._time_out(match_id):
+            return True
+        record = self.store.load(match_id).record
+        if record is not None and record.turn_deadline is not None and record.status == "playing":
+            self.store.schedule(match_id, record.turn_deadline)
+        else:
+            self.store.unschedule(match_id, lease_ms)
+        return False
 
     def _time_out(self, match_id: str) -> bool:
         """Apply the match's timeout if its clock has run out; whether it did."""
@@ -63,7 +94,7 @@ class LifecycleMixin(ServiceBase):
             record = self.store.load(match_id).record
             if record is None or record.status != "playing" or record.turn_deadline is None:
                 return False
-            if record.turn_deadline > self.now():
+            if record.turn_deadline > self.now() + DUE_SLACK_S:
                 return False
             engine = playing(record)
             seat = engine.turn
