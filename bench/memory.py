@@ -5,8 +5,8 @@ Starts a private ``redis-server`` (no AOF) and the app in this process
 through the HTTP API and prints one JSON object with, per kind:
 
 - ``memory_usage_bytes``: the median over the matches of ``MEMORY USAGE``
-  (``SAMPLES 0``, exact) summed over the match's own keys (its state hash
-  and its event stream);
+  (``SAMPLES 0``, exact) summed over the match's own keys (its state hash,
+  its event stream and the answers kept for its ``Idempotency-Key``s);
 - ``used_memory_delta_bytes``: the growth of ``INFO memory`` ``used_memory``
   over the kind's matches divided by their number (includes the lobby and
   clock indexes and Redis's own bookkeeping per key);
@@ -16,9 +16,9 @@ Kinds: ``waiting`` is a listed 4-seat match with one named seat and three
 open (in the lobby); ``active`` is a 4-seat match of four remote seats with a
 turn clock, after ``--actions`` plays or passes (the lowest legal play, else
 a pass); ``finished`` is a one-hand match of one remote seat and three Easy
-bots played to its end. Answers kept for an ``Idempotency-Key`` are not sent
-here; each kept answer adds a key of about the size of the view it answered,
-for 24 hours. Run with ``make bench-memory``.
+bots played to its end. Every create and action sends an ``Idempotency-Key``,
+as the clients do; ``active_4_seats_without_keys`` is the active kind without
+any, for comparison. Run with ``make bench-memory``.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import platform
 import statistics
 import sys
 import tempfile
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,10 @@ from tienlen.local_redis import LocalRedis
 KEYS = ("state", "events")
 
 
-def _post(client: Any, path: str, body: Any = None, token: str | None = None) -> dict[str, Any]:
+def _post(client: Any, path: str, body: Any = None, token: str | None = None, keyed: bool = True) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if keyed:
+        headers["Idempotency-Key"] = str(uuid.uuid4())
     response = client.post(path, json=body, headers=headers)
     assert response.status_code in (200, 201), (path, response.status_code, response.get_json())
     return dict(response.get_json())
@@ -57,13 +60,13 @@ def _get(client: Any, path: str, token: str | None = None) -> dict[str, Any]:
     return dict(response.get_json())
 
 
-def _act(client: Any, match_id: str, token: str) -> None:
+def _act(client: Any, match_id: str, token: str, keyed: bool = True) -> None:
     """The lowest legal play, else a pass."""
     legal = _get(client, f"/v1/matches/{match_id}/legal", token)
     action = {"type": "play", "cards": legal["plays"][0]["cards"]} if legal["plays"] else {"type": "pass"}
     if legal["can_pass"] and len(legal["plays"]) > 3:
         action = {"type": "pass"}  # keep the hand going rather than emptying it
-    _post(client, f"/v1/matches/{match_id}/actions", action, token)
+    _post(client, f"/v1/matches/{match_id}/actions", action, token, keyed)
 
 
 def make_waiting(client: Any, index: int) -> str:
@@ -72,17 +75,18 @@ def make_waiting(client: Any, index: int) -> str:
     return str(_post(client, "/v1/matches", {"seats": seats, "listed": True, "seed": index})["match_id"])
 
 
-def make_active(client: Any, index: int, actions: int) -> str:
-    """A 4-seat match of remote seats with a clock, ``actions`` turns in."""
+def make_active(client: Any, index: int, actions: int, keyed: bool = True) -> str:
+    """A 4-seat match of remote seats with a clock, ``actions`` turns in (with keys unless not ``keyed``)."""
     seats = [{"name": name} for name in ("Ann", "Bo", "Cy", "Di")]
-    created = _post(client, "/v1/matches", {"seats": seats, "clock": {"turn_seconds": 600}, "seed": index})
+    body = {"seats": seats, "clock": {"turn_seconds": 600}, "seed": index}
+    created = _post(client, "/v1/matches", body, keyed=keyed)
     match_id = str(created["match_id"])
     tokens = {t["seat"]: t["token"] for t in created["tokens"]}
     for _ in range(actions):
         turn = _get(client, f"/v1/matches/{match_id}")["turn"]
         if turn is None:
             break
-        _act(client, match_id, tokens[turn])
+        _act(client, match_id, tokens[turn], keyed)
     return match_id
 
 
@@ -99,11 +103,8 @@ def make_finished(client: Any, index: int) -> str:
 
 
 def _usage(client: Any, match_id: str) -> int:
-    total = 0
-    for key in KEYS:
-        used = client.memory_usage(f"tl:{{{match_id}}}:{key}", samples=0)
-        total += int(used or 0)
-    return total
+    keys = [f"tl:{{{match_id}}}:{key}" for key in KEYS] + list(client.scan_iter(f"tl:{{{match_id}}}:idem:*"))
+    return sum(int(client.memory_usage(key, samples=0) or 0) for key in keys)
 
 
 def _used_memory(client: Any) -> int:
@@ -119,6 +120,7 @@ def measure(matches: int, actions: int) -> dict[str, Any]:
         makers: dict[str, Callable[[int], str]] = {
             "waiting": lambda i: make_waiting(client, i),
             "active_4_seats": lambda i: make_active(client, i, actions),
+            "active_4_seats_without_keys": lambda i: make_active(client, i, actions, keyed=False),
             "finished": lambda i: make_finished(client, i),
         }
         for make in makers.values():  # warm up: scripts loaded, indexes made, buffers grown

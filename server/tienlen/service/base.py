@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import Event, Match, format_mask
-from ..store import MatchRecord, MatchStore
+from ..store import AnswerKey, MatchRecord, MatchStore
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying
 
 T = TypeVar("T")
@@ -89,13 +89,16 @@ class ServiceBase:
 
     # ----- new matches -------------------------------------------------------------------
 
-    def add(self, record: MatchRecord) -> bool:
-        """Store a new match (dealing it when no seat waits), list it when it is open; False if its id was taken."""
+    def add(self, record: MatchRecord, answer: tuple[AnswerKey, dict[str, Any]] | None = None) -> bool:
+        """Store a new match (dealing it when no seat waits), list it when it is open; False if its id was taken.
+
+        ``answer`` is kept under its key in the same commit (False too when something is kept there already).
+        """
         events: list[EventDict] = []
         if not any(s.open or s.reserved for s in record.seats):
             events = self._deal(record)
         self._seal(record, events)
-        if not self.store.commit(record, None, events):
+        if not self.store.commit(record, None, events, answer):
             return False
         if record.listed and any(s.open for s in record.seats):
             self.store.lobby_add(record.match_id, record.created_at)

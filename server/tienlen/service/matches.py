@@ -29,6 +29,7 @@ from ..engine import (
 from ..store import (
     AnswerKey,
     Clock,
+    Loaded,
     MatchRecord,
     SeatRecord,
     StoreUnavailableError,
@@ -37,8 +38,19 @@ from ..store import (
     token_digest,
 )
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
-from .errors import InvalidRequest, MatchFull, MatchNotFound, StaleVersion
-from .idempotency import KEPT_REFUSALS, body_digest, kept_answer, kept_refusal, replay
+from .errors import IdempotencyKeyReused, InvalidRequest, MatchFull, MatchNotFound, StaleVersion
+from .idempotency import (
+    KEPT_REFUSALS,
+    KeptAction,
+    body_digest,
+    check_body,
+    created_match_id,
+    keep_action,
+    kept_action,
+    kept_answer,
+    kept_refusal,
+    replay,
+)
 from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
 from .present import action_answer, events_answer, hint_answer, legal_answer, seat_answer
@@ -141,8 +153,15 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
 
     # ----- writing --------------------------------------------------------------
 
-    def create(self, body: Mapping[str, Any]) -> Created:
-        """Create a match; deal at once unless a seat is open."""
+    def create(self, body: Mapping[str, Any], key: str | None = None, client: str = "") -> Created:
+        """Create a match; deal at once unless a seat is open.
+
+        With an Idempotency-``key`` (unique for the ``client``, the caller's
+        address) the match's id is derived from both, and its id and tokens are
+        kept under the key in the same commit: a retry with the same key and
+        body answers them again (with the match as it is now) and creates
+        nothing; with another body, :class:`IdempotencyKeyReused`.
+        """
         seats_in = body["seats"]
         if all("bot" in s for s in seats_in):
             raise InvalidRequest("at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
@@ -174,9 +193,21 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 tokens.append({"seat": index, "token": token})
                 seats.append(SeatRecord(name=seat["name"], token_sha256=token_digest(token)))
         now = self.now()
+        answer = None if key is None else AnswerKey("create:" + client, key)
+        digest = body_digest(body)
         for _ in range(MAX_ATTEMPTS):
+            match_id = new_match_id()
+            kept = None
+            if answer is not None:
+                match_id = created_match_id(answer)
+                loaded = self.store.load(match_id, answer)
+                if loaded.cached is not None:
+                    return self._created_again(loaded, digest)
+                if loaded.record is not None:
+                    raise IdempotencyKeyReused("this Idempotency-Key made a match longer ago than its answer is kept")
+                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": tokens}))
             record = MatchRecord(
-                match_id=new_match_id(),
+                match_id=match_id,
                 version=0,
                 seats=list(seats),
                 rules=rules,
@@ -187,14 +218,41 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 clock=clock,
                 takeover=body["takeover"],
             )
-            if self.add(record):
+            if self.add(record, kept):
                 return Created(record, tokens)
+            # the id was taken: by another match (try another id) or by a retry of this one (answer it)
         raise StoreUnavailableError("could not store the new match")
 
-    def join(self, match_id: str, name: str) -> Joined:
-        """Fill the lowest open seat; deal when the last seat waiting is filled."""
+    def _created_again(self, loaded: Loaded, digest: str) -> Created:
+        """The kept answer to a create, for a retry with the same key (and body)."""
+        first = replay(loaded.cached or {}, digest)
+        record = loaded.record
+        if record is None:
+            raise MatchNotFound(f"the match {first['match_id']!r} this Idempotency-Key created is gone")
+        if record.listed and record.status == "waiting" and any(s.open for s in record.seats):
+            self.store.lobby_add(record.match_id, record.created_at)  # in case the first try's listing was lost
+        return Created(record, list(first["tokens"]))
+
+    def join(self, match_id: str, name: str, key: str | None = None, client: str = "") -> Joined:
+        """Fill the lowest open seat; deal when the last seat waiting is filled.
+
+        With an Idempotency-``key`` (unique for the ``client``, the caller's
+        address) the seat and token are kept under it in the same commit: a
+        retry with the same key and name answers them again and takes no other
+        seat; with another name, :class:`IdempotencyKeyReused`.
+        """
+        answer = None if key is None else AnswerKey("join:" + client, key)
+        digest = body_digest({"name": name})
         for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+            loaded = self.store.load(match_id, answer)
+            record = loaded.record
+            if record is None:
+                raise MatchNotFound(f"no match {match_id!r}")
+            if loaded.cached is not None:
+                first = replay(loaded.cached, digest)
+                if not any(s.open for s in record.seats):
+                    self.store.lobby_remove(match_id)  # in case the first try's unlisting was lost
+                return Joined(record, int(first["seat"]), str(first["token"]))
             expected = record.version
             open_seats = [i for i, s in enumerate(record.seats) if s.open]
             if not open_seats or record.status != "waiting":
@@ -206,7 +264,8 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             if not any(s.open or s.reserved for s in record.seats):
                 events += self._deal(record)
             self._seal(record, events)
-            if self.store.commit(record, expected, events):
+            kept = None if answer is None else (answer, kept_answer(digest, {"seat": seat, "token": token}))
+            if self.store.commit(record, expected, events, kept):
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
                 return Joined(record, seat, token)
@@ -216,9 +275,10 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         """Apply a play or pass for the token's seat, then every bot turn that follows.
 
         The answer is the seat's view with every event the action caused. With
-        an ``idempotency`` key the answer (or the match's refusal) is kept with
-        a digest of the body, and a retry with the same key and body answers it
-        again without applying anything (see :mod:`.idempotency`).
+        an ``idempotency`` key a compact answer is kept on the seat in the same
+        commit (the match's refusal, under the key in the store) with a digest
+        of the body, and a retry with the same key and body answers it again
+        without applying anything (see :mod:`.idempotency`).
         """
         answer_key = None if idempotency is None or token is None else AnswerKey(token_digest(token), idempotency)
         digest = body_digest(body)
@@ -228,6 +288,10 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             if record is None:
                 raise MatchNotFound(f"no match {match_id!r}")
             seat = self.seat_of(record, token)
+            if answer_key is not None:
+                done = kept_action(record.seats[seat], answer_key)
+                if done is not None:
+                    return self._acted_again(record, seat, done, digest)
             if loaded.cached is not None:
                 return replay(loaded.cached, digest)
             expected = record.version
@@ -239,11 +303,24 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 raise
             record.seats[seat].timeouts = 0
             self._seal(record, events)
-            answer = action_answer(record, seat, events)
-            kept = None if answer_key is None else (answer_key, kept_answer(digest, answer))
-            if self.store.commit(record, expected, events, kept):
-                return answer
+            if answer_key is not None:
+                keep_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
+            if self.store.commit(record, expected, events):
+                return action_answer(record, seat, events)
         raise StaleVersion("the match kept changing while your action was applied; try again")
+
+    def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> dict[str, Any]:
+        """The answer to an action kept under its key: the events it caused, and the seat's view now."""
+        check_body(done, digest)
+        events: list[EventDict] = []
+        after = done.first_seq - 1
+        while after < done.last_seq:
+            found = self.store.events(record.match_id, after)
+            if not found:
+                break
+            events += [e for e in found if e["seq"] <= done.last_seq]
+            after = found[-1]["seq"]
+        return action_answer(record, seat, events)
 
     def _judge_and_apply(self, record: MatchRecord, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
         """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import wire
@@ -33,7 +33,9 @@ class SeatRecord:
 
     A remote seat that left, or timed out too often, is ``taken_over``: its
     ``bot`` plays it from then on (a seat that ``left`` also lost its token).
-    ``timeouts`` counts the seat's clock timeouts in a row.
+    ``timeouts`` counts the seat's clock timeouts in a row. ``kept`` holds the
+    compact answers to the seat's last actions sent with an ``Idempotency-Key``
+    (see :mod:`tienlen.service.idempotency`), oldest first.
     """
 
     name: str | None = None
@@ -44,6 +46,7 @@ class SeatRecord:
     left: bool = False
     taken_over: bool = False
     timeouts: int = 0
+    kept: list[str] = field(default_factory=list)
 
     @property
     def remote(self) -> bool:
@@ -58,6 +61,8 @@ class SeatRecord:
                 data[key] = True
         if self.timeouts:
             data["timeouts"] = self.timeouts
+        if self.kept:
+            data["kept"] = self.kept
         return data
 
     @classmethod
@@ -72,6 +77,7 @@ class SeatRecord:
             left=data.get("left", False),
             taken_over=data.get("taken_over", False),
             timeouts=data.get("timeouts", 0),
+            kept=list(data.get("kept", ())),
         )
 
 

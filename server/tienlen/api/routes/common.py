@@ -8,7 +8,7 @@ import flask_smorest
 from flask import Response, current_app, request
 
 from ... import wire
-from ...service import MatchService
+from ...service import InvalidRequest, MatchService
 from ...settings import Settings
 from ..errors import REASON_STATUS
 from ..guards import JsonBodyParser
@@ -43,6 +43,33 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
+
+
+MAX_IDEMPOTENCY_KEY = 200
+
+
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key`` header, or None; :class:`InvalidRequest` unless 1 to 200 characters."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise InvalidRequest(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
+    return key
+
+
+def client_address() -> str:
+    """The client's address (the peer's: behind a proxy, have it pass the client's as the peer address)."""
+    return request.remote_addr or ""
+
+
+def idempotency_parameter(description: str) -> dict[str, Any]:
+    """The OpenAPI description of the optional ``Idempotency-Key`` header of a write."""
+    return {
+        "in": "header",
+        "name": "Idempotency-Key",
+        "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY},
+        "description": description,
+    }
 
 
 def errors(*reasons: str) -> dict[str, Any]:

@@ -19,7 +19,18 @@ from ..schemas import (
     ReplaySchema,
     SeatTokenSchema,
 )
-from .common import AUTH, MATCH_ID, Blueprint, bearer_token, errors, send, service
+from .common import (
+    AUTH,
+    MATCH_ID,
+    Blueprint,
+    bearer_token,
+    client_address,
+    errors,
+    idempotency_key,
+    idempotency_parameter,
+    send,
+    service,
+)
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, find, read, join and end matches")
 
@@ -49,12 +60,23 @@ class Matches(MethodView):
         operationId="create_match",
         responses=errors(
             "bad_request",
+            "match_not_found",
             "payload_too_large",
             "unsupported_media_type",
             "invalid_request",
+            "idempotency_key_reused",
             "store_unavailable",
             "outcome_unknown",
         ),
+        parameters=[
+            idempotency_parameter(
+                "A retry with the same key and body within 24 h creates nothing and answers 201 again with the "
+                "same `match_id` and `tokens` (and the match as it is now; 404 `match_not_found` once it was "
+                "cancelled or expired). The same key with another body is refused (422 "
+                "`idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a "
+                "UUID) with each new match, and the same one with its retries, e.g. after 503 `outcome_unknown`"
+            )
+        ],
     )
     def post(self, body: dict[str, Any]) -> Response:
         """Create a match.
@@ -65,7 +87,7 @@ class Matches(MethodView):
         turn play before the answer. At least one seat must not be a bot.
         Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
         """
-        created = service().create(body)
+        created = service().create(body, idempotency_key(), client_address())
         g.match_id = created.record.match_id  # for the request log line
         return send(created_answer(created.record, created.tokens), 201)
 
@@ -94,6 +116,10 @@ class MatchResource(MethodView):
         The match is gone at once (404 afterwards); those following its events
         get `match_cancelled`. A match being played or finished cannot be
         cancelled (409 `match_not_waiting`): leave it instead.
+
+        Not idempotent: a retry of a cancel that was applied answers 404
+        `match_not_found`. After 503 `outcome_unknown`, read the match: 404
+        means it was cancelled.
         """
         service().cancel(match_id, bearer_token())
         return Response(status=204)
@@ -114,16 +140,26 @@ class Join(MethodView):
             "payload_too_large",
             "unsupported_media_type",
             "invalid_request",
+            "idempotency_key_reused",
             "store_unavailable",
             "outcome_unknown",
         ),
+        parameters=[
+            idempotency_parameter(
+                "A retry with the same key and body within 24 h takes no other seat and answers 201 again with "
+                "the same `seat` and `token`, also once the match is full. The same key with another body is "
+                "refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new "
+                "random key (a UUID) with each new join, and the same one with its retries, e.g. after 503 "
+                "`outcome_unknown`"
+            )
+        ],
     )
     def post(self, body: dict[str, Any], match_id: str) -> Response:
         """Join a match: fills the lowest open seat and answers its token.
 
         The first hand is dealt when the last open seat fills.
         """
-        joined = service().join(match_id, body["name"])
+        joined = service().join(match_id, body["name"], idempotency_key(), client_address())
         return send(token_answer(joined.seat, joined.token), 201)
 
 
@@ -148,6 +184,9 @@ class Rematch(MethodView):
         kept for it), and the same call again answers the same. The next
         match deals once all its remote seats are claimed; the finished match
         shows `next_match_id` and its followers get a `rematch` event.
+
+        Idempotent without a key: after 503 `outcome_unknown` call it again
+        (or read the finished match's `next_match_id`).
         """
         return send(service().rematch(match_id, bearer_token()), 201)
 

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 
 from ...engine import REFUSAL_REASONS
-from ...service import InvalidRequest
 from ..errors import REASON_STATUS
 from ..schemas import ActionAnswerSchema, ActionSchema, HintSchema, LeaveAnswerSchema, LegalSchema, SeatViewSchema
-from .common import AUTH, MATCH_ID, Blueprint, bearer_token, errors, send, service
+from .common import (
+    AUTH,
+    MATCH_ID,
+    Blueprint,
+    bearer_token,
+    errors,
+    idempotency_key,
+    idempotency_parameter,
+    send,
+    service,
+)
 
 blp = Blueprint(
     "seats",
@@ -81,15 +90,14 @@ class Actions(MethodView):
             "outcome_unknown",
         ),
         parameters=[
-            {
-                "in": "header",
-                "name": "Idempotency-Key",
-                "required": False,
-                "schema": {"type": "string", "maxLength": 200},
-                "description": "A retry with the same key and body within 24 h answers the first answer (or the "
-                "match's refusal) again and applies nothing; the same key with another body is refused "
-                "(422 idempotency_key_reused)",
-            }
+            idempotency_parameter(
+                "A retry with the same key and body answers again what the first request was answered, and "
+                "applies nothing: the same events, with the seat's view as it is now (the first answer itself "
+                "while nothing happened since), for each seat's last 8 actions sent with a key, as long as the "
+                "match is kept; a refusal the match decided (turn, version, cards) for 24 h. The same key with "
+                "another body is refused (422 idempotency_key_reused). Send a new random key (a UUID) with "
+                "each new action, and the same one with its retries, e.g. after 503 outcome_unknown"
+            )
         ],
     )
     def post(self, body: dict[str, Any], match_id: str) -> Response:
@@ -105,10 +113,7 @@ class Actions(MethodView):
         action changes nothing. Answers the seat's view after the action, and
         `events`: every event from the action through the bots' replies.
         """
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not 0 < len(key) <= 200:
-            raise InvalidRequest("Idempotency-Key must be 1 to 200 characters")
-        return send(service().act(match_id, bearer_token(), body, key))
+        return send(service().act(match_id, bearer_token(), body, idempotency_key()))
 
 
 @blp.route(f"/{MATCH_ID}/hint")
@@ -144,5 +149,10 @@ class Leave(MethodView):
         `seat_taken_over`) and plays if it is on turn; when no remote seat is
         left the match ends (`match_abandoned`, status `finished`, no winner).
         Answers the public match and `events`: what leaving set off.
+
+        Not idempotent: once you have left your token answers 401
+        `invalid_token`. After 503 `outcome_unknown`, read the match
+        (`GET /v1/matches/{match_id}`): your seat shows `left` (in play) or
+        `open` (waiting) when the leave was applied.
         """
         return send(service().leave(match_id, bearer_token()))
