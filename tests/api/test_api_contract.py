@@ -13,6 +13,9 @@ from werkzeug.test import TestResponse
 
 from tests.support.api import Api, json_object
 from tienlen.api import create_app, openapi_document
+from tienlen.api.errors import DEFAULT_REASONS, REASON_STATUS, REASONS
+from tienlen.engine import REFUSAL_REASONS
+from tienlen.service import ServiceError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -369,6 +372,21 @@ def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
     action = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]
     assert {"200", "401", "404", "409", "422"} <= set(action["responses"])
     assert client.get("/docs").status_code == 200
+
+
+def test_every_refusal_of_the_service_and_the_engine_has_a_status() -> None:
+    """Each refusal class's own reason, and each engine refusal reason, is in the one reason → status table."""
+    classes: list[type[ServiceError]] = []
+    pending = [ServiceError]
+    while pending:
+        cls = pending.pop()
+        classes.append(cls)
+        pending.extend(cls.__subclasses__())
+    assert len(classes) > 5
+    for cls in classes:
+        assert cls.reason in REASON_STATUS, cls
+    assert {REASON_STATUS[reason] for reason in REFUSAL_REASONS} == {409, 422}
+    assert set(DEFAULT_REASONS.values()) <= set(REASONS)
 
 
 def test_every_answer_has_exactly_the_documented_shape(api: Api, client: FlaskClient) -> None:

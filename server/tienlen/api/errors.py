@@ -1,7 +1,9 @@
 """One error shape for every non-2xx answer, with a machine-readable ``reason``.
 
 Every refusal of the service and the engine carries a ``reason``; this module
-is the one place that knows which HTTP status each reason answers with.
+is the one place that knows which HTTP status each reason answers with. A
+reason that an error class declares is named through that class, never typed
+again here.
 """
 
 from __future__ import annotations
@@ -11,40 +13,54 @@ from typing import Any
 from werkzeug.http import HTTP_STATUS_CODES
 
 from ..engine import REFUSAL_REASONS
+from ..service.errors import (
+    IdempotencyKeyReused,
+    InvalidRequest,
+    InvalidToken,
+    MatchFull,
+    MatchNotFinished,
+    MatchNotFound,
+    MatchNotPlaying,
+    MatchNotWaiting,
+    StaleVersion,
+)
 
-# The reason given when an error carries none of its own, by status code.
-DEFAULT_REASONS = {
-    400: "bad_request",
-    401: "invalid_token",
+# The engine's refusals that are about the state of the match, not the play itself.
+_ENGINE_CONFLICTS = (MatchNotPlaying.reason, "not_your_turn")
+
+# Every reason the API gives, its status, and whether it is the reason an HTTP error of that status
+# gives when it carries none of its own (a framework's 400 or 413, an abort without a reason).
+# The reasons without a class are the HTTP layer's own (bodies, limits) and the store's.
+_REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
+    ("bad_request", 400, True),
+    (InvalidToken.reason, 401, True),
+    (MatchNotFound.reason, 404, False),
+    (StaleVersion.reason, 409, False),
+    (MatchFull.reason, 409, False),
+    (MatchNotWaiting.reason, 409, False),
+    (MatchNotFinished.reason, 409, False),
+    ("payload_too_large", 413, True),
+    ("unsupported_media_type", 415, True),
+    (InvalidRequest.reason, 422, True),
+    (IdempotencyKeyReused.reason, 422, False),
+    ("rate_limited", 429, True),
+    ("store_unavailable", 503, True),
+    ("outcome_unknown", 503, False),
+    ("too_many_waiters", 503, False),
+    *((reason, 409 if reason in _ENGINE_CONFLICTS else 422, False) for reason in REFUSAL_REASONS),
+)
+
+# Status code of every reason the API gives.
+REASON_STATUS: dict[str, int] = {reason: status for reason, status, _default in _REASON_TABLE}
+
+# The reason given when an error carries none of its own, by status code: the default reasons of the
+# table, and a plain word for the statuses that have none there.
+DEFAULT_REASONS: dict[int, str] = {status: reason for reason, status, default in _REASON_TABLE if default} | {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    422: "invalid_request",
-    429: "rate_limited",
     500: "internal_error",
-    503: "store_unavailable",
 }
-
-# Status code of every reason the API gives.
-REASON_STATUS: dict[str, int] = {
-    "bad_request": 400,
-    "invalid_token": 401,
-    "match_not_found": 404,
-    "stale_version": 409,
-    "match_full": 409,
-    "match_not_waiting": 409,
-    "match_not_finished": 409,
-    "payload_too_large": 413,
-    "unsupported_media_type": 415,
-    "invalid_request": 422,
-    "idempotency_key_reused": 422,
-    "rate_limited": 429,
-    "store_unavailable": 503,
-    "outcome_unknown": 503,
-    "too_many_waiters": 503,
-} | {reason: 409 if reason in ("match_not_playing", "not_your_turn") else 422 for reason in REFUSAL_REASONS}
 
 
 FALLBACK_REASON = "error"  # an HTTP error of a status that has no reason of its own

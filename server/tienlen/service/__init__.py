@@ -5,6 +5,7 @@ it knows nothing of HTTP. Refusals are :class:`ServiceError` subclasses (or
 the engine's :class:`~tienlen.engine.IllegalActionError`), each with a ``reason``.
 """
 
+from ..store.records import MatchStatus
 from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, ServiceError, StaleVersion
 from .matches import Created, Following, Joined, MatchService
 
@@ -18,6 +19,7 @@ __all__ = [
     "MatchNotFound",
     "MatchNotPlaying",
     "MatchService",
+    "MatchStatus",
     "ServiceError",
     "StaleVersion",
 ]

@@ -9,9 +9,10 @@ from typing import Any
 
 from .. import replay
 from ..store import MatchRecord
+from ..store.records import MatchStatus
 from .base import ServiceBase
 from .errors import InvalidRequest, MatchNotFinished
-from .present import lobby_entry
+from .present import lobby_answer
 
 SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers with a cursor
 PAGE = 100
@@ -46,7 +47,7 @@ class LobbyMixin(ServiceBase):
         or expired match never shows (and is dropped from the index).
         """
         before = None if cursor is None else decode_cursor(cursor)
-        found: list[dict[str, Any]] = []
+        found: list[MatchRecord] = []
         scanned = 0
         more = True
         while len(found) < limit and scanned < SCAN_LIMIT:
@@ -61,17 +62,17 @@ class LobbyMixin(ServiceBase):
                 if record is None or not _open(record):
                     self.store.lobby_remove(match_id)
                 elif _wanted(record, players, preset):
-                    found.append(lobby_entry(record))
+                    found.append(record)
                     if len(found) == limit:
                         break
         next_cursor = encode_cursor(*before) if more and before is not None else None
-        return {"matches": found, "next_cursor": next_cursor}
+        return lobby_answer(found, next_cursor)
 
     def replay(self, match_id: str) -> dict[str, Any]:
         """The whole match, to watch again or check: every hand's deal and actions, and the result."""
         record = self.get(match_id)
         engine = record.engine
-        if record.status != "finished" or engine is None or record.seed is None:
+        if record.status != MatchStatus.FINISHED or engine is None or record.seed is None:
             raise MatchNotFinished("a replay is for a finished match (no deal is shown while it is played)")
         return replay.export(
             rules=record.rules,
@@ -87,7 +88,7 @@ class LobbyMixin(ServiceBase):
 
 
 def _open(record: MatchRecord) -> bool:
-    return record.listed and record.status == "waiting" and any(s.open for s in record.seats)
+    return record.listed and record.status == MatchStatus.WAITING and any(s.open for s in record.seats)
 
 
 def _wanted(record: MatchRecord, players: int | None, preset: str | None) -> bool:

@@ -12,8 +12,7 @@ from typing import Any
 from ..bots import Hint
 from ..engine import Combination, LegalPlays, PublicView, SeatView, format_mask, play_order, public_view, seat_view
 from ..store import MatchRecord, SeatRecord
-
-WAITING = "waiting"
+from ..store.records import MatchStatus
 
 
 def rfc3339(moment: float | None) -> str | None:
@@ -95,7 +94,7 @@ def _match_fields(record: MatchRecord, public: PublicView | None) -> dict[str, A
             header
             | life
             | {
-                "status": WAITING,
+                "status": MatchStatus.WAITING.value,
                 "rules": record.rules.to_dict(),
                 "hand_number": 0,
                 "turn": None,
@@ -112,7 +111,7 @@ def _match_fields(record: MatchRecord, public: PublicView | None) -> dict[str, A
             }
         )
     fields = view_fields(public)
-    fields["status"] = record.status  # an abandoned match is finished although nobody won
+    fields["status"] = record.status.value  # an abandoned match is finished although nobody won
     for entry, seat in zip(fields["seats"], record.seats, strict=True):
         entry.update(_seat_names(seat))
     return header | life | fields
@@ -145,6 +144,11 @@ def lobby_entry(record: MatchRecord) -> dict[str, Any]:
         "rules": record.rules.to_dict(),
         "created_at": rfc3339(record.created_at),
     }
+
+
+def lobby_answer(records: list[MatchRecord], next_cursor: str | None) -> dict[str, Any]:
+    """A page of the lobby: its matches in order, and the cursor of the next page (None on the last)."""
+    return {"matches": [lobby_entry(record) for record in records], "next_cursor": next_cursor}
 
 
 def legal_answer(legal: LegalPlays | None) -> dict[str, Any]:

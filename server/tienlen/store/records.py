@@ -6,13 +6,22 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .. import wire
-from ..engine import Match, RuleSet, match_from_dict, match_to_dict
+from ..engine import Match, RuleSet, Status, match_from_dict, match_to_dict
 
 RECORD_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1 records (before clocks and the lobby) read with the defaults
+
+
+class MatchStatus(StrEnum):
+    """Where a match stands: the engine's :class:`~tienlen.engine.Status` once dealt, ``waiting`` for seats before."""
+
+    WAITING = "waiting"
+    PLAYING = Status.PLAYING.value
+    FINISHED = Status.FINISHED.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,13 +125,13 @@ class MatchRecord:
         return {i: s.bot for i, s in enumerate(self.seats) if s.bot is not None}
 
     @property
-    def status(self) -> str:
+    def status(self) -> MatchStatus:
         """``waiting`` for seats, ``playing``, or ``finished`` (played out or abandoned)."""
         if self.engine is None:
-            return "waiting"
+            return MatchStatus.WAITING
         if self.ended is not None or self.engine.outcome is not None:
-            return "finished"
-        return "playing"
+            return MatchStatus.FINISHED
+        return MatchStatus.PLAYING
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat this bearer token belongs to, compared in constant time, or None."""

@@ -10,10 +10,11 @@ from marshmallow import fields, validate
 from ...bots import LEVELS
 from ...bots.explain import REASONS, TEMPLATES
 from ...engine import PARAMETERS, PRESET_NAMES
+from ...service import MatchStatus
 from .common import CARD, KINDS, TIME, enum_field, rule_enum_name
 from .events import ActionOutSchema, EventSchema
 
-STATUS = ["waiting", "playing", "finished"]
+STATUS = [status.value for status in MatchStatus]
 
 
 def bot_level(about: str = "Bot level, or null") -> fields.String:

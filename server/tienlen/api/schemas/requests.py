@@ -9,8 +9,9 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
-from ...engine import DEFAULT_PRESET, PARAMETERS, PRESET_NAMES, PRESETS, Parameter
+from ...engine import DEFAULT_PRESET, PARAMETERS, PRESET_NAMES, PRESETS, Parameter, Scoring
 from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from ...service import MatchStatus
 from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, WholeNumber, enum_field, rule_enum_name
 
 # ----- requests --------------------------------------------------------------------
@@ -71,16 +72,17 @@ def _one_hand_without_scoring() -> list[dict[str, Any]]:
     force is "none", the hands in force must be 1, so `hands` must be 1 (and
     given, unless the preset already has 1 hand).
     """
+    none = Scoring.NONE.value
     clauses = []
     for name, preset in PRESETS.items():
         chosen: dict[str, Any] = {"properties": {"preset": {"const": name}}, "required": ["preset"]}
         if name == DEFAULT_PRESET:
             chosen = {"anyOf": [chosen, {"not": {"required": ["preset"]}}]}
-        if preset.scoring.value == "none":  # in force unless another scoring is given
-            other = {"properties": {"scoring": {"not": {"const": "none"}}}, "required": ["scoring"]}
+        if preset.scoring is Scoring.NONE:  # in force unless another scoring is given
+            other = {"properties": {"scoring": {"not": {"const": none}}}, "required": ["scoring"]}
             scoring_none: dict[str, Any] = {"not": other}
         else:
-            scoring_none = {"properties": {"scoring": {"const": "none"}}, "required": ["scoring"]}
+            scoring_none = {"properties": {"scoring": {"const": none}}, "required": ["scoring"]}
         one_hand: dict[str, Any] = {"properties": {"hands": {"const": 1}}}
         if preset.hands != 1:
             one_hand["required"] = ["hands"]
@@ -248,8 +250,8 @@ class LobbyQuerySchema(ma.Schema):
     """Query of ``GET /v1/matches`` (the lobby)."""
 
     status = fields.String(
-        load_default="waiting",
-        validate=validate.OneOf(["waiting"]),
+        load_default=MatchStatus.WAITING.value,
+        validate=validate.OneOf([MatchStatus.WAITING.value]),
         metadata={"description": "Only matches waiting for players are listed"},
     )
     players = fields.Integer(validate=validate.Range(min=2, max=4), metadata={"description": "Seats of the match"})
