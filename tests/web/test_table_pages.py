@@ -126,6 +126,8 @@ def test_lobby_at_phone_width_scrolls_no_sideways_and_creates(pages: PageFactory
     # four seats on a phone: each fact on a line of its own, no line starting with the separator
     for text in page.locator(".seat .seat-facts").all_inner_texts():
         assert not any(line.strip().startswith("·") for line in text.splitlines()), text
+    page.wait_for_function(MY_TURN)
+    page.locator("#hand button").first.click()  # a picked card and the line about it, in the screenshot
     page.screenshot(path=str(SCREENSHOTS / "table-phone-four.png"), full_page=True)
 
 
