@@ -11,6 +11,7 @@ requests, so it cannot pass without meeting it.
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import os
 import signal
@@ -156,14 +157,14 @@ def keep_playing(run: Paused) -> None:
         if not match_id:
             seats = [{"name": "Me"}, *({"name": f"B{i}", "bot": "medium"} for i in range(3))]
             body = {"seats": seats, "rules": {"preset": "standard", "hands": 6}}
-            created = run.timed("create", lambda body=body: call("POST", f"{base}/v1/matches", body))
+            created = run.timed("create", functools.partial(call, "POST", f"{base}/v1/matches", body))
             if created.status == 201:
                 match_id, token = created.body["match_id"], created.body["tokens"][0]["token"]
             else:
                 time.sleep(0.05)
             continue
         url = f"{base}/v1/matches/{match_id}"
-        legal = run.timed("legal", lambda url=url, token=token: call("GET", f"{url}/legal", token=token))
+        legal = run.timed("legal", functools.partial(call, "GET", f"{url}/legal", token=token))
         if legal.status != 200:
             time.sleep(0.05)
             continue
@@ -388,3 +389,36 @@ def test_worker_killed_under_load_retries_with_the_same_key_apply_exactly_once(
         finally:
             process.terminate()
             process.wait(timeout=20)
+
+
+@pytest.mark.xdist_group("faults")
+def test_the_redis_timeout_setting_is_honoured_with_the_limits_on(
+    tmp_path: Path, server_starter: ServerStarter
+) -> None:
+    """Rule: with ``TIENLEN_REDIS_TIMEOUT=0.3`` every answer while Redis is paused is a 503 within ~0.8 s."""
+    env = DEFAULT_LIMITS | {"TIENLEN_REDIS_TIMEOUT": "0.3"}
+    with (
+        LocalRedis(tmp_path / "redis") as redis_server,
+        serving(redis_server, tmp_path, server_starter, env=env) as base,
+    ):
+        created = call("POST", f"{base}/v1/matches", {"seats": [{"name": n} for n in "AB"], "seed": 5})
+        assert created.status == 201, created
+        match_id, token = created.body["match_id"], created.body["tokens"][0]["token"]
+        url = f"{base}/v1/matches/{match_id}"
+        assert redis_server.pid is not None
+        os.kill(redis_server.pid, signal.SIGSTOP)
+        try:
+            replies = {
+                "health": call("GET", f"{base}/healthz"),
+                "action": call("POST", f"{url}/actions", {"type": "pass"}, token=token),  # limited: counted first
+                "create": call("POST", f"{base}/v1/matches", {"seats": [{"name": "A"}, {"open": True}]}),
+                "match": call("GET", url),
+                "view": call("GET", f"{url}/view", token=token),
+            }
+        finally:
+            os.kill(redis_server.pid, signal.SIGCONT)
+        for what, reply in replies.items():
+            assert reply.status == 503 and reply.reason == "store_unavailable", (what, reply)
+            assert reply.seconds < 0.8, f"{what} took {reply.seconds:.2f} s with a 0.3 s Redis timeout"
+        assert replies["health"].seconds >= 0.25, "/healthz waited for Redis its 0.3 s, no more"
+        assert call("GET", f"{base}/healthz").status == 200

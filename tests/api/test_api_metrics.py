@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -152,3 +154,33 @@ def test_lost_races_are_counted_as_compare_and_set_retries(two_workers: str) -> 
         if value(scrape(base), "tienlen_cas_retries_total") > before:
             return
     pytest.fail("30 racing joins over two workers never lost a compare-and-set race")
+
+
+def test_redis_errors_are_counted_from_the_answers_and_from_the_clock_sweeper(
+    server_starter: ServerStarter, tmp_path: Path
+) -> None:
+    """Rule: while Redis is paused ``tienlen_redis_errors_total`` grows by itself (every worker's sweeper
+    fails, logs and counts each round) and by one more for each answer Redis failed."""
+    port = free_port()
+    with LocalRedis(tmp_path / "redis") as redis_server:
+        env = {"TIENLEN_REDIS_TIMEOUT": "0.3"}
+        process = server_starter(redis_server.url, port, tmp_path / "server.log", env=env)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            created = call("POST", f"{base}/v1/matches", {"seats": [{"name": "A"}, {"open": True}]})
+            match_id = created.body["match_id"]
+            before = value(scrape(base), "tienlen_redis_errors_total", reason="store_unavailable")
+            assert redis_server.pid is not None
+            os.kill(redis_server.pid, signal.SIGSTOP)
+            try:
+                time.sleep(1.5)  # no request: only the sweeper asks Redis
+                swept = value(scrape(base), "tienlen_redis_errors_total", reason="store_unavailable")
+                answer = call("GET", f"{base}/v1/matches/{match_id}")
+                after = value(scrape(base), "tienlen_redis_errors_total", reason="store_unavailable")
+            finally:
+                os.kill(redis_server.pid, signal.SIGCONT)
+            assert answer.status == 503 and answer.reason == "store_unavailable", answer
+            assert swept > before, "the sweeper's failed rounds are counted"
+            assert after >= swept + 1, "the failed answer is counted"
+        finally:
+            stop_server(process)
