@@ -116,3 +116,43 @@ def test_every_documented_reason_of_an_operation_is_a_known_reason(spec: dict[st
                 listed = re.match(r"Reasons: ((?:`[a-z_]+`(?:, )?)+)", response.get("description", ""))
                 named = re.findall(r"`([a-z_]+)`", listed.group(1)) if listed else []
                 assert set(named) <= set(REASONS), (method, path, status)
+
+
+def operations_by_id(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        operation["operationId"]: operation
+        for operations in spec["paths"].values()
+        for operation in operations.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+
+
+def test_writes_that_a_client_retries_document_their_idempotency_key(spec: dict[str, Any]) -> None:
+    by_id = operations_by_id(spec)
+    for operation_id in ("create_match", "join_match", "post_action"):
+        operation = by_id[operation_id]
+        header = [p for p in operation.get("parameters", []) if p.get("in") == "header"]
+        assert [p["name"] for p in header] == ["Idempotency-Key"], operation_id
+        assert header[0]["required"] is False and header[0]["schema"]["maxLength"] == 200
+        assert "idempotency_key_reused" in operation["responses"]["422"]["description"], operation_id
+        assert "outcome_unknown" in operation["responses"]["503"]["description"], operation_id
+    for operation_id in ("leave_match", "cancel_match", "rematch"):
+        assert "outcome_unknown" in by_id[operation_id]["description"], f"{operation_id}: what to do after one"
+
+
+def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry_after(spec: dict[str, Any]) -> None:
+    from tienlen.api.limits import LIMITED
+
+    by_id = operations_by_id(spec)
+    counted = {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"}
+    for rule in LIMITED:
+        responses = by_id[rule.operation_id]["responses"]
+        successes = [status for status in responses if status.startswith("2")]
+        assert successes, rule.operation_id
+        for status in successes:
+            assert set(responses[status].get("headers", {})) >= counted, (rule.operation_id, status)
+        assert set(responses["429"]["headers"]) == counted | {"Retry-After"}
+    for operation_id in ("get_events", "stream_events"):
+        waiters = by_id[operation_id]["responses"]["503"]
+        assert "too_many_waiters" in waiters["description"] and "Retry-After" in waiters["headers"], operation_id
+    assert "headers" not in by_id["get_match"]["responses"]["200"], "an operation that is not limited sends none"

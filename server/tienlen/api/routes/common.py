@@ -90,6 +90,16 @@ def errors(*reasons: str) -> dict[str, Any]:
     }
 
 
+def with_retry_after(responses: dict[str, Any], reason: str) -> dict[str, Any]:
+    """``responses`` (from :func:`errors`) with the ``Retry-After`` header documented on the status of ``reason``."""
+    status = str(REASON_STATUS[reason])
+    header = {
+        "description": f"With `{reason}`: seconds to wait before trying again (here or on another server)",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+    return responses | {status: responses[status] | {"headers": {"Retry-After": header}}}
+
+
 def send(data: dict[str, Any], status: int = 200) -> Response:
     """Answer JSON built by the service as it is.
 

@@ -11,11 +11,13 @@ from flask.views import MethodView
 from ... import wire
 from ...service import Following
 from ..schemas import EventPageSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
-from .common import MATCH_ID, Blueprint, errors, send, service, settings
+from .common import MATCH_ID, Blueprint, errors, send, service, settings, with_retry_after
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
-WAIT_ERRORS = errors("match_not_found", "invalid_request", "store_unavailable", "too_many_waiters")
+WAIT_ERRORS = with_retry_after(
+    errors("match_not_found", "invalid_request", "store_unavailable", "too_many_waiters"), "too_many_waiters"
+)
 
 
 @blp.route(f"/{MATCH_ID}/events")
