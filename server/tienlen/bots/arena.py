@@ -5,23 +5,20 @@ hand a game, under a chosen preset; places score ``players − 1 − place``. Th
 first-place rate and mean points carry 95% confidence intervals computed over
 deals (each deal's seats averaged, so a deal's luck is not counted n times).
 
-With ``--ratings`` it plays a round robin instead: every level at one table
-(random, easy, medium and hard by default), each deal once per rotation of the
-seats, so each level holds each seat of each deal once; the finishing orders
-give Elo ratings with bootstrap intervals over deals (:mod:`.ratings`).
+With ``--ratings`` the command line plays the ratings round robin of
+:mod:`.roundrobin` instead (random, easy, medium and hard by default, at one
+table). This module also holds the arena's output table and ``tienlen arena``.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
@@ -30,7 +27,8 @@ from ..engine.match import LegalPlays, Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
 from ..engine.views import SeatView
 from .driver import ARENA_LEVELS, bot_rng, hint, play_bot_turns
-from .ratings import Rating, rate
+from .roundrobin import RatingsConfig, format_ratings, run_ratings
+from .runs import deal_seed, progress_bar
 
 
 @dataclass(slots=True)
@@ -55,12 +53,6 @@ class ArenaConfig:
     iterations: int | None = None
     hints: bool = False
     budget_s: float | None = None
-
-
-def deal_seed(seed: int, deal: int) -> int:
-    """The seed of one deal of the fixed set."""
-    digest = hashlib.sha256(f"tienlen-arena:{seed}:{deal}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 def play_deal(config: ArenaConfig, deal: int) -> DealResult:
@@ -115,7 +107,7 @@ def run_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) ->
     """Play the arena and return its summary (rates, points, CIs, decision times)."""
     jobs = [(config, d) for d in range(config.deals)]
     results: list[DealResult] = []
-    bar = _progress(config.deals, progress, f"{config.tested} vs {config.opponent}")
+    bar = progress_bar(config.deals, progress, f"{config.tested} vs {config.opponent}")
     if processes > 1:
         with Pool(processes) as pool:
             for res in pool.imap_unordered(_play_deal_args, jobs, chunksize=max(1, min(8, config.deals // 50))):
@@ -127,20 +119,6 @@ def run_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) ->
             next(bar, None)
     next(bar, None)
     return summarize(config, results)
-
-
-def _progress(total: int, enabled: bool, desc: str) -> Iterator[None]:
-    """A generator advancing a tqdm bar on stderr once per ``next``."""
-    if not enabled:
-        while True:
-            yield None
-    from tqdm import tqdm
-
-    with tqdm(total=total, desc=desc, file=sys.stderr, leave=False) as bar:
-        while True:
-            yield None
-            if bar.n < total:
-                bar.update(1)
 
 
 def summarize(config: ArenaConfig, results: list[DealResult]) -> dict[str, Any]:
@@ -176,107 +154,6 @@ def summarize(config: ArenaConfig, results: list[DealResult]) -> dict[str, Any]:
             for level, values in sorted(times.items())
         },
     }
-
-
-@dataclass(frozen=True, slots=True)
-class RatingsConfig:
-    """What a round robin for ratings plays: every level at one table, each deal once per seat rotation."""
-
-    deals: int
-    preset: str
-    seed: int
-    levels: tuple[str, ...] = ARENA_LEVELS
-    iterations: int | None = None
-    budget_s: float | None = None
-    resamples: int = 1000
-
-    @property
-    def anchor(self) -> str:
-        """The level whose rating is fixed at 0: random when it plays, else the first level."""
-        return "random" if "random" in self.levels else self.levels[0]
-
-
-def play_round_robin_deal(config: RatingsConfig, deal: int) -> list[list[str]]:
-    """Play one deal once per rotation of the levels over the seats; each game's finishing order (level names)."""
-    players = len(config.levels)
-    rules = resolve_rules({"preset": config.preset, "hands": 1}, players=players)
-    orders = []
-    for rotation in range(players):
-        match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
-        levels = {seat: config.levels[(seat + rotation) % players] for seat in range(players)}
-        play_bot_turns(match, levels, budget_s=config.budget_s, iterations=config.iterations)
-        orders.append([levels[seat] for seat in match.completed[0].places])
-    return orders
-
-
-def _round_robin_args(args: tuple[RatingsConfig, int]) -> tuple[int, list[list[str]]]:
-    return args[1], play_round_robin_deal(*args)
-
-
-def run_ratings(config: RatingsConfig, processes: int = 1, progress: bool = True) -> dict[str, Any]:
-    """Play the round robin and return the ratings (Elo, 95% bootstrap CI over deals) as a JSON-able summary."""
-    if not 2 <= len(config.levels) <= 4 or len(set(config.levels)) != len(config.levels):
-        raise ValueError("a round robin needs 2 to 4 different levels")
-    jobs = [(config, d) for d in range(config.deals)]
-    played: dict[int, list[list[str]]] = {}
-    bar = _progress(config.deals, progress, "round robin " + " ".join(config.levels))
-    if processes > 1:
-        with Pool(processes) as pool:
-            for deal, orders in pool.imap_unordered(_round_robin_args, jobs, chunksize=1):
-                played[deal] = orders
-                next(bar, None)
-    else:
-        for job in jobs:
-            deal, orders = _round_robin_args(job)
-            played[deal] = orders
-            next(bar, None)
-    next(bar, None)
-    deals = [played[d] for d in sorted(played)]
-    ratings = rate(deals, config.levels, anchor=config.anchor, resamples=config.resamples, seed=config.seed)
-    return summarize_ratings(config, ratings)
-
-
-def summarize_ratings(config: RatingsConfig, ratings: list[Rating]) -> dict[str, Any]:
-    """The ratings, strongest first, with what was played."""
-    return {
-        "levels": list(config.levels),
-        "preset": config.preset,
-        "players": len(config.levels),
-        "deals": config.deals,
-        "games": config.deals * len(config.levels),
-        "seed": config.seed,
-        "iterations": config.iterations,
-        "budget_s": config.budget_s,
-        "anchor": config.anchor,
-        "ratings": [
-            {
-                "level": r.name,
-                "elo": round(r.elo, 1),
-                "elo_ci95": [round(r.low, 1), round(r.high, 1)],
-                "games": r.games,
-                "first_rate": round(r.first_rate, 4),
-                "mean_points": round(r.mean_points, 4),
-            }
-            for r in sorted(ratings, key=lambda r: -r.elo)
-        ],
-    }
-
-
-def format_ratings(summary: dict[str, Any]) -> str:
-    """A plain-text table of round-robin ratings."""
-    head = f"{'level':<8} {'elo':>7} {'95% CI':>17} {'games':>6} {'1st rate':>9} {'points':>7}"
-    lines = [head, "-" * len(head)]
-    for row in summary["ratings"]:
-        lo, hi = row["elo_ci95"]
-        lines.append(
-            f"{row['level']:<8} {row['elo']:>7.0f} {f'[{lo:.0f}, {hi:.0f}]':>17} {row['games']:>6} "
-            f"{row['first_rate']:>9.3f} {row['mean_points']:>7.3f}"
-        )
-    lines.append(
-        f"Elo: {summary['anchor']} = 0, +400 = 10:1 odds of finishing ahead; {summary['deals']} deals x "
-        f"{summary['players']} seat rotations, {summary['preset']} preset; CI: bootstrap over deals"
-    )
-    return "\n".join(lines)
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
