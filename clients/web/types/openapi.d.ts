@@ -69,6 +69,10 @@ export interface paths {
          * @description The match is gone at once (404 afterwards); those following its events
          *     get `match_cancelled`. A match being played or finished cannot be
          *     cancelled (409 `match_not_waiting`): leave it instead.
+         *
+         *     Not idempotent: a retry of a cancel that was applied answers 404
+         *     `match_not_found`. After 503 `outcome_unknown`, read the match: 404
+         *     means it was cancelled.
          */
         delete: operations["cancel_match"];
         options?: never;
@@ -189,6 +193,11 @@ export interface paths {
          *     `seat_taken_over`) and plays if it is on turn; when no remote seat is
          *     left the match ends (`match_abandoned`, status `finished`, no winner).
          *     Answers the public match and `events`: what leaving set off.
+         *
+         *     Not idempotent: once you have left your token answers 401
+         *     `invalid_token`. After 503 `outcome_unknown`, read the match
+         *     (`GET /v1/matches/{match_id}`): your seat shows `left` (in play) or
+         *     `open` (waiting) when the leave was applied.
          */
         post: operations["leave_match"];
         delete?: never;
@@ -239,6 +248,9 @@ export interface paths {
          *     kept for it), and the same call again answers the same. The next
          *     match deals once all its remote seats are claimed; the finished match
          *     shows `next_match_id` and its followers get a `rematch` event.
+         *
+         *     Idempotent without a key: after 503 `outcome_unknown` call it again
+         *     (or read the finished match's `next_match_id`).
          */
         post: operations["rematch"];
         delete?: never;
@@ -1126,7 +1138,10 @@ export interface operations {
     create_match: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A retry with the same key and body within 24 h creates nothing and answers 201 again with the same `match_id` and `tokens` (and the match as it is now; 404 `match_not_found` once it was cancelled or expired). The same key with another body is refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a UUID) with each new match, and the same one with its retries, e.g. after 503 `outcome_unknown` */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1139,6 +1154,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1147,6 +1168,15 @@ export interface operations {
             };
             /** @description Reasons: `bad_request` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `match_not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1172,7 +1202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `invalid_request` */
+            /** @description Reasons: `invalid_request`, `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1184,11 +1214,11 @@ export interface operations {
             /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window (sent when limits are on) */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
+                    /** @description Requests left in the window (sent when limits are on) */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
+                    /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
@@ -1312,7 +1342,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A retry with the same key and body within 24 h answers the first answer (or the match's refusal) again and applies nothing; the same key with another body is refused (422 idempotency_key_reused) */
+                /** @description A retry with the same key and body answers again what the first request was answered, and applies nothing: the same events, with the seat's view as it is now (the first answer itself while nothing happened since), for each seat's last 8 actions sent with a key, as long as the match is kept; a refusal the match decided (turn, version, cards) for 24 h. The same key with another body is refused (422 idempotency_key_reused). Send a new random key (a UUID) with each new action, and the same one with its retries, e.g. after 503 outcome_unknown */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -1329,6 +1359,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,11 +1437,11 @@ export interface operations {
             /** @description Reasons: `rate_limited` (counted per seat token; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window (sent when limits are on) */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
+                    /** @description Requests left in the window (sent when limits are on) */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
+                    /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
@@ -1444,6 +1480,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1471,11 +1513,11 @@ export interface operations {
             /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window (sent when limits are on) */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
+                    /** @description Requests left in the window (sent when limits are on) */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
+                    /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
@@ -1488,6 +1530,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,6 +1555,12 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1547,11 +1597,11 @@ export interface operations {
             /** @description Reasons: `rate_limited` (counted per seat token; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window (sent when limits are on) */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
+                    /** @description Requests left in the window (sent when limits are on) */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
+                    /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
@@ -1576,7 +1626,10 @@ export interface operations {
     join_match: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A retry with the same key and body within 24 h takes no other seat and answers 201 again with the same `seat` and `token`, also once the match is full. The same key with another body is refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a UUID) with each new join, and the same one with its retries, e.g. after 503 `outcome_unknown` */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 match_id: string;
             };
@@ -1591,6 +1644,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1642,7 +1701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `invalid_request` */
+            /** @description Reasons: `invalid_request`, `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1654,11 +1713,11 @@ export interface operations {
             /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window (sent when limits are on) */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
+                    /** @description Requests left in the window (sent when limits are on) */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
+                    /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
@@ -1909,6 +1968,12 @@ export interface operations {
             /** @description The events as they come */
             200: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +1983,12 @@ export interface operations {
             /** @description The match is finished and has no event after `after` (an `EventSource` stops reconnecting) */
             204: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1943,11 +2014,11 @@ export interface operations {
             /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
-                    /** @description Requests allowed in the window */
+                    /** @description Requests allowed in the window (sent when limits are on) */
                     "RateLimit-Limit"?: number;
-                    /** @description Requests left in the window */
+                    /** @description Requests left in the window (sent when limits are on) */
                     "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
+                    /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
@@ -1960,6 +2031,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
