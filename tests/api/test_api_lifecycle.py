@@ -314,3 +314,54 @@ def test_rematch_needs_a_token_of_the_finished_match(api: Api) -> None:
     assert api.public(match_id)["next_match_id"] is None
     missing = api.client.post("/v1/matches/nosuchmatch/rematch", headers=api.auth(tokens[0]))
     assert missing.status_code == 404
+
+
+def test_a_cancelled_rematch_stays_gone_for_every_seat(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}], rules={"hands": 1}, seed=14)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    play_out(api, match_id, tokens)
+    first = json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[0])))
+    next_id = first["match_id"]
+    cancelled = api.client.delete(f"/v1/matches/{next_id}", headers=api.auth(first["token"]))
+    assert cancelled.status_code == 204
+    for seat in (1, 2, 0):  # the others, and the seat that made and cancelled it
+        answer = api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[seat]))
+        body = json_object(answer)
+        assert (answer.status_code, body["reason"]) == (409, "rematch_cancelled"), body
+        assert schemas.ErrorSchema().validate(body) == {}
+        assert api.client.get(f"/v1/matches/{next_id}").status_code == 404, "not made again"
+    finished = api.public(match_id)
+    assert finished["next_match_id"] == next_id, "it still names the rematch there was"
+    assert [e["type"] for e in events(api.client, match_id)].count("rematch") == 1
+
+
+def test_seats_that_left_are_open_in_the_rematch(api: Api) -> None:
+    created = api.create(
+        seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D", "bot": "easy"}],
+        rules={"hands": 1},
+        listed=True,
+        seed=6,
+    )
+    match_id, tokens = created["match_id"], tokens_of(created)
+    play_turn(api, match_id, tokens)
+    left = api.client.post(f"/v1/matches/{match_id}/leave", headers=api.auth(tokens[2]))
+    assert left.status_code == 200
+    play_out(api, match_id, {seat: token for seat, token in tokens.items() if seat != 2})
+    gone = api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[2]))
+    assert (gone.status_code, json_object(gone)["reason"]) == (401, "invalid_token"), "a seat that left has no say"
+    first = json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[0])))
+    next_id = first["match_id"]
+    seats = api.public(next_id)["seats"]
+    assert [(s["name"], s["open"], s["bot"]) for s in seats] == [
+        ("A", False, None),
+        ("B", False, None),
+        (None, True, None),
+        ("D", False, "easy"),
+    ], "the seat whose player left is open; the others are kept for their players; bots stay bots"
+    listed = json_object(api.client.get("/v1/matches?limit=50"))["matches"]
+    assert next_id in [m["match_id"] for m in listed], "a listed match's rematch with an open seat is in the lobby"
+    json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[1])))
+    assert api.public(next_id)["status"] == "waiting", "it waits for someone to join the open seat"
+    joined = json_object(api.client.post(f"/v1/matches/{next_id}/join", json={"name": "E"}))
+    assert joined["seat"] == 2
+    assert api.public(next_id)["status"] == "playing"

@@ -245,9 +245,17 @@ export interface paths {
          * @description The first call makes the next match: the same seats in the same
          *     places, the same rules and clock; bots stay bots. Each other remote
          *     seat gets its own place and token by calling this too (the place is
-         *     kept for it), and the same call again answers the same. The next
-         *     match deals once all its remote seats are claimed; the finished match
-         *     shows `next_match_id` and its followers get a `rematch` event.
+         *     kept for it), and the same call again answers the same. A seat whose
+         *     player left the finished match is open in the rematch, for anyone to
+         *     join (listed in the lobby when the match was listed). The next match
+         *     deals once all its remote seats are claimed and its open seats
+         *     joined; the finished match shows `next_match_id` and its followers
+         *     get a `rematch` event.
+         *
+         *     A rematch that was cancelled (`DELETE` while it waited) stays gone:
+         *     every later call, by any seat, is refused with 409
+         *     `rematch_cancelled` (so is one whose rematch expired unclaimed), and
+         *     `next_match_id` keeps naming it (404). Create a new match to play again.
          *
          *     Idempotent without a key: after 503 `outcome_unknown` call it again
          *     (or read the finished match's `next_match_id`).
@@ -478,7 +486,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "bad_request" | "invalid_token" | "match_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "bad_request" | "invalid_token" | "match_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -1530,8 +1538,6 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
-                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1877,7 +1883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `match_not_finished` */
+            /** @description Reasons: `match_not_finished`, `rematch_cancelled` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2031,8 +2037,6 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
-                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

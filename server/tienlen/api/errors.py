@@ -22,6 +22,7 @@ from ..service.errors import (
     MatchNotFound,
     MatchNotPlaying,
     MatchNotWaiting,
+    RematchCancelled,
     StaleVersion,
 )
 
@@ -39,6 +40,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (MatchFull.reason, 409, False),
     (MatchNotWaiting.reason, 409, False),
     (MatchNotFinished.reason, 409, False),
+    (RematchCancelled.reason, 409, False),
     ("payload_too_large", 413, True),
     ("unsupported_media_type", 415, True),
     (InvalidRequest.reason, 422, True),

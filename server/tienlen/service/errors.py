@@ -70,6 +70,12 @@ class MatchNotFinished(ServiceError):
     reason = "match_not_finished"
 
 
+class RematchCancelled(ServiceError):
+    """The finished match's rematch was cancelled (or expired before its seats were claimed): it stays gone."""
+
+    reason = "rematch_cancelled"
+
+
 class IdempotencyKeyReused(ServiceError):
     """An ``Idempotency-Key`` already answered a request with another body."""
 

@@ -8,7 +8,9 @@
 - A seat that leaves a waiting match opens again; in play the takeover bot
   takes it at once, and when no remote seat is left the match is abandoned.
 - A rematch is a new match with the same seats, rules and clock; each remote
-  seat claims its place with the token of the finished match.
+  seat claims its place with the token of the finished match, and a seat
+  whose player left is open to a join. A rematch that was cancelled stays
+  gone: asking for it again is refused (``rematch_cancelled``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from ..engine import play_order
 from ..store import MatchRecord, SeatRecord, token_digest
 from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
-from .errors import MatchNotFinished, MatchNotFound, MatchNotWaiting, StaleVersion
+from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
 from .present import leave_answer, rematch_answer
 
 # A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
@@ -175,7 +177,10 @@ class LifecycleMixin(ServiceBase):
         """The token's seat in the next match (created by the first call), with its own token there.
 
         The same call again answers the same; the next match deals once
-        every remote seat has claimed its place.
+        every remote seat has claimed its place. Once the next match is
+        cancelled (or expired unclaimed) it stays gone: every call, the
+        first seat's as well, is refused with ``rematch_cancelled``, and
+        ``next_match_id`` keeps naming it (404).
         """
         record = self.get(match_id)
         seat = self.seat_of(record, token)
@@ -184,6 +189,8 @@ class LifecycleMixin(ServiceBase):
             raise MatchNotFinished("a rematch is for a finished match")
         next_id = record.next_match_id or next_match_id(match_id)
         if self.store.load(next_id).record is None:
+            if record.next_match_id is not None:
+                raise _rematch_gone(next_id)
             self.add(_next_match(record, next_id, self.now()))
         if record.next_match_id is None:
             self._announce_rematch(match_id, next_id)
@@ -211,7 +218,7 @@ class LifecycleMixin(ServiceBase):
         for _ in range(MAX_ATTEMPTS):
             record = self.store.load(next_id).record
             if record is None:
-                raise MatchNotFound(f"no match {next_id!r}")
+                raise _rematch_gone(next_id)
             held = record.seats[seat]
             if held.token_sha256 == digest or not held.reserved:
                 return
@@ -225,6 +232,13 @@ class LifecycleMixin(ServiceBase):
             if self.store.commit(record, expected, events):
                 return
         raise StaleVersion("the match kept changing; try again")
+
+
+def _rematch_gone(next_id: str) -> RematchCancelled:
+    return RematchCancelled(
+        f"the rematch {next_id!r} was cancelled (or expired before every seat claimed its place); "
+        "create a new match to play again"
+    )
 
 
 def next_match_id(match_id: str) -> str:

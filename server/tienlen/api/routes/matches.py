@@ -172,7 +172,12 @@ class Rematch(MethodView):
         security=AUTH,
         operationId="rematch",
         responses=errors(
-            "invalid_token", "match_not_found", "match_not_finished", "store_unavailable", "outcome_unknown"
+            "invalid_token",
+            "match_not_found",
+            "match_not_finished",
+            "rematch_cancelled",
+            "store_unavailable",
+            "outcome_unknown",
         ),
     )
     def post(self, match_id: str) -> Response:
@@ -181,9 +186,17 @@ class Rematch(MethodView):
         The first call makes the next match: the same seats in the same
         places, the same rules and clock; bots stay bots. Each other remote
         seat gets its own place and token by calling this too (the place is
-        kept for it), and the same call again answers the same. The next
-        match deals once all its remote seats are claimed; the finished match
-        shows `next_match_id` and its followers get a `rematch` event.
+        kept for it), and the same call again answers the same. A seat whose
+        player left the finished match is open in the rematch, for anyone to
+        join (listed in the lobby when the match was listed). The next match
+        deals once all its remote seats are claimed and its open seats
+        joined; the finished match shows `next_match_id` and its followers
+        get a `rematch` event.
+
+        A rematch that was cancelled (`DELETE` while it waited) stays gone:
+        every later call, by any seat, is refused with 409
+        `rematch_cancelled` (so is one whose rematch expired unclaimed), and
+        `next_match_id` keeps naming it (404). Create a new match to play again.
 
         Idempotent without a key: after 503 `outcome_unknown` call it again
         (or read the finished match's `next_match_id`).
