@@ -1538,6 +1538,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2037,6 +2039,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `too_many_waiters` */
             503: {
                 headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
