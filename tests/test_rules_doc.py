@@ -34,8 +34,8 @@ NUMBERED_SECTIONS: tuple[tuple[int, str], ...] = (
     (2, "Combinations"),
     (3, "Beating the table"),
     (4, "Bombs"),
-    (5, "A hand: deal, turns, battles"),
-    (6, "Scoring and the match"),
+    (5, "How a hand is played"),
+    (6, "Points, match length and the winner"),
     (7, "Presets"),
     (8, "Worked examples"),
 )
