@@ -1,9 +1,12 @@
 """Playing at the browser table (Debian's Chromium through Playwright): a whole hand by clicking, the live line
-about the selection, refusals, the clock, keyboard-only play at phone width, bots' plays one after another."""
+about the selection, refusals, the clock, keyboard-only play at phone width, bots' plays one after another, long
+polls when the stream is blocked, and a finished match followed no further than what it has (a rematch after its
+end)."""
 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -325,3 +328,89 @@ def test_long_polls_bring_the_other_seats_play_when_the_stream_is_blocked(pages:
     assert "Bo played pair of 4s" in page.inner_text("#table-play")
     assert streams, "the page never asked for the stream"
     assert polls, "no long poll brought the play"
+
+
+def _play_out(base: str, match_id: str, tokens: dict[int, str]) -> None:
+    """Play the remote seats of `tokens` over HTTP (a legal play, else a pass) until the match is finished."""
+    token = next(iter(tokens.values()))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        state = call(base, "GET", f"/v1/matches/{match_id}/view", token=token)
+        if state["status"] == "finished":
+            return
+        turn = state["turn"]
+        if turn not in tokens:
+            time.sleep(0.05)  # a bot's turn
+            continue
+        options = call(base, "GET", f"/v1/matches/{match_id}/legal", token=tokens[turn])
+        action = {"type": "play", "cards": options["plays"][0]["cards"]} if options["plays"] else {"type": "pass"}
+        call(base, "POST", f"/v1/matches/{match_id}/actions", action | {"version": state["version"]}, tokens[turn])
+    raise AssertionError("the match did not end")
+
+
+def _following(page: Page, match_id: str) -> list[str]:
+    """The URLs of the page's requests for the match's events (the stream, pages and long polls), as they go."""
+    asked: list[str] = []
+
+    def record(url: str) -> None:
+        if f"/v1/matches/{match_id}/" in url and ("/stream" in url or "/events" in url):
+            asked.append(url)
+
+    page.on("request", lambda request: record(request.url))
+    return asked
+
+
+@pytest.mark.parametrize("stream", ["open", "blocked"])
+def test_finished_match_table_shows_the_end_and_follows_no_further(
+    pages: PageFactory, live_server: str, stream: str
+) -> None:
+    """A 1-hand match against three bots, played to its end over HTTP, then opened at the table: the page shows the
+    winner and Rematch, and over 5 s it asks for the match's events at most twice (its history, the stream that
+    answers 204) and never long-polls: neither a 204 nor a refused stream (`blocked`) starts long polls of a
+    finished match."""
+    created = call(
+        live_server,
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": "Ann"}] + [{"name": f"Bot {n}", "bot": "easy"} for n in (1, 2, 3)], "rules": {"hands": 1}},
+    )
+    match_id, ann = created["match_id"], created["tokens"][0]["token"]
+    _play_out(live_server, match_id, {0: ann})
+    page = pages()
+    if stream == "blocked":
+        page.route("**/stream*", lambda route: route.abort())
+    asked = _following(page, match_id)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_selector("#winner")
+    assert page.inner_text("#winner").startswith("Winner of the match: ")
+    assert page.locator("#rematch").is_enabled()
+    page.wait_for_timeout(5_000)
+    assert not [url for url in asked if "wait=" in url], f"long polls of a finished match: {asked}"
+    assert len(asked) <= 2, asked
+    assert page.locator("#winner").is_visible()
+
+
+def test_rematch_made_after_the_end_reaches_the_open_table(pages: PageFactory, live_server: str) -> None:
+    """Ann's table is open while the match is played to its end over HTTP and Bo asks for a rematch right after:
+    the stream ends with `match_ended`, the page reconnects once and gets the `rematch` (in the log, and the
+    page's Rematch takes Ann to the next match); after that nothing more is asked (the last stream answers 204)."""
+    match_id, ann, bo = _two_remote_seats(live_server)
+    page = pages()
+    asked = _following(page, match_id)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    _play_out(live_server, match_id, {0: ann, 1: bo})
+    next_id = call(live_server, "POST", f"/v1/matches/{match_id}/rematch", token=bo)["match_id"]
+    page.wait_for_selector("#winner")
+    page.wait_for_selector("#log li[data-type=rematch]")
+    assert page.inner_text("#log li[data-type=rematch]") == "A rematch is ready."
+    page.wait_for_timeout(5_000)
+    assert not [url for url in asked if "wait=" in url], asked
+    streams = [url for url in asked if "/stream" in url]
+    assert len(streams) <= 3, streams  # the live one, the one with the rematch, the 204
+    settled = len(asked)
+    page.wait_for_timeout(4_000)
+    assert len(asked) == settled, asked
+    page.click("#rematch")
+    page.wait_for_function("id => location.pathname.endsWith(id)", arg=next_id)
+    page.wait_for_selector("#hand button")

@@ -140,32 +140,69 @@ const EVENT_TYPES = [
   "timed_out", "seat_taken_over", "seat_left", "match_abandoned", "match_cancelled", "rematch",
 ];
 
+/** Events after which nothing but a `rematch` or `seat_left` can come. */
+const ENDINGS = ["match_ended", "match_abandoned", "match_cancelled"];
+
 /**
  * Follow a match's events: the SSE stream, or long polls when the stream cannot be had.
+ *
+ * A finished match is followed no further than what it has: the stream of a finished match sends what is left
+ * (a `rematch` or `seat_left` after `match_ended`) and ends, and with nothing left it answers 204, which closes the
+ * EventSource. When the stream closes, or never opens, the match is read once: finished (or gone) and nothing left
+ * ends the following; a match still in play is followed by long polls, which stop after the match's end.
  * @param {string} id @param {number} after @param {(event: MatchEvent) => void} onEvent
  * @returns {() => void} stops following
  */
 export function follow(id, after, onEvent) {
   let stopped = false;
+  let over = false; // an ending event came: what follows it is the rest of the match
   let last = after;
   const deliver = (/** @type {MatchEvent} */ event) => {
-    if (event.seq <= last) return;
+    if (stopped || event.seq <= last) return;
     last = event.seq;
+    if (ENDINGS.includes(event.type)) over = true;
     onEvent(event);
-    if (["match_ended", "match_abandoned", "match_cancelled"].includes(event.type)) stop();
+    if (event.type === "match_cancelled") stop(); // a cancelled match is gone: nothing more comes
   };
   /** @type {EventSource | null} */
   let source = null;
   let opened = false;
   const longPoll = async () => {
-    while (!stopped) {
+    while (!stopped && !over) {
       try {
         const page = await call("get", `${M}/events`, { path: at(id), query: { after: last, wait: 25 } });
         for (const event of page.events) deliver(event);
-      } catch {
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) break; // the match is gone
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
     }
+    stop();
+  };
+  /** The stream closed or never opened: stop if the match is over (after what it has left), else long polls. */
+  const fallBack = async () => {
+    if (stopped) return;
+    /** @type {Match | null} */
+    let match = null;
+    try {
+      match = await getMatch(id);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) { stop(); return; } // gone (cancelled or expired)
+    }
+    if (stopped) return;
+    if (match?.status === "finished") {
+      if (match.last_seq > last) {
+        try {
+          const page = await call("get", `${M}/events`, { path: at(id), query: { after: last } });
+          for (const event of page.events) deliver(event);
+        } catch {
+          // what was left stays unseen; the page's own read of the match shows its end
+        }
+      }
+      stop();
+      return;
+    }
+    void longPoll();
   };
   if (typeof EventSource === "function") {
     source = new EventSource(`/v1/matches/${encodeURIComponent(id)}/stream?after=${after}`);
@@ -173,15 +210,23 @@ export function follow(id, after, onEvent) {
     for (const type of EVENT_TYPES) {
       source.addEventListener(type, (message) => deliver(JSON.parse(/** @type {MessageEvent} */ (message).data)));
     }
+    // A stream that ends (after the match's end, or a server going away) reconnects by itself after what it
+    // delivered; the browser gives up (CLOSED) on a 204 (nothing left), a refusal, or when it never opened.
     source.onerror = () => {
-      if (!opened && source) { source.close(); source = null; void longPoll(); }
+      if (stopped || !source) return;
+      if (!opened || source.readyState === EventSource.CLOSED) {
+        source.close();
+        source = null;
+        void fallBack();
+      }
     };
   } else {
-    void longPoll();
+    void fallBack();
   }
   function stop() {
     stopped = true;
     source?.close();
+    source = null;
   }
   return stop;
 }
