@@ -3,7 +3,8 @@
 Retries (see :class:`~tienlen_client.transport.Transport`): every read may be
 sent again, since it changes nothing. Every write carries an
 ``Idempotency-Key``, a fresh one per call, the same on each of its attempts;
-each write's docstring says why sending it again is safe.
+each write's docstring says whether the server honours it there, and so
+whether sending the write again is safe.
 """
 
 from __future__ import annotations
@@ -128,10 +129,11 @@ class Client:
         """``POST /v1/matches`` → 201 ``{match_id, tokens, match}``.
 
         ``options`` adds other fields of the body (``clock``, ``takeover``,
-        ``listed``). Retried with one ``Idempotency-Key`` (``key``, else a fresh
-        one): a server that honours it on create answers a retry with the match
-        the first attempt made; one that does not yet may make a second
-        (unused) match, which expires with the waiting or inactive matches.
+        ``listed``). Safe to retry: it carries one ``Idempotency-Key`` (``key``,
+        else a fresh one) on every attempt, and the server answers a retry with
+        the same key and body (from the same address, within 24 h) with the
+        same ``match_id`` and tokens, making no second match (404 if that match
+        was cancelled since).
         """
         body: dict[str, Any] = {"seats": seats, **options}
         if rules is not None:
@@ -145,10 +147,9 @@ class Client:
     def join(self, match_id: str, name: str, *, key: str | None = None) -> dict[str, Any]:
         """``POST /v1/matches/{id}/join`` → 201 ``{seat, token}`` (409 ``match_full``).
 
-        Retried with one ``Idempotency-Key``: a server that honours it on join
-        answers a retry with the seat the first attempt took; one that does not
-        yet may seat the name twice (or answer ``match_full`` when the first
-        attempt took the last seat).
+        Safe to retry: it carries one ``Idempotency-Key`` on every attempt, and
+        the server answers a retry with the same key and body (from the same
+        address, within 24 h) with the same seat and token, taking no second seat.
         """
         path = f"/v1/matches/{match_id}/join"
         return dict(self.request("POST", path, {"name": name}, headers=_key(key), expect=201))
@@ -245,10 +246,12 @@ class Seat:
     def leave(self, *, key: str | None = None) -> dict[str, Any]:
         """``POST …/leave`` → the public match: the seat opens again (waiting) or a bot takes it over.
 
-        Retried with one ``Idempotency-Key``. Leaving twice changes nothing
-        more, but the seat's token stops working once it has left: a retry
-        after an attempt that was applied answers 401 ``invalid_token``
-        (:attr:`ApiError.attempts` > 1 tells that case).
+        Retried, but the server keeps no answer for it (the ``Idempotency-Key``
+        it carries, as every write does, is ignored): leaving twice changes
+        nothing more, yet the seat's token stops working once it has left, so a
+        retry after an attempt that was applied (e.g. one answered 503
+        ``outcome_unknown``) answers 401 ``invalid_token``; when
+        :attr:`ApiError.attempts` > 1, read the match to tell.
         """
         return dict(self._call("POST", "/leave", key=key))
 
@@ -262,9 +265,11 @@ class Seat:
     def cancel(self, *, key: str | None = None) -> None:
         """``DELETE /v1/matches/{id}`` → 204: cancel a match still waiting for seats (409 ``match_not_waiting``).
 
-        Retried with one ``Idempotency-Key``. A cancelled match is gone: a retry
-        after an attempt that was applied answers 404 ``match_not_found``
-        (:attr:`ApiError.attempts` > 1 tells that case).
+        Retried, but the server keeps no answer for it (the ``Idempotency-Key``
+        it carries is ignored): a cancelled match is gone, so a retry after an
+        attempt that was applied answers 404 ``match_not_found``; when
+        :attr:`ApiError.attempts` > 1, that most likely means the match was
+        cancelled by this call.
         """
         self._call("DELETE", "", key=key, expect=204)
 

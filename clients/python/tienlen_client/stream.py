@@ -41,8 +41,9 @@ class EventStream(Iterator[dict[str, Any]]):
     ``GET …/events``, with ``seq`` and ``type``), oldest first, and stops
     after a final event (``match_ended``, ``match_abandoned``,
     ``match_cancelled``: :data:`FINAL_EVENTS`), or at once when the match is
-    finished and nothing is left after ``after``. Comments (the heartbeats) are
-    skipped.
+    finished and nothing is left after ``after`` (the server answers 204).
+    Comments (the heartbeats) are skipped. To read what may follow the end (a
+    ``rematch``, a ``seat_left``), follow again after the final event.
 
     The stream reads its own HTTP connection (chunked, decoded by
     ``http.client``). When that connection drops, times out (no byte for
@@ -109,6 +110,8 @@ class EventStream(Iterator[dict[str, Any]]):
             try:
                 if self._response is None:
                     self._open()
+                    if self.ended:  # 204: a finished match with nothing after last_event_id
+                        break
                 event = self._read_event()
             except _Dropped as dropped:
                 self._reconnect_after(dropped)
@@ -178,6 +181,11 @@ class EventStream(Iterator[dict[str, Any]]):
         except (OSError, http.client.HTTPException) as error:
             self._disconnected()
             raise _Dropped(error) from error
+        if response.status == 204:  # the match is finished and has nothing after last_event_id
+            _read_quietly(response)
+            self.connections += 1
+            self.close()
+            return
         if response.status != 200:
             refusal = Response(response.status, _read_quietly(response))
             retry_after = retry_after_s(response.getheader("Retry-After"))
