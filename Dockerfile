@@ -16,6 +16,8 @@ RUN pip install --require-hashes -r requirements.lock
 # Then the package itself, without resolving anything again (pyproject names README.md as the readme).
 COPY pyproject.toml README.md ./
 COPY server ./server
+# The Python client is part of the distribution too (tienlen tournament plays outside bots through it).
+COPY clients/python/tienlen_client ./clients/python/tienlen_client
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin tienlen
 # The browser table at / (static files; an installed package does not find them in the repository).

@@ -9,6 +9,7 @@ package mirrors. Regenerate it with ``make lock`` after changing the dependencie
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -49,14 +50,72 @@ def test_the_lock_is_pip_compiles_hashed_output_with_no_local_index() -> None:
     assert not re.search(r"^--(find-links|index-url|extra-index-url)", text, re.MULTILINE)
 
 
+def _pattern(text: str) -> re.Pattern[str]:
+    """A .dockerignore pattern as a regular expression: ``*`` within one path part, ``**`` across parts."""
+    out = ""
+    for part in re.split(r"(\*\*/?|\*|\?)", text.strip("/")):
+        if part.startswith("**"):
+            out += "(.*/)?" if part.endswith("/") else ".*"
+        elif part == "*":
+            out += "[^/]*"
+        elif part == "?":
+            out += "[^/]"
+        else:
+            out += re.escape(part)
+    return re.compile(out + "$")
+
+
+def context_excludes(path: str, rules: list[str]) -> bool:
+    """Whether Docker leaves ``path`` out of the build context: the last rule matching it or a parent wins."""
+    parts = path.split("/")
+    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    excluded = False
+    for rule in rules:
+        negated = rule.startswith("!")
+        pattern = _pattern(rule.removeprefix("!"))
+        if any(pattern.match(prefix) for prefix in prefixes):
+            excluded = not negated
+    return excluded
+
+
+def test_dockerignore_rules_read_as_docker_reads_them() -> None:
+    """Later rules win, a rule on a directory covers what is in it, ``*`` stays within one path part."""
+    rules = ["clients/*", "!clients/web", "clients/web/*", "!clients/web/public", "*.json", "**/__pycache__"]
+    assert context_excludes("clients/python/x.py", rules)
+    assert not context_excludes("clients/web/public/index.html", rules)
+    assert context_excludes("clients/web/package.json", rules)
+    assert context_excludes("openapi.json", rules) and not context_excludes("server/a.json", rules)
+    assert context_excludes("server/tienlen/__pycache__/a.pyc", rules)
+
+
 def test_the_image_installs_the_lock_and_the_build_context_holds_what_it_copies() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "pip install --require-hashes -r requirements.lock" in dockerfile
     assert "pip install --no-deps ." in dockerfile, "the package adds nothing unlocked"
-    ignored = (ROOT / ".dockerignore").read_text().splitlines()
+    rules = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    copied_sources: list[str] = []
     for copied in re.findall(r"^COPY (.+) \S+$", dockerfile, re.MULTILINE):
         for source in copied.split():
             top = source.split("/")[0]
             assert top in ("requirements.lock", "pyproject.toml", "README.md", "server", "clients"), source
-            assert source not in ignored, f"{source} is copied but .dockerignore leaves it out"
-    assert ".venv" in ignored and ".git" in ignored
+            files = [f for f in tracked if f == source or f.startswith(source.rstrip("/") + "/")]
+            assert files, f"{source} is copied but holds no tracked file"
+            left_out = [f for f in files if context_excludes(f, rules)]
+            assert not left_out, f"{source} is copied but .dockerignore leaves out {left_out[:3]}"
+            copied_sources.append(source.rstrip("/"))
+    assert context_excludes(".venv/bin/python", rules) and context_excludes(".git/HEAD", rules)
+    # every package the distribution is built from (pyproject's packages.find) is in the image
+    where = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["where"]
+    for root in where:
+        for init in (ROOT / root).glob("*/__init__.py"):
+            package = init.parent.relative_to(ROOT).as_posix()
+            assert any(package == s or package.startswith(s + "/") for s in copied_sources), (
+                f"the image builds the package without {package}: COPY it in the Dockerfile"
+            )
