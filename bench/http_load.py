@@ -4,7 +4,7 @@ Starts a private Redis (temporary directory, free port, append-only file on)
 and ``python -m tienlen serve`` on a free port as a subprocess, then:
 
 1. *actions*: ``--threads`` client threads, each with one keep-alive
-   connection (the project's client, ``clients/python/tienlen_client.py``),
+   connection (the project's client, ``clients/python/tienlen_client``),
    play whole matches in a loop for
    ``--duration`` seconds.  Every seat is a remote client with its own bearer
    token and plays its lowest legal play, or passes when it has none.  By

@@ -4,7 +4,7 @@ Every seat of a four-seat match is a remote client with its own token; the
 seat on turn plays its lowest legal play, worked out from its own view with
 ``tienlen.botkit.lowest_play`` (or, with ``ask_legal``, read from
 ``GET .../legal``), and passes when it has none. The HTTP client is the
-project's own (``clients/python/tienlen_client.py``); only the timing of the
+project's own (``clients/python/tienlen_client``); only the timing of the
 actions is the benchmark's.
 """
 
