@@ -8,10 +8,11 @@ import time
 import pytest
 
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
-from tienlen.bots import bot_rng, choose
-from tienlen.bots.hard import sample_hands, start_simulation
+from tienlen.bots import bot_rng, choose, hard
+from tienlen.bots.hard import start_simulation
+from tienlen.bots.sampling import DealChain, sample_hands
 from tienlen.bots.sim import SimHand
-from tienlen.engine import PRESET_NAMES, Match, seat_view
+from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
 
 
 def _sim_of(match: Match) -> SimHand:
@@ -107,3 +108,33 @@ def test_hard_default_server_budget_is_bounded(make_match: MatchFactory) -> None
     start = time.perf_counter()
     choose("hard", seat_view(match, match.turn), match.legal_plays(), bot_rng(match, match.turn), budget_s=0.2)
     assert time.perf_counter() - start < 1.0
+
+
+def test_halving_keeps_the_move_that_goes_out_and_stays_within_its_playouts(
+    make_match: MatchFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of several leads, the one that sheds the whole hand (docs/rules.md §5: out first) wins the comparison,
+    and sequential halving plays no more playouts than it is given, every survivor on the same deals."""
+    match = make_match("standard", 2, 1, start_card_rule=False)
+    assert match.turn is not None
+    view = seat_view(match, match.turn)
+    cands = [p.mask for p in match.legal_plays().plays if p.mask.bit_count() == 1][:7]
+    assert len(cands) == 7
+    calls: list[tuple[list[int], int]] = []  # the deals are kept, so their ids stay distinct
+    real = hard.playout_value
+
+    def counted(view: SeatView, hands: list[int], move: int) -> tuple[float, int]:
+        calls.append((hands, move))
+        if move == cands[4]:
+            return 5.0, 1  # as if this move went out at once on every deal
+        return real(view, hands, move)
+
+    monkeypatch.setattr(hard, "playout_value", counted)
+    deals = DealChain(view, [], random.Random(3))
+    assert hard.compare_candidates(view, cands, deals, 140, 10**9, None) == 4
+    assert len(calls) <= 140
+    per_deal: dict[int, set[int]] = {}
+    for deal, move in calls:
+        per_deal.setdefault(id(deal), set()).add(move)
+    sizes = [len(moves) for moves in per_deal.values()]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] == len(cands) and sizes[-1] == 2, sizes

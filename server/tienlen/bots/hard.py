@@ -21,15 +21,15 @@ from __future__ import annotations
 import random
 import time
 
-from ..engine.cards import indices
 from ..engine.combos import classify
 from ..engine.match import LegalPlays
 from ..engine.views import SeatView
 from .base import PASS_ACTION, Action, play_action
 from .endgame import forced_moves
-from .infer import MISS_LIKELIHOOD, ActionEvent, action_events, unexplained
+from .infer import action_events
 from .medium import answer_score, choose_medium
 from .planner import plan_combos, plan_cost, plan_masks
+from .sampling import DealChain
 from .sim import SimHand
 
 DEFAULT_ITERATIONS = 300
@@ -37,8 +37,6 @@ MAX_CANDIDATES = 5
 FIRST_BONUS = 2.0
 MAX_STEPS = 6000
 DEFAULT_PRIOR = 0.1
-SAMPLE_TRIES = 6
-MISS_LIMIT = 4  # misses counted per draw at most (MISS_LIKELIHOOD ** 4: a deal kept about 1 time in 2,000)
 ENDGAME_CARDS = 6
 ENDGAME_SAMPLES = 8
 ENDGAME_NODES = 3000  # positions searched per sampled deal
@@ -71,53 +69,6 @@ def candidates(view: SeatView, legal: LegalPlays, medium: Action) -> list[int]:
         if len(out) >= MAX_CANDIDATES:
             break
     return out
-
-
-def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
-    """Deal the unseen cards to the other seats by their card counts (the rest stay out of play)."""
-    unseen = list(indices(view.unseen))
-    rng.shuffle(unseen)
-    hands = [0] * view.players
-    pos = 0
-    for seat in range(view.players):
-        if seat == view.seat:
-            hands[seat] = view.hand
-            continue
-        count = view.cards_left[seat]
-        mask = 0
-        for card in unseen[pos : pos + count]:
-            mask |= 1 << card
-        pos += count
-        hands[seat] = mask
-    return hands
-
-
-def sample_consistent(view: SeatView, rng: random.Random, events: list[ActionEvent]) -> tuple[list[int], int]:
-    """A sampled deal, drawn in proportion to how well it explains the other seats' actions.
-
-    Each draw is kept with probability ``MISS_LIKELIHOOD ** misses`` (a
-    rejection sampler of the deals weighted by the likelihood of the observed
-    plays and passes under Medium); after :data:`SAMPLE_TRIES` draws the one
-    with the fewest misses is used. Also returns the work done (actions
-    checked), charged to the search's action budget.
-    """
-    best = sample_hands(view, rng)
-    if not events:
-        return best, 0
-    limit = min(MISS_LIMIT, len(events))
-    best_miss = unexplained(events, best, view, limit)
-    work = len(events)
-    if best_miss == 0 or rng.random() < MISS_LIKELIHOOD**best_miss:
-        return best, work
-    for _ in range(SAMPLE_TRIES - 1):
-        hands = sample_hands(view, rng)
-        miss = unexplained(events, hands, view, limit)
-        work += len(events)
-        if miss == 0 or rng.random() < MISS_LIKELIHOOD**miss:
-            return hands, work
-        if miss < best_miss:
-            best, best_miss = hands, miss
-    return best, work
 
 
 def start_simulation(view: SeatView, hands: list[int]) -> SimHand:
@@ -181,20 +132,18 @@ def hidden_cards_known(view: SeatView) -> bool:
     return len(holding) <= 1 and sum(view.cards_left[s] for s in holding) == view.unseen.bit_count()
 
 
-def endgame_move(
-    view: SeatView, legal: LegalPlays, rng: random.Random, events: list[ActionEvent], deadline: float | None
-) -> tuple[int | None, int]:
+def endgame_move(view: SeatView, legal: LegalPlays, deals: DealChain, deadline: float | None) -> tuple[int | None, int]:
     """A move (mask, 0 = pass) that forces a first place on every sampled deal, or None; also the work done.
 
-    Deals are drawn as for the playouts; one deal suffices when the hidden
-    cards are known. Among several forcing moves Medium's own order decides:
-    the one shedding the most cards, then the lowest.
+    Deals come from the same chain as the playouts' deals; one deal suffices
+    when the hidden cards are known. Among several forcing moves Medium's own
+    order decides: the one shedding the most cards, then the lowest.
     """
     allowed = {p.mask for p in legal.plays} | ({0} if legal.can_pass else set())
     always: set[int] | None = None
     work = 0
     for _ in range(1 if hidden_cards_known(view) else ENDGAME_SAMPLES):
-        hands, drawn = sample_consistent(view, rng, events)
+        hands = deals.next_deal()
         result, nodes = forced_moves(
             hands,
             view.seat,
@@ -206,7 +155,7 @@ def endgame_move(
             node_limit=ENDGAME_NODES,
             deadline=deadline,
         )
-        work += drawn + nodes * ENDGAME_STEP_COST
+        work += nodes * ENDGAME_STEP_COST
         forcing = {move for move, wins in result.items() if wins and move in allowed}
         always = forcing if always is None else always & forcing
         if not always:
@@ -214,6 +163,44 @@ def endgame_move(
     if not always:
         return None, work
     return min(always, key=lambda m: (-m.bit_count(), m)), work
+
+
+def compare_candidates(
+    view: SeatView, cands: list[int], deals: DealChain, playouts: int, step_budget: int, deadline: float | None
+) -> int:
+    """The index of the candidate with the best mean playout value, by sequential halving.
+
+    Each round plays every candidate still in the race out on the same fresh
+    deals (common deals make the comparison fairer), then keeps the better
+    half; the ``playouts`` are split evenly over the rounds, so the last two
+    candidates are compared on many more deals than the first ones. Medium's
+    own choice (index 0) gets a small head start per deal. Stops early when the
+    simulated actions (deals drawn included) pass ``step_budget`` or at the
+    ``deadline``.
+    """
+    active = list(range(len(cands)))
+    totals = [0.0] * len(cands)
+    rounds = max(1, (len(cands) - 1).bit_length())
+    seen = steps = 0
+
+    def score(i: int) -> tuple[float, int]:
+        return totals[i] + (DEFAULT_PRIOR * seen if i == 0 else 0.0), -i
+
+    start_work = deals.work
+    for round_index in range(rounds):
+        for _ in range(max(1, playouts // (len(active) * rounds))):
+            out_of_time = deadline is not None and time.perf_counter() > deadline
+            if seen > 0 and (steps + deals.work - start_work > step_budget or out_of_time):
+                return max(active, key=score)
+            hands = deals.next_deal()
+            for i in active:
+                value, used = playout_value(view, hands, cands[i])
+                totals[i] += value
+                steps += used
+            seen += 1
+        if round_index < rounds - 1:
+            active = sorted(active, key=score, reverse=True)[: (len(active) + 1) // 2]
+    return max(active, key=score)
 
 
 def choose_hard(
@@ -229,30 +216,17 @@ def choose_hard(
     if not legal.plays:
         return medium
     deadline = None if budget_s is None else time.perf_counter() + budget_s
-    events = action_events(view)
+    deals = DealChain(view, action_events(view), rng)
     steps = 0
     if in_endgame(view):
-        forced, steps = endgame_move(view, legal, rng, events, deadline)
+        forced, steps = endgame_move(view, legal, deals, deadline)
         if forced is not None:
             return PASS_ACTION if forced == 0 else play_action(forced)
     cands = candidates(view, legal, medium)
     if len(cands) == 1:
         return medium
     total = DEFAULT_ITERATIONS if iterations is None else iterations
-    totals = [0.0] * len(cands)
-    samples = 0
-    while (samples + 1) * len(cands) <= max(total, len(cands)):
-        if samples > 0 and (steps > MAX_STEPS or (deadline is not None and time.perf_counter() > deadline)):
-            break
-        hands, work = sample_consistent(view, rng, events)
-        steps += work
-        for i, move in enumerate(cands):
-            value, used = playout_value(view, hands, move)
-            totals[i] += value
-            steps += used
-        samples += 1
-    totals[0] += DEFAULT_PRIOR * samples
-    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+    best = compare_candidates(view, cands, deals, total, MAX_STEPS - steps, deadline)
     move = cands[best]
     if move == 0:
         return PASS_ACTION if legal.can_pass else medium

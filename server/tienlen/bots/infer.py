@@ -4,12 +4,11 @@ Only public history is used: the hand's actions in order (a pass is an empty
 mask). Replaying them on a :class:`~tienlen.bots.sim.SimHand` whose "hands" hold
 only the cards each seat is known to play later (plus a marker bit while the
 seat still holds cards) recovers the table, its owner and the pass locks at
-every action. A sampled deal is then checked against each of another seat's
-actions, plays as well as passes: would Medium, holding the sampled hand plus
-the cards that seat played from then on, have chosen the same action? Each
-action Medium would not have chosen makes the deal less likely
-(:data:`MISS_LIKELIHOOD` each), and Hard keeps a drawn deal with probability
-proportional to that likelihood (:func:`~tienlen.bots.hard.sample_consistent`).
+every action. A sampled deal is then checked against each of another seat's actions, plays
+as well as passes: would Medium, holding the sampled hand plus the cards that
+seat played from then on, have chosen the same action? The actions Medium would
+not have chosen make the deal less likely (:mod:`.sampling` draws deals by that
+likelihood).
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ from .sim import SimHand
 
 MARKER_BIT = 56
 MAX_EVENTS = 12
-# How much less likely a deal is for each action of another seat that Medium would not have chosen holding it.
-MISS_LIKELIHOOD = 0.15
 
 
 @dataclass(frozen=True, slots=True)

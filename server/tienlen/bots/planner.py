@@ -142,6 +142,15 @@ def plan_cost(hand: int) -> float:
     return found if found is not None else _costs.put(hand, packed_plan_cost(packed_counts(hand)))
 
 
+_sizes: BoundedCache[int, int] = BoundedCache()
+
+
+def plan_size(hand: int) -> int:
+    """How many pieces the hand's best plan has (``len(plan_masks(hand))``, without placing the suits)."""
+    found = _sizes.get(hand)
+    return found if found is not None else _sizes.put(hand, len(best_plan(rank_counts(hand))[1]))
+
+
 def plan_masks(hand: int) -> tuple[int, ...]:
     """The hand's best plan as card masks, weakest (lowest top card) first."""
     found = _masks.get(hand)

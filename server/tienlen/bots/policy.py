@@ -14,7 +14,7 @@ from ..engine.legal import answer_masks, bomb_answers
 from ..engine.rules import Bombs
 from .medium import decide, decide_lead
 from .memo import BoundedCache
-from .planner import plan_masks
+from .planner import plan_size
 
 BOSS_PIECES = 4
 
@@ -63,13 +63,14 @@ def policy_answer(
     hand: int, table: Combination, table_seat: int, cards_left: list[int], seat: int, bombs: Bombs, locked: bool
 ) -> int:
     """Medium's answer (mask, 0 = pass) to the table; its urgency depends only on small card counts."""
-    min_opp = 99
-    for s, count in enumerate(cards_left):
-        if s != seat and 0 < count < min_opp:
-            min_opp = count
-    owner_left = cards_left[table_seat]
-    urgent = 0 < owner_left <= 2 or min_opp <= 1
-    key = _answer_key(hand, table.mask, bombs, urgent, locked)
+    urgent = 0 < cards_left[table_seat] <= 2
+    if not urgent:
+        for s, count in enumerate(cards_left):
+            if count == 1 and s != seat:
+                urgent = True
+                break
+    # _answer_key(hand, table.mask, bombs, urgent, locked), spelled out: this is the playouts' hottest line.
+    key = (((table.mask << CARD_BITS | hand) << BOMBS_BITS | _BOMB_CODE[bombs]) << 1 | urgent) << 1 | locked
     found = _answer_cache.get(key)
     if found is None:
         answers = legal_answers(hand, table, bombs, locked)
@@ -85,7 +86,7 @@ def policy_lead(hand: int, cards_left: list[int], seat: int, bombs: Bombs, unsee
         if s != seat and 0 < count < min_opp:
             min_opp = count
     bucket = _lead_bucket(min_opp)
-    relevant = unseen if len(plan_masks(hand)) <= BOSS_PIECES else 0
+    relevant = unseen if plan_size(hand) <= BOSS_PIECES else 0
     start = -1 if start_card is None else start_card
     key = ((relevant << CARD_BITS | hand) << START_BITS | (start + 1)) << (LEAD_BUCKET_BITS + BOMBS_BITS)
     key |= bucket << BOMBS_BITS | _BOMB_CODE[bombs]

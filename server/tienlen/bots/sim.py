@@ -111,8 +111,29 @@ class SimHand:
             self.pass_turn()
 
     def run_until_first_out(self, max_steps: int = 400) -> None:
-        """Play on with Medium for everyone until some seat has gone out (or the hand ended)."""
+        """Play on with Medium for everyone until some seat has gone out (or the hand ended).
+
+        The same as calling :meth:`step` with :meth:`policy_move` each time,
+        with the lookups of that loop hoisted out of it (the playouts' hot loop).
+        """
+        hands = self.hands
+        bombs = self.bombs
+        cards_left = [h.bit_count() for h in hands]
         for _ in range(max_steps):
             if self.places or self.done:
                 return
-            self.step(self.policy_move())
+            seat = self.turn
+            hand = hands[seat]
+            table = self.table
+            if table is None:
+                move = policy_lead(hand, cards_left, seat, bombs, FULL_DECK & ~hand & ~self.played, self.start_card)
+            else:
+                assert self.table_seat is not None
+                locked = bool(self.locked >> seat & 1)
+                move = policy_answer(hand, table, self.table_seat, cards_left, seat, bombs, locked)
+            self.steps += 1
+            if move:
+                cards_left[seat] -= move.bit_count()
+                self.play(move)
+            else:
+                self.pass_turn()

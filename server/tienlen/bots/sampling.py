@@ -1,0 +1,141 @@
+"""Deals of the unseen cards for Hard's search, weighted by what the other seats did.
+
+A deal gives each other seat as many unseen cards as it holds (with fewer than
+four players the rest stay out of play). Deals are not equally likely: each
+play or pass of another seat that Medium would not have chosen holding the
+dealt hand (an *unexplained* action, :mod:`.infer`) makes a deal
+:data:`MISS_LIKELIHOOD` times as likely. :class:`DealChain` draws deals in
+proportion to that likelihood with a Metropolis chain whose moves swap one
+card between two holders; a swap changes only those two seats' hands, so only
+their actions are judged again, and a judgement stops as soon as the swap is
+sure to be refused. All randomness comes from the generator it is given.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..engine.cards import indices
+from ..engine.views import SeatView
+from .infer import ActionEvent, medium_would
+
+# How much less likely a deal is for each action of another seat that Medium would not have chosen holding it.
+MISS_LIKELIHOOD = 0.05
+BURN_IN_PER_EVENT = 3  # chain steps before the first deal, per action judged
+BURN_IN_MIN = 24
+THINNING = 2  # chain steps between two deals handed out
+
+
+def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
+    """Deal the unseen cards to the other seats by their card counts (the rest stay out of play)."""
+    unseen = list(indices(view.unseen))
+    rng.shuffle(unseen)
+    hands = [0] * view.players
+    pos = 0
+    for seat in range(view.players):
+        if seat == view.seat:
+            hands[seat] = view.hand
+            continue
+        count = view.cards_left[seat]
+        mask = 0
+        for card in unseen[pos : pos + count]:
+            mask |= 1 << card
+        pos += count
+        hands[seat] = mask
+    return hands
+
+
+def _random_card(mask: int, rng: random.Random) -> int:
+    """One card of a non-empty mask, uniformly (as a one-bit mask)."""
+    pick = rng.randrange(mask.bit_count())
+    for _ in range(pick):
+        mask &= mask - 1
+    return mask & -mask
+
+
+class DealChain:
+    """A Metropolis chain over deals of the unseen cards, drawn in proportion to ``MISS_LIKELIHOOD ** misses``.
+
+    ``misses`` counts the other seats' actions (``events``) that Medium would
+    not have chosen holding the deal's hands. :meth:`next_deal` hands out a
+    deal every :data:`THINNING` steps after a burn-in, and :attr:`work` counts
+    the actions judged so far (the search charges them to its budget).
+    """
+
+    def __init__(
+        self,
+        view: SeatView,
+        events: list[ActionEvent],
+        rng: random.Random,
+        likelihood: float = MISS_LIKELIHOOD,
+    ) -> None:
+        """Start from a uniformly drawn deal for ``view``'s seat."""
+        self.view = view
+        self.rng = rng
+        self.work = 0
+        self._log_likelihood = math.log(likelihood)
+        self.hands = sample_hands(view, rng)
+        self._holders = [s for s in view.opponents if self.hands[s]]
+        out_of_play = view.unseen
+        for seat in self._holders:
+            out_of_play &= ~self.hands[seat]
+        if out_of_play:
+            self.hands.append(out_of_play)  # a pseudo-seat past the last one holds the cards out of play
+            self._holders.append(len(self.hands) - 1)
+        self._events: dict[int, list[ActionEvent]] = {s: [] for s in self._holders}
+        for ev in events:
+            if ev.seat in self._events:
+                self._events[ev.seat].append(ev)
+        self.misses = dict.fromkeys(self._holders, 0)
+        self._started = False
+        self._burn_in = max(BURN_IN_MIN, BURN_IN_PER_EVENT * len(events)) if events else 0
+
+    def _misses(self, seat: int, hand: int, limit: int) -> int:
+        """How many of the seat's actions Medium would not have chosen holding ``hand`` (counting stops past limit)."""
+        misses = 0
+        for ev in self._events[seat]:
+            self.work += 1
+            if not medium_would(ev, hand | ev.later, self.view):
+                misses += 1
+                if misses > limit:
+                    break
+        return misses
+
+    def step(self) -> None:
+        """Propose swapping one card between two holders and accept it with the Metropolis rule."""
+        if len(self._holders) < 2:
+            return
+        rng = self.rng
+        a, b = rng.sample(self._holders, 2)
+        card_a, card_b = _random_card(self.hands[a], rng), _random_card(self.hands[b], rng)
+        new_a = self.hands[a] ^ card_a | card_b
+        new_b = self.hands[b] ^ card_b | card_a
+        old = self.misses[a] + self.misses[b]
+        # Accept when likelihood ** (new - old) >= u, i.e. when new <= old + log(u) / log(likelihood).
+        allowed = old + int(math.log(1.0 - rng.random()) / self._log_likelihood)
+        miss_a = self._misses(a, new_a, allowed)
+        if miss_a > allowed:
+            return
+        miss_b = self._misses(b, new_b, allowed - miss_a)
+        if miss_a + miss_b > allowed:
+            return
+        self.hands[a], self.hands[b] = new_a, new_b
+        self.misses[a], self.misses[b] = miss_a, miss_b
+
+    def next_deal(self) -> list[int]:
+        """The next deal of the chain (a hand a seat; the seat's own hand as it is)."""
+        if self._started:
+            steps = THINNING
+        else:
+            self._started = True
+            steps = self._burn_in
+            self.misses = {s: self._misses(s, self.hands[s], len(self._events[s])) for s in self._holders}
+        for _ in range(steps):
+            self.step()
+        return self.hands[: self.view.players]
+
+    @property
+    def unexplained(self) -> int:
+        """How many of the other seats' actions the current deal leaves unexplained."""
+        return sum(self.misses.values())

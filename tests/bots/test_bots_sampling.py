@@ -1,0 +1,133 @@
+"""Hard's deals of the unseen cards: a Metropolis chain weighted by how well a deal explains the others' actions.
+
+The hidden hands are what the seat cannot see (docs/rules.md §5: each seat sees
+only its own hand and what was played); a deal must fit every seat's card count,
+and each action Medium would not have chosen holding the dealt hand makes the
+deal ``MISS_LIKELIHOOD`` times as likely.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from tests.support.bots import Advance, MatchFactory, assert_hands_fit
+from tienlen.bots import bot_rng, choose
+from tienlen.bots.infer import action_events, unexplained
+from tienlen.bots.sampling import MISS_LIKELIHOOD, DealChain, sample_hands
+from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
+from tienlen.engine.cards import indices
+
+
+def _late_position(make_match: MatchFactory, seed: int, unseen_at_most: int) -> tuple[Match, SeatView]:
+    """A four-seat match played by Medium until the seat on turn sees at most this many unseen cards."""
+    match = make_match("standard", 4, seed)
+    while match.outcome is None and match.turn is not None:
+        seat = match.turn
+        view = seat_view(match, seat)
+        if view.unseen.bit_count() <= unseen_at_most and len(view.opponents) >= 2 and action_events(view):
+            return match, view
+        action = choose("medium", view, match.legal_plays(), bot_rng(match, seat))
+        if action.is_pass:
+            match.pass_turn(seat)
+        else:
+            match.play(seat, action.mask)
+    pytest.fail(f"seed {seed} never reached a position with at most {unseen_at_most} unseen cards")
+
+
+def _all_deals(view: SeatView) -> list[tuple[int, ...]]:
+    """Every way to deal the unseen cards by the other seats' counts (four seats: none out of play)."""
+    seats = view.opponents
+    cards = list(indices(view.unseen))
+    deals: list[tuple[int, ...]] = []
+
+    def split(rest: list[int], index: int, hands: list[int]) -> None:
+        if index == len(seats):
+            deal = [0] * view.players
+            deal[view.seat] = view.hand
+            for seat, hand in zip(seats, hands, strict=True):
+                deal[seat] = hand
+            deals.append(tuple(deal))
+            return
+        for chosen in itertools.combinations(rest, view.cards_left[seats[index]]):
+            mask = sum(1 << c for c in chosen)
+            split([c for c in rest if not mask >> c & 1], index + 1, [*hands, mask])
+
+    split(cards, 0, [])
+    return deals
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_chain_deals_fit_the_counts_and_only_unseen_cards(
+    preset: str, players: int, make_match: MatchFactory, advance_bots: Advance
+) -> None:
+    """Every deal of the chain gives each seat its card count from the unseen cards (the rest out of play)."""
+    for seed in range(3):
+        match = make_match(preset, players, seed)
+        advance_bots(match, 5 + 4 * seed, "medium")
+        if match.turn is None:
+            continue
+        view = seat_view(match, match.turn)
+        chain = DealChain(view, action_events(view), random.Random(seed))
+        for _ in range(30):
+            assert_hands_fit(view, chain.next_deal())
+
+
+def test_chain_explains_the_actions_far_better_than_plain_draws(
+    make_match: MatchFactory, advance_bots: Advance
+) -> None:
+    """Deals drawn by likelihood leave at most a third as many of the others' actions unexplained as uniform deals."""
+    weighted = plain = 0
+    for seed in range(4):
+        match = make_match("standard", 4, 20 + seed)
+        advance_bots(match, 16, "medium")
+        assert match.turn is not None
+        view = seat_view(match, match.turn)
+        events = action_events(view)
+        assert events
+        rng = random.Random(seed)
+        chain = DealChain(view, events, rng)
+        for _ in range(25):
+            hands = chain.next_deal()
+            assert chain.unexplained == unexplained(events, hands, view, 99)
+            weighted += chain.unexplained
+            plain += unexplained(events, sample_hands(view, rng), view, 99)
+    assert weighted * 3 <= plain, (weighted, plain)
+
+
+def test_chain_draws_deals_in_proportion_to_their_likelihood(make_match: MatchFactory) -> None:
+    """On a position small enough to list every deal, the chain's frequencies match the exact weights.
+
+    Weight of a deal = MISS_LIKELIHOOD ** (actions it leaves unexplained); the
+    total variation distance between the chain's frequencies and the weights
+    normalized is small.
+    """
+    match, view = _late_position(make_match, seed=3, unseen_at_most=9)
+    events = action_events(view)
+    deals = _all_deals(view)
+    assert 10 <= len(deals) <= 2000, len(deals)
+    weights = {deal: MISS_LIKELIHOOD ** unexplained(events, list(deal), view, 99) for deal in deals}
+    total = sum(weights.values())
+    chain = DealChain(view, events, random.Random(11))
+    draws = 6000
+    seen = Counter(tuple(chain.next_deal()) for _ in range(draws))
+    assert set(seen) <= set(weights), "the chain dealt a deal that does not fit the counts"
+    distance = 0.5 * sum(abs(seen[deal] / draws - weight / total) for deal, weight in weights.items())
+    assert distance < 0.12, distance
+    assert match.hands and tuple(match.hands) in weights  # the true deal is among those listed
+
+
+def test_same_generator_same_deals(make_match: MatchFactory, advance_bots: Advance) -> None:
+    """The chain's only randomness is its generator: the same seed gives the same deals (Hard is reproducible)."""
+    match = make_match("standard", 4, 8)
+    advance_bots(match, 20, "medium")
+    assert match.turn is not None
+    view = seat_view(match, match.turn)
+    events = action_events(view)
+    first = DealChain(view, events, random.Random(5))
+    again = DealChain(view, events, random.Random(5))
+    assert [first.next_deal() for _ in range(10)] == [again.next_deal() for _ in range(10)]
