@@ -3,20 +3,49 @@
 Every request goes through a balancer that hands each connection to either
 server at random, so a match is created on one server, played on both, and
 followed on either. The API tests imported below run here unchanged (their
-``client`` is a werkzeug client over HTTP to the balancer): a representative
-set of the contract, the lobby and lifecycle, full matches of three presets,
-streams and long polls, and the turn clocks' sweepers. The tests written here
-check what only a cluster shows: the matches spread over the shards, a
-wake-up published on one server reaches a waiter on the other, and the rate
-limits are counted once for both servers.
+``client`` is a werkzeug client over HTTP to the balancer, their
+``live_server`` the balancer): the whole API contract, the lobby and
+lifecycle, full matches of three presets, streams and long polls, and the
+turn clocks' sweepers. The tests written here check what only a cluster
+shows: the matches spread over the shards, a wake-up published on one server
+reaches a waiter on the other, and the rate limits are counted once for both
+servers.
+
+The contract is every test of tests/api/test_api_contract.py,
+test_api_idempotency.py and test_api_inputs.py that talks to a server (takes
+one of :data:`SERVER_FIXTURES`), collected by :func:`contract_tests`, so a new
+one runs here by itself. Their ``store`` and ``direct`` (a Redis client that
+looks at what the store holds) are a cluster client. A test that takes the
+``app`` needs the Flask app in this process (it wraps the store's commit to
+lose a reply, sets the client's address, or races the app's test clients in
+threads); its ``client`` and ``api`` are then the app's test client, and the
+app runs here on the same cluster:
+
+- test_create_keys_are_scoped_to_the_client_address
+- test_a_create_applied_but_not_confirmed_is_answered_by_its_retry
+- test_racing_joins_with_one_key_take_one_seat
+- test_a_join_applied_but_not_confirmed_is_answered_by_its_retry
+- test_an_action_applied_but_not_confirmed_is_applied_once_by_its_retry
+
+Left out, as they talk to no server (they read the spec or the code, or make
+their own app on a Redis that is not there):
+
+- test_store_unavailable_when_redis_does_not_answer
+- test_openapi_file_is_current
+- test_openapi_file_is_a_valid_openapi_3_1_document
+- test_openapi_operations_have_unique_ids_for_generated_sdks
+- test_every_refusal_of_the_service_and_the_engine_has_a_status
+- test_a_seat_keeps_the_compact_answers_of_its_last_keyed_actions
 """
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any, cast
 
 import pytest
@@ -35,23 +64,12 @@ from tienlen.local_redis import free_port
 from tienlen.local_redis.binary import find_redis_server
 
 from . import test_api_clock as clock_tests
+from . import test_api_contract as contract_module
+from . import test_api_idempotency as idempotency_module
+from . import test_api_inputs as inputs_module
 from . import test_api_matches as match_tests
 from . import test_api_stream as stream_tests
-from .test_api_contract import (  # noqa: F401  (collected here too, against the cluster)
-    test_create_answers_tokens_for_named_remote_seats_only,
-    test_does_not_beat_and_locked_bomb_only,
-    test_events_are_public_numbered_and_paged,
-    test_every_answer_has_exactly_the_documented_shape,
-    test_healthz_and_rules,
-    test_hint_for_the_seat_on_turn_only,
-    test_join_fills_lowest_open_seat_and_deals_when_last_fills,
-    test_match_not_playing_while_waiting_and_after_the_end,
-    test_reason_priority_token_then_state_then_turn_then_version_then_cards,
-    test_token_is_valid_for_its_own_match_and_seat_only,
-    test_unknown_match_is_match_not_found,
-    test_view_shows_own_cards_sorted_and_public_shows_none,
-)
-from .test_api_lifecycle import (  # noqa: F401
+from .test_api_lifecycle import (  # noqa: F401  (collected here too, against the cluster)
     test_a_rematch_waits_for_every_remote_seat_to_claim_its_place,
     test_cancelling_a_waiting_match_deletes_it_and_tells_its_followers,
     test_every_seat_asking_for_a_rematch_at_once_makes_one_next_match,
@@ -63,6 +81,26 @@ from .test_api_stream import (  # noqa: F401
     test_every_follower_sees_every_event_exactly_once_in_order_across_random_disconnects,
     test_stream_sends_each_event_with_its_id_type_and_json_then_ends_after_match_ended,
 )
+
+CONTRACT_MODULES: tuple[ModuleType, ...] = (contract_module, idempotency_module, inputs_module)
+SERVER_FIXTURES = frozenset({"client", "api", "app", "live_server", "store", "direct"})
+"""A test that takes one of these talks to a server (or looks at its store): it runs on the cluster."""
+
+
+def contract_tests(modules: tuple[ModuleType, ...] = CONTRACT_MODULES) -> dict[str, Callable[..., Any]]:
+    """Every test function defined in ``modules`` that takes a fixture of :data:`SERVER_FIXTURES`, by name."""
+    found: dict[str, Callable[..., Any]] = {}
+    for module in modules:
+        for name, test in vars(module).items():
+            if not (name.startswith("test_") and inspect.isfunction(test) and test.__module__ == module.__name__):
+                continue
+            if SERVER_FIXTURES & set(inspect.signature(test).parameters):
+                assert name not in found, f"two contract tests named {name}"
+                found[name] = test
+    return found
+
+
+globals().update(contract_tests())  # collected here, against the cluster, with their marks and parameters
 
 pytestmark = pytest.mark.xdist_group("cluster")
 
@@ -125,9 +163,36 @@ def cluster_pair(
 
 
 @pytest.fixture
-def client(cluster_pair: tuple[list[str], Balancer]) -> Client:
-    """The imported tests' client: each request over HTTP to either server at random."""
+def app(cluster: LocalCluster) -> Flask:
+    """The app in this process on the cluster, for the tests that need it (see the module's docstring)."""
+    settings = {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    return create_app({"REDIS_URL": cluster.url, "TIENLEN_BOT_BUDGET": "0.02", **settings})
+
+
+@pytest.fixture
+def client(request: pytest.FixtureRequest, cluster_pair: tuple[list[str], Balancer]) -> Client:
+    """The imported tests' client: each request over HTTP to either server at random.
+
+    A test that takes the ``app`` gets the app's test client instead (the app in this process on the cluster).
+    """
+    if "app" in request.fixturenames:
+        app: Flask = request.getfixturevalue("app")
+        return app.test_client()
     return http_client(cluster_pair[1].url)
+
+
+@pytest.fixture
+def store(cluster: LocalCluster) -> Iterator[RedisCluster]:
+    """The imported input tests' look at the store: every key of the cluster (only this module's tests use it)."""
+    client = RedisCluster.from_url(cluster.url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def direct(store: RedisCluster) -> RedisCluster:
+    """The imported idempotency tests' look at the store (the same cluster client)."""
+    return store
 
 
 @pytest.fixture
@@ -162,25 +227,18 @@ def test_on_a_cluster_the_clock_fires_at_most_a_second_after_the_deadline(server
     clock_tests.test_the_clock_fires_at_most_a_second_after_the_deadline(servers)
 
 
-@pytest.fixture
-def cluster_app(cluster: LocalCluster) -> Flask:
-    """The app in this process on the cluster: its store's reads can be wrapped to make a race happen."""
-    settings = {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
-    return create_app({"REDIS_URL": cluster.url, **settings})
-
-
 def test_on_a_cluster_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once(
-    cluster_app: Flask, monkeypatch: pytest.MonkeyPatch
+    app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The cluster's subscriber polls its shards: a wake-up handled between a read and the wait still ends it."""
     long_poll = stream_tests.test_a_long_poll_gets_an_event_committed_between_its_read_and_its_wait_at_once
-    long_poll(cluster_app, monkeypatch)
+    long_poll(app, monkeypatch)
 
 
 def test_on_a_cluster_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
-    cluster_app: Flask, monkeypatch: pytest.MonkeyPatch
+    app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stream_tests.test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(cluster_app, monkeypatch)
+    stream_tests.test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(app, monkeypatch)
 
 
 def test_requests_reached_both_servers_and_matches_spread_over_every_shard(
@@ -261,3 +319,19 @@ def test_rate_limits_on_a_cluster_are_counted_once_for_every_server(limited_pair
     assert over.reason == "rate_limited" and 1 <= int(over.headers["retry-after"]) <= WINDOW_S
     time.sleep(int(over.headers["retry-after"]) + 0.05)
     assert call("POST", f"{bases[1]}/v1/matches", body).status == 201, "the window did not reset"
+
+
+def test_the_docstring_names_the_contract_tests_run_in_this_process_and_those_left_out() -> None:
+    """Rule: every contract test runs here over HTTP, or is named above as run in this process or left out."""
+    doc = __doc__ or ""
+    in_process_doc, left_out_doc = doc.split("Left out", 1)
+
+    def named(text: str) -> set[str]:
+        return {line.removeprefix("- ").strip() for line in text.splitlines() if line.startswith("- test_")}
+
+    collected = contract_tests()
+    in_process = {name for name, test in collected.items() if "app" in inspect.signature(test).parameters}
+    every = {name for module in CONTRACT_MODULES for name in vars(module) if name.startswith("test_")}
+    assert named(in_process_doc) == in_process, "the docstring's list of tests run in this process"
+    assert named(left_out_doc) == every - set(collected), "the docstring's list of tests left out"
+    assert set(collected) <= set(globals()), "collected here"

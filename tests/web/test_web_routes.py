@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
 from tienlen.api import create_app
-from tienlen.api.routes.web import cors_origins
+from tienlen.api.routes.web import cors_origins, documented_headers
 from tienlen.local_redis import LocalRedis
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,6 +68,46 @@ def test_cors_origins_allow_listed_origin_only(redis_server: LocalRedis) -> None
     assert "authorization" in preflight.headers["Access-Control-Allow-Headers"].lower()
     other = client.get("/v1/rules", headers={"Origin": "http://evil.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
+
+
+def _listed(value: str) -> set[str]:
+    """The names of a comma-separated header list, lower-cased (header names are case-insensitive)."""
+    return {name.strip().lower() for name in value.split(",") if name.strip()}
+
+
+def test_a_page_on_another_origin_may_send_the_api_headers_and_read_every_documented_one(
+    redis_server: LocalRedis,
+) -> None:
+    """Rule: the preflight allows the request headers clients send; every answer exposes the documented headers."""
+    spec = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    documented = documented_headers(spec)
+    assert {"Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(documented)
+    origin = "http://table.example:3000"
+    client = _client(redis_server, TIENLEN_CORS_ORIGINS=origin, TIENLEN_RATE_LIMITS="create=1/minute")
+    client.environ_base["REMOTE_ADDR"] = "10." + ".".join(str(random.randrange(256)) for _ in range(3))  # my own count
+    sent = ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"]
+    preflight = client.options(
+        "/v1/matches",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": ",".join(name.lower() for name in sent),
+        },
+    )
+    assert preflight.headers["Access-Control-Allow-Origin"] == origin
+    assert _listed(preflight.headers["Access-Control-Allow-Headers"]) == {name.lower() for name in sent}
+    body = {"seats": [{"name": "A"}, {"open": True}]}
+    answers = [client.post("/v1/matches", json=body, headers={"Origin": origin}) for _ in range(2)]
+    assert [a.status_code for a in answers] == [201, 429]
+    for answer in answers:  # a limited answer and the refusal: the page reads the limit and when to retry
+        assert answer.headers["Access-Control-Allow-Origin"] == origin
+        exposed = _listed(answer.headers["Access-Control-Expose-Headers"])
+        assert {name.lower() for name in documented} | {"allow"} <= exposed, exposed
+        sent_back = {name.lower() for name, _ in answer.headers.items()}
+        assert {"ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"} <= sent_back
+    assert answers[1].headers["Retry-After"]
+    missing = client.get("/v1/matches/0123456789abcdef0123", headers={"Origin": origin})
+    assert missing.status_code == 404 and "retry-after" in _listed(missing.headers["Access-Control-Expose-Headers"])
 
 
 def test_bad_cors_origin_refused_at_start() -> None:

@@ -136,11 +136,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     app.extensions["tienlen_breaker"] = breaker
     app.extensions["tienlen_limiter"] = install_limits(app, api, settings, breaker)
-    web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files, CORS
+    web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files
     _install_error_handlers(app, api, breaker)
     _install_request_log(app, settings)
     install_headers(app)
     install_metrics(app)  # GET /metrics
+    web.install_cors(app, config)  # last: a page on another origin may read every header the document describes
     return app
 
 

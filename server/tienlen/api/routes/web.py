@@ -8,6 +8,9 @@
   release), so ``/docs`` loads nothing from another host.
 - :func:`install_cors` lets pages on the origins of ``TIENLEN_CORS_ORIGINS``
   call the API (flask-cors); without that variable no CORS header is sent.
+  Such a page may send the request headers of :data:`CORS_ALLOW_HEADERS`
+  and read every answer header the OpenAPI document describes
+  (:func:`documented_headers`: ``Retry-After``, ``RateLimit-*``) and ``Allow``.
 
 A missing file is 404 ``not_found`` in the API's error shape.
 """
@@ -31,9 +34,10 @@ CORS_VARIABLE = "TIENLEN_CORS_ORIGINS"
 DEFAULT_WEB_DIR = Path(__file__).resolve().parents[4] / "clients" / "web" / "public"
 SWAGGER_UI_DIR = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 SWAGGER_UI_URL = "/docs/assets/"
-# The request headers a page on another origin may send, and the answer headers it may read.
+# The request headers a page on another origin may send.
 CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"]
-CORS_EXPOSE_HEADERS = ["Retry-After", "Allow"]
+# Answer headers a page may read besides those the OpenAPI document describes: Werkzeug's on a 405.
+CORS_UNDOCUMENTED_EXPOSE_HEADERS = ["Allow"]
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
 
 blp = Blueprint("web", __name__)
@@ -64,27 +68,42 @@ def cors_origins(config: Mapping[str, Any] | None = None) -> list[str]:
     return origins
 
 
+def documented_headers(document: Mapping[str, Any]) -> list[str]:
+    """The names of every answer header the OpenAPI ``document`` describes, in its operations or shared answers."""
+    answers: list[Any] = list(document.get("components", {}).get("responses", {}).values())
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            if isinstance(operation, Mapping):
+                answers.extend(operation.get("responses", {}).values())
+    names = {name for answer in answers if isinstance(answer, Mapping) for name in answer.get("headers", {})}
+    return sorted(names)
+
+
 def install_cors(app: Flask, config: Mapping[str, Any] | None = None) -> None:
-    """Send CORS headers on the API's answers for the configured origins (nothing when none are)."""
+    """Send CORS headers on the API's answers for the configured origins (nothing when none are).
+
+    Call it once every operation is documented: the headers a page may read are those of the app's OpenAPI
+    document (``app.extensions["tienlen_api"]``) and :data:`CORS_UNDOCUMENTED_EXPOSE_HEADERS`.
+    """
     origins = cors_origins(config)
     if not origins:
         return
+    document = app.extensions["tienlen_api"].spec.to_dict()
     CORS(
         app,
         resources={r"/v1/*": {}, r"/healthz": {}, r"/openapi.json": {}},
         origins="*" if "*" in origins else origins,
         allow_headers=CORS_ALLOW_HEADERS,
-        expose_headers=CORS_EXPOSE_HEADERS,
+        expose_headers=documented_headers(document) + CORS_UNDOCUMENTED_EXPOSE_HEADERS,
         methods=["GET", "POST", "DELETE", "OPTIONS"],
         max_age=600,
     )
 
 
 def register(app: Flask, config: Mapping[str, Any] | None = None) -> None:
-    """Serve the browser table and Swagger UI's files, and install CORS."""
+    """Serve the browser table and Swagger UI's files (CORS is :func:`install_cors`, once the API is documented)."""
     app.config["TIENLEN_WEB_DIR_PATH"] = web_dir(config)
     app.register_blueprint(blp)
-    install_cors(app, config)
 
 
 def _send(directory: Path, filename: str) -> Response:
