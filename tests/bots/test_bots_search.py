@@ -126,7 +126,7 @@ def test_halving_keeps_the_move_that_goes_out_and_stays_within_its_playouts(
     def counted(view: SeatView, hands: list[int], move: int) -> tuple[float, int]:
         calls.append((hands, move))
         if move == cands[4]:
-            return 5.0, 1  # as if this move went out at once on every deal
+            return view.players + hard.FIRST_BONUS, 1  # more than going out first on every deal
         return real(view, hands, move)
 
     monkeypatch.setattr(hard, "playout_value", counted)

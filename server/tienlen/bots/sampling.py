@@ -88,18 +88,33 @@ class DealChain:
             if ev.seat in self._events:
                 self._events[ev.seat].append(ev)
         self.misses = dict.fromkeys(self._holders, 0)
+        self._known: dict[tuple[int, int], tuple[int, bool]] = {}
         self._started = False
         self._burn_in = max(BURN_IN_MIN, BURN_IN_PER_EVENT * len(events)) if events else 0
 
     def _misses(self, seat: int, hand: int, limit: int) -> int:
-        """How many of the seat's actions Medium would not have chosen holding ``hand`` (counting stops past limit)."""
+        """How many of the seat's actions Medium would not have chosen holding ``hand`` (counting stops past limit).
+
+        Answers are remembered per (seat, hand): exact counts, and lower
+        bounds where counting stopped. The action that refused a hand moves to
+        the front of the seat's list, so the next bad hand is refused sooner
+        (the order changes the work, never the answer).
+        """
+        known = self._known.get((seat, hand))
+        if known is not None and (known[1] or known[0] > limit):
+            return known[0]
+        events = self._events[seat]
         misses = 0
-        for ev in self._events[seat]:
+        for index, ev in enumerate(events):
             self.work += 1
             if not medium_would(ev, hand | ev.later, self.view):
                 misses += 1
                 if misses > limit:
-                    break
+                    if index:
+                        events.insert(0, events.pop(index))
+                    self._known[seat, hand] = (misses, False)
+                    return misses
+        self._known[seat, hand] = (misses, True)
         return misses
 
     def step(self) -> None:
