@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 import redis
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.support.api import Api, json_object
-from tests.support.lifecycle import events, play_out, play_turn, tokens_of
+from tests.support.lifecycle import events, play_out, play_turn, service_of, tokens_of
 from tienlen.api import schemas
 from tienlen.local_redis import LocalRedis
 
@@ -333,6 +334,28 @@ def test_a_cancelled_rematch_stays_gone_for_every_seat(api: Api) -> None:
     finished = api.public(match_id)
     assert finished["next_match_id"] == next_id, "it still names the rematch there was"
     assert [e["type"] for e in events(api.client, match_id)].count("rematch") == 1
+
+
+def test_a_rematch_made_and_cancelled_while_another_seat_asks_is_not_made_again(
+    app: Flask, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race a cancelled rematch leaves: seat B read the finished match before seat A made the rematch,
+    and looks for the rematch after A cancelled it. B must not make it again under the same id."""
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}], rules={"hands": 1}, seed=3)
+    match_id, tokens = created["match_id"], tokens_of(created)
+    play_out(api, match_id, tokens)
+    service = service_of(app)
+    stale = service.get(match_id)  # what B read: no rematch yet
+    assert stale.next_match_id is None
+    first = json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[0])))
+    next_id = first["match_id"]
+    assert api.client.delete(f"/v1/matches/{next_id}", headers=api.auth(first["token"])).status_code == 204
+    monkeypatch.setattr(service, "get", lambda _match_id: stale)
+    answer = api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[1]))
+    assert (answer.status_code, json_object(answer)["reason"]) == (409, "rematch_cancelled")
+    monkeypatch.undo()
+    assert api.client.get(f"/v1/matches/{next_id}").status_code == 404, "not made again"
+    assert [e["type"] for e in events(api.client, match_id)].count("rematch") == 1, "announced once"
 
 
 def test_seats_that_left_are_open_in_the_rematch(api: Api) -> None:

@@ -191,7 +191,9 @@ class LifecycleMixin(ServiceBase):
         if self.store.load(next_id).record is None:
             if record.next_match_id is not None:
                 raise _rematch_gone(next_id)
-            self.add(_next_match(record, next_id, self.now()))
+            made = self.add(_next_match(record, next_id, self.now()))
+            if not made and self.store.load(next_id).record is None:
+                raise _rematch_gone(next_id)  # made and cancelled since this call read the finished match
         if record.next_match_id is None:
             self._announce_rematch(match_id, next_id)
         mine = rematch_token(token, next_id)

@@ -57,6 +57,8 @@ _COMMIT = WriteScript("""
 local current = redis.call('HGET', KEYS[1], 'v')
 if current == false then current = '' end
 if current ~= ARGV[1] then return 0 end
+-- a new match never has events yet: a stream without a state is a deleted match's last events, kept a while
+if current == '' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
 local ttl = tonumber(ARGV[4])
@@ -235,7 +237,9 @@ class RedisMatchStore(RedisIndexes):
     ) -> bool:
         """Write ``record`` if the stored version is still ``expected_version``.
 
-        ``None`` means the match must not exist yet. ``events`` are the new
+        ``None`` means the match must not exist yet (nor have been deleted in
+        the last :data:`GONE_EVENTS_TTL_S`, while its last events are kept, so
+        a cancelled match is not made again under its id). ``events`` are the new
         events, already numbered so that the last one is ``record.last_seq``;
         they are appended and published in the same atomic step. ``answer`` is
         an idempotency key and the response to keep under it. Returns False
