@@ -27,7 +27,7 @@ from tests.support.sse import Frame, SseReader
 from tienlen.botkit import lowest_play
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import RedisMatchStore
-from tienlen.store.redis_store import wake_channel
+from tienlen.store.layout import wake_channel
 
 pytestmark = pytest.mark.xdist_group("live_server")
 

@@ -19,7 +19,7 @@ from ..engine import IllegalActionError
 from ..service import MatchService, ServiceError
 from ..settings import Settings
 from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUnavailableError, TooManyWaitersError
-from ..store.redis_store import Lifetimes
+from ..store.layout import Lifetimes
 from .breaker import Breaker, BreakerOpenError
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, error_body
 from .headers import install_headers
