@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 import urllib.error
@@ -52,7 +53,7 @@ def call(
             raw, status, found = response.read(), response.status, {k.lower(): v for k, v in response.headers.items()}
     except urllib.error.HTTPError as error:
         raw, status, found = error.read(), error.code, {k.lower(): v for k, v in error.headers.items()}
-    except (OSError, ValueError) as error:  # refused, reset, timed out, a broken answer
+    except (OSError, ValueError, http.client.HTTPException) as error:  # refused, reset, timed out, cut short
         return Reply(0, seconds=time.monotonic() - started, error=repr(error))
     seconds = time.monotonic() - started
     try:
