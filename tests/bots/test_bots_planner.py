@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tienlen.bots.planner import plan_combos, plan_masks
+from tienlen.bots.planner import plan_combos, plan_masks, plan_size
 from tienlen.engine import format_mask, mask_of, parse_cards
 
 
@@ -20,7 +20,7 @@ def test_plan_partitions_the_hand_into_combinations() -> None:
         rng.shuffle(deck)
         hand = sum(1 << c for c in deck[: rng.randint(1, 13)])
         masks = plan_masks(hand)
-        assert len(plan_combos(hand)) == len(masks)
+        assert len(plan_combos(hand)) == len(masks) == plan_size(hand)
         union = 0
         for mask in masks:
             assert union & mask == 0

@@ -29,7 +29,7 @@ from .base import PASS_ACTION, Action, play_action
 from .endgame import forced_moves
 from .infer import action_events
 from .medium import answer_score, choose_medium
-from .planner import plan_combos, plan_cost, plan_masks
+from .planner import plan_combos, plan_cost, plan_size
 from .sampling import DealChain
 from .sim import SimHand
 
@@ -124,7 +124,7 @@ def in_endgame(view: SeatView) -> bool:
         return False
     if all(count <= ENDGAME_CARDS for count in view.cards_left):
         return True
-    return len(plan_masks(view.hand)) <= 2
+    return plan_size(view.hand) <= 2
 
 
 def hidden_cards_known(view: SeatView) -> bool:
