@@ -795,6 +795,7 @@ export interface components {
         Rematch: {
             match_id: string;
             seat: number;
+            /** @description The seat's bearer token: URL-safe, never beginning with '-' (a bot may take it as an argument). */
             token: string;
         };
         RematchEvent: {
@@ -952,6 +953,7 @@ export interface components {
         };
         SeatToken: {
             seat: number;
+            /** @description The seat's bearer token: URL-safe, never beginning with '-' (a bot may take it as an argument). */
             token: string;
         };
         SeatView: {

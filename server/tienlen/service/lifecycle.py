@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import secrets
@@ -24,7 +23,8 @@ from functools import partial
 from typing import Any
 
 from ..engine import play_order
-from ..store import MatchRecord, SeatRecord, token_digest
+from ..store import MatchRecord, SeatRecord, token_digest, token_text
+from ..store.records import TOKEN_BYTES
 from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
 from .present import leave_answer, rematch_answer
@@ -255,7 +255,7 @@ def rematch_token(token: str, next_id: str) -> str:
     always gives the same token, so nothing secret needs to be stored.
     """
     digest = hmac.new(token.encode("utf-8", "surrogatepass"), f"tienlen-rematch:{next_id}".encode(), hashlib.sha256)
-    return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+    return token_text(digest.digest()[:TOKEN_BYTES])
 
 
 def _next_match(finished: MatchRecord, next_id: str, now: float) -> MatchRecord:

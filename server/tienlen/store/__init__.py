@@ -2,7 +2,7 @@
 
 from .base import AnswerKey, Loaded, MatchStore, OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from .connect import RedisOptions
-from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest
+from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest, token_text
 from .redis_store import RedisMatchStore
 
 __all__ = [
@@ -20,4 +20,5 @@ __all__ = [
     "new_match_id",
     "new_token",
     "token_digest",
+    "token_text",
 ]

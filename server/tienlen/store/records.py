@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -200,9 +201,23 @@ class MatchRecord:
         )
 
 
+TOKEN_BYTES = 24
+
+
+def token_text(raw: bytes) -> str:
+    """A token's bytes as URL-safe text that never begins with ``-``.
+
+    Bots take their token as a command-line argument (``tienlen tournament``
+    passes it so), where a leading ``-`` reads as an option; such a token
+    begins with ``_`` instead.
+    """
+    text = base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return "_" + text[1:] if text.startswith("-") else text
+
+
 def new_token() -> str:
-    """A fresh seat token: 192 random bits, URL-safe."""
-    return secrets.token_urlsafe(24)
+    """A fresh seat token: 192 random bits, URL-safe, never beginning with ``-`` (:func:`token_text`)."""
+    return token_text(secrets.token_bytes(TOKEN_BYTES))
 
 
 def token_digest(token: str) -> str:

@@ -125,11 +125,14 @@ class SeatViewSchema(MatchSchema):
     )
 
 
+TOKEN_DESCRIPTION = "The seat's bearer token: URL-safe, never beginning with '-' (a bot may take it as an argument)."
+
+
 class SeatTokenSchema(ma.Schema):
     """A seat's bearer token: keep it secret."""
 
     seat = fields.Integer(required=True)
-    token = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": TOKEN_DESCRIPTION})
 
 
 class CreatedMatchSchema(ma.Schema):
@@ -287,7 +290,7 @@ class RematchSchema(ma.Schema):
 
     match_id = fields.String(required=True)
     seat = fields.Integer(required=True)
-    token = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": TOKEN_DESCRIPTION})
 
 
 class LobbySeatSchema(ma.Schema):
