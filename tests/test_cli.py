@@ -52,11 +52,11 @@ def test_workers_each_listen_so_connections_spread_over_them() -> None:
 def test_serve_runs_gevent_workers_that_take_every_waiting_client() -> None:
     options = gunicorn_options(ServeConfig("127.0.0.1", 8123, 2), max_waiters=5000)
     assert options["bind"] == "127.0.0.1:8123"
-    assert options["worker_class"] == "gevent"
+    assert options["worker_class"] == "tienlen.http_workers.OneWriteGeventWorker"  # gunicorn's, in one write
     assert options["workers"] == 2 and options["worker_connections"] > 5000
     assert options["accesslog"] is None
     app = TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
-    assert app.cfg.worker_class_str == "gevent"
+    assert app.cfg.worker_class_str == "tienlen.http_workers.OneWriteGeventWorker"
     assert app.cfg.worker_connections > 5000
     assert app.cfg.bind == ["127.0.0.1:8123"]
 

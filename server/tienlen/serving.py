@@ -37,7 +37,9 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_WORKERS = 2
 DEFAULT_THREADS = 8
-WORKER_CLASSES = ("gevent", "gthread")
+# gunicorn's own classes, but gevent's answers leave in one write each (tienlen.http_workers)
+WORKER_CLASS_PATHS = {"gevent": "tienlen.http_workers.OneWriteGeventWorker", "gthread": "gthread"}
+WORKER_CLASSES = tuple(WORKER_CLASS_PATHS)
 DEFAULT_WORKER_CLASS = "gevent"
 SPARE_CONNECTIONS = 1000  # connections a gevent worker takes beyond its waiting clients
 DEFAULT_DATA_DIR = os.path.join("var", "redis")
@@ -133,7 +135,7 @@ def gunicorn_options(config: ServeConfig, *, max_waiters: int) -> dict[str, Any]
     options: dict[str, Any] = {
         "bind": f"[{config.host}]:{config.port}" if ":" in config.host else f"{config.host}:{config.port}",
         "workers": config.workers,
-        "worker_class": config.worker_class,
+        "worker_class": WORKER_CLASS_PATHS[config.worker_class],
         "accesslog": None,  # the app writes its own JSON log lines
         "errorlog": "-",
         "loglevel": "warning",
