@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,8 +21,8 @@ import pytest
 import redis
 from flask import Flask
 
-from tests.support.api import json_object
-from tests.support.lifecycle import service_of
+from tests.support.api import Api, json_object
+from tests.support.lifecycle import play_turn, service_of, tokens_of
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import Frame, SseReader
 from tienlen.botkit import lowest_play
@@ -353,6 +354,78 @@ def test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
         close = getattr(following, "close", None)
         if close is not None:
             close()
+
+
+# ----- a wait on a match this process follows starts from its wake channel, not a read ----------
+
+
+def test_a_long_poll_asked_again_after_its_answer_reads_nothing_from_redis(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = Api(app.test_client())
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}], rules={"hands": 1}, seed=4)
+    match_id, tokens, last = created["match_id"], tokens_of(created), created["match"]["last_seq"]
+    store = service_of(app).store
+    assert isinstance(store, RedisMatchStore)
+    reads: list[int] = []
+    read = store._read
+
+    def counted(match_id: str, after: int) -> list[dict[str, Any]] | None:
+        reads.append(after)
+        return read(match_id, after)
+
+    monkeypatch.setattr(store, "_read", counted)
+    heard: list[dict[str, Any]] = []
+    polls: list[dict[str, Any]] = []
+
+    def poll() -> None:
+        client, after = app.test_client(), last
+        while len(polls) < 50:
+            page = json_object(client.get(f"/v1/matches/{match_id}/events?after={after}&wait=5"))
+            polls.append(page)
+            heard.extend(page["events"])
+            after = page["last_seq"]
+            if len(heard) >= 6:
+                return
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    feeds = store._waiting._feeds
+    _until(lambda: getattr(feeds.get(wake_channel(match_id)), "confirmed", False))  # the first poll waits now
+    for turn in range(6):
+        play_turn(api, match_id, tokens)
+        _until(partial(lambda count: len(heard) > count, turn))
+    poller.join(timeout=10)
+    assert [e["seq"] for e in heard] == list(range(last + 1, last + 1 + len(heard)))
+    assert len(polls) >= 3, "the test means nothing unless the poll was asked again"
+    # the first poll reads the stream (before and after taking its place); the others hear the channel
+    assert len(reads) <= 2, f"{len(polls)} polls read the stream {len(reads)} times"
+
+
+def test_a_long_poll_after_the_last_event_of_a_followed_cancelled_match_is_404_at_once(app: Flask) -> None:
+    api = Api(app.test_client())
+    created = api.create(seats=[{"name": "A"}, {"open": True}])
+    match_id, token, last = created["match_id"], created["tokens"][0]["token"], created["match"]["last_seq"]
+    heard: list[dict[str, Any]] = []
+    poller = threading.Thread(
+        target=lambda: heard.extend(
+            json_object(app.test_client().get(f"/v1/matches/{match_id}/events?after={last}&wait=5"))["events"]
+        )
+    )
+    poller.start()
+    store = service_of(app).store
+    assert isinstance(store, RedisMatchStore)
+    feeds = store._waiting._feeds
+    _until(lambda: getattr(feeds.get(wake_channel(match_id)), "confirmed", False))  # this process follows it now
+    time.sleep(0.3)  # the poll has read and waits (a poll reading just after the delete gets 404)
+    assert api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(token)).status_code == 204
+    poller.join(timeout=10)
+    assert [e["type"] for e in heard] == ["match_cancelled"]
+    started = time.monotonic()
+    answer = api.client.get(f"/v1/matches/{match_id}/events?after={heard[-1]['seq']}&wait=5")
+    assert (answer.status_code, json_object(answer)["reason"]) == (404, "match_not_found")
+    assert time.monotonic() - started < 1.0, "it waited for an event that a deleted match never sends"
+    assert feeds.get(wake_channel(match_id)) is not None, "the feed lingers: the test means something"
 
 
 # ----- servers with their own settings ---------------------------------------------------

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Any
 
 from ..engine import play_order
-from ..store import MatchRecord, SeatRecord, token_digest, token_text
+from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_text
 from ..store.records import TOKEN_BYTES
 from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
@@ -164,7 +164,7 @@ class LifecycleMixin(ServiceBase):
             if record.status != "waiting":
                 raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
             expected = record.version
-            events: list[EventDict] = [{"type": "match_cancelled"}]
+            events: list[EventDict] = [{"type": DELETED_EVENT}]
             self._seal(record, events)
             if self.store.delete(record, expected, events):
                 self.store.lobby_remove(match_id)

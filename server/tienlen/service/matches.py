@@ -27,6 +27,7 @@ from ..engine import (
     seat_view,
 )
 from ..store import (
+    DELETED_EVENT,
     AnswerKey,
     Clock,
     Loaded,
@@ -55,7 +56,7 @@ from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
 from .present import action_answer, events_answer, hint_answer, legal_answer, seat_answer
 
-FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", "match_cancelled"})  # a match has no events after these
+FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,20 @@
 """The match store: records of matches and their events; the protocol the service uses, and Redis."""
 
-from .base import AnswerKey, Loaded, MatchStore, OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
+from .base import (
+    DELETED_EVENT,
+    AnswerKey,
+    Loaded,
+    MatchStore,
+    OutcomeUnknownError,
+    StoreUnavailableError,
+    TooManyWaitersError,
+)
 from .connect import RedisOptions
 from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest, token_text
 from .redis_store import RedisMatchStore
 
 __all__ = [
+    "DELETED_EVENT",
     "AnswerKey",
     "Clock",
     "Loaded",

@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 from .records import MatchRecord
 
+DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
+
 
 class StoreUnavailableError(RuntimeError):
     """The store did not answer; a write that raised it changed nothing."""

@@ -254,9 +254,13 @@ class RedisMatchStore(RedisIndexes):
         """Public events with ``seq`` > ``after``, oldest first (at most 500); None when the match does not exist.
 
         With ``wait_s`` > 0 and nothing new, wait (holding no connection)
-        until an event arrives, the wait ends, or the server shuts down.
+        until an event arrives, the wait ends, or the server shuts down. A
+        wait on a match that this process already follows starts from what
+        its wake channel said, without reading the stream.
         """
-        found = self._read(match_id, after)
+        found = self._waiting.news(match_id, after) if wait_s > 0 else None
+        if found is None:
+            found = self._read(match_id, after)
         if found is None or found or wait_s <= 0:
             return found
         try:
@@ -265,7 +269,7 @@ class RedisMatchStore(RedisIndexes):
             raise StoreUnavailableError(str(error)) from error
         deadline = time.monotonic() + wait_s
         with self._waiting.hold(match_id) as hold:
-            generation, found = self._look(hold, match_id, after, fresh=True)
+            generation, found = self._look(hold, match_id, after)
             while found == [] and not hold.closing:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -278,20 +282,17 @@ class RedisMatchStore(RedisIndexes):
                 found = self._read(match_id, after)
             return found
 
-    def _look(
-        self, hold: Hold, match_id: str, after: int, *, fresh: bool = False
-    ) -> tuple[int, list[dict[str, Any]] | None]:
+    def _look(self, hold: Hold, match_id: str, after: int) -> tuple[int, list[dict[str, Any]] | None]:
         """The feed's wake-up count, *then* the events after ``after``: wait on that count next.
 
         The count is taken before the events are looked at, so an event
         committed after the look moves it and ends the wait at once: none
         can slip in between a read and the wait that follows it. The events
-        come from the feed's last wake messages when those reach back to
-        ``after``, else (and always when ``fresh``: what was committed before
-        the subscription is only in the stream) from a read of the stream.
+        come from the feed's wake messages when those can tell
+        (:meth:`Hold.events_after`), else from a read of the stream.
         """
         generation = hold.generation
-        told = None if fresh else hold.events_after(after)
+        told = hold.events_after(after)
         return generation, told if told is not None else self._read(match_id, after)
 
     def follow(self, match_id: str, after: int, idle_s: float) -> Iterator[list[dict[str, Any]]]:
@@ -318,7 +319,6 @@ class _Following(Iterator[list[dict[str, Any]]]):
         stack = ExitStack()
         self._hold = stack.enter_context(store._waiting.hold(match_id))
         self._stack: ExitStack | None = stack
-        self._fresh = True
 
     def __next__(self) -> list[dict[str, Any]]:
         hold = self._hold
@@ -328,8 +328,7 @@ class _Following(Iterator[list[dict[str, Any]]]):
             raise StopIteration
         store, match_id, after = self._store, self._match_id, self._after
         # what came while the last batch was being sent is in this look, or moves the count after it
-        generation, found = store._look(hold, match_id, after, fresh=self._fresh)
-        self._fresh = False
+        generation, found = store._look(hold, match_id, after)
         deadline = time.monotonic() + self._idle_s
         while found == [] and not hold.closing:
             remaining = deadline - time.monotonic()

@@ -4,7 +4,9 @@ Every commit publishes its new events on the match's wake channel (sharded
 pub/sub, so a Redis Cluster routes it to the match's own shard). One
 subscriber per process listens on the channels of the matches that have local
 waiters and wakes exactly those waiters; a waiter then takes the events from
-the message, or reads the stream when it missed some.
+the message, or reads the stream when it missed some. A new long poll or
+stream of a match that already has local waiters starts from what the channel
+said too, without reading the stream (:meth:`Waiting.news`).
 
 No wake-up is lost: a waiter subscribes first and reads the stream only once
 the subscription is confirmed, so an event committed before the read is in
@@ -33,7 +35,7 @@ import redis
 from redis.exceptions import RedisClusterException
 
 from .. import wire
-from .base import TooManyWaitersError
+from .base import DELETED_EVENT, TooManyWaitersError
 
 log = logging.getLogger("tienlen.waiting")
 
@@ -61,11 +63,24 @@ class _Feed:
         self.changed = threading.Condition(lock)
 
     def take_tail(self, after: int) -> list[Event] | None:
-        """Events after ``after`` from the tail, or None when the tail does not reach back to ``after + 1``."""
+        """Events after ``after`` from the tail, or None when the tail cannot tell.
+
+        The tail holds every event published since the subscription was
+        confirmed, up to the last message handled; an event committed since
+        will still come as a message. So when the tail reaches back to
+        ``after + 1`` it holds exactly the events after ``after`` known so
+        far (none: wait for the next message). It cannot tell while the
+        subscription is not confirmed, when it does not reach back that far,
+        and when it ends with a deletion and has nothing newer (the match is
+        gone: a read says so).
+        """
         tail = self.tail
-        if not tail or tail[0]["seq"] > after + 1:
+        if not self.confirmed or not tail or tail[0]["seq"] > after + 1:
             return None
-        return [e for e in tail if e["seq"] > after]
+        news = [e for e in tail if e["seq"] > after]
+        if not news and tail[-1]["type"] == DELETED_EVENT:
+            return None
+        return news
 
 
 class Hold:
@@ -101,7 +116,7 @@ class Hold:
                 feed.changed.wait(timeout_s)
 
     def events_after(self, after: int) -> list[Event] | None:
-        """New events from the last wake messages, or None when they do not reach back to ``after``."""
+        """The events after ``after`` as the wake messages told them, or None when they cannot tell (read then)."""
         return self._feed.take_tail(after)
 
 
@@ -139,6 +154,19 @@ class Waiting:
         self.on_change: Callable[[int], None] | None = None  # told the number of waiters when it changes
 
     # ----- waiters --------------------------------------------------------------------
+
+    def news(self, match_id: str, after: int) -> list[Event] | None:
+        """The match's events after ``after`` as its wake channel told them here, or None when it cannot tell.
+
+        Only a match that local waiters follow (or followed a moment ago) has
+        a confirmed subscription whose messages can tell; a long poll asked
+        again right after its answer usually finds its match here, and then
+        needs no read of the stream at all (see :meth:`_Feed.take_tail`).
+        """
+        channel = self._channel_of(match_id)
+        with self._lock:
+            feed = self._feeds.get(channel)
+            return None if feed is None else feed.take_tail(after)
 
     @contextmanager
     def hold(self, match_id: str) -> Iterator[Hold]:
