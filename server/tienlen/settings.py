@@ -16,6 +16,7 @@ DEFAULT_HEARTBEAT_S = 15.0
 DEFAULT_FINISHED_TTL_S = 24 * 3600
 DEFAULT_WAITING_TTL_S = 3600
 DEFAULT_REDIS_TIMEOUT_S = 1.0
+DEFAULT_WRITES_AT_ONCE = 1
 # What one client may do, by kind of request: create and join per address, act and hint per seat
 # token, wait (long polls and streams) per address. ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
@@ -41,7 +42,9 @@ class Settings:
     take), ``TIENLEN_RATE_LIMITS`` (``off``, or ``kind=limit;...`` over
     :data:`DEFAULT_RATE_LIMITS`), ``TIENLEN_FINISHED_TTL`` and
     ``TIENLEN_WAITING_TTL`` (seconds a finished match, and a match still
-    waiting for seats, is kept after its last change).
+    waiting for seats, is kept after its last change), ``TIENLEN_WRITES_AT_ONCE``
+    (writes a gevent worker runs at once, after its other work; ``0``: every
+    write at once, as it comes).
     """
 
     redis_url: str = DEFAULT_REDIS_URL
@@ -56,6 +59,7 @@ class Settings:
     rate_limits: dict[str, str] | None = None  # None: off
     finished_ttl_s: int = DEFAULT_FINISHED_TTL_S
     waiting_ttl_s: int = DEFAULT_WAITING_TTL_S
+    writes_at_once: int = DEFAULT_WRITES_AT_ONCE
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
@@ -75,6 +79,7 @@ class Settings:
             rate_limits=parse_rate_limits(str(merged.get("TIENLEN_RATE_LIMITS", ""))),
             finished_ttl_s=_positive_int(merged, "TIENLEN_FINISHED_TTL", DEFAULT_FINISHED_TTL_S),
             waiting_ttl_s=_positive_int(merged, "TIENLEN_WAITING_TTL", DEFAULT_WAITING_TTL_S),
+            writes_at_once=_count(merged, "TIENLEN_WRITES_AT_ONCE", DEFAULT_WRITES_AT_ONCE),
         )
 
 
@@ -116,6 +121,17 @@ def _positive_int(values: Mapping[str, Any], name: str, default: int) -> int:
         raise ValueError(f"{name} must be a positive integer, not {raw!r}") from None
     if number <= 0:
         raise ValueError(f"{name} must be a positive integer, not {raw!r}")
+    return number
+
+
+def _count(values: Mapping[str, Any], name: str, default: int) -> int:
+    raw = values.get(name, default)
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a whole number, 0 or more, not {raw!r}") from None
+    if number < 0:
+        raise ValueError(f"{name} must be a whole number, 0 or more, not {raw!r}")
     return number
 
 

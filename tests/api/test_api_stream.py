@@ -594,11 +594,15 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     began = time.monotonic()
     for thread in threads:
         thread.start()
-    slowest, answered = 0.0, 0
+    slowest, slowest_write, answered = 0.0, 0.0, 0
+    remote_seats = {"seats": [{"name": "A"}, {"name": "B"}]}
     while not done.is_set():
         started = time.monotonic()
         _ok(base, "GET", "/healthz")
         slowest = max(slowest, time.monotonic() - started)
+        started = time.monotonic()
+        _ok(base, "POST", "/v1/matches", remote_seats)  # a write: it takes its turn while the bots think
+        slowest_write = max(slowest_write, time.monotonic() - started)
         answered += 1
         time.sleep(0.02)
     for thread in threads:
@@ -608,3 +612,4 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     assert answered > 10
     # a worker frozen by a bot holds /healthz for a whole decision (1.0 s); half that leaves room for a busy machine
     assert slowest < 0.5, f"/healthz took {slowest:.3f} s while bots were thinking"
+    assert slowest_write < 0.5, f"a create took {slowest_write:.3f} s while bots were thinking"

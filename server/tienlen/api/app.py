@@ -26,8 +26,9 @@ from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
 from .routes import events, matches, meta, seats, web
-from .runtime import gevent_offload, gevent_patched, run_sweeper
+from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
+from .write_turns import WriteTurns, install_write_turns
 
 API_TITLE = "Tien Len Game Server"
 API_VERSION = "1.0.0"
@@ -126,7 +127,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
         max_waiters=settings.max_waiters,
     )
-    app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, gevent_offload if cooperative else None)
+    turns = WriteTurns(settings.writes_at_once, gevent_settle) if cooperative and settings.writes_at_once else None
+    offload = None if not cooperative else gevent_offload if turns is None else turns.lending(gevent_offload)
+    app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, offload)
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
@@ -135,6 +138,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     app.extensions["tienlen_breaker"] = breaker
+    if turns is not None:
+        install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
     app.extensions["tienlen_limiter"] = install_limits(app, api, settings, breaker)
     web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files
     _install_error_handlers(app, api, breaker)

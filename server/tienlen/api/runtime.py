@@ -48,6 +48,14 @@ def gevent_offload(work: Callable[[], T]) -> Any:
     return pool.apply(work)
 
 
+def gevent_settle(max_s: float) -> None:
+    """Wait until this worker's event loop has nothing else ready to run, or ``max_s`` passed."""
+    import gevent
+
+    with gevent.Timeout(max_s, False):
+        gevent.idle()
+
+
 SWEEP_EVERY_S = 0.1  # how often each worker's sweeper looks for turn clocks that ran out
 SWEEP_CONCURRENCY = 16  # timeouts one worker applies side by side
 
