@@ -40,7 +40,10 @@ Figures:
   was read), over every (event, waiter) pair. The commit time is taken as the
   *midpoint of the send and the answer of the* ``POST …/actions`` *that made
   the event* (it commits somewhere in between, so the error is at most half
-  that POST's latency). All processes read the same clock (``CLOCK_MONOTONIC``).
+  that POST's latency), leaving out the time the POST waited in the server
+  for its write turn (its ``Server-Timing: turn;dur=``), before which
+  nothing was committed. All processes read the same clock (``CLOCK_MONOTONIC``).
+- ``turn_wait_p99_ms``: of the time POSTs waited for their write turn.
 - ``healthz_p99_ms``: the probes, connect included; ``action_p99_ms`` and
   ``actions_per_s``: the POSTs of the play phase; ``redis_clients``: the
   peak of ``connected_clients`` minus the benchmark's own connection;
@@ -104,6 +107,27 @@ class Player:
     stats: WorkerStats = field(default_factory=WorkerStats)
     matches: list[tuple[int, RemoteMatch]] = field(default_factory=list)
     commits: dict[tuple[int, int], float] = field(default_factory=dict)  # (match, seq) -> commit time
+    last_timing: dict[str, str] = field(default_factory=dict)  # the Server-Timing of the last answer
+    turn_waits_s: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        transport = self.client.transport
+        send_once = transport.send_once
+
+        def remembered(*args: Any, **kwargs: Any) -> Any:
+            response = send_once(*args, **kwargs)
+            self.last_timing["header"] = response.headers.get("server-timing", "")
+            return response
+
+        transport.send_once = remembered  # type: ignore[method-assign]
+
+    def turn_wait_s(self) -> float:
+        """How long the last write waited for its turn in the server (its ``Server-Timing: turn;dur=``)."""
+        for metric in self.last_timing.get("header", "").split(","):
+            name, _, params = metric.strip().partition(";")
+            if name == "turn" and params.startswith("dur="):
+                return float(params[4:]) / 1000
+        return 0.0
 
     def create(self, indexes: Iterable[int], seed: int, rules: dict[str, Any]) -> None:
         """Create this thread's matches."""
@@ -135,7 +159,9 @@ class Player:
                     with contextlib.suppress(*FAILURES):
                         match.state = self.client.match(match.match_id)  # an answer may have been lost
                     continue
-                made = (sent + answered) / 2
+                waited = self.turn_wait_s()
+                self.turn_waits_s.append(waited)
+                made = (min(sent + waited, answered) + answered) / 2
                 for seq in range(before + 1, int(match.state["last_seq"]) + 1):
                     self.commits[(index, seq)] = made
                 if match.finished:
@@ -476,6 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         "duration_s": round(figures.play_wall, 2),
         "actions": len(latencies),
         "action_p50_ms": percentile_ms(latencies, 0.50),
+        "turn_wait_p99_ms": percentile_ms(sorted(x for p in figures.players for x in p.turn_waits_s), 0.99),
         "healthz_p50_ms": percentile_ms(probes, 0.50),
         "healthz_max_ms": percentile_ms(probes, 1.0),
         "healthz_probes": len(probes),

@@ -156,6 +156,54 @@ def test_only_posts_and_deletes_take_turns_reads_answer_at_once() -> None:
         holder.join(timeout=5)
 
 
+def test_writes_take_no_turn_while_the_worker_holds_no_waiting_client() -> None:
+    """Rule: with nobody to deliver to, writes run as they come (their Redis round trips overlap)."""
+    app = Flask(__name__)
+    following = {"now": False}
+
+    @app.post("/thing")
+    def thing() -> str:
+        return "done"
+
+    turns = WriteTurns(1, lambda _max_s: None, lambda: following["now"])
+    install_write_turns(app, turns)
+    client = app.test_client()
+    release = threading.Event()
+    holder = threading.Thread(target=turns.run, args=(lambda: release.wait(5),))
+    holder.start()
+    try:
+        time.sleep(0.05)
+        answer = client.post("/thing")
+        assert answer.text == "done", "not followed: no turn taken, no wait"
+        assert "Server-Timing" not in answer.headers
+        following["now"] = True
+        answers: list[str] = []
+        writer = threading.Thread(target=lambda: answers.append(client.post("/thing").text))
+        writer.start()
+        writer.join(timeout=0.3)
+        assert writer.is_alive() and answers == [], "followed: the write waits for its turn"
+    finally:
+        release.set()
+        holder.join(timeout=5)
+    writer.join(timeout=5)
+    assert answers == ["done"]
+
+
+def test_a_write_in_turn_tells_how_long_it_waited_in_server_timing() -> None:
+    app = Flask(__name__)
+
+    @app.post("/thing")
+    def thing() -> str:
+        return "done"
+
+    turns = WriteTurns(1, lambda _max_s: time.sleep(0.03))
+    install_write_turns(app, turns)
+    header = app.test_client().post("/thing").headers["Server-Timing"]
+    name, _, duration = header.partition(";dur=")
+    assert name == "turn" and 30 <= float(duration) < 1000, header
+    assert "Server-Timing" not in app.test_client().get("/thing").headers, "405, and a read waits for nothing"
+
+
 def test_writes_at_once_defaults_to_one_and_zero_turns_them_off() -> None:
     assert DEFAULT_WRITES_AT_ONCE == 1
     assert Settings.load({}).writes_at_once == 1

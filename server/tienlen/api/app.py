@@ -127,7 +127,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
         max_waiters=settings.max_waiters,
     )
-    turns = WriteTurns(settings.writes_at_once, gevent_settle) if cooperative and settings.writes_at_once else None
+    turns = None
+    if cooperative and settings.writes_at_once:
+        turns = WriteTurns(settings.writes_at_once, gevent_settle, lambda: store.waiters > 0)
     offload = None if not cooperative else gevent_offload if turns is None else turns.lending(gevent_offload)
     app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, offload)
     app.extensions["tienlen_settings"] = settings

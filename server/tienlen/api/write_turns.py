@@ -11,7 +11,10 @@ in a worker, the others wait in line, and a write whose turn comes first
 lets the worker finish what is ready (stream events, long-poll answers,
 reads, health checks) before it starts, for at most :data:`YIELD_MAX_S`.
 The players are then slowed to the pace at which their events can be
-delivered, instead of the deliveries falling ever further behind.
+delivered, instead of the deliveries falling ever further behind. Writes
+take turns only while the worker holds waiting clients: with nobody to
+deliver to, a turn would only keep one write's Redis round trips from
+overlapping the next write's work.
 
 A write whose bots think in a thinking thread gives its turn to the next
 one meanwhile (:meth:`WriteTurns.lending`), so one match's Hard bots do not
@@ -22,11 +25,12 @@ come: their threads take turns on the GIL anyway.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from flask import Flask, request
+from flask import Flask, Response, g, request
 
 __all__ = ["WRITE_METHODS", "YIELD_MAX_S", "WriteTurns", "install_write_turns"]
 
@@ -37,11 +41,18 @@ YIELD_MAX_S = 0.2  # a write waits at most this long for the worker to have noth
 
 
 class WriteTurns:
-    """At most ``at_once`` writes of this process at a time, each after ``settle`` (the worker's other work)."""
+    """At most ``at_once`` writes of this process at a time, each after ``settle`` (the worker's other work).
 
-    def __init__(self, at_once: int, settle: Callable[[float], None]) -> None:
+    ``followed`` tells whether this worker holds waiting clients now; writes
+    of views wrapped by :meth:`wrap` take turns only then.
+    """
+
+    def __init__(
+        self, at_once: int, settle: Callable[[float], None], followed: Callable[[], bool] = lambda: True
+    ) -> None:
         self._slots = threading.Semaphore(at_once)  # cooperative under gevent; waiters are woken in order
         self._settle = settle
+        self._followed = followed
         self._holding = threading.local()  # greenlet-local under gevent: whether this request holds a turn
 
     def run(self, write: Callable[[], T]) -> T:
@@ -72,13 +83,24 @@ class WriteTurns:
         return lent
 
     def wrap(self, view: Callable[..., Any]) -> Callable[..., Any]:
-        """The view, running its writes (``POST``, ``DELETE``) in turn and everything else at once."""
+        """The view, running its writes (``POST``, ``DELETE``) in turn and everything else at once.
+
+        Writes take turns only while ``followed()`` (this worker holds waiting
+        clients): with nobody to deliver to, a turn would only keep one write's
+        Redis round trips from overlapping the next write's work.
+        """
 
         @wraps(view)
         def in_turn(*args: Any, **kwargs: Any) -> Any:
-            if request.method not in WRITE_METHODS:
+            if request.method not in WRITE_METHODS or not self._followed():
                 return view(*args, **kwargs)
-            return self.run(lambda: view(*args, **kwargs))
+            arrived = time.perf_counter()
+
+            def write() -> Any:
+                g.turn_wait_s = time.perf_counter() - arrived
+                return view(*args, **kwargs)
+
+            return self.run(write)
 
         return in_turn
 
@@ -88,8 +110,18 @@ def install_write_turns(app: Flask, turns: WriteTurns) -> None:
 
     Call it once the blueprints are registered and before the rate limits
     wrap the views, so that a request over its limit is refused without
-    waiting for a turn.
+    waiting for a turn. A write's answer tells how long it waited for its
+    turn (the worker's other work included), in milliseconds:
+    ``Server-Timing: turn;dur=12.5``.
     """
+
+    @app.after_request
+    def tell_the_wait(response: Response) -> Response:
+        waited = g.get("turn_wait_s")
+        if waited is not None:
+            response.headers["Server-Timing"] = f"turn;dur={waited * 1000:.1f}"
+        return response
+
     endpoints = {rule.endpoint for rule in app.url_map.iter_rules() if WRITE_METHODS & (rule.methods or set())}
     for endpoint in endpoints:
         app.view_functions[endpoint] = turns.wrap(app.view_functions[endpoint])
