@@ -613,3 +613,36 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     # a worker frozen by a bot holds /healthz for a whole decision (1.0 s); half that leaves room for a busy machine
     assert slowest < 0.5, f"/healthz took {slowest:.3f} s while bots were thinking"
     assert slowest_write < 0.5, f"a create took {slowest_write:.3f} s while bots were thinking"
+
+
+def _act_headers(base: str, match_id: str, tokens: list[str]) -> dict[str, str]:
+    """Play the seat on turn's lowest play (or pass); the answer's headers, names in lower case."""
+    seat = _ok(base, "GET", f"/v1/matches/{match_id}")["turn"]
+    cards = lowest_play(_ok(base, "GET", f"/v1/matches/{match_id}/view", token=tokens[seat]))
+    body = {"type": "pass"} if cards is None else {"type": "play", "cards": cards}
+    parsed = urllib.parse.urlsplit(base)
+    connection = http.client.HTTPConnection(parsed.hostname or "127.0.0.1", parsed.port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"}
+        connection.request("POST", f"/v1/matches/{match_id}/actions", json.dumps(body), headers)
+        response = connection.getresponse()
+        response.read()
+        assert response.status == 200
+        return {name.lower(): value for name, value in response.getheaders()}
+    finally:
+        connection.close()
+
+
+def test_a_write_takes_a_turn_and_says_so_only_while_the_worker_holds_waiting_clients(start: Any) -> None:
+    """Rule: writes take turns (Server-Timing: turn;dur=) only while somebody waits on the worker."""
+    base = start()  # one worker, nobody else's waiters
+    match_id, tokens = _create(base)
+    assert "server-timing" not in _act_headers(base, match_id, tokens), "nobody waiting: no turn taken"
+    reader = SseReader(base, f"/v1/matches/{match_id}/stream")
+    try:
+        assert reader.next() == Frame(comment="following")
+        timing = _act_headers(base, match_id, tokens)["server-timing"]
+        name, _, duration = timing.partition(";dur=")
+        assert name == "turn" and 0 <= float(duration) < 5000, timing
+    finally:
+        reader.close()

@@ -1170,6 +1170,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1179,6 +1181,8 @@ export interface operations {
             /** @description Reasons: `bad_request` */
             400: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1188,6 +1192,8 @@ export interface operations {
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1197,6 +1203,8 @@ export interface operations {
             /** @description Reasons: `payload_too_large` */
             413: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1206,6 +1214,8 @@ export interface operations {
             /** @description Reasons: `unsupported_media_type` */
             415: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1215,6 +1225,8 @@ export interface operations {
             /** @description Reasons: `invalid_request`, `idempotency_key_reused` */
             422: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,6 +1253,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1305,6 +1319,8 @@ export interface operations {
             /** @description No Content */
             204: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1312,6 +1328,8 @@ export interface operations {
             /** @description Reasons: `invalid_token` */
             401: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1339,8 @@ export interface operations {
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1330,6 +1350,8 @@ export interface operations {
             /** @description Reasons: `match_not_waiting` */
             409: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1339,6 +1361,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1375,6 +1399,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,6 +1410,8 @@ export interface operations {
             /** @description Reasons: `bad_request` */
             400: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1393,6 +1421,8 @@ export interface operations {
             /** @description Reasons: `invalid_token` */
             401: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1402,6 +1432,8 @@ export interface operations {
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1411,6 +1443,8 @@ export interface operations {
             /** @description Reasons: `match_not_playing`, `not_your_turn`, `stale_version` */
             409: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1420,6 +1454,8 @@ export interface operations {
             /** @description Reasons: `payload_too_large` */
             413: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1429,6 +1465,8 @@ export interface operations {
             /** @description Reasons: `unsupported_media_type` */
             415: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1438,6 +1476,8 @@ export interface operations {
             /** @description Reasons: `invalid_request`, `unknown_card`, `duplicate_cards`, `cards_not_in_hand`, `not_a_combination`, `must_include_start_card`, `cannot_pass_on_lead`, `locked_bomb_only`, `does_not_beat`, `idempotency_key_reused` */
             422: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1464,6 +1504,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1660,6 +1702,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets (sent when limits are on) */
                     "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,6 +1713,8 @@ export interface operations {
             /** @description Reasons: `bad_request` */
             400: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1678,6 +1724,8 @@ export interface operations {
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1687,6 +1735,8 @@ export interface operations {
             /** @description Reasons: `match_full` */
             409: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1696,6 +1746,8 @@ export interface operations {
             /** @description Reasons: `payload_too_large` */
             413: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,6 +1757,8 @@ export interface operations {
             /** @description Reasons: `unsupported_media_type` */
             415: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1714,6 +1768,8 @@ export interface operations {
             /** @description Reasons: `invalid_request`, `idempotency_key_reused` */
             422: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1740,6 +1796,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1763,6 +1821,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1772,6 +1832,8 @@ export interface operations {
             /** @description Reasons: `invalid_token` */
             401: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1781,6 +1843,8 @@ export interface operations {
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1790,6 +1854,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1863,6 +1929,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1872,6 +1940,8 @@ export interface operations {
             /** @description Reasons: `invalid_token` */
             401: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1881,6 +1951,8 @@ export interface operations {
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1890,6 +1962,8 @@ export interface operations {
             /** @description Reasons: `match_not_finished`, `rematch_cancelled` */
             409: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1899,6 +1973,8 @@ export interface operations {
             /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {

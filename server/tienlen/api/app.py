@@ -28,7 +28,7 @@ from .metrics import count_store_error, install_metrics
 from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
-from .write_turns import WriteTurns, install_write_turns
+from .write_turns import WriteTurns, document_write_turns, install_write_turns
 
 API_TITLE = "Tien Len Game Server"
 API_VERSION = "1.0.0"
@@ -140,6 +140,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     app.extensions["tienlen_breaker"] = breaker
+    document_write_turns(api.spec)
     if turns is not None:
         install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
     app.extensions["tienlen_limiter"] = install_limits(app, api, settings, breaker)

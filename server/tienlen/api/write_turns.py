@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, Response, g, request
 
-__all__ = ["WRITE_METHODS", "YIELD_MAX_S", "WriteTurns", "install_write_turns"]
+__all__ = ["WRITE_METHODS", "YIELD_MAX_S", "WriteTurns", "document_write_turns", "install_write_turns"]
 
 T = TypeVar("T")
 
@@ -125,3 +125,26 @@ def install_write_turns(app: Flask, turns: WriteTurns) -> None:
     endpoints = {rule.endpoint for rule in app.url_map.iter_rules() if WRITE_METHODS & (rule.methods or set())}
     for endpoint in endpoints:
         app.view_functions[endpoint] = turns.wrap(app.view_functions[endpoint])
+
+
+def document_write_turns(spec: Any) -> None:
+    """Document the ``Server-Timing`` header on every answer of every write operation.
+
+    Documented whatever the settings (as the rate limits' headers are): the
+    header comes only from a gevent worker with turns on that holds waiting
+    clients.
+    """
+    header = {
+        "Server-Timing": {
+            "description": "`turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when "
+            "it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0)",
+            "schema": {"type": "string", "pattern": "^turn;dur=[0-9]+\\.[0-9]$"},
+        }
+    }
+    for operations in spec._paths.values():
+        for method, operation in operations.items():
+            if method.upper() not in WRITE_METHODS or not isinstance(operation, dict):
+                continue
+            for answer in operation.get("responses", {}).values():
+                if isinstance(answer, dict):
+                    answer["headers"] = answer.get("headers", {}) | header
