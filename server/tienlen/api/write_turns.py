@@ -146,5 +146,5 @@ def document_write_turns(spec: Any) -> None:
             if method.upper() not in WRITE_METHODS or not isinstance(operation, dict):
                 continue
             for answer in operation.get("responses", {}).values():
-                if isinstance(answer, dict):
+                if isinstance(answer, dict) and "$ref" not in answer:  # a reference takes no headers beside it
                     answer["headers"] = answer.get("headers", {}) | header
