@@ -14,7 +14,7 @@ from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
 from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, held, pick, seat_at
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Route
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -405,3 +405,22 @@ def _two_seats(base: str) -> tuple[str, str, str]:
     """Remote seats Ann (0) and Bo (1) on TWO_SEAT_DEAL, Ann on turn to lead."""
     created = call(base, "POST", "/v1/matches", {"seats": [{"name": "Ann"}, {"name": "Bo"}], "deal": TWO_SEAT_DEAL})
     return created["match_id"], created["tokens"][0]["token"], created["tokens"][1]["token"]
+
+
+def test_the_table_is_drawn_before_its_slow_requests_answer(pages: PageFactory, live_server: str) -> None:
+    """The table draws the view at once: while the seat's legal plays are still on their way the turn line says
+    whose turn it is and the buttons follow it (they used to stand enabled over an empty table until then)."""
+    page = pages()
+    match_id, ann, _ = _seat_ann_with_a_table(live_server)
+    held_back: list[Route] = []
+    page.route("**/legal", lambda route: held_back.append(route))  # the legal plays wait until released
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function("document.querySelector('#turn-text').textContent !== ''", timeout=5000)
+    assert page.inner_text("#turn-text") == "Your turn"
+    assert page.is_enabled("#hint") and page.is_enabled("#leave")
+    assert page.is_disabled("#pass"), "whether the seat may pass comes with its legal plays"
+    assert held_back, "the legal plays were asked for and are still held"
+    for route in held_back:
+        route.continue_()
+    page.unroute("**/legal")
+    page.wait_for_function("!document.querySelector('#pass').disabled")

@@ -307,6 +307,7 @@ export async function showTable(root, matchId, go) {
     }
   }
 
+  render(); // drawn at once: until then the buttons would stand enabled over an empty table
   // the events before the page came, in the log at once; then the live ones as they come
   for (const event of await api.eventsSoFar(matchId, 0, view.last_seq).catch(() => [])) showEvent(event);
   log.setAttribute("aria-live", "polite");
