@@ -43,8 +43,8 @@ class Settings:
     :data:`DEFAULT_RATE_LIMITS`), ``TIENLEN_FINISHED_TTL`` and
     ``TIENLEN_WAITING_TTL`` (seconds a finished match, and a match still
     waiting for seats, is kept after its last change), ``TIENLEN_WRITES_AT_ONCE``
-    (writes a gevent worker runs at once, after its other work; ``0``: every
-    write at once, as it comes).
+    (writes a gevent worker holding waiting clients runs at once, each after
+    its other work; ``0``: every write as it comes).
     """
 
     redis_url: str = DEFAULT_REDIS_URL
