@@ -107,7 +107,7 @@ class Player:
     stats: WorkerStats = field(default_factory=WorkerStats)
     matches: list[tuple[int, RemoteMatch]] = field(default_factory=list)
     commits: dict[tuple[int, int], float] = field(default_factory=dict)  # (match, seq) -> commit time
-    last_timing: dict[str, str] = field(default_factory=dict)  # the Server-Timing of the last answer
+    last_timing: str = ""  # the Server-Timing header of the last answer
     turn_waits_s: list[float] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -116,14 +116,14 @@ class Player:
 
         def remembered(*args: Any, **kwargs: Any) -> Any:
             response = send_once(*args, **kwargs)
-            self.last_timing["header"] = response.headers.get("server-timing", "")
+            self.last_timing = response.headers.get("server-timing", "")
             return response
 
         transport.send_once = remembered  # type: ignore[method-assign]
 
     def turn_wait_s(self) -> float:
         """How long the last write waited for its turn in the server (its ``Server-Timing: turn;dur=``)."""
-        for metric in self.last_timing.get("header", "").split(","):
+        for metric in self.last_timing.split(","):
             name, _, params = metric.strip().partition(";")
             if name == "turn" and params.startswith("dur="):
                 return float(params[4:]) / 1000

@@ -114,24 +114,22 @@ def _flag(values: Mapping[str, Any], name: str) -> bool:
 
 
 def _positive_int(values: Mapping[str, Any], name: str, default: int) -> int:
-    raw = values.get(name, default)
-    try:
-        number = int(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive integer, not {raw!r}") from None
-    if number <= 0:
-        raise ValueError(f"{name} must be a positive integer, not {raw!r}")
-    return number
+    return _whole_number(values, name, default, least=1)
 
 
 def _count(values: Mapping[str, Any], name: str, default: int) -> int:
+    return _whole_number(values, name, default, least=0)
+
+
+def _whole_number(values: Mapping[str, Any], name: str, default: int, *, least: int) -> int:
     raw = values.get(name, default)
+    wanted = "a positive integer" if least == 1 else f"a whole number, {least} or more"
     try:
         number = int(raw)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a whole number, 0 or more, not {raw!r}") from None
-    if number < 0:
-        raise ValueError(f"{name} must be a whole number, 0 or more, not {raw!r}")
+        raise ValueError(f"{name} must be {wanted}, not {raw!r}") from None
+    if number < least:
+        raise ValueError(f"{name} must be {wanted}, not {raw!r}")
     return number
 
 

@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from .. import wire
 from ..engine import IllegalActionError
 from ..service import MatchService, ServiceError
+from ..service.base import Offload
 from ..settings import Settings
 from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
@@ -127,10 +128,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
         max_waiters=settings.max_waiters,
     )
-    turns = None
-    if cooperative and settings.writes_at_once:
-        turns = WriteTurns(settings.writes_at_once, gevent_settle, lambda: store.waiters > 0)
-    offload = None if not cooperative else gevent_offload if turns is None else turns.lending(gevent_offload)
+    turns: WriteTurns | None = None
+    offload: Offload | None = None
+    if cooperative:  # gevent: bots think in a real thread; writes take turns while somebody waits here
+        offload = gevent_offload
+        if settings.writes_at_once:
+            turns = WriteTurns(settings.writes_at_once, gevent_settle, lambda: store.waiters > 0)
+            offload = turns.lending(gevent_offload)
     app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, offload)
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
