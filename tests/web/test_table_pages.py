@@ -409,7 +409,7 @@ def _two_seats(base: str) -> tuple[str, str, str]:
 
 def test_the_table_is_drawn_before_its_slow_requests_answer(pages: PageFactory, live_server: str) -> None:
     """The table draws the view at once: while the seat's legal plays are still on their way the turn line says
-    whose turn it is and the buttons follow it (they used to stand enabled over an empty table until then)."""
+    whose turn it is and the buttons wait for them (they used to stand enabled over an empty table until then)."""
     page = pages()
     match_id, ann, _ = _seat_ann_with_a_table(live_server)
     held_back: list[Route] = []
@@ -417,10 +417,11 @@ def test_the_table_is_drawn_before_its_slow_requests_answer(pages: PageFactory, 
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_function("document.querySelector('#turn-text').textContent !== ''", timeout=5000)
     assert page.inner_text("#turn-text") == "Your turn"
-    assert page.is_enabled("#hint") and page.is_enabled("#leave")
-    assert page.is_disabled("#pass"), "whether the seat may pass comes with its legal plays"
+    for name in ("#play", "#pass", "#hint", "#leave"):
+        assert page.is_disabled(name), f"{name} waits until the table is ready"
     assert held_back, "the legal plays were asked for and are still held"
     for route in held_back:
         route.continue_()
     page.unroute("**/legal")
-    page.wait_for_function("!document.querySelector('#pass').disabled")
+    page.wait_for_function(MY_TURN)
+    assert page.is_enabled("#pass") and page.is_enabled("#leave"), "the legal plays are in: Bo's pair may be passed"

@@ -307,13 +307,16 @@ export async function showTable(root, matchId, go) {
     }
   }
 
-  render(); // drawn at once: until then the buttons would stand enabled over an empty table
+  // drawn at once, its buttons held (busy) until the log and the legal plays are in
+  busy = true;
+  render();
   // the events before the page came, in the log at once; then the live ones as they come
   for (const event of await api.eventsSoFar(matchId, 0, view.last_seq).catch(() => [])) showEvent(event);
   log.setAttribute("aria-live", "polite");
   const stopFollowing = api.follow(matchId, view.last_seq, (event) => enqueue([event]));
   const timer = setInterval(tick, 250);
   legal = myTurn() ? await api.legal(matchId, held.token).catch(() => null) : null;
+  busy = false;
   render();
   return () => { stopped = true; stopFollowing(); clearInterval(timer); };
 }
