@@ -13,9 +13,9 @@ import redis
 from flask import Flask
 
 from tests.support.api import Api, json_object
-from tienlen.local_redis import free_port
+from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import OutcomeUnknownError, StoreUnavailableError
-from tienlen.store.connect import WriteScript, run_script
+from tienlen.store.connect import WriteScript, read_replies, run_script
 
 SCRIPT = WriteScript("return 1")
 DEAL = [["3S", "4S"], ["5S", "6S"]]
@@ -73,6 +73,35 @@ def test_a_write_that_could_not_be_sent_is_store_unavailable_not_unknown() -> No
     with pytest.raises(StoreUnavailableError) as raised:
         run_script(client, SCRIPT, ["tl:{x}:state"], [])
     assert not isinstance(raised.value, OutcomeUnknownError)
+
+
+def test_reads_go_pipelined_and_answer_each_reply_in_order(redis_server: LocalRedis) -> None:
+    client = redis.Redis.from_url(redis_server.url)
+    client.hset("tl:{r1}:state", "doc", "the record")
+    replies = read_replies(client, "tl:{r1}:state", [("HGET", "tl:{r1}:state", "doc"), ("GET", "tl:{r1}:idem:x")])
+    assert replies == [b"the record", None]
+
+
+def test_a_read_on_a_connection_redis_closed_is_sent_again_on_a_new_one(redis_server: LocalRedis) -> None:
+    # a Redis that restarted closed every pooled connection: the read must not fail for that alone
+    client = redis.Redis.from_url(redis_server.url)
+    client.set("tl:{r2}:v", b"1")
+    killer = redis.Redis.from_url(redis_server.url)
+    assert killer.client_kill_filter(_id=str(client.client_id())) == 1
+    assert read_replies(client, "tl:{r2}:v", [("GET", "tl:{r2}:v")]) == [b"1"]
+
+
+def test_a_read_with_no_redis_is_store_unavailable() -> None:
+    client = redis.Redis(port=free_port(), socket_timeout=0.3, socket_connect_timeout=0.3)
+    with pytest.raises(StoreUnavailableError):
+        read_replies(client, "tl:{r3}:state", [("HGET", "tl:{r3}:state", "doc")])
+
+
+def test_a_read_that_is_never_answered_is_store_unavailable_after_the_timeout() -> None:
+    with swallowing_server() as port:
+        client = redis.Redis(port=port, socket_timeout=0.3, socket_connect_timeout=0.3, protocol=2)
+        with pytest.raises(StoreUnavailableError):
+            read_replies(client, "tl:{x}:state", [("EVALSHA", "0", "0")])
 
 
 def test_an_unconfirmed_commit_answers_503_outcome_unknown(

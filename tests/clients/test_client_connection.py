@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import http.server
+import io
 import sys
 import threading
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
 
-from tienlen_client import ApiError, Client, ConnectionFailed, RetryPolicy
+from tienlen_client import ApiError, Client, ConnectionFailed, Endpoint, RetryPolicy
 
 # ---------------------------------------------------------------------------- a fake server
 
@@ -125,3 +126,37 @@ def test_statuses_are_checked_against_the_expected_one(fake: FakeServer) -> None
             client.request("GET", "/proxy")
         assert proxy.value.status == 502 and proxy.value.body == "<html>bad gateway</html>"
         assert client.request("GET", "/x", expect=200) == {"ok": True}
+
+
+# ---------------------------------------------------------------------------- one write per request
+
+
+class RecordingSocket:
+    """Stands in for a connected socket and keeps every write."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def sendall(self, data: Any) -> None:
+        self.writes.append(bytes(data))
+
+
+def test_a_request_head_and_body_leave_in_one_write() -> None:
+    # http.client writes a POST's head and body apart: two TCP segments, two wake-ups of the server
+    connection = Endpoint.parse("http://127.0.0.1:9").connect(5)
+    recording = RecordingSocket()
+    connection.sock = recording
+    connection.request("POST", "/v1/x", body=b'{"type": "pass"}', headers={"Content-Type": "application/json"})
+    assert len(recording.writes) == 1
+    head, body = recording.writes[0].split(b"\r\n\r\n")
+    assert head.startswith(b"POST /v1/x HTTP/1.1\r\n") and b"Content-Length: 16" in head
+    assert body == b'{"type": "pass"}'
+
+
+def test_a_body_read_from_a_file_still_follows_its_head() -> None:
+    connection = Endpoint.parse("http://127.0.0.1:9").connect(5)
+    recording = RecordingSocket()
+    connection.sock = recording
+    connection.request("POST", "/v1/x", body=io.BytesIO(b"abc"), headers={"Content-Length": "3"})
+    sent = b"".join(recording.writes)
+    assert sent.startswith(b"POST /v1/x HTTP/1.1\r\n") and sent.endswith(b"\r\n\r\nabc")

@@ -8,12 +8,15 @@ restarted), never after a timeout.
 :func:`run_script` sends a write script itself so that a failure says whether
 Redis may have run it: when the script was never sent in full, nothing
 changed (:class:`StoreUnavailableError`); when it was sent and no answer came
-back, it may have run (:class:`OutcomeUnknownError`).
+back, it may have run (:class:`OutcomeUnknownError`). :func:`read_replies`
+sends the reads of a hot path (an action's load) the same lean way, pipelined
+on one connection, without redis-py's per-command layers.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, cast
@@ -148,6 +151,45 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
         except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
     raise StoreUnavailableError(f"Redis did not run the write: {refusal}")
+
+
+def read_replies(client: Client, key: str, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """Send the read-only ``commands`` to the node holding ``key`` in one round trip; answer their replies.
+
+    Every command's keys must hash with ``key`` (one match's keys do). Sent
+    again once on a fresh connection when the connection was found closed (a
+    Redis that restarted), and after a cluster redirection; any other failure
+    raises :class:`StoreUnavailableError`.
+    """
+    reconnected = False
+    for _attempt in range(3):
+        node = _node_client(client, key)
+        pool = node.connection_pool
+        try:
+            connection: Any = pool.get_connection()  # redis-py's connections are untyped
+        except STORE_ERRORS as error:
+            raise StoreUnavailableError(str(error)) from error
+        try:
+            connection.send_packed_command(connection.pack_commands(commands))
+            return [connection.read_response() for _ in commands]
+        except _NOTHING_RAN as error:
+            connection.disconnect()  # replies of the other commands may still be on the way
+            refusal: Exception = error
+        except redis.ConnectionError as error:
+            connection.disconnect()
+            if reconnected:
+                raise StoreUnavailableError(str(error)) from error
+            reconnected = True
+            continue
+        except STORE_ERRORS as error:
+            connection.disconnect()
+            raise StoreUnavailableError(str(error)) from error
+        finally:
+            pool.release(connection)
+        if isinstance(client, RedisCluster):
+            with suppress(*STORE_ERRORS):
+                client.nodes_manager.initialize()
+    raise StoreUnavailableError(f"Redis did not answer the read: {refusal}")
 
 
 def _node_client(client: Client, key: str) -> redis.Redis:

@@ -16,7 +16,7 @@ from redis.cluster import RedisCluster
 
 from .. import wire
 from .base import AnswerKey, Loaded, StoreUnavailableError
-from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, run_script
+from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, read_replies, run_script
 from .indexes import RedisIndexes
 from .layout import (
     COMMIT,
@@ -130,17 +130,14 @@ class RedisMatchStore(RedisIndexes):
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:
         """Read a match (and, when given, the answer kept under ``answer``) in one round trip."""
-        try:
-            if answer is None:
-                doc = self._redis.hget(state_key(match_id), "doc")
-                cached_raw = None
-            else:
-                pipe = self._redis.pipeline(transaction=False)
-                pipe.hget(state_key(match_id), "doc")
-                pipe.get(answer_key(match_id, answer))
-                doc, cached_raw = pipe.execute()
-        except STORE_ERRORS as error:
-            raise StoreUnavailableError(str(error)) from error
+        state = state_key(match_id)
+        if answer is None:
+            (doc,) = read_replies(self._redis, state, [("HGET", state, "doc")])
+            cached_raw = None
+        else:
+            doc, cached_raw = read_replies(
+                self._redis, state, [("HGET", state, "doc"), ("GET", answer_key(match_id, answer))]
+            )
         record = None if doc is None else MatchRecord.from_json(cast(bytes, doc))
         cached = None if cached_raw is None else wire.loads(cached_raw)
         return Loaded(record, cached)
