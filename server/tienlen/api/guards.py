@@ -55,8 +55,10 @@ def _chunked_over_limit(req: flask.Request, data: bytes) -> bool:
     werkzeug stops reading such a body at the limit without a word, which
     would leave a truncated body to decode (400 instead of 413).
     """
+    if req.content_length is not None:
+        return False
     limit = req.max_content_length
-    if req.content_length is not None or limit is None or len(data) < limit:
+    if limit is None or len(data) < limit:
         return False
     return bool(req.environ["wsgi.input"].read(1))
 

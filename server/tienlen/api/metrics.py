@@ -76,6 +76,7 @@ CAS_RETRIES = Counter("tienlen_cas_retries", "Commits that lost a compare-and-se
 WAITING = Gauge("tienlen_waiting_connections", "Long polls and streams held now", multiprocess_mode="livesum")
 
 _FINISHING = {"match_ended": "ended", "match_abandoned": "abandoned"}
+_APPLIED = {kind: ACTIONS.labels(kind) for kind in ("played", "passed")}  # every action counts: labelled once
 
 
 class _StoreMetrics:
@@ -86,8 +87,9 @@ class _StoreMetrics:
             CREATED.inc()
         for event in events:
             kind = event.get("type")
-            if kind in ("played", "passed"):
-                ACTIONS.labels(kind).inc()
+            applied = _APPLIED.get(str(kind))
+            if applied is not None:
+                applied.inc()
             elif kind in _FINISHING:
                 FINISHED.labels(_FINISHING[kind]).inc()
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import redis
@@ -100,14 +100,13 @@ class Pinger:
 
 @dataclass(frozen=True, slots=True)
 class WriteScript:
-    """A Lua write script, run by :func:`run_script`."""
+    """A Lua write script, run by :func:`run_script`; ``sha`` is its SHA-1, as EVALSHA names it."""
 
     source: str
+    sha: str = field(init=False)
 
-    @property
-    def sha(self) -> str:
-        """The script's SHA-1, as EVALSHA names it."""
-        return hashlib.sha1(self.source.encode()).hexdigest()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
 
 
 def run_script(client: Client, script: WriteScript, keys: list[str], args: list[Any]) -> Any:

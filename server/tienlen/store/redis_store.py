@@ -132,11 +132,11 @@ class RedisMatchStore(RedisIndexes):
         """Read a match (and, when given, the answer kept under ``answer``) in one round trip."""
         state = state_key(match_id)
         if answer is None:
-            (doc,) = read_replies(self._redis, state, [("HGET", state, "doc")])
+            (doc,) = read_replies(self._shared, state, [("HGET", state, "doc")])
             cached_raw = None
         else:
             doc, cached_raw = read_replies(
-                self._redis, state, [("HGET", state, "doc"), ("GET", answer_key(match_id, answer))]
+                self._shared, state, [("HGET", state, "doc"), ("GET", answer_key(match_id, answer))]
             )
         record = None if doc is None else MatchRecord.from_json(cast(bytes, doc))
         cached = None if cached_raw is None else wire.loads(cached_raw)
@@ -179,7 +179,7 @@ class RedisMatchStore(RedisIndexes):
             ]
         except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
-        done = bool(run_script(self._redis, COMMIT, keys, args))
+        done = bool(run_script(self._shared, COMMIT, keys, args))
         if self._observer is not None:
             if done:
                 self._observer.committed(expected_version is None, events)
@@ -209,7 +209,7 @@ class RedisMatchStore(RedisIndexes):
             ]
         except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
-        return bool(run_script(self._redis, DELETE, keys, args))
+        return bool(run_script(self._shared, DELETE, keys, args))
 
     def load_many(self, match_ids: list[str]) -> list[MatchRecord | None]:
         """Several records in one round trip (None where a match is gone)."""

@@ -72,12 +72,17 @@ class OneOfSchema(ma.Schema):
 
     choices: ClassVar[tuple[type[ma.Schema], ...]] = ()
     discriminator: ClassVar[str | None] = None
+    _tags: ClassVar[dict[str, type[ma.Schema]] | None] = None  # each subclass's own, set by tags()
 
     @classmethod
     def tags(cls) -> dict[str, type[ma.Schema]]:
-        """Each case by its tag (with a discriminator)."""
-        assert cls.discriminator is not None
-        return {cast(Tag, case._declared_fields[cls.discriminator]).tag: case for case in cls.choices}
+        """Each case by its tag (with a discriminator), worked out once per class."""
+        found: dict[str, type[ma.Schema]] | None = cls.__dict__.get("_tags")
+        if found is None:
+            assert cls.discriminator is not None
+            found = {cast(Tag, case._declared_fields[cls.discriminator]).tag: case for case in cls.choices}
+            cls._tags = found
+        return found
 
     def pick(self, data: Mapping[str, Any]) -> type[ma.Schema]:
         """The case of ``data``; a :class:`~marshmallow.ValidationError` when it is none."""
