@@ -16,8 +16,8 @@ on one connection, without redis-py's per-command layers.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -117,13 +117,7 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
     :class:`OutcomeUnknownError` when it was sent but its answer did not come.
     """
     for _attempt in range(3):
-        node = _node_client(client, keys[0])
-        pool = node.connection_pool
-        try:
-            connection: Any = pool.get_connection()  # redis-py's connections are untyped
-        except STORE_ERRORS as error:
-            raise StoreUnavailableError(str(error)) from error
-        try:
+        with _checkout(client, keys[0]) as (node, connection):
             try:
                 connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
             except STORE_ERRORS as error:  # not sent in full: Redis dropped the partial command
@@ -138,17 +132,14 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
             except STORE_ERRORS as error:
                 connection.disconnect()
                 raise OutcomeUnknownError(f"the write was sent but not confirmed: {error}") from error
-        finally:
-            pool.release(connection)
         # Redis refused to run it: load the script, or learn the cluster's slots again, and try again.
-        try:
-            if isinstance(refusal, NoScriptError):
+        if isinstance(refusal, NoScriptError):
+            try:
                 node.script_load(script.source)
-            elif isinstance(client, RedisCluster):
-                with suppress(*STORE_ERRORS):
-                    client.nodes_manager.initialize()
-        except STORE_ERRORS as error:
-            raise StoreUnavailableError(str(error)) from error
+            except STORE_ERRORS as error:
+                raise StoreUnavailableError(str(error)) from error
+        else:
+            _learn_slots(client)
     raise StoreUnavailableError(f"Redis did not run the write: {refusal}")
 
 
@@ -162,33 +153,46 @@ def read_replies(client: Client, key: str, commands: Sequence[tuple[Any, ...]]) 
     """
     reconnected = False
     for _attempt in range(3):
-        node = _node_client(client, key)
-        pool = node.connection_pool
-        try:
-            connection: Any = pool.get_connection()  # redis-py's connections are untyped
-        except STORE_ERRORS as error:
-            raise StoreUnavailableError(str(error)) from error
-        try:
-            connection.send_packed_command(connection.pack_commands(commands))
-            return [connection.read_response() for _ in commands]
-        except _NOTHING_RAN as error:
-            connection.disconnect()  # replies of the other commands may still be on the way
-            refusal: Exception = error
-        except redis.ConnectionError as error:
-            connection.disconnect()
-            if reconnected:
+        with _checkout(client, key) as (_node, connection):
+            try:
+                connection.send_packed_command(connection.pack_commands(commands))
+                return [connection.read_response() for _ in commands]
+            except _NOTHING_RAN as error:
+                connection.disconnect()  # replies of the other commands may still be on the way
+                refusal: Exception = error
+            except redis.ConnectionError as error:
+                connection.disconnect()
+                if reconnected:
+                    raise StoreUnavailableError(str(error)) from error
+                reconnected = True
+                continue
+            except STORE_ERRORS as error:
+                connection.disconnect()
                 raise StoreUnavailableError(str(error)) from error
-            reconnected = True
-            continue
-        except STORE_ERRORS as error:
-            connection.disconnect()
-            raise StoreUnavailableError(str(error)) from error
-        finally:
-            pool.release(connection)
-        if isinstance(client, RedisCluster):
-            with suppress(*STORE_ERRORS):
-                client.nodes_manager.initialize()
+        _learn_slots(client)
     raise StoreUnavailableError(f"Redis did not answer the read: {refusal}")
+
+
+@contextmanager
+def _checkout(client: Client, key: str) -> Iterator[tuple[redis.Redis, Any]]:
+    """The one-server client of the node holding ``key`` and a connection of its pool, given back after."""
+    node = _node_client(client, key)
+    pool = node.connection_pool
+    try:
+        connection: Any = pool.get_connection()  # redis-py's connections are untyped
+    except STORE_ERRORS as error:
+        raise StoreUnavailableError(str(error)) from error
+    try:
+        yield node, connection
+    finally:
+        pool.release(connection)
+
+
+def _learn_slots(client: Client) -> None:
+    """On a cluster, ask again which node holds which slots (after a redirection); nothing on one server."""
+    if isinstance(client, RedisCluster):
+        with suppress(*STORE_ERRORS):
+            client.nodes_manager.initialize()
 
 
 def _node_client(client: Client, key: str) -> redis.Redis:
