@@ -108,7 +108,9 @@ def test_lobby_reads_the_rules_from_the_contract_and_its_more_rules_reach_the_ma
 
 
 def test_lobby_at_phone_width_scrolls_no_sideways_and_creates(pages: PageFactory, live_server: str) -> None:
-    """At 375 px the lobby (with "More rules" open) and the table it opens fit the width, and Create works."""
+    """At 375 px the lobby (with "More rules" open, an open match of a 40-letter name listed) and the table it
+    opens fit the width, and Create works."""
+    call(live_server, "POST", "/v1/matches", {"seats": [{"name": "W" * 40}, {"open": True}], "listed": True})
     page = pages(viewport=PHONE)
     page.goto(live_server + "/")
     page.wait_for_selector("#create:not([disabled])")
