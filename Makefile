@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck install bench-engine bench-bots bench-http bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint typecheck install bench-engine bench-bots bench-hard-ceiling bench-http bench-waiting bench-memory openapi lock clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ bench-engine: $(STAMP)
 
 bench-bots: $(STAMP)
 	$(BIN)/python bench/bots.py --hints
+
+# Hard vs 3 Medium with uniform, inferred and true hidden hands: what knowing the hidden cards is worth
+bench-hard-ceiling: $(STAMP)
+	$(BIN)/python bench/hard_ceiling.py
 
 bench-http: $(STAMP)
 	$(BIN)/python bench/http_load.py
