@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck install bench-engine bench-bots bench-hard-ceiling bench-http bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint typecheck install bench-engine bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ bench-bots: $(STAMP)
 # Hard vs 3 Medium with uniform, inferred and true hidden hands: what knowing the hidden cards is worth
 bench-hard-ceiling: $(STAMP)
 	$(BIN)/python bench/hard_ceiling.py
+
+bench-hard-decisions: $(STAMP)
+	$(BIN)/python bench/hard_decisions.py
 
 bench-http: $(STAMP)
 	$(BIN)/python bench/http_load.py

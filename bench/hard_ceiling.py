@@ -68,7 +68,8 @@ class _Deals:
         return sample_hands(self.view, self.rng)
 
 
-def _use(mode: str) -> None:
+def use_mode(mode: str) -> None:
+    """Give Hard this mode's source of deals (and record each match whose seat views the bot loop makes)."""
     _Deals.mode = mode
     # The two seams the diagnostic swaps: the view-maker of the bot loop and Hard's deal source.
     vars(driver)["seat_view"] = _recording_seat_view
@@ -77,7 +78,7 @@ def _use(mode: str) -> None:
 
 def run_mode(mode: str, deals: int, seed: int, processes: int, progress: bool = True) -> dict[str, Any]:
     """Hard vs 3× Medium with this source of deals (the workers are forked with it in place)."""
-    _use(mode)
+    use_mode(mode)
     row = run_arena(
         ArenaConfig("hard", "medium", deals=deals, preset="standard", seed=seed), processes=processes, progress=progress
     )

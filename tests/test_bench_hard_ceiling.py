@@ -64,10 +64,10 @@ def _position(endgame: bool) -> tuple[Match, SeatView]:
 @pytest.mark.parametrize("endgame", [False, True], ids=["midgame", "endgame"])
 @pytest.mark.parametrize("mode", ["true_hands", "uniform", "inferred", "true_in_endgame"])
 def test_each_mode_deals_what_it_names(mode: str, endgame: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever _use sets
+    monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever use_mode sets
     monkeypatch.setattr(hard, "DealChain", DealChain)
     bench = _bench()
-    bench._use(mode)
+    bench.use_mode(mode)
     match, view = _position(endgame)
     assert vars(driver)["seat_view"](match, view.seat) == view  # records the match for the true-hands sources
     deals = vars(hard)["DealChain"](view, action_events(view), random.Random(1))

@@ -1,0 +1,223 @@
+"""Hard's single decisions against Medium, each judged exactly: where its first places come from.
+
+Each deal (standard preset, four seats) is played by Medium in every seat. At
+each decision where Hard weighs more than one move, every move it weighs (its
+candidates, and the move it finally chooses) is played once and the rest of
+the hand by Medium in every seat. Medium draws nothing at random, so that is
+the exact result of departing from Medium at that one decision, with the hidden
+hands as they really are. Per decision it gives the seat's place after
+Medium's own move, after Hard's move and after the best of Hard's candidates.
+
+Hard against three Mediums takes first place more often than Medium's 1/4 by
+about the sum of these one-decision changes, so the counts say where its edge
+comes from and what it misses:
+
+- ``opportunities``: decisions where some candidate takes first place and
+  Medium's own move does not;
+- ``gains``: Hard's move takes first place and Medium's does not;
+  ``losses``: the other way round; ``deviations``: Hard's move is not Medium's;
+- ``net_per_seat``: (gains − losses) per seat and deal, with a 95 % interval
+  over deals; ``captured``: gains / opportunities.
+
+Rows come for all decisions and by phase: the fewest cards any other seat
+holds (``late`` at most 2, ``middle`` 3–8, ``early`` 9 or more). ``--mode``
+picks Hard's deals as ``bench/hard_ceiling.py`` does (``inferred``, as Hard
+ships; ``uniform``; ``true_hands``, what the same search does knowing the hidden
+cards). Prints a table (stderr) and the rows as JSON (stdout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from hard_ceiling import MODES, use_mode  # bench/ is the script's own folder, first on sys.path
+from tienlen.bots import driver, hard
+from tienlen.bots.base import Action
+from tienlen.bots.medium import choose_medium
+from tienlen.bots.runs import deal_seed, progress_bar
+from tienlen.engine.match import LegalPlays, Match
+from tienlen.engine.rules import resolve_rules
+from tienlen.engine.views import SeatView
+
+PHASES = ("late", "middle", "early")
+Chooser = Callable[[SeatView, LegalPlays, random.Random], Action]
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """One decision of Medium's game, judged: the seat's place (0 = first) after each kind of move.
+
+    ``turn`` counts the hand's actions before the decision, ``chosen`` is the
+    judged bot's move (a mask, 0 = pass).
+    """
+
+    deal: int
+    turn: int
+    seat: int
+    phase: str
+    chosen: int
+    medium_place: int
+    chosen_place: int
+    best_place: int
+    deviates: bool
+
+
+def phase_of(view: SeatView) -> str:
+    """``late`` when another seat holds at most 2 cards, ``middle`` at most 8, else ``early``."""
+    fewest = min(view.cards_left[s] for s in view.opponents)
+    return "late" if fewest <= 2 else "middle" if fewest <= 8 else "early"
+
+
+def _act(match: Match, seat: int, move: int) -> None:
+    match.pass_turn(seat) if move == 0 else match.play(seat, move)
+
+
+def medium_place(match: Match, seat: int) -> int:
+    """The seat's place once Medium plays every seat to the end of the hand (the match is not changed)."""
+    rest = copy.deepcopy(match)
+    driver.play_bot_turns(rest, dict.fromkeys(range(rest.players), "medium"))
+    return rest.completed[0].places.index(seat)
+
+
+def place_after(match: Match, seat: int, move: int) -> int:
+    """The seat's place after it makes ``move`` (0 = pass) and Medium plays every seat to the end."""
+    rest = copy.deepcopy(match)
+    _act(rest, seat, move)
+    if rest.outcome is not None:
+        return rest.completed[0].places.index(seat)
+    return medium_place(rest, seat)
+
+
+def judge_deal(deal: int, seed: int = 1, choose: Chooser | None = None) -> list[Judged]:
+    """Play one deal with Medium in every seat and judge each decision where Hard weighs several moves.
+
+    ``choose`` is the bot judged (Hard by default; it gets the rng the arena's
+    bot loop would give it).
+    """
+    pick: Chooser = choose or (lambda view, legal, rng: hard.choose_hard(view, legal, rng))
+    rules = resolve_rules({"preset": "standard", "hands": 1}, players=4)
+    match, _ = Match.new(rules, random.Random(deal_seed(seed, deal)))
+    played = copy.deepcopy(match)
+    driver.play_bot_turns(played, dict.fromkeys(range(4), "medium"))
+    places = played.completed[0].places
+    judged: list[Judged] = []
+    turn = 0
+    while match.outcome is None and match.turn is not None:
+        seat = match.turn
+        view: SeatView = vars(driver)["seat_view"](match, seat)  # looked up now: hard_ceiling's modes swap it
+        legal = match.legal_plays()
+        medium = choose_medium(view, legal, driver.bot_rng(match, seat))
+        own = 0 if medium.is_pass else medium.mask
+        moves = hard.candidates(view, legal, medium) if legal.plays else [own]
+        if len(moves) > 1:
+            chosen = pick(view, legal, driver.bot_rng(match, seat))
+            mine = 0 if chosen.is_pass else chosen.mask
+            after = {move: place_after(match, seat, move) for move in {*moves, mine}}
+            assert after[own] == places.index(seat)  # Medium's own move is the game already played
+            judged.append(
+                Judged(
+                    deal, turn, seat, phase_of(view), mine, after[own], after[mine], min(after.values()), mine != own
+                )
+            )
+        _act(match, seat, own)
+        turn += 1
+    return judged
+
+
+def summarize(judged: list[Judged], deals: Iterable[int], seats: int = 4) -> dict[str, Any]:
+    """Counts of one set of judged decisions, and the net first places per seat with a 95 % interval over deals.
+
+    ``deals`` are the numbers of all deals played (a deal without a judged decision counts as no change).
+    """
+    gains = sum(1 for j in judged if j.chosen_place == 0 < j.medium_place)
+    losses = sum(1 for j in judged if j.medium_place == 0 < j.chosen_place)
+    opportunities = sum(1 for j in judged if j.best_place == 0 < j.medium_place)
+    per_deal = dict.fromkeys(deals, 0)
+    for j in judged:
+        per_deal[j.deal] += (j.chosen_place == 0 < j.medium_place) - (j.medium_place == 0 < j.chosen_place)
+    nets = [v / seats for v in per_deal.values()]
+    mean = statistics.fmean(nets) if nets else 0.0
+    half = 1.96 * statistics.stdev(nets) / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
+    return {
+        "decisions": len(judged),
+        "deviations": sum(j.deviates for j in judged),
+        "opportunities": opportunities,
+        "gains": gains,
+        "losses": losses,
+        "captured": round(gains / opportunities, 3) if opportunities else None,
+        "net_per_seat": round(mean, 4),
+        "net_per_seat_ci95": [round(mean - half, 4), round(mean + half, 4)],
+    }
+
+
+def _judge_args(args: tuple[str, int, int]) -> list[Judged]:
+    mode, deal, seed = args
+    use_mode(mode)
+    return judge_deal(deal, seed)
+
+
+def run_mode(mode: str, deals: int, seed: int, processes: int, progress: bool = True) -> dict[str, Any]:
+    """Judge every decision of ``deals`` deals with Hard searching this mode's deals; the summary rows."""
+    jobs = [(mode, deal, seed) for deal in range(deals)]
+    judged: list[Judged] = []
+    bar = progress_bar(deals, progress, f"hard decisions ({mode})")
+    if processes > 1:
+        with multiprocessing.Pool(processes) as pool:
+            for part in pool.imap_unordered(_judge_args, jobs, chunksize=max(1, min(4, deals // 50))):
+                judged += part
+                next(bar, None)
+    else:
+        for job in jobs:
+            judged += _judge_args(job)
+            next(bar, None)
+    next(bar, None)
+    rows = {"all": summarize(judged, range(deals))}
+    for phase in PHASES:
+        rows[phase] = summarize([j for j in judged if j.phase == phase], range(deals))
+    return {"mode": mode, "deals": deals, "seed": seed, "rows": rows}
+
+
+def format_rows(result: dict[str, Any]) -> str:
+    """A plain-text table of one mode's rows."""
+    head = f"{'phase':<7} {'decisions':>9} {'deviate':>8} {'chances':>8} {'gains':>6} {'losses':>7} {'captured':>9}"
+    lines = [f"mode {result['mode']}, {result['deals']} deals", f"{head}  net 1st per seat [95% CI]"]
+    for phase, row in result["rows"].items():
+        lo, hi = row["net_per_seat_ci95"]
+        captured = "-" if row["captured"] is None else f"{row['captured']:.2f}"
+        lines.append(
+            f"{phase:<7} {row['decisions']:>9} {row['deviations']:>8} {row['opportunities']:>8} {row['gains']:>6} "
+            f"{row['losses']:>7} {captured:>9}  {row['net_per_seat']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """Judge the chosen modes and print their tables and JSON rows."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=int, default=150, help="deals per mode (default 150)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--mode", choices=MODES, action="append", help="judge only these modes (default inferred)")
+    args = parser.parse_args(argv)
+    multiprocessing.set_start_method("fork", force=True)
+    results = [run_mode(mode, args.deals, args.seed, args.processes) for mode in args.mode or ["inferred"]]
+    for result in results:
+        print(format_rows(result), file=sys.stderr)
+    machine = {"machine_cpus": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2)}
+    print(json.dumps({**machine, "results": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
