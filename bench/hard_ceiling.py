@@ -76,6 +76,16 @@ def use_mode(mode: str) -> None:
     vars(hard)["DealChain"] = _Deals
 
 
+def mode_parser(doc: str | None, deals: int, modes: str) -> argparse.ArgumentParser:
+    """The options of a benchmark run once per mode: ``--deals``, ``--seed``, ``--processes``, ``--mode``."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
+    parser.add_argument("--deals", type=int, default=deals, help=f"deals per mode (default {deals})")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--mode", choices=MODES, action="append", help=f"run only these modes (default {modes})")
+    return parser
+
+
 def run_mode(mode: str, deals: int, seed: int, processes: int, progress: bool = True) -> dict[str, Any]:
     """Hard vs 3× Medium with this source of deals (the workers are forked with it in place)."""
     use_mode(mode)
@@ -87,12 +97,7 @@ def run_mode(mode: str, deals: int, seed: int, processes: int, progress: bool = 
 
 def main(argv: list[str]) -> int:
     """Run the chosen modes and print the table and the JSON rows."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--deals", type=int, default=200, help="deals per mode (default 200)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--mode", choices=MODES, action="append", help="run only these modes")
-    args = parser.parse_args(argv)
+    args = mode_parser(__doc__, deals=200, modes="all four").parse_args(argv)
     multiprocessing.set_start_method("fork", force=True)  # the workers inherit the swapped deal source
     rows = [run_mode(mode, args.deals, args.seed, args.processes) for mode in args.mode or MODES]
     head, rule, *lines = format_table(rows).splitlines()

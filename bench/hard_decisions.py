@@ -28,7 +28,6 @@ cards). Prints a table (stderr) and the rows as JSON (stdout).
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import math
@@ -41,7 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from hard_ceiling import MODES, use_mode  # bench/ is the script's own folder, first on sys.path
+from hard_ceiling import mode_parser, use_mode  # bench/ is the script's own folder, first on sys.path
 from tienlen.bots import driver, hard
 from tienlen.bots.base import Action
 from tienlen.bots.medium import choose_medium
@@ -83,20 +82,17 @@ def _act(match: Match, seat: int, move: int) -> None:
     match.pass_turn(seat) if move == 0 else match.play(seat, move)
 
 
-def medium_place(match: Match, seat: int) -> int:
-    """The seat's place once Medium plays every seat to the end of the hand (the match is not changed)."""
-    rest = copy.deepcopy(match)
-    driver.play_bot_turns(rest, dict.fromkeys(range(rest.players), "medium"))
-    return rest.completed[0].places.index(seat)
+def _medium_to_end(match: Match) -> tuple[int, ...]:
+    """Medium plays every seat of ``match`` (changed in place) to the end of the hand; the places, first first."""
+    driver.play_bot_turns(match, dict.fromkeys(range(match.players), "medium"))
+    return match.completed[0].places
 
 
 def place_after(match: Match, seat: int, move: int) -> int:
-    """The seat's place after it makes ``move`` (0 = pass) and Medium plays every seat to the end."""
+    """The seat's place after it makes ``move`` (0 = pass) and Medium plays every seat to the end (on a copy)."""
     rest = copy.deepcopy(match)
     _act(rest, seat, move)
-    if rest.outcome is not None:
-        return rest.completed[0].places.index(seat)
-    return medium_place(rest, seat)
+    return _medium_to_end(rest).index(seat)
 
 
 def judge_deal(deal: int, seed: int = 1, choose: Chooser | None = None) -> list[Judged]:
@@ -108,9 +104,7 @@ def judge_deal(deal: int, seed: int = 1, choose: Chooser | None = None) -> list[
     pick: Chooser = choose or (lambda view, legal, rng: hard.choose_hard(view, legal, rng))
     rules = resolve_rules({"preset": "standard", "hands": 1}, players=4)
     match, _ = Match.new(rules, random.Random(deal_seed(seed, deal)))
-    played = copy.deepcopy(match)
-    driver.play_bot_turns(played, dict.fromkeys(range(4), "medium"))
-    places = played.completed[0].places
+    places = _medium_to_end(copy.deepcopy(match))
     judged: list[Judged] = []
     turn = 0
     while match.outcome is None and match.turn is not None:
@@ -204,12 +198,7 @@ def format_rows(result: dict[str, Any]) -> str:
 
 def main(argv: list[str]) -> int:
     """Judge the chosen modes and print their tables and JSON rows."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--deals", type=int, default=150, help="deals per mode (default 150)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--mode", choices=MODES, action="append", help="judge only these modes (default inferred)")
-    args = parser.parse_args(argv)
+    args = mode_parser(__doc__, deals=150, modes="inferred").parse_args(argv)
     multiprocessing.set_start_method("fork", force=True)
     results = [run_mode(mode, args.deals, args.seed, args.processes) for mode in args.mode or ["inferred"]]
     for result in results:
