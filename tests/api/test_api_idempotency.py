@@ -22,7 +22,7 @@ from werkzeug.test import TestResponse
 
 from tests.support.api import Api, json_object
 from tienlen.local_redis import LocalRedis
-from tienlen.service.idempotency import KEPT_PER_SEAT, keep_action, kept_action
+from tienlen.service.idempotency import KEPT_PER_SEAT, remember_action, recall_action
 from tienlen.store import AnswerKey, OutcomeUnknownError, SeatRecord
 
 DEAL = [
@@ -259,10 +259,10 @@ def test_a_seat_keeps_the_compact_answers_of_its_last_keyed_actions() -> None:
     seat = SeatRecord(name="A", token_sha256="t")
     keys = [AnswerKey("t", f"k{i}") for i in range(KEPT_PER_SEAT + 2)]
     for number, key in enumerate(keys):
-        keep_action(seat, key, f"{number:064x}", number * 3 + 1, number * 3 + 3)
+        remember_action(seat, key, f"{number:064x}", number * 3 + 1, number * 3 + 3)
     assert len(seat.kept) == KEPT_PER_SEAT
-    assert kept_action(seat, keys[0]) is None and kept_action(seat, keys[1]) is None, "the oldest went"
-    newest = kept_action(seat, keys[-1])
+    assert recall_action(seat, keys[0]) is None and recall_action(seat, keys[1]) is None, "the oldest went"
+    newest = recall_action(seat, keys[-1])
     assert newest is not None and (newest.first_seq, newest.last_seq) == (28, 30)
     assert all(len(entry) < 60 for entry in seat.kept), seat.kept
     assert SeatRecord.from_dict(seat.to_dict()).kept == seat.kept, "stored with the seat"

@@ -147,7 +147,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     document_write_turns(api.spec)
     if turns is not None:
         install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
-    app.extensions["tienlen_limiter"] = install_limits(app, api, settings, breaker)
+    app.extensions["tienlen_limiter"] = install_limits(app, settings, breaker)
     web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files
     _install_error_handlers(app, api, breaker)
     _install_request_log(app, settings)

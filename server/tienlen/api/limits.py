@@ -13,8 +13,10 @@ A request over a limit answers 429 ``rate_limited`` in the error shape with
 ``RateLimit-Remaining`` and ``RateLimit-Reset`` (seconds until the window
 resets), worked out from the one call that counted the request (its count and
 the window's time to live come back together), never from a second call.
-:data:`LIMITED` is the one list of what is limited: the limiter and the
-OpenAPI document both read it.
+Each limited view says so itself with :func:`limited` (its kind of limit
+and who is counted): the OpenAPI document gets its 429 answer and headers
+from that mark at once, and :func:`install_limits` applies the limits it
+finds marked.
 
 The count is the first Redis call of a limited request, so when Redis does
 not answer it is the count that fails: the request answers 503
@@ -22,7 +24,8 @@ not answer it is the count that fails: the request answers 503
 (no count kept in memory, so limits stay counted once for every server).
 After a failed Redis call the worker's :class:`~.breaker.Breaker` is open for
 a moment, and limited requests answer that 503 at once without asking Redis.
-``/healthz`` and ``/metrics`` are never limited.
+A view without a mark (``/healthz``, ``/metrics``, reading a match) is never
+limited, nor counted.
 """
 
 from __future__ import annotations
@@ -35,58 +38,127 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, g, has_app_context, request
+from flask.views import MethodView
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import RedisClusterStorage, RedisStorage
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from ..settings import Settings
+from ..settings import DEFAULT_RATE_LIMITS, Settings
 from ..store import StoreUnavailableError, token_digest
 from ..store.connect import STORE_ERRORS
 from .breaker import Breaker, BreakerOpenError
-from .routes.common import bearer_token
+from .caller import bearer_token, client_address
 
 T = TypeVar("T")
+ViewT = TypeVar("ViewT", bound=Callable[..., Any])
 
 KEY_PREFIX = "tl:limits"
+MARK = "_tienlen_limit"  # the attribute a limited view carries: its Limit
 
 
 def by_address() -> str:
     """The client's address (behind a proxy, configure it to set the peer address)."""
-    return get_remote_address()
+    return client_address()
 
 
 def by_token() -> str:
     """The digest of the seat token sent, or the client's address when none is."""
     token = bearer_token()
-    return "seat:" + token_digest(token) if token else "addr:" + get_remote_address()
+    return "seat:" + token_digest(token) if token else "addr:" + client_address()
 
 
 @dataclass(frozen=True, slots=True)
-class Limited:
-    """One limited operation: its endpoint and method, the kind of limit, and who is counted."""
+class Counted:
+    """Who a limit counts: the key of a request, and the same in words (for the documentation)."""
 
-    operation_id: str
+    key: Callable[[], str]
+    words: str
+
+
+PER_ADDRESS = Counted(by_address, "client address")
+PER_SEAT_TOKEN = Counted(by_token, "seat token")
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """How a view is limited: the kind of limit (a key of the rate limits setting) and who is counted."""
+
+    kind: str
+    counted: Counted
+
+
+RATE_HEADERS = {
+    name: {"schema": {"type": "integer", "minimum": 0}, "description": f"{about} (sent when limits are on)"}
+    for name, about in (
+        ("RateLimit-Limit", "Requests allowed in the window"),
+        ("RateLimit-Remaining", "Requests left in the window"),
+        ("RateLimit-Reset", "Seconds until the window resets"),
+    )
+}
+
+
+def limited(kind: str, counted: Counted) -> Callable[[ViewT], ViewT]:
+    """Declare a view rate-limited: ``kind``'s limit, counted per ``counted``; documented on the view at once.
+
+    Put it above ``@blp.response``: its success answers get the ``RateLimit-*``
+    headers, and a 429 ``rate_limited`` answer is added. The view itself is
+    not wrapped; :func:`install_limits` finds the mark and applies the limit.
+    """
+    if kind not in DEFAULT_RATE_LIMITS:
+        raise ValueError(f"unknown kind of limit {kind!r}: one of {', '.join(DEFAULT_RATE_LIMITS)}")
+
+    def mark(view: ViewT) -> ViewT:
+        apidoc: dict[str, Any] = getattr(view, "_apidoc", {})
+        successes = apidoc.get("success_status_codes")
+        if not successes:
+            raise TypeError("put @limited above the view's @blp.response")
+        wait = {"schema": {"type": "integer", "minimum": 0}, "description": "Seconds until the limit resets"}
+        over = {"Retry-After": wait}
+        responses: dict[Any, Any] = {status: {"headers": dict(RATE_HEADERS)} for status in successes}
+        responses["429"] = {
+            "description": f"Reasons: `rate_limited` (counted per {counted.words}; `off` or set by "
+            "`TIENLEN_RATE_LIMITS`)",
+            "headers": over | RATE_HEADERS,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        manual = apidoc.setdefault("manual_doc", {})
+        for status, answer in responses.items():
+            manual.setdefault("responses", {}).setdefault(status, {}).update(answer)
+        view._apidoc = apidoc  # type: ignore[attr-defined]
+        setattr(view, MARK, Limit(kind, counted))
+        return view
+
+    return mark
+
+
+@dataclass(frozen=True, slots=True)
+class LimitedView:
+    """A view found limited: its endpoint, HTTP method, operation id and limit."""
+
     endpoint: str
     method: str
-    kind: str
-    key: Callable[[], str]
-    counted: str  # in words, for the documentation
+    operation_id: str
+    limit: Limit
 
 
-LIMITED = (
-    Limited("create_match", "matches.Matches", "POST", "create", by_address, "client address"),
-    Limited("join_match", "matches.Join", "POST", "join", by_address, "client address"),
-    Limited("post_action", "seats.Actions", "POST", "act", by_token, "seat token"),
-    Limited("get_hint", "seats.HintResource", "GET", "hint", by_token, "seat token"),
-    Limited("get_events", "events.Events", "GET", "wait", by_address, "client address"),
-    Limited("stream_events", "events.Stream", "GET", "wait", by_address, "client address"),
-)
+def limits_of(app: Flask) -> list[LimitedView]:
+    """Every limited view of ``app`` (methods of its ``MethodView`` classes), read from the views' marks."""
+    found: list[LimitedView] = []
+    for endpoint, view in app.view_functions.items():
+        view_class = getattr(view, "view_class", None)
+        if not (isinstance(view_class, type) and issubclass(view_class, MethodView)):
+            continue
+        for method in sorted(view_class.methods or ()):
+            handler = getattr(view_class, method.lower(), None)
+            limit = getattr(handler, MARK, None)
+            if isinstance(limit, Limit):
+                operation_id = getattr(handler, "_apidoc", {}).get("manual_doc", {}).get("operationId", endpoint)
+                found.append(LimitedView(endpoint, method, str(operation_id), limit))
+    return found
 
 
-UNLIMITED_ENDPOINTS = frozenset({"meta.Health", "metrics"})  # health checks and scrapes are never counted
 SCHEME_PREFIX = "tienlen+"  # our storages' schemes: limits' Redis storages, guarded and counting in one call
 
 # KEYS: the window's counter. ARGV: the window in seconds, the cost. The count and the window's time to live.
@@ -210,14 +282,12 @@ class GuardedRedisClusterStorage(_Counting, RedisClusterStorage):
         return not self.breaker.open and super().check()
 
 
-def install_limits(app: Flask, api: Any, settings: Settings, breaker: Breaker) -> Limiter | None:
-    """Limit the operations of :data:`LIMITED` on ``app`` and document them in ``api``'s OpenAPI document.
+def install_limits(app: Flask, settings: Settings, breaker: Breaker) -> Limiter | None:
+    """Apply the limits the views of ``app`` declare (:func:`limited`); None when the limits are off.
 
-    Call it after the blueprints are registered. None when the limits are off
-    (the document still describes the 429 answers they give when on).
-    ``breaker`` is the worker's: open, limited requests answer 503 at once.
+    Call it after the blueprints are registered. ``breaker`` is the worker's:
+    open, limited requests answer 503 at once.
     """
-    document_limits(api.spec)
     limits = settings.rate_limits
     if limits is None:
         return None
@@ -243,14 +313,18 @@ def install_limits(app: Flask, api: Any, settings: Settings, breaker: Breaker) -
         swallow_errors=False,  # a count that failed is the store's 503 (StoreUnavailableError)
         in_memory_fallback_enabled=False,  # never count in this process: limits are counted once for all servers
     )
-    limiter.request_filter(lambda: request.endpoint in UNLIMITED_ENDPOINTS)
-    for rule in LIMITED:
-        view = app.view_functions[rule.endpoint]
-        message = f"too many requests ({limits[rule.kind]} per {rule.counted} to {rule.operation_id})"
-        limited: Any = limiter.limit(
-            limits[rule.kind], key_func=rule.key, methods=[rule.method], scope=rule.kind, error_message=message
-        )(view)
-        app.view_functions[rule.endpoint] = limited
+    declared = limits_of(app)
+    limited_endpoints = frozenset(view.endpoint for view in declared)
+    limiter.request_filter(lambda: request.endpoint not in limited_endpoints)  # the others are never counted
+    for view in declared:
+        kind, words = view.limit.kind, view.limit.counted.words
+        app.view_functions[view.endpoint] = limiter.limit(  # type: ignore[assignment]
+            limits[kind],
+            key_func=view.limit.counted.key,
+            methods=[view.method],
+            scope=kind,
+            error_message=f"too many requests ({limits[kind]} per {words} to {view.operation_id})",
+        )(app.view_functions[view.endpoint])
 
     @app.after_request
     def _rate_headers(response: Response) -> Response:
@@ -277,29 +351,3 @@ def seconds_to_reset(reset_time: float, window_s: int) -> int:
     more than the window.
     """
     return min(max(0, math.ceil(reset_time - time.time())), window_s)
-
-
-def document_limits(spec: Any) -> None:
-    """Document every limited operation: its 2xx answers' ``RateLimit-*`` headers, its 429 answer with them."""
-    integer = {"schema": {"type": "integer", "minimum": 0}}
-    counted = {
-        "RateLimit-Limit": integer | {"description": "Requests allowed in the window (sent when limits are on)"},
-        "RateLimit-Remaining": integer | {"description": "Requests left in the window (sent when limits are on)"},
-        "RateLimit-Reset": integer | {"description": "Seconds until the window resets (sent when limits are on)"},
-    }
-    over = {"Retry-After": integer | {"description": "Seconds until the limit resets"}} | counted
-    by_id = {rule.operation_id: rule for rule in LIMITED}
-    for operations in spec._paths.values():
-        for operation in operations.values():
-            rule = by_id.get(str(operation.get("operationId"))) if isinstance(operation, dict) else None
-            if rule is None:
-                continue
-            for status, answer in operation["responses"].items():
-                if str(status).startswith("2") and isinstance(answer, dict):
-                    answer["headers"] = answer.get("headers", {}) | counted
-            operation["responses"]["429"] = {
-                "description": f"Reasons: `rate_limited` (counted per {rule.counted}; `off` or set by "
-                "`TIENLEN_RATE_LIMITS`)",
-                "headers": over,
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-            }

@@ -10,7 +10,7 @@ did not answer, the match kept changing) is not.
 Where each is kept, written in the same atomic commit as the write it answers:
 
 - an accepted action: a compact entry on its seat's record, in the match
-  record itself (:func:`kept_action`): the key's id, the body's digest and
+  record itself (:func:`remember_action`, :func:`recall_action`): the key's id, the body's digest and
   the numbers of the events the action caused. A retry answers those events,
   read again, with the seat's view as it is now (the first answer itself while
   the match has not moved on). A seat keeps its last :data:`KEPT_PER_SEAT`,
@@ -29,7 +29,7 @@ import base64
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import wire
 from ..engine import IllegalActionError
@@ -59,12 +59,10 @@ def kept_refusal(digest: str, refusal: Exception) -> dict[str, Any]:
     return {"body_sha256": digest, "refusal": {"reason": reason, "message": str(refusal)}}
 
 
-def replay(kept: Mapping[str, Any], digest: str) -> dict[str, Any]:
-    """The kept answer for a retry with body digest ``digest``; raises the kept refusal, or
+def answer_again(kept: Mapping[str, Any], digest: str) -> dict[str, Any]:
+    """The answer kept for a retry with body digest ``digest``; raises the kept refusal, or
     :class:`IdempotencyKeyReused` when the key was first sent with another body."""
-    if "body_sha256" not in kept:  # an answer kept before bodies were digested: as it was
-        return dict(kept)
-    if kept["body_sha256"] != digest:
+    if kept.get("body_sha256") != digest:
         raise IdempotencyKeyReused("this Idempotency-Key was sent with another body: use a new key for a new request")
     refusal = kept.get("refusal")
     if refusal is None:
@@ -72,6 +70,12 @@ def replay(kept: Mapping[str, Any], digest: str) -> dict[str, Any]:
     if refusal["reason"] == StaleVersion.reason:
         raise StaleVersion(refusal["message"])
     raise IllegalActionError(refusal["reason"], refusal["message"])
+
+
+def refuse_again(kept: Mapping[str, Any], digest: str) -> NoReturn:
+    """Raise the refusal kept under an action's key (an action keeps only refusals in the store)."""
+    answer_again(kept, digest)
+    raise IdempotencyKeyReused("this Idempotency-Key answered another kind of request: use a new key")
 
 
 def created_match_id(answer: AnswerKey) -> str:
@@ -95,7 +99,7 @@ class KeptAction:
     last_seq: int
 
 
-def kept_action(seat: SeatRecord, answer: AnswerKey) -> KeptAction | None:
+def recall_action(seat: SeatRecord, answer: AnswerKey) -> KeptAction | None:
     """The seat's compact answer kept under ``answer``, if any."""
     prefix = key_id(answer) + " "
     for entry in seat.kept:
@@ -105,7 +109,7 @@ def kept_action(seat: SeatRecord, answer: AnswerKey) -> KeptAction | None:
     return None
 
 
-def keep_action(seat: SeatRecord, answer: AnswerKey, digest: str, first_seq: int, last_seq: int) -> None:
+def remember_action(seat: SeatRecord, answer: AnswerKey, digest: str, first_seq: int, last_seq: int) -> None:
     """Keep the compact answer to an accepted action on its seat (the oldest goes past :data:`KEPT_PER_SEAT`)."""
     kid = key_id(answer)
     entries = [e for e in seat.kept if not e.startswith(kid + " ")]

@@ -27,7 +27,7 @@ from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_
 from ..store.records import TOKEN_BYTES
 from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
-from .present import leave_answer, rematch_answer
+from .states import LeaveOutcome, SeatToken, match_state
 
 # A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
 # budget): long enough for a live sweeper to apply it, short enough that one that died or stalls costs seconds.
@@ -132,7 +132,7 @@ class LifecycleMixin(ServiceBase):
 
     # ----- leaving and cancelling -------------------------------------------------------
 
-    def leave(self, match_id: str, token: str | None) -> dict[str, Any]:
+    def leave(self, match_id: str, token: str | None) -> LeaveOutcome:
         """The token's seat leaves; its token stops working. The public match and what happened."""
         for _ in range(MAX_ATTEMPTS):
             record = self.get(match_id)
@@ -153,7 +153,7 @@ class LifecycleMixin(ServiceBase):
             if self.store.commit(record, expected, events):
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
-                return leave_answer(record, events)
+                return LeaveOutcome(match_state(record), events)
         raise StaleVersion("the match kept changing; try again")
 
     def cancel(self, match_id: str, token: str | None) -> None:
@@ -173,7 +173,7 @@ class LifecycleMixin(ServiceBase):
 
     # ----- rematch ------------------------------------------------------------------------
 
-    def rematch(self, match_id: str, token: str | None) -> dict[str, Any]:
+    def rematch(self, match_id: str, token: str | None) -> SeatToken:
         """The token's seat in the next match (created by the first call), with its own token there.
 
         The same call again answers the same; the next match deals once
@@ -198,7 +198,7 @@ class LifecycleMixin(ServiceBase):
             self._announce_rematch(match_id, next_id)
         mine = rematch_token(token, next_id)
         self._claim_seat(next_id, seat, mine)
-        return rematch_answer(next_id, seat, mine)
+        return SeatToken(seat, mine, next_id)
 
     def _announce_rematch(self, match_id: str, next_id: str) -> None:
         """The finished match points at its rematch, and tells its followers once."""

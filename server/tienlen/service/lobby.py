@@ -12,7 +12,7 @@ from ..store import MatchRecord
 from ..store.records import MatchStatus
 from .base import ServiceBase
 from .errors import InvalidRequest, MatchNotFinished
-from .present import lobby_answer
+from .states import LobbyPage, lobby_entry
 
 SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers with a cursor
 PAGE = 100
@@ -39,7 +39,7 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
 class LobbyMixin(ServiceBase):
     """The lobby and replays (mixed into :class:`~.matches.MatchService`)."""
 
-    def lobby(self, *, players: int | None, preset: str | None, limit: int, cursor: str | None) -> dict[str, Any]:
+    def lobby(self, *, players: int | None, preset: str | None, limit: int, cursor: str | None) -> LobbyPage:
         """Listed matches waiting for players that have an open seat, newest first.
 
         Filters by player count and preset. The list is read from an index
@@ -66,7 +66,7 @@ class LobbyMixin(ServiceBase):
                     if len(found) == limit:
                         break
         next_cursor = encode_cursor(*before) if more and before is not None else None
-        return lobby_answer(found, next_cursor)
+        return LobbyPage(tuple(lobby_entry(record) for record in found), next_cursor)
 
     def replay(self, match_id: str) -> dict[str, Any]:
         """The whole match, to watch again or check: every hand's deal and actions, and the result."""

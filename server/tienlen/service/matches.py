@@ -17,8 +17,10 @@ from functools import partial
 from typing import Any, cast
 
 from .. import bots
+from ..bots import Hint
 from ..engine import (
     DealError,
+    LegalPlays,
     Match,
     RulesError,
     UnknownCardError,
@@ -43,28 +45,21 @@ from .errors import IdempotencyKeyReused, InvalidRequest, MatchFull, MatchNotFou
 from .idempotency import (
     KEPT_REFUSALS,
     KeptAction,
+    answer_again,
     body_digest,
     check_body,
     created_match_id,
-    keep_action,
-    kept_action,
     kept_answer,
     kept_refusal,
-    replay,
+    recall_action,
+    refuse_again,
+    remember_action,
 )
 from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
-from .present import action_answer, events_answer, hint_answer, legal_answer, seat_answer
+from .states import ActionOutcome, Created, EventPage, SeatState, SeatToken, legal_in_order, match_state, seat_state
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    """A new match and the tokens of its named remote seats."""
-
-    record: MatchRecord
-    tokens: list[dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,34 +81,34 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
 
     # ----- reading --------------------------------------------------------------
 
-    def view(self, match_id: str, token: str | None) -> dict[str, Any]:
+    def view(self, match_id: str, token: str | None) -> SeatState:
         """A seat's view."""
         record = self.get(match_id)
-        return seat_answer(record, self.seat_of(record, token))
+        return seat_state(record, self.seat_of(record, token))
 
-    def legal(self, match_id: str, token: str | None) -> dict[str, Any]:
-        """The asking seat's legal plays (none when it is not on turn)."""
+    def legal(self, match_id: str, token: str | None) -> LegalPlays:
+        """The asking seat's legal plays in answer order (none when it is not on turn)."""
         record = self.get(match_id)
         seat = self.seat_of(record, token)
         engine = record.engine
         if engine is None or record.status != "playing" or engine.turn != seat:
-            return legal_answer(None)
-        return legal_answer(engine.legal_plays())
+            return legal_in_order(None)
+        return legal_in_order(engine.legal_plays())
 
-    def hint(self, match_id: str, token: str | None) -> dict[str, Any]:
+    def hint(self, match_id: str, token: str | None) -> Hint:
         """A suggested action for the seat on turn, with its explanation."""
         record = self.get(match_id)
         seat = self.seat_of(record, token)
         engine = playing(record)
         engine.verify_turn(seat)
 
-        def think() -> dict[str, Any]:
+        def think() -> Hint:
             view, legal, rng = seat_view(engine, seat), engine.legal_plays(), bots.bot_rng(engine, seat)
-            return hint_answer(bots.hint(view, legal, rng, budget_s=self.bot_budget_s))
+            return bots.hint(view, legal, rng, budget_s=self.bot_budget_s)
 
-        return cast(dict[str, Any], self._offload(think))
+        return cast(Hint, self._offload(think))
 
-    def events(self, match_id: str, after: int, wait_s: float) -> dict[str, Any]:
+    def events(self, match_id: str, after: int, wait_s: float) -> EventPage:
         """Public events after ``after``, waiting up to ``wait_s`` for the first one.
 
         ``last_seq`` is the newest event's number: the last one answered or,
@@ -126,14 +121,14 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         if not found:
             newest = self.get(match_id).last_seq
             if newest <= after:
-                return events_answer([], newest)
+                return EventPage([], newest)
             # committed after the wait's last read: answer it, or a client moving on to last_seq skips it
             found = self.store.events(match_id, after)
             if found is None:
                 raise MatchNotFound(f"no match {match_id!r}")
             if not found:
-                return events_answer([], newest)
-        return events_answer(found, found[-1]["seq"])
+                return EventPage([], newest)
+        return EventPage(found, found[-1]["seq"])
 
     def follow(self, match_id: str, after: int, idle_s: float) -> Following:
         """The match's events after ``after`` as they come, ending after its last one.
@@ -182,7 +177,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         clock_in = body.get("clock")
         clock = None if clock_in is None else Clock(clock_in["turn_seconds"], clock_in["timeouts_before_takeover"])
         seed = body.get("seed")
-        tokens: list[dict[str, Any]] = []
+        tokens: list[SeatToken] = []
         seats: list[SeatRecord] = []
         for index, seat in enumerate(seats_in):
             if seat.get("open"):
@@ -191,7 +186,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 seats.append(SeatRecord(name=seat["name"], bot=seat["bot"]))
             else:
                 token = new_token()
-                tokens.append({"seat": index, "token": token})
+                tokens.append(SeatToken(index, token))
                 seats.append(SeatRecord(name=seat["name"], token_sha256=token_digest(token)))
         now = self.now()
         answer = None if key is None else AnswerKey("create:" + client, key)
@@ -206,7 +201,8 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                     return self._created_again(loaded, digest)
                 if loaded.record is not None:
                     raise IdempotencyKeyReused("this Idempotency-Key made a match longer ago than its answer is kept")
-                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": tokens}))
+                made = [{"seat": t.seat, "token": t.token} for t in tokens]
+                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": made}))
             record = MatchRecord(
                 match_id=match_id,
                 version=0,
@@ -220,19 +216,20 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 takeover=body["takeover"],
             )
             if self.add(record, kept):
-                return Created(record, tokens)
+                return Created(match_id, tuple(tokens), match_state(record))
             # the id was taken: by another match (try another id) or by a retry of this one (answer it)
         raise StoreUnavailableError("could not store the new match")
 
     def _created_again(self, loaded: Loaded, digest: str) -> Created:
         """The kept answer to a create, for a retry with the same key (and body)."""
-        first = replay(loaded.cached or {}, digest)
+        first = answer_again(loaded.cached or {}, digest)
         record = loaded.record
         if record is None:
             raise MatchNotFound(f"the match {first['match_id']!r} this Idempotency-Key created is gone")
         if record.listed and record.status == "waiting" and any(s.open for s in record.seats):
             self.store.lobby_add(record.match_id, record.created_at)  # in case the first try's listing was lost
-        return Created(record, list(first["tokens"]))
+        tokens = tuple(SeatToken(int(t["seat"]), str(t["token"])) for t in first["tokens"])
+        return Created(record.match_id, tokens, match_state(record))
 
     def join(self, match_id: str, name: str, key: str | None = None, client: str = "") -> Joined:
         """Fill the lowest open seat; deal when the last seat waiting is filled.
@@ -250,7 +247,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             if record is None:
                 raise MatchNotFound(f"no match {match_id!r}")
             if loaded.cached is not None:
-                first = replay(loaded.cached, digest)
+                first = answer_again(loaded.cached, digest)
                 if not any(s.open for s in record.seats):
                     self.store.lobby_remove(match_id)  # in case the first try's unlisting was lost
                 return Joined(record, int(first["seat"]), str(first["token"]))
@@ -272,7 +269,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 return Joined(record, seat, token)
         raise StaleVersion("the match kept changing; try again")
 
-    def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> dict[str, Any]:
+    def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:
         """Apply a play or pass for the token's seat, then every bot turn that follows.
 
         The answer is the seat's view with every event the action caused. With
@@ -290,11 +287,11 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 raise MatchNotFound(f"no match {match_id!r}")
             seat = self.seat_of(record, token)
             if answer_key is not None:
-                done = kept_action(record.seats[seat], answer_key)
+                done = recall_action(record.seats[seat], answer_key)
                 if done is not None:
                     return self._acted_again(record, seat, done, digest)
             if loaded.cached is not None:
-                return replay(loaded.cached, digest)
+                refuse_again(loaded.cached, digest)
             expected = record.version
             try:
                 events = self._judge_and_apply(record, seat, body)
@@ -305,12 +302,12 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             record.seats[seat].timeouts = 0
             self._seal(record, events)
             if answer_key is not None:
-                keep_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
+                remember_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
             if self.store.commit(record, expected, events):
-                return action_answer(record, seat, events)
+                return ActionOutcome(seat_state(record, seat), events)
         raise StaleVersion("the match kept changing while your action was applied; try again")
 
-    def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> dict[str, Any]:
+    def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> ActionOutcome:
         """The answer to an action kept under its key: the events it caused, and the seat's view now."""
         check_body(done, digest)
         events: list[EventDict] = []
@@ -321,7 +318,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 break
             events += [e for e in found if e["seq"] <= done.last_seq]
             after = found[-1]["seq"]
-        return action_answer(record, seat, events)
+        return ActionOutcome(seat_state(record, seat), events)
 
     def _judge_and_apply(self, record: MatchRecord, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
         """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""
@@ -375,4 +372,4 @@ class Following(Iterator[list[EventDict]]):
             close()
 
 
-__all__ = ["Created", "Following", "Joined", "MatchService"]
+__all__ = ["Following", "Joined", "MatchService"]

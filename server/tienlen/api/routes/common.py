@@ -1,18 +1,36 @@
-"""What the route modules share: the service of the current app and error docs."""
+"""What the route modules share: the service of the current app, request headers, error docs, limits."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
 import flask_smorest
-from flask import Response, current_app, request
+from flask import current_app, request
 
-from ... import wire
 from ...service import InvalidRequest, MatchService
 from ...settings import Settings
+from ..caller import bearer_token, client_address
 from ..errors import REASON_STATUS
 from ..guards import JsonBodyParser
+from ..limits import PER_ADDRESS, PER_SEAT_TOKEN, limited
 from ..schemas import ErrorSchema
+
+__all__ = [
+    "AUTH",
+    "MATCH_ID",
+    "PER_ADDRESS",
+    "PER_SEAT_TOKEN",
+    "Blueprint",
+    "bearer_token",
+    "client_address",
+    "errors",
+    "idempotency_key",
+    "idempotency_parameter",
+    "limited",
+    "service",
+    "settings",
+    "with_retry_after",
+]
 
 MATCH_ID = "<string:match_id>"
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
@@ -34,17 +52,6 @@ def settings() -> Settings:
     return cast(Settings, current_app.extensions["tienlen_settings"])
 
 
-def bearer_token() -> str | None:
-    """The token of the request's ``Authorization: Bearer <token>`` header, or None."""
-    authorization = request.headers.get("Authorization")
-    if not authorization:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
 MAX_IDEMPOTENCY_KEY = 200
 
 
@@ -54,11 +61,6 @@ def idempotency_key() -> str | None:
     if key is not None and not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
         raise InvalidRequest(f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters")
     return key
-
-
-def client_address() -> str:
-    """The client's address (the peer's: behind a proxy, have it pass the client's as the peer address)."""
-    return request.remote_addr or ""
 
 
 def idempotency_parameter(description: str) -> dict[str, Any]:
@@ -98,13 +100,3 @@ def with_retry_after(responses: dict[str, Any], reason: str) -> dict[str, Any]:
         "schema": {"type": "integer", "minimum": 1},
     }
     return responses | {status: responses[status] | {"headers": {"Retry-After": header}}}
-
-
-def send(data: dict[str, Any], status: int = 200) -> Response:
-    """Answer JSON built by the service as it is.
-
-    The schemas on each view document the answer; the service already builds
-    exactly that shape (a contract test checks each answer dumps to itself), so
-    dumping it through marshmallow again would only cost time on every request.
-    """
-    return current_app.response_class(wire.dumps(data), status=status, mimetype="application/json")

@@ -9,9 +9,9 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from ... import wire
-from ...service import Following
-from ..schemas import EventPageSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
-from .common import MATCH_ID, Blueprint, errors, send, service, settings, with_retry_after
+from ...service import EventPage, Following
+from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
+from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, limited, service, settings, with_retry_after
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
@@ -24,17 +24,18 @@ WAIT_ERRORS = with_retry_after(
 class Events(MethodView):
     """Events of one match."""
 
+    @limited("wait", PER_ADDRESS)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
     @blp.doc(operationId="get_events", responses=WAIT_ERRORS)
-    def get(self, query: dict[str, Any], match_id: str) -> Response:
+    def get(self, query: dict[str, Any], match_id: str) -> EventPage:
         """Events with `seq` > `after` (at most 500), oldest first.
 
         With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes as
         soon as an event arrives, or empty when the wait ends (or the server
         shuts down). Pass the answer's `last_seq` as the next `after`.
         """
-        return send(service().events(match_id, query["after"], query["wait"]))
+        return service().events(match_id, query["after"], query["wait"])
 
 
 STREAM_DOC = """Each event as it happens, as Server-Sent Events (`text/event-stream`).
@@ -66,6 +67,7 @@ NOTHING_LEFT = {
 class Stream(MethodView):
     """A match's events as they happen."""
 
+    @limited("wait", PER_ADDRESS)
     @blp.arguments(StreamQuerySchema(), location="query")
     @blp.arguments(StreamHeadersSchema(), location="headers")
     @blp.response(
@@ -88,6 +90,9 @@ class Stream(MethodView):
         )
 
 
+EVENT = EventSchema()  # each event of a stream is written as GET .../events writes it
+
+
 class EventStreamBody:
     """The body of a stream: events in Server-Sent Events framing; closing it stops following."""
 
@@ -101,8 +106,9 @@ class EventStreamBody:
                 yield b": heartbeat\n\n"
                 continue
             yield b"".join(
-                b"id: %d\nevent: %s\ndata: %s\n\n" % (event["seq"], event["type"].encode(), wire.dumps(event))
+                b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode(), wire.dumps(EVENT.dump(event)))
                 for event in batch
+                for seq, kind in [(event["seq"], event["type"])]
             )
 
     def close(self) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, g
 from flask.views import MethodView
 
-from ...service.present import created_answer, match_answer, token_answer
+from ...service import Created, Joined, LobbyPage, MatchState, SeatToken, match_state
 from ..schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -22,13 +22,14 @@ from ..schemas import (
 from .common import (
     AUTH,
     MATCH_ID,
+    PER_ADDRESS,
     Blueprint,
     bearer_token,
     client_address,
     errors,
     idempotency_key,
     idempotency_parameter,
-    send,
+    limited,
     service,
 )
 
@@ -42,18 +43,18 @@ class Matches(MethodView):
     @blp.arguments(LobbyQuerySchema(), location="query")
     @blp.response(200, LobbySchema)
     @blp.doc(operationId="list_matches", responses=errors("invalid_request", "store_unavailable"))
-    def get(self, query: dict[str, Any]) -> Response:
+    def get(self, query: dict[str, Any]) -> LobbyPage:
         """The lobby: listed matches waiting for players that have an open seat, newest first.
 
         Filter by `players` and `preset`; page with `limit` and the answer's
         `next_cursor`. A match leaves the list once it is full, cancelled or
         expired.
         """
-        found = service().lobby(
+        return service().lobby(
             players=query.get("players"), preset=query.get("preset"), limit=query["limit"], cursor=query.get("cursor")
         )
-        return send(found)
 
+    @limited("create", PER_ADDRESS)
     @blp.arguments(CreateMatchSchema())
     @blp.response(201, CreatedMatchSchema)
     @blp.doc(
@@ -78,7 +79,7 @@ class Matches(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any]) -> Response:
+    def post(self, body: dict[str, Any]) -> Created:
         """Create a match.
 
         Seats are remote (`{"name"}`, answered with a token), server bots
@@ -88,8 +89,8 @@ class Matches(MethodView):
         Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
         """
         created = service().create(body, idempotency_key(), client_address())
-        g.match_id = created.record.match_id  # for the request log line
-        return send(created_answer(created.record, created.tokens), 201)
+        g.match_id = created.match_id  # for the request log line
+        return created
 
 
 @blp.route(f"/{MATCH_ID}")
@@ -98,9 +99,9 @@ class MatchResource(MethodView):
 
     @blp.response(200, MatchSchema)
     @blp.doc(operationId="get_match", responses=errors("match_not_found", "store_unavailable"))
-    def get(self, match_id: str) -> Response:
+    def get(self, match_id: str) -> MatchState:
         """The public state of a match: no card of any hand."""
-        return send(match_answer(service().get(match_id)))
+        return match_state(service().get(match_id))
 
     @blp.response(204)
     @blp.doc(
@@ -129,6 +130,7 @@ class MatchResource(MethodView):
 class Join(MethodView):
     """Taking an open seat."""
 
+    @limited("join", PER_ADDRESS)
     @blp.arguments(JoinSchema())
     @blp.response(201, SeatTokenSchema)
     @blp.doc(
@@ -154,13 +156,12 @@ class Join(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any], match_id: str) -> Response:
+    def post(self, body: dict[str, Any], match_id: str) -> Joined:
         """Join a match: fills the lowest open seat and answers its token.
 
         The first hand is dealt when the last open seat fills.
         """
-        joined = service().join(match_id, body["name"], idempotency_key(), client_address())
-        return send(token_answer(joined.seat, joined.token), 201)
+        return service().join(match_id, body["name"], idempotency_key(), client_address())
 
 
 @blp.route(f"/{MATCH_ID}/rematch")
@@ -180,7 +181,7 @@ class Rematch(MethodView):
             "outcome_unknown",
         ),
     )
-    def post(self, match_id: str) -> Response:
+    def post(self, match_id: str) -> SeatToken:
         """Your seat in the rematch of a finished match, and your token there.
 
         The first call makes the next match: the same seats in the same
@@ -201,7 +202,7 @@ class Rematch(MethodView):
         Idempotent without a key: after 503 `outcome_unknown` call it again
         (or read the finished match's `next_match_id`).
         """
-        return send(service().rematch(match_id, bearer_token()), 201)
+        return service().rematch(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/replay")
@@ -210,10 +211,10 @@ class Replay(MethodView):
 
     @blp.response(200, ReplaySchema)
     @blp.doc(operationId="get_replay", responses=errors("match_not_found", "match_not_finished", "store_unavailable"))
-    def get(self, match_id: str) -> Response:
+    def get(self, match_id: str) -> dict[str, Any]:
         """The rules, seed, seats, every hand's deal and actions, and the result (`tienlen-replay/1`).
 
         Only once the match is finished: no deal is ever shown while it is
         played. `tienlen replay FILE` referees a replay again with the engine.
         """
-        return send(service().replay(match_id))
+        return service().replay(match_id)

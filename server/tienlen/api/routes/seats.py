@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
 from flask.views import MethodView
 
-from ...engine import REFUSAL_REASONS
+from ...bots import Hint
+from ...engine import REFUSAL_REASONS, LegalPlays
+from ...service import ActionOutcome, LeaveOutcome, SeatState
 from ..errors import REASON_STATUS
 from ..schemas import ActionAnswerSchema, ActionSchema, HintSchema, LeaveAnswerSchema, LegalSchema, SeatViewSchema
 from .common import (
     AUTH,
     MATCH_ID,
+    PER_SEAT_TOKEN,
     Blueprint,
     bearer_token,
     errors,
     idempotency_key,
     idempotency_parameter,
-    send,
+    limited,
     service,
 )
 
@@ -42,9 +44,9 @@ class View(MethodView):
         operationId="get_seat_view",
         responses=errors("invalid_token", "match_not_found", "store_unavailable"),
     )
-    def get(self, match_id: str) -> Response:
+    def get(self, match_id: str) -> SeatState:
         """The public state plus the asking seat's own cards, low to high."""
-        return send(service().view(match_id, bearer_token()))
+        return service().view(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/legal")
@@ -57,19 +59,20 @@ class Legal(MethodView):
         operationId="get_legal_plays",
         responses=errors("invalid_token", "match_not_found", "store_unavailable"),
     )
-    def get(self, match_id: str) -> Response:
+    def get(self, match_id: str) -> LegalPlays:
         """Every distinct legal play of the asking seat, fewest cards first.
 
         Empty, with `can_pass: false`, when it is not that seat's turn. Any play
         listed here is accepted by `POST .../actions`.
         """
-        return send(service().legal(match_id, bearer_token()))
+        return service().legal(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/actions")
 class Actions(MethodView):
     """Plays and passes."""
 
+    @limited("act", PER_SEAT_TOKEN)
     @blp.arguments(ActionSchema())
     @blp.response(200, ActionAnswerSchema)
     @blp.doc(
@@ -100,7 +103,7 @@ class Actions(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any], match_id: str) -> Response:
+    def post(self, body: dict[str, Any], match_id: str) -> ActionOutcome:
         """Play cards or pass, then let every bot that follows play.
 
         A body sent as another media type (415 `unsupported_media_type`),
@@ -113,22 +116,23 @@ class Actions(MethodView):
         action changes nothing. Answers the seat's view after the action, and
         `events`: every event from the action through the bots' replies.
         """
-        return send(service().act(match_id, bearer_token(), body, idempotency_key()))
+        return service().act(match_id, bearer_token(), body, idempotency_key())
 
 
 @blp.route(f"/{MATCH_ID}/hint")
 class HintResource(MethodView):
     """Advice for the seat on turn."""
 
+    @limited("hint", PER_SEAT_TOKEN)
     @blp.response(200, HintSchema)
     @blp.doc(
         security=AUTH,
         operationId="get_hint",
         responses=errors("invalid_token", "match_not_found", "match_not_playing", "not_your_turn", "store_unavailable"),
     )
-    def get(self, match_id: str) -> Response:
+    def get(self, match_id: str) -> Hint:
         """The action the strongest bot would take in your seat, and why."""
-        return send(service().hint(match_id, bearer_token()))
+        return service().hint(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/leave")
@@ -141,7 +145,7 @@ class Leave(MethodView):
         operationId="leave_match",
         responses=errors("invalid_token", "match_not_found", "store_unavailable", "outcome_unknown"),
     )
-    def post(self, match_id: str) -> Response:
+    def post(self, match_id: str) -> LeaveOutcome:
         """Leave the match; your token stops working.
 
         In a match waiting for players your seat opens again. In play the
@@ -155,4 +159,4 @@ class Leave(MethodView):
         (`GET /v1/matches/{match_id}`): your seat shows `left` (in play) or
         `open` (waiting) when the leave was applied.
         """
-        return send(service().leave(match_id, bearer_token()))
+        return service().leave(match_id, bearer_token())

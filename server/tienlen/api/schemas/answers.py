@@ -1,17 +1,23 @@
-"""The answers of API v1 (the service builds them; these schemas document them exactly)."""
+"""The answers of API v1: each schema writes the service's domain objects as JSON, and documents it.
+
+Cards are held as masks and written as text here (:class:`~.common.Cards`),
+moments as epoch seconds written in RFC 3339 (:class:`~.common.Time`), enums
+as their values: these schemas are the one place where an answer's wire form
+is decided.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
 from ...bots.explain import REASONS, TEMPLATES
-from ...engine import PARAMETERS, PRESET_NAMES
+from ...engine import PARAMETERS, PRESET_NAMES, Parameter
 from ...service import MatchStatus
-from .common import CARD, KINDS, TIME, enum_field, rule_enum_name
+from .common import CARD, KINDS, TIME, CardNumber, Cards, Time, enum_field, rule_enum_name
+from .dumping import AnswerSchema
 from .events import ActionOutSchema, EventSchema
 
 STATUS = [status.value for status in MatchStatus]
@@ -22,7 +28,7 @@ def bot_level(about: str = "Bot level, or null") -> fields.String:
     return enum_field("BotLevel", LEVELS, nullable=True, metadata={"description": about})
 
 
-class MatchSeatSchema(ma.Schema):
+class MatchSeatSchema(AnswerSchema):
     """A seat as everybody sees it."""
 
     seat = fields.Integer(required=True)
@@ -40,15 +46,15 @@ class MatchSeatSchema(ma.Schema):
     )
 
 
-class TableSchema(ma.Schema):
+class TableSchema(AnswerSchema):
     """The play on the table."""
 
     seat = fields.Integer(required=True)
-    cards = fields.List(CARD, required=True)
+    cards = Cards(required=True, attribute="mask")
     kind = enum_field("PlayKind", KINDS)
 
 
-class HandSchema(ma.Schema):
+class HandSchema(AnswerSchema):
     """A completed hand."""
 
     hand_number = fields.Integer(required=True)
@@ -68,21 +74,21 @@ def _rule_answer_field(name: str) -> fields.Field[Any]:
 
 
 # All resolved rule parameters and the preset they started from.
-RulesSchema = ma.Schema.from_dict(
+RulesSchema = AnswerSchema.from_dict(
     {"preset": enum_field("Preset", PRESET_NAMES)}
     | {p.name: _rule_answer_field(p.name) for p in PARAMETERS},
     name="RulesSchema",
 )
 
 
-class ClockSchema(ma.Schema):
+class ClockSchema(AnswerSchema):
     """A match's turn clock."""
 
     turn_seconds = fields.Integer(required=True)
     timeouts_before_takeover = fields.Integer(required=True)
 
 
-class MatchSchema(ma.Schema):
+class MatchSchema(AnswerSchema):
     """The public state of a match: never a card of anybody's hand."""
 
     match_id = fields.String(required=True)
@@ -102,13 +108,13 @@ class MatchSchema(ma.Schema):
     winner = fields.Integer(allow_none=True, required=True)
     winners = fields.List(fields.Integer(), required=True, metadata={"description": "Several only for a shared win"})
     clock = fields.Nested(ClockSchema, allow_none=True, required=True)
-    turn_deadline = fields.String(
+    turn_deadline = Time(
         allow_none=True,
         required=True,
         metadata=TIME | {"description": "When the clock of the remote seat on turn runs out (RFC 3339, UTC)"},
     )
-    created_at = fields.String(required=True, metadata=TIME)
-    updated_at = fields.String(required=True, metadata=TIME)
+    created_at = Time(required=True, metadata=TIME)
+    updated_at = Time(required=True, metadata=TIME)
     listed = fields.Boolean(required=True, metadata={"description": "Shown in the lobby while a seat is open"})
     next_match_id = fields.String(allow_none=True, required=True, metadata={"description": "The rematch, once made"})
 
@@ -117,8 +123,8 @@ class SeatViewSchema(MatchSchema):
     """The public state plus the asking seat's own cards, low to high."""
 
     seat = fields.Integer(required=True)
-    cards = fields.List(CARD, required=True)
-    start_card = fields.String(
+    cards = Cards(required=True, attribute="hand")
+    start_card = CardNumber(
         allow_none=True,
         required=True,
         metadata={"description": "The card your opening lead must include (only while it applies and you hold it)"},
@@ -128,14 +134,14 @@ class SeatViewSchema(MatchSchema):
 TOKEN_DESCRIPTION = "The seat's bearer token: URL-safe, never beginning with '-' (a bot may take it as an argument)."
 
 
-class SeatTokenSchema(ma.Schema):
+class SeatTokenSchema(AnswerSchema):
     """A seat's bearer token: keep it secret."""
 
     seat = fields.Integer(required=True)
     token = fields.String(required=True, metadata={"description": TOKEN_DESCRIPTION})
 
 
-class CreatedMatchSchema(ma.Schema):
+class CreatedMatchSchema(AnswerSchema):
     """Answer to ``POST /v1/matches``."""
 
     match_id = fields.String(required=True)
@@ -143,21 +149,21 @@ class CreatedMatchSchema(ma.Schema):
     match = fields.Nested(MatchSchema, required=True)
 
 
-class PlaySchema(ma.Schema):
+class PlaySchema(AnswerSchema):
     """A legal play."""
 
-    cards = fields.List(CARD, required=True)
+    cards = Cards(required=True, attribute="mask")
     kind = enum_field("PlayKind", KINDS)
 
 
-class LegalSchema(ma.Schema):
+class LegalSchema(AnswerSchema):
     """What the asking seat may do now."""
 
     can_pass = fields.Boolean(required=True)
     plays = fields.List(fields.Nested(PlaySchema), required=True)
 
 
-class EventPageSchema(ma.Schema):
+class EventPageSchema(AnswerSchema):
     """A page of events."""
 
     events = fields.List(fields.Nested(EventSchema), required=True, metadata={"description": "Oldest first"})
@@ -172,14 +178,14 @@ def _sentences(parts: dict[str, str]) -> str:
     return "; ".join(f'`{key}`: "{text}"' for key, text in parts.items() if text)
 
 
-class NearlyOutSchema(ma.Schema):
+class NearlyOutSchema(AnswerSchema):
     """An opponent nearly out (at most 2 cards), named in a hint's explanation."""
 
     seat = fields.Integer(required=True)
     cards_left = fields.Integer(required=True)
 
 
-class ExplanationCodeSchema(ma.Schema):
+class ExplanationCodeSchema(AnswerSchema):
     """A hint's explanation, machine-readable: the sentence (`template`, then `reason`) and what it names.
 
     The English `explanation` is the template's text followed by the reason's and a full stop, with `{play}`,
@@ -218,7 +224,7 @@ class ExplanationCodeSchema(ma.Schema):
     )
 
 
-class HintSchema(ma.Schema):
+class HintSchema(AnswerSchema):
     """A suggested action and why."""
 
     action = fields.Nested(ActionOutSchema, required=True)
@@ -226,11 +232,25 @@ class HintSchema(ma.Schema):
     explanation_code = fields.Nested(
         ExplanationCodeSchema,
         required=True,
+        attribute="reasons",
         metadata={"description": "The same reason, machine-readable, for a client that writes it in its own words"},
     )
 
 
-class RuleParameterSchema(ma.Schema):
+def allowed(parameter: Parameter) -> dict[str, Any]:
+    """What one rule parameter allows and means, keyword by keyword (only the keywords that apply to it)."""
+    if parameter.choices is not None:
+        found: dict[str, Any] = {"enum": list(parameter.values)}
+        if parameter.values_about:
+            found["values"] = dict(parameter.values_about)
+    elif parameter.is_flag:
+        found = {"type": "boolean"}
+    else:
+        found = {"type": "integer", "minimum": parameter.minimum, "maximum": parameter.maximum}
+    return found | {"about": parameter.about}
+
+
+class RuleParameterSchema(AnswerSchema):
     """What one rule parameter allows and means."""
 
     about = fields.String(required=True)
@@ -243,11 +263,11 @@ class RuleParameterSchema(ma.Schema):
     maximum = fields.Integer()
 
     def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
-        """A key of the answer's dict (never a dict method: ``values`` is a key here)."""
-        return obj.get(attr, default)
+        """A keyword of what the parameter (a :class:`~tienlen.engine.Parameter`) allows; left out where none."""
+        return allowed(obj).get(attr, default)
 
 
-class RuleCatalogSchema(ma.Schema):
+class RuleCatalogSchema(AnswerSchema):
     """The presets with all their parameters."""
 
     default_preset = enum_field("Preset", PRESET_NAMES)
@@ -260,7 +280,7 @@ class RuleCatalogSchema(ma.Schema):
     )
 
 
-class HealthSchema(ma.Schema):
+class HealthSchema(AnswerSchema):
     """Health of the server and its store."""
 
     status = fields.String(required=True)
@@ -285,7 +305,7 @@ class LeaveAnswerSchema(MatchSchema):
     events = EVENTS
 
 
-class RematchSchema(ma.Schema):
+class RematchSchema(AnswerSchema):
     """Your seat in the rematch and your token there."""
 
     match_id = fields.String(required=True)
@@ -293,7 +313,7 @@ class RematchSchema(ma.Schema):
     token = fields.String(required=True, metadata={"description": TOKEN_DESCRIPTION})
 
 
-class LobbySeatSchema(ma.Schema):
+class LobbySeatSchema(AnswerSchema):
     """A seat of a match in the lobby."""
 
     seat = fields.Integer(required=True)
@@ -302,16 +322,16 @@ class LobbySeatSchema(ma.Schema):
     open = fields.Boolean(required=True)
 
 
-class LobbyMatchSchema(ma.Schema):
+class LobbyMatchSchema(AnswerSchema):
     """A match in the lobby."""
 
     match_id = fields.String(required=True)
     seats = fields.List(fields.Nested(LobbySeatSchema), required=True)
     rules = fields.Nested(RulesSchema, required=True)
-    created_at = fields.String(required=True, metadata=TIME)
+    created_at = Time(required=True, metadata=TIME)
 
 
-class LobbySchema(ma.Schema):
+class LobbySchema(AnswerSchema):
     """Listed matches with an open seat, newest first."""
 
     matches = fields.List(fields.Nested(LobbyMatchSchema), required=True)
@@ -320,14 +340,14 @@ class LobbySchema(ma.Schema):
     )
 
 
-class ReplaySeatSchema(ma.Schema):
+class ReplaySeatSchema(AnswerSchema):
     """A seat of a replayed match."""
 
     name = fields.String(allow_none=True, required=True)
     bot = bot_level()
 
 
-class ReplayActionSchema(ma.Schema):
+class ReplayActionSchema(AnswerSchema):
     """One action of a replayed hand."""
 
     seat = fields.Integer(required=True)
@@ -335,7 +355,7 @@ class ReplayActionSchema(ma.Schema):
     cards = fields.List(CARD, required=True)
 
 
-class ReplayHandSchema(ma.Schema):
+class ReplayHandSchema(AnswerSchema):
     """One hand of a replay: the deal and every action in order."""
 
     hand_number = fields.Integer(required=True)
@@ -343,7 +363,7 @@ class ReplayHandSchema(ma.Schema):
     actions = fields.List(fields.Nested(ReplayActionSchema), required=True)
 
 
-class ReplayResultSchema(ma.Schema):
+class ReplayResultSchema(AnswerSchema):
     """How the match ended."""
 
     scores = fields.List(fields.Integer(), required=True)
@@ -351,7 +371,7 @@ class ReplayResultSchema(ma.Schema):
     abandoned = fields.Boolean(required=True, metadata={"description": "No remote seat was left to play it out"})
 
 
-class ReplaySchema(ma.Schema):
+class ReplaySchema(AnswerSchema):
     """A finished match to watch again or check (`tienlen replay FILE` referees it)."""
 
     format = fields.String(required=True, validate=validate.OneOf(["tienlen-replay/1"]))

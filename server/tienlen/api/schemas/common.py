@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ...engine import Kind
+from ...engine import Kind, format_mask
 from ..errors import REASONS
+from .dumping import Dump, plan, reference_active
 
 KINDS = [k.value for k in Kind]
 
@@ -24,6 +26,47 @@ def _unicode_text(value: str) -> None:
 
 NAME_RULES: list[Callable[[Any], Any]] = [validate.Length(min=1, max=40), _unicode_text]
 CARD = fields.String(metadata={"description": "A card in wire notation, e.g. 3S, 10D, QH, 2C", "example": "3S"})
+
+
+class Cards(fields.List):  # type: ignore[type-arg]
+    """Cards held as a mask, written as their wire text low to high (``["3S", "3D"]``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(CARD, **kwargs)
+
+    @staticmethod
+    def dump_value(mask: int) -> list[str]:
+        """The wire text of a card mask, low to high."""
+        return format_mask(mask)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> list[str] | None:
+        return None if value is None else self.dump_value(value)
+
+
+class CardNumber(fields.String):
+    """One card held as its number (0 = 3S ... 51 = 2H), written as its wire text."""
+
+    @staticmethod
+    def dump_value(index: int) -> str:
+        """The wire text of a card number."""
+        return format_mask(1 << index)[0]
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else self.dump_value(value)
+
+
+def rfc3339(moment: float) -> str:
+    """Epoch seconds as an RFC 3339 UTC time with milliseconds (``2026-12-01T10:58:31.250Z``)."""
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Time(fields.String):
+    """A moment held as epoch seconds, written in RFC 3339 UTC with milliseconds."""
+
+    dump_value = staticmethod(rfc3339)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else rfc3339(value)
 
 
 class ErrorSchema(ma.Schema):
@@ -73,6 +116,7 @@ class OneOfSchema(ma.Schema):
     choices: ClassVar[tuple[type[ma.Schema], ...]] = ()
     discriminator: ClassVar[str | None] = None
     _tags: ClassVar[dict[str, type[ma.Schema]] | None] = None  # each subclass's own, set by tags()
+    _plan: ClassVar[Dump | None] = None  # each subclass's own, set by plan()
 
     @classmethod
     def tags(cls) -> dict[str, type[ma.Schema]]:
@@ -117,7 +161,25 @@ class OneOfSchema(ma.Schema):
         """Dump ``obj`` with the schema of its case."""
         if self.many if many is None else many:
             return [self.dump(item, many=False) for item in obj]
+        if self.discriminator is not None and not reference_active():
+            return self.plan()(obj)
         return self._case(obj).dump(obj)
+
+    def plan(self) -> Dump:
+        """The planned dump (see :mod:`.dumping`): each case's own, chosen by the discriminator's value."""
+        if self.discriminator is None:
+            return self.dump
+        found: Dump | None = type(self).__dict__.get("_plan")
+        if found is None:
+            cases = {tag: plan(_instance(case)) for tag, case in self.tags().items()}
+            tag_of = self.discriminator
+
+            def found(obj: Any) -> Any:
+                case = cases.get(str(obj.get(tag_of))) if isinstance(obj, Mapping) else None
+                return self._case(obj).dump(obj) if case is None else case(obj)
+
+            type(self)._plan = found
+        return found
 
 
 _INSTANCES: dict[type[ma.Schema], ma.Schema] = {}

@@ -1,0 +1,234 @@
+"""What the service answers, as domain objects: a match as everybody sees it, a seat's view, pages, tokens.
+
+They hold the game's own values (card masks, rule sets, enums, epoch
+seconds); the API's answer schemas write them as JSON, the one place where
+the wire form of each answer is decided. Nothing here can reach a card of a
+hand other than the asking seat's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
+from ..store import Clock, MatchRecord, SeatRecord
+from ..store.records import MatchStatus
+
+EventDict = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    """A seat as everybody sees it: who plays it, how many cards it holds, its place and score."""
+
+    seat: int
+    name: str | None
+    bot: str | None
+    open: bool
+    cards_left: int
+    passed: bool
+    place: int | None
+    score: int
+    left: bool
+    taken_over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlay:
+    """The play on the table: who made it, its cards (a mask) and kind."""
+
+    seat: int
+    mask: int
+    kind: Kind
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The public state of a match: counts, table, turn, places, scores; no card of any hand."""
+
+    match_id: str
+    status: MatchStatus
+    version: int
+    last_seq: int
+    rules: RuleSet
+    hand_number: int
+    seats: tuple[PublicSeat, ...]
+    turn: int | None
+    leading: bool
+    reentry: bool
+    table: TablePlay | None
+    hands: tuple[HandResult, ...]
+    winner: int | None
+    winners: tuple[int, ...]
+    clock: Clock | None
+    turn_deadline: float | None
+    created_at: float
+    updated_at: float
+    listed: bool
+    next_match_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """A match as one seat sees it: the public state, and the seat's own hand and start card (card numbers)."""
+
+    match: MatchState
+    seat: int
+    hand: int
+    start_card: int | None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.match, name)  # the public fields read through (the answer schema lists them)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOutcome:
+    """The answer to an action: the seat's view after it, and every event from it through the bots' replies."""
+
+    view: SeatState
+    events: Sequence[EventDict]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.view, name)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveOutcome:
+    """The answer to leaving: the public match, and what leaving set off (a bot taking the seat, its plays)."""
+
+    match: MatchState
+    events: Sequence[EventDict]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.match, name)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToken:
+    """A seat and its bearer token (in ``match_id``, when the answer names the match)."""
+
+    seat: int
+    token: str
+    match_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new match, the tokens of its named remote seats, and its public state."""
+
+    match_id: str
+    tokens: tuple[SeatToken, ...]
+    match: MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """A seat of a match in the lobby."""
+
+    seat: int
+    name: str | None
+    bot: str | None
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyEntry:
+    """A match in the lobby: who sits where, the rules, when it was created."""
+
+    match_id: str
+    seats: tuple[LobbySeat, ...]
+    rules: RuleSet
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPage:
+    """A page of the lobby, and the cursor of the next page (None on the last)."""
+
+    matches: tuple[LobbyEntry, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventPage:
+    """A page of events, oldest first, and the number to ask after next."""
+
+    events: Sequence[EventDict]
+    last_seq: int
+
+
+NOT_ON_TURN = LegalPlays(None, False, ())
+
+
+def legal_in_order(legal: LegalPlays | None) -> LegalPlays:
+    """The legal plays fewest cards first, then lowest deciding card (none when the seat is not on turn)."""
+    if legal is None:
+        return NOT_ON_TURN
+    return LegalPlays(legal.seat, legal.can_pass, tuple(sorted(legal.plays, key=play_order)))
+
+
+def match_state(record: MatchRecord) -> MatchState:
+    """The public state of a match from its record."""
+    engine = record.engine
+    return _state(record, None if engine is None else public_view(engine))
+
+
+def seat_state(record: MatchRecord, seat: int) -> SeatState:
+    """The match as one seat sees it."""
+    engine = record.engine
+    if engine is None:
+        return SeatState(_state(record, None), seat, 0, None)
+    view = seat_view(engine, seat)
+    return SeatState(_state(record, view.public), seat, view.hand, view.start_card)
+
+
+def _state(record: MatchRecord, public: PublicView | None) -> MatchState:
+    if public is None:
+        seats = tuple(_seat(i, s, 0, False, None, 0) for i, s in enumerate(record.seats))
+        return MatchState(
+            record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
+            None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
+            record.updated_at, record.listed, record.next_match_id,
+        )  # fmt: skip
+    table = None if public.table is None or public.table_seat is None else public.table
+    outcome = public.outcome
+    seats = tuple(
+        _seat(i, s, public.cards_left[i], public.passed(i), public.places[i], public.scores[i])
+        for i, s in enumerate(record.seats)
+    )
+    return MatchState(
+        match_id=record.match_id,
+        status=record.status,  # an abandoned match is finished although nobody won
+        version=record.version,
+        last_seq=record.last_seq,
+        rules=public.rules,
+        hand_number=public.hand_number,
+        seats=seats,
+        turn=public.turn,
+        leading=public.leading,
+        reentry=public.reentry,
+        table=None if table is None else TablePlay(public.table_seat or 0, table.mask, table.kind),
+        hands=public.completed,
+        winner=None if outcome is None else outcome.winner,
+        winners=() if outcome is None else outcome.winners,
+        clock=record.clock,
+        turn_deadline=record.turn_deadline,
+        created_at=record.created_at,
+        updated_at=record.updated_at,
+        listed=record.listed,
+        next_match_id=record.next_match_id,
+    )
+
+
+def _seat(index: int, seat: SeatRecord, cards_left: int, passed: bool, place: int | None, score: int) -> PublicSeat:
+    return PublicSeat(
+        index, seat.name, seat.bot, seat.open, cards_left, passed, place, score, seat.left, seat.taken_over
+    )
+
+
+def lobby_entry(record: MatchRecord) -> LobbyEntry:
+    """A match as the lobby lists it."""
+    seats = tuple(LobbySeat(i, s.name, s.bot, s.open) for i, s in enumerate(record.seats))
+    return LobbyEntry(record.match_id, seats, record.rules, record.created_at)
