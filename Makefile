@@ -71,4 +71,4 @@ openapi: $(RUNTIME)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .schemathesis
