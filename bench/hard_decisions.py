@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hard_ceiling import mode_parser, use_mode  # bench/ is the script's own folder, first on sys.path
-from tienlen.bots import driver, hard
+from tienlen.bots import deal_seed, driver, hard
 from tienlen.bots.base import Action
 from tienlen.bots.medium import choose_medium
-from tienlen.bots.runs import deal_seed, progress_bar
+from tienlen.bots.progress import progress_bar
 from tienlen.engine.match import LegalPlays, Match
 from tienlen.engine.rules import resolve_rules
 from tienlen.engine.views import SeatView

@@ -17,10 +17,9 @@ from types import ModuleType
 
 import pytest
 
-from tienlen.bots import driver, hard
+from tienlen.bots import deal_seed, driver, hard
 from tienlen.bots.base import Action
 from tienlen.bots.medium import choose_medium
-from tienlen.bots.runs import deal_seed
 from tienlen.bots.sampling import DealChain
 from tienlen.engine.match import LegalPlays, Match
 from tienlen.engine.rules import resolve_rules
@@ -47,8 +46,8 @@ def _quick_hard(view: SeatView, legal: LegalPlays, rng: random.Random) -> Action
     return hard.choose_hard(view, legal, rng, iterations=40)
 
 
-def _replayed_place(deal: int, turns: int, move: int) -> int:
-    """Replay the deal with Medium for ``turns`` actions, make ``move``, let Medium finish: the mover's place."""
+def _place_from_the_start(deal: int, turns: int, move: int) -> int:
+    """Deal the deal again, let Medium play ``turns`` actions, make ``move``, let Medium finish: the mover's place."""
     match, _ = Match.new(
         resolve_rules({"preset": "standard", "hands": 1}, players=4), random.Random(deal_seed(1, deal))
     )
@@ -69,7 +68,7 @@ def test_each_judged_place_is_the_place_reached_by_making_that_move_then_playing
     deviations = [j for j in judged if j.deviates]
     assert judged and deviations, "the deal should have decisions where the quick Hard departs from Medium"
     for j in deviations[:6]:
-        assert _replayed_place(3, j.turn, j.chosen) == j.chosen_place
+        assert _place_from_the_start(3, j.turn, j.chosen) == j.chosen_place
     for j in judged:
         assert j.best_place <= min(j.medium_place, j.chosen_place)
         assert j.phase in bench.PHASES

@@ -104,15 +104,19 @@ def test_the_image_installs_the_lock_and_the_build_context_holds_what_it_copies(
     for copied in re.findall(r"^COPY (.+) \S+$", dockerfile, re.MULTILINE):
         for source in copied.split():
             top = source.split("/")[0]
-            assert top in ("requirements.lock", "pyproject.toml", "README.md", "server", "clients"), source
+            assert top in ("requirements.lock", "pyproject.toml", "README.md", "LICENSE", "server", "clients"), source
             files = [f for f in tracked if f == source or f.startswith(source.rstrip("/") + "/")]
             assert files, f"{source} is copied but holds no tracked file"
             left_out = [f for f in files if context_excludes(f, rules)]
             assert not left_out, f"{source} is copied but .dockerignore leaves out {left_out[:3]}"
             copied_sources.append(source.rstrip("/"))
     assert context_excludes(".venv/bin/python", rules) and context_excludes(".git/HEAD", rules)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    # the files the build reads besides the packages: the readme and the license files
+    for named in [pyproject["project"]["readme"], *pyproject["project"].get("license-files", [])]:
+        assert named in copied_sources, f"pip install . reads {named}: COPY it in the Dockerfile"
     # every package the distribution is built from (pyproject's packages.find) is in the image
-    where = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["where"]
+    where = pyproject["tool"]["setuptools"]["packages"]["find"]["where"]
     for root in where:
         for init in (ROOT / root).glob("*/__init__.py"):
             package = init.parent.relative_to(ROOT).as_posix()

@@ -45,7 +45,7 @@ def test_arena_main_writes_a_json_summary(tmp_path: Path, capsys: pytest.Capture
 
 
 def test_arena_is_reproducible_for_a_seed() -> None:
-    """The same seed replays the same deals with the same bots: the same figures."""
+    """The same seed deals the same duplicate deals again with the same bots: the same figures."""
     config = ArenaConfig("medium", "easy", deals=4, preset="classic", seed=7, players=3)
     first = run_arena(config, progress=False)
     second = run_arena(config, progress=False)

@@ -9,7 +9,7 @@ from tienlen.bots import bot_rng, choose, play_bot_turns
 from tienlen.engine import Match, Passed, Played, resolve_rules, seat_view
 
 
-def _replay(seed: int, bots: dict[int, str]) -> list[tuple[int, ...]]:
+def _places_of_a_bot_match(seed: int, bots: dict[int, str]) -> list[tuple[int, ...]]:
     rules = resolve_rules({"preset": "standard", "hands": 2})
     match, _ = Match.new(rules, random.Random(seed))
     play_bot_turns(match, bots)
@@ -20,7 +20,7 @@ def _replay(seed: int, bots: dict[int, str]) -> list[tuple[int, ...]]:
 def test_same_seed_same_match_for_easy_and_medium() -> None:
     """Two runs of the same seeded match with the same bots give the same hands and places."""
     bots = {0: "easy", 1: "medium", 2: "easy", 3: "medium"}
-    assert _replay(11, bots) == _replay(11, bots)
+    assert _places_of_a_bot_match(11, bots) == _places_of_a_bot_match(11, bots)
 
 
 def test_play_bot_turns_stops_at_a_human_seat(make_match: MatchFactory) -> None:

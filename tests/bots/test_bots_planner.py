@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tienlen.bots.planner import plan_combos, plan_masks, plan_size
+from tienlen.bots.planner import best_plan, plan_combos, plan_cost, plan_masks, plan_size, rank_counts
 from tienlen.engine import format_mask, mask_of, parse_cards
 
 
@@ -47,3 +47,13 @@ def test_2s_never_join_a_run() -> None:
     pieces = [format_mask(m) for m in plan_masks(_hand("QS KD AH 2C"))]
     assert ["QS", "KD", "AH"] in pieces
     assert ["2C"] in pieces
+
+
+def test_the_fast_plan_cost_is_the_cost_of_the_plan() -> None:
+    """plan_cost (packed rank counts, no pieces built) is exactly best_plan's cost, the same float, for any hand."""
+    rng = random.Random(5)
+    for _ in range(500):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[: rng.randint(0, 13)])
+        assert plan_cost(hand) == best_plan(rank_counts(hand))[0]

@@ -106,7 +106,7 @@ def test_round_robin_rates_random_below_easy_and_prints_a_rating_per_level(
 
 
 def test_round_robin_is_reproducible_and_takes_fewer_levels() -> None:
-    """Rule: the same seed replays the same deals; two levels make two-player tables, the first one anchoring
+    """Rule: the same seed deals the same deals again; two levels make two-player tables, the first one anchoring
     when random does not play."""
     config = RatingsConfig(deals=3, preset="classic", seed=4, levels=("easy", "medium"), resamples=20)
     first = run_ratings(config, progress=False)

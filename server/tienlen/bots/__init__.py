@@ -2,10 +2,24 @@
 
 Bots decide from a seat's view only (own cards plus public state and the public
 history of the hand) and the legal plays; their randomness comes only from the
-generator they are given (see :func:`bot_rng`).
+generator they are given (see :func:`bot_rng`). :data:`DEFAULT_BUDGET_S` is
+the one default of Hard's seconds a decision where a clock applies (the server,
+the tournament, hints); the bot runs deal the numbered deals of :func:`deal_seed`.
 """
 
 from .base import Action, Hint
-from .driver import LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
+from .deal_set import deal_seed
+from .driver import DEFAULT_BUDGET_S, LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
 
-__all__ = ["LEVELS", "Action", "DecisionHook", "Hint", "bot_rng", "choose", "hint", "play_bot_turns"]
+__all__ = [
+    "DEFAULT_BUDGET_S",
+    "LEVELS",
+    "Action",
+    "DecisionHook",
+    "Hint",
+    "bot_rng",
+    "choose",
+    "deal_seed",
+    "hint",
+    "play_bot_turns",
+]

@@ -1,6 +1,6 @@
 """The bot arena: a tested level against copies of another over fixed seeded deals.
 
-Each deal is replayed with the tested level in every seat (duplicate play), one
+Duplicate deals: each deal is played again with the tested level in every seat, one
 hand a game, under a chosen preset; places score ``players − 1 − place``. The
 first-place rate and mean points carry 95% confidence intervals computed over
 deals (each deal's seats averaged, so a deal's luck is not counted n times).
@@ -26,14 +26,15 @@ from typing import Any
 from ..engine.match import LegalPlays, Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
 from ..engine.views import SeatView
+from .deal_set import deal_seed
 from .driver import ARENA_LEVELS, bot_rng, hint, play_bot_turns
+from .progress import progress_bar
 from .roundrobin import RatingsConfig, format_ratings, run_ratings
-from .runs import deal_seed, progress_bar
 
 
 @dataclass(slots=True)
 class DealResult:
-    """One deal replayed with the tested level in each seat."""
+    """One duplicate deal: the deal played once with the tested level in each seat."""
 
     firsts: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=list)

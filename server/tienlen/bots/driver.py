@@ -17,6 +17,8 @@ from .medium import choose_medium
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
 ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+# Hard's wall-clock seconds a decision (and a hint's) unless the caller says otherwise: the server's
+# default TIENLEN_BOT_BUDGET and the tournament's default --bot-budget.
 DEFAULT_BUDGET_S = 0.2
 
 # Called after each bot decision: (seat, level, the view it chose from, the legal plays, seconds it took).
@@ -60,8 +62,11 @@ def choose(
     raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(ARENA_LEVELS)}")
 
 
-def hint(view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = 0.25) -> Hint:
-    """The Hard choice for the seat on turn with a short explanation naming the cards."""
+def hint(view: SeatView, legal: LegalPlays, rng: random.Random, *, budget_s: float | None = DEFAULT_BUDGET_S) -> Hint:
+    """The Hard choice for the seat on turn with a short explanation naming the cards.
+
+    ``budget_s`` bounds Hard's search as in :func:`choose` (the server passes its bot budget).
+    """
     from .explain import reasons, words
 
     action = choose("hard", view, legal, rng, budget_s=budget_s)

@@ -173,8 +173,3 @@ def words(explanation: Explanation) -> str:
         "danger": danger,
     }
     return TEMPLATES[e.template].format(**names) + REASONS[e.reason].format(**names) + "."
-
-
-def explain(view: SeatView, legal: LegalPlays, action: Action) -> str:
-    """A short reason for the action, naming its cards (or the table's cards for a pass)."""
-    return words(reasons(view, legal, action))

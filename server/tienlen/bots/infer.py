@@ -1,7 +1,7 @@
 """What the other seats' actions say about their hands, for Hard's sampling.
 
 Only public history is used: the hand's actions in order (a pass is an empty
-mask). Replaying them on a :class:`~tienlen.bots.sim.SimHand` whose "hands" hold
+mask). Playing them again on a :class:`~tienlen.bots.sim.SimHand` whose "hands" hold
 only the cards each seat is known to play later (plus a marker bit while the
 seat still holds cards) recovers the table, its owner and the pass locks at
 every action. A sampled deal is then checked against each of another seat's actions, plays
@@ -44,9 +44,6 @@ class ActionEvent:
     cards_left: tuple[int, ...]
     action: int = 0
     seen: int = 0
-
-
-PassEvent = ActionEvent  # a pass is an action event with ``action`` 0
 
 
 def action_events(view: SeatView) -> list[ActionEvent]:
@@ -101,11 +98,6 @@ def action_events(view: SeatView) -> list[ActionEvent]:
     return events[-MAX_EVENTS:]
 
 
-def pass_events(view: SeatView) -> list[ActionEvent]:
-    """The other seats' passes among :func:`action_events`."""
-    return [ev for ev in action_events(view) if ev.action == 0 and ev.table is not None]
-
-
 def medium_would(ev: ActionEvent, hand: int, view: SeatView) -> bool:
     """Whether Medium, holding ``hand`` (the seat's hand then), would have chosen the event's action."""
     bombs = view.rules.bombs
@@ -128,4 +120,3 @@ def unexplained(events: list[ActionEvent], hands: list[int], view: SeatView, lim
             if misses >= limit:
                 break
     return misses
-

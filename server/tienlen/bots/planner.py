@@ -88,7 +88,6 @@ def _best_plan(counts: tuple[int, ...]) -> tuple[float, tuple[Piece, ...]]:
 
 
 # Rank counts packed one per nibble (rank r in bits 4r..4r+3), the planner's hot key.
-_NIBBLE_ONES = sum(1 << (4 * rank) for rank in range(13))
 _PACKED_COSTS: BoundedCache[int, float] = BoundedCache()
 # ``_PIECE_COSTS[(start * 13 + length) * 5 + per]``: :func:`piece_cost` of every piece the planner forms.
 _PIECE_COSTS = {
@@ -203,4 +202,4 @@ def is_control(combo: Combination) -> bool:
     top_rank = combo.top >> 2
     if top_rank == TWO_RANK:
         return True
-    return combo.kind.value == "four_of_a_kind" or (combo.kind.value == "consecutive_pairs" and combo.length >= 3)
+    return combo.kind is Kind.FOUR_OF_A_KIND or (combo.kind is Kind.CONSECUTIVE_PAIRS and combo.length >= 3)

@@ -2,8 +2,8 @@
 
 :func:`~tienlen.bots.medium.decide` is a pure function of the seat's own hand,
 the table, a few public counts and the unseen cards. Inside playouts the same
-hands meet the same tables again and again (every candidate move replays the
-same sampled deal), so the choice is cached by a key holding only the inputs
+hands meet the same tables again and again (every candidate move is played out
+on the same sampled deal), so the choice is cached by a key holding only the inputs
 that can change it. The cached move is always the move ``decide`` would return.
 """
 

@@ -14,9 +14,10 @@ from typing import Any
 
 from ..engine.match import Match
 from ..engine.rules import resolve_rules
+from .deal_set import deal_seed
 from .driver import ARENA_LEVELS, play_bot_turns
+from .progress import progress_bar
 from .ratings import Rating, rate
-from .runs import deal_seed, progress_bar
 
 
 @dataclass(frozen=True, slots=True)

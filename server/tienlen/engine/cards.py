@@ -30,11 +30,6 @@ class Rank(IntEnum):
     ACE = 11
     TWO = 12
 
-    @property
-    def symbol(self) -> str:
-        """The rank's canonical wire text (``10`` for ten)."""
-        return RANK_SYMBOLS[self]
-
 
 class Suit(IntEnum):
     """Suits, low to high: spades < clubs < diamonds < hearts."""
@@ -43,11 +38,6 @@ class Suit(IntEnum):
     CLUBS = 1
     DIAMONDS = 2
     HEARTS = 3
-
-    @property
-    def symbol(self) -> str:
-        """The suit's canonical wire letter."""
-        return SUIT_SYMBOLS[self]
 
 
 ACE_RANK = int(Rank.ACE)

@@ -158,13 +158,8 @@ def _cleared(leader: int) -> TableCleared:
 
 PASSED_BY_SEAT = tuple(_passed(seat) for seat in range(SHARED_SEATS))
 CLEARED_BY_SEAT = tuple(_cleared(seat) for seat in range(SHARED_SEATS))
-# ``played_key(seat, mask, bomb)`` → the shared event; emptied when full.
+# ``(mask << 3 | seat) << 1 | bomb`` → the shared event (seats below SHARED_SEATS); emptied when full.
 PLAYED_CACHE: dict[int, Played] = {}
-
-
-def played_key(seat: int, mask: int, bomb: bool) -> int:
-    """The :data:`PLAYED_CACHE` key of a play (seats below :data:`SHARED_SEATS`)."""
-    return (mask << 3 | seat) << 1 | bomb
 
 
 def shared_played(seat: int, mask: int, kind: str, bomb: bool) -> Played:

@@ -37,7 +37,6 @@ SINGLES = _subsets(1)
 PAIRS = _subsets(2)
 TRIPLES = _subsets(3)
 QUADS = _subsets(4)
-_GROUPS = (SINGLES, PAIRS, TRIPLES, QUADS)
 # ``_RANK_GROUPS[rank][nibble]``: the rank's singles, pairs, triples and four of a kind, in that order.
 _RANK_GROUPS = [[SINGLES[r][n] + PAIRS[r][n] + TRIPLES[r][n] + QUADS[r][n] for n in range(16)] for r in range(13)]
 # ``_BYTE_GROUPS[k][byte]``: the same-rank groups of ranks 2k and 2k + 1 (the hand's k-th byte), low rank first.
@@ -257,7 +256,7 @@ def seat_legal_masks(
 def legal_masks_of(
     hand: int, table: Combination | None, bombs: Bombs, locked: bool, start_card: int | None
 ) -> list[int]:
-    """:func:`seat_legal_masks` with positional arguments (the match's hot path)."""
+    """:func:`seat_legal_masks` with positional arguments (what :meth:`Match.legal_masks` calls)."""
     if table is None:
         plays = lead_masks(hand)
         if start_card is not None:

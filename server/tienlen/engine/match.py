@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .cards import FIRST_TWO, Card, UnknownCardError, cards_mask, lowest_card
+from .cards import Card, UnknownCardError, cards_mask, lowest_card
 from .combos import CLASSIFIED, Combination, beats, bomb_beats, classify
 from .deal import parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
@@ -30,13 +30,12 @@ from .events import (
     table_cleared_event,
 )
 from .kinds import Kind
-from .legal import BOMBS_SINGLE_NON_TWO, answer_masks, bomb_answers, lead_masks, singles_above
+from .legal import legal_masks_of
 from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
 from .turns import next_to_act, places_after_going_out
 
 CardsInput = Iterable[str | Card] | int
 _KIND_TEXT = {kind: kind.value for kind in Kind}
-_SINGLE = Kind.SINGLE
 _PASS_LOG = tuple((seat, 0) for seat in range(SHARED_SEATS))  # a pass's log entry, shared (tuples are values)
 
 
@@ -147,20 +146,10 @@ class Match:
         if turn is None:
             legal = []
         else:
-            table = self.table
-            hand = self.hands[turn]
-            if table is None:
-                legal = lead_masks(hand)
-                start = self.start_card
-                if start is not None:
-                    bit = 1 << start
-                    legal = [m for m in legal if m & bit]
-            elif self.locked >> turn & 1:
-                legal = bomb_answers(hand, table, self.rules.bombs)
-            elif table.kind is _SINGLE and table.top < FIRST_TWO and self.rules.bombs not in BOMBS_SINGLE_NON_TWO:
-                legal = singles_above(hand, table.top)  # the usual answer: no bomb reaches a single below the 2s
-            else:
-                legal = answer_masks(hand, table, self.rules.bombs)
+            # The one generator (legal.py), as a client holding only this seat's view calls it.
+            legal = legal_masks_of(
+                self.hands[turn], self.table, self.rules.bombs, bool(self.locked >> turn & 1), self.start_card
+            )
         self._legal = legal
         return legal
 

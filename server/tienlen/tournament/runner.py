@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..bots import deal_seed
 from ..bots.driver import LEVELS
-from ..bots.runs import deal_seed
 from ..engine.rules import PRESET_NAMES
 from .report import format_report, summarize
 from .seating import MatchPlan, SeatOutcome, Stewarding, play_match
