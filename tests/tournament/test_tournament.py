@@ -1,4 +1,4 @@
-"""`tienlen tournament`: outside bots play their seat over HTTP against our levels on duplicate deals.
+"""`tienlen-tournament`: outside bots play their seat over HTTP against our levels on duplicate deals.
 
 One run (a real server on a private Redis, real bot processes) seats the example bot of
 clients/python and three deliberately broken bots (tests/tournament/broken_bot.py); each is
@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tienlen import cli
-from tienlen.tournament.runner import TournamentConfig, plan_matches
-from tienlen.tournament.seating import bot_command
-from tienlen.tournament.server import refused_actions
+from tienlen_tournament import main
+from tienlen_tournament.runner import TournamentConfig, plan_matches
+from tienlen_tournament.seating import bot_command
+from tienlen_tournament.server import refused_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_BOT = f"{sys.executable} {ROOT / 'clients' / 'python' / 'lowest_bot.py'}"
@@ -35,7 +34,7 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any]
     work = tmp_path_factory.mktemp("tournament")
     report_path = work / "report.json"
     capture = work / "stdout.txt"
-    argv = ["tournament", "--bot", EXAMPLE_BOT]
+    argv = ["--bot", EXAMPLE_BOT]
     for mode in ("crash", "illegal", "slow"):
         argv += ["--bot", f"{BROKEN_BOT} {mode}"]
     argv += ["--opponent", "easy", "--deals", str(DEALS), "--players", str(PLAYERS), "--timeout", "3"]
@@ -45,7 +44,7 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any]
     with capture.open("w", encoding="utf-8") as out:
         sys.stdout = out
         try:
-            code = cli.main(argv)
+            code = main(argv)
         finally:
             sys.stdout = original
     assert code == 0
@@ -180,6 +179,6 @@ def test_tournament_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) ->
         ["--bot", "x", "--timeout", "0"],
     ):
         with pytest.raises(SystemExit) as exited:
-            cli.main(["tournament", *argv])
+            main(argv)
         assert exited.value.code == 2
     assert "--bot" in capsys.readouterr().err

@@ -6,6 +6,18 @@ generator they are given (see :func:`bot_rng`).
 """
 
 from .base import Action, Hint
-from .driver import LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
+from .driver import DEFAULT_BUDGET_S, LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
+from .runs import deal_seed
 
-__all__ = ["LEVELS", "Action", "DecisionHook", "Hint", "bot_rng", "choose", "hint", "play_bot_turns"]
+__all__ = [
+    "DEFAULT_BUDGET_S",
+    "LEVELS",
+    "Action",
+    "DecisionHook",
+    "Hint",
+    "bot_rng",
+    "choose",
+    "deal_seed",
+    "hint",
+    "play_bot_turns",
+]
