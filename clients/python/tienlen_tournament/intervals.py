@@ -43,7 +43,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     z2 = z * z
     centre = (rate + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 (or n) successes the bound is exactly 0 (or 1); rounding would leave it a hair off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 def bootstrap_mean_interval(
