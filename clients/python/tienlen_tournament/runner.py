@@ -3,11 +3,11 @@
 The tournament starts its own server on a private Redis, then plays, for
 every bot, opponent level and deal, one match a seat: the same deal (the same
 seed) with the bot in each seat in turn and the opponent level in the others.
-Matches run a few at a time (``--parallel``) under a progress bar; the report
+Matches run a few at a time (--parallel) under a progress bar; the report
 gives each bot's first-place rate and mean points against each level with 95%
 confidence intervals (Wilson over games for the rate, a seeded bootstrap over
-deals for the points: see :mod:`.report`), and its incidents. A bot that
-crashes, is too slow or sends illegal actions is reported; the run goes on.
+deals for the points), and its incidents. A bot that crashes, is too slow or
+sends illegal actions is reported; the run goes on.
 
 Everything the run writes goes to ``--logs DIR`` (the server's and the bots'
 output, the private Redis) or, without it, to a temporary directory removed at
@@ -197,5 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report["logs"] = None
     print(format_report(report))
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0
