@@ -9,7 +9,7 @@ and ``python -m tienlen serve`` on a free port as a subprocess, then:
    ``--duration`` seconds.  Every seat is a remote client with its own bearer
    token and plays its lowest legal play, or passes when it has none.  By
    default a seat works that play out from its own view, as a bot built on
-   the server package would (``tienlen.botkit.lowest_play``): one
+   the server's engine would (``tienlen_client.botkit.lowest_play``): one
    ``POST /v1/matches/{id}/actions`` per action, plus one
    ``GET /v1/matches/{id}/view`` per seat when a hand was dealt while others
    acted.  With ``--ask-legal`` a seat asks ``GET /v1/matches/{id}/legal``

@@ -2,7 +2,7 @@
 
 Every seat of a four-seat match is a remote client with its own token; the
 seat on turn plays its lowest legal play, worked out from its own view with
-``tienlen.botkit.lowest_play`` (or, with ``ask_legal``, read from
+``tienlen_client.botkit.lowest_play`` (or, with ``ask_legal``, read from
 ``GET .../legal``), and passes when it has none. The HTTP client is the
 project's own (``clients/python/tienlen_client``); only the timing of the
 actions is the benchmark's.
@@ -23,8 +23,7 @@ from typing import Any
 sys.path.append(str(Path(__file__).resolve().parents[1] / "clients" / "python"))
 
 from tienlen_client import ApiError, Client, Seat
-
-from tienlen.botkit import lowest_play
+from tienlen_client.botkit import lowest_play
 
 __all__ = [
     "FAILURES",

@@ -22,7 +22,7 @@ server that cannot be reached. A match cancelled before it was dealt ends it
 with ``match cancelled: …`` and status 0.
 
 With the server's ``tienlen`` package installed, ``--from-view`` works the
-lowest play out from the seat's own view (``tienlen.botkit.lowest_play``),
+lowest play out from the seat's own view (``tienlen_client.botkit.lowest_play``),
 exactly as the referee would, instead of asking ``…/legal``.
 """
 
@@ -51,15 +51,15 @@ def lowest_from_legal(seat: Seat, view: dict[str, Any]) -> list[str] | None:
 
 def lowest_from_view(seat: Seat, view: dict[str, Any]) -> list[str] | None:
     """The lowest legal play worked out from the view alone (needs the ``tienlen`` package)."""
-    from tienlen.botkit import lowest_play
+    from tienlen_client.botkit import lowest_play
 
     return lowest_play(view)
 
 
 def from_view_available() -> bool:
-    """True when the ``tienlen`` package (and so ``tienlen.botkit``) can be imported."""
+    """True when the ``tienlen`` package (and so ``tienlen_client.botkit``) can be imported."""
     try:
-        import tienlen.botkit  # noqa: F401
+        import tienlen_client.botkit  # noqa: F401
     except ImportError:
         return False
     return True
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--from-view",
         action="store_true",
-        help="work the play out from the seat's view with tienlen.botkit (needs the tienlen package) "
+        help="work the play out from the seat's view with tienlen_client.botkit (needs the tienlen package) "
         "instead of asking GET .../legal",
     )
     parser.add_argument(

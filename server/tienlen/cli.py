@@ -1,10 +1,10 @@
-"""Command line: ``tienlen serve | openapi | replay | arena | tournament``.
+"""Command line: ``tienlen serve | openapi | replay | arena``.
 
 ``serve`` is :mod:`tienlen.serving`; ``openapi`` prints the contract;
 ``replay`` referees a finished match's replay (:mod:`tienlen.replay`);
 ``arena`` is :mod:`tienlen.bots.arena` (``--ratings``: a round robin with Elo
-ratings); ``tournament`` is :mod:`tienlen.tournament` (outside bots against
-ours over HTTP).
+ratings). Outside bots against ours over HTTP are a client's job: the
+``tienlen-tournament`` command (``clients/python/tienlen_tournament``).
 """
 
 from __future__ import annotations
@@ -76,13 +76,6 @@ def _arena(args: argparse.Namespace) -> int:
     return arena_main(list(args.arena_args))
 
 
-def _tournament(args: argparse.Namespace) -> int:
-    """Delegate to ``tienlen.tournament.main`` with the remaining arguments."""
-    from tienlen.tournament import main as tournament_main
-
-    return tournament_main(list(args.tournament_args))
-
-
 def _positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
     value = int(text)
@@ -152,15 +145,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     arena.add_argument("arena_args", nargs=argparse.REMAINDER)
     arena.set_defaults(handler=_arena)
-
-    tournament = sub.add_parser(
-        "tournament",
-        help="play outside bots (commands) against the built-in levels (arguments go to tienlen.tournament)",
-        add_help=False,
-        prefix_chars="\x00",  # pass every remaining argument, --help included, through untouched
-    )
-    tournament.add_argument("tournament_args", nargs=argparse.REMAINDER)
-    tournament.set_defaults(handler=_tournament)
     return parser
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
-from tienlen.botkit import lowest_play
 from tienlen.engine import PRESET_NAMES, Scoring, resolve_rules
 from tienlen.replay import FORMAT, ReplayError, referee
 

@@ -20,12 +20,12 @@ from typing import Any, cast
 import pytest
 import redis
 from flask import Flask
+from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_turn, service_of, tokens_of
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import Frame, SseReader
-from tienlen.botkit import lowest_play
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import RedisMatchStore
 from tienlen.store.layout import wake_channel

@@ -24,9 +24,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
 
 from tienlen_client import ApiError, Client, EventStream
+from tienlen_client.botkit import lowest_play
 
 from tests.support.servers import ServerStarter, stop_server
-from tienlen.botkit import lowest_play
 from tienlen.local_redis import LocalRedis, free_port
 
 pytestmark = pytest.mark.xdist_group("live_server")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tienlen_client.botkit import view_legal_masks
 
-from tienlen.botkit import view_legal_masks
 from tienlen.engine import (
     Bombs,
     Combination,

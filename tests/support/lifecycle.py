@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
-from tienlen.botkit import lowest_play
 from tienlen.service import MatchService
 
 

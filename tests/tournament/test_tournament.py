@@ -1,4 +1,4 @@
-"""`tienlen tournament`: outside bots play their seat over HTTP against our levels on duplicate deals.
+"""`tienlen-tournament`: outside bots play their seat over HTTP against our levels on duplicate deals.
 
 One run (a real server on a private Redis, real bot processes) seats the example bot of
 clients/python and three deliberately broken bots (tests/tournament/broken_bot.py); each is
@@ -7,17 +7,22 @@ reported for what it did and none stops the run.
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tienlen_tournament import main
+from tienlen_tournament.runner import TournamentConfig, plan_matches
+from tienlen_tournament.seating import bot_command
+from tienlen_tournament.server import refused_actions
 
 from tienlen import cli
-from tienlen.tournament.runner import TournamentConfig, plan_matches
-from tienlen.tournament.seating import bot_command
-from tienlen.tournament.server import refused_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_BOT = f"{sys.executable} {ROOT / 'clients' / 'python' / 'lowest_bot.py'}"
@@ -35,7 +40,7 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any]
     work = tmp_path_factory.mktemp("tournament")
     report_path = work / "report.json"
     capture = work / "stdout.txt"
-    argv = ["tournament", "--bot", EXAMPLE_BOT]
+    argv = ["--bot", EXAMPLE_BOT]
     for mode in ("crash", "illegal", "slow"):
         argv += ["--bot", f"{BROKEN_BOT} {mode}"]
     argv += ["--opponent", "easy", "--deals", str(DEALS), "--players", str(PLAYERS), "--timeout", "3"]
@@ -45,7 +50,7 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any]
     with capture.open("w", encoding="utf-8") as out:
         sys.stdout = out
         try:
-            code = cli.main(argv)
+            code = main(argv)
         finally:
             sys.stdout = original
     assert code == 0
@@ -76,8 +81,8 @@ def test_example_bot_plays_every_seat_of_every_deal_without_incident(tournament:
     assert row["opponent"] == "easy" and row["games"] == MATCHES and row["deals"] == DEALS
     low, high = row["first_rate_ci95"]
     assert 0 <= low <= row["first_rate"] <= high <= 1
-    assert row["mean_points_ci95"][0] <= row["mean_points"] <= row["mean_points_ci95"][1]
-    assert 0 <= row["mean_points"] <= PLAYERS - 1
+    assert 0 <= row["mean_points_ci95"][0] <= row["mean_points"] <= row["mean_points_ci95"][1] <= PLAYERS - 1
+    assert set(report["intervals"]) == {"first_rate_ci95", "mean_points_ci95"}
     assert f"bot 1: {EXAMPLE_BOT}" in printed
     assert "0 crashes, 0 timeouts, 0 illegal actions" in printed
 
@@ -180,6 +185,44 @@ def test_tournament_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) ->
         ["--bot", "x", "--timeout", "0"],
     ):
         with pytest.raises(SystemExit) as exited:
-            cli.main(["tournament", *argv])
+            main(argv)
         assert exited.value.code == 2
     assert "--bot" in capsys.readouterr().err
+
+
+def test_tournament_is_its_own_command_not_the_servers() -> None:
+    """Rule: the tournament is a client of the server: the ``tienlen-tournament`` console script runs
+    ``tienlen_tournament.main``, and the server's ``tienlen`` command has no ``tournament``."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    module, _, name = scripts["tienlen-tournament"].partition(":")
+    assert getattr(importlib.import_module(module), name) is main
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["tournament", "--bot", "x"])
+    assert exited.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "left"),
+    [([], []), (["--logs", "out/logs", "--json", "out/report.json"], ["out"])],
+    ids=["nothing asked", "logs and report asked"],
+)
+def test_a_tournament_run_leaves_the_working_directory_as_it_was(
+    tmp_path: Path, options: list[str], left: list[str]
+) -> None:
+    """Rule: a run writes only where it is asked (--logs, --json): nothing else appears in the working
+    directory, and what it kept in a temporary directory (the server, its Redis, the bots' output) is gone."""
+    cwd, scratch = tmp_path / "cwd", tmp_path / "tmp"
+    cwd.mkdir()
+    scratch.mkdir()
+    argv = [sys.executable, "-m", "tienlen_tournament", "--bot", EXAMPLE_BOT, "--opponent", "easy"]
+    argv += ["--deals", "1", "--players", "2", "--workers", "1", "--timeout", "3", "--no-progress", *options]
+    done = subprocess.run(
+        argv, cwd=cwd, env=os.environ | {"TMPDIR": str(scratch)}, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "0 crashes, 0 timeouts, 0 illegal actions" in done.stdout
+    assert sorted(p.name for p in cwd.iterdir()) == left
+    assert list(scratch.iterdir()) == []
+    if options:
+        assert json.loads((cwd / "out" / "report.json").read_text())["bots"][0]["matches"] == 2
+        assert (cwd / "out" / "logs" / "server.log").is_file()

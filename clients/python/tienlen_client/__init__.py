@@ -38,7 +38,9 @@ or ``match_cancelled``)::
 Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
-calls), :mod:`.stream` (the event stream).
+calls), :mod:`.stream` (the event stream); and :mod:`.botkit` (a seat's legal
+plays worked out from its view), the one module that needs the server's
+``tienlen`` package (its rules engine), imported only when asked for.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ TOKEN_BYTES = 24
 def token_text(raw: bytes) -> str:
     """A token's bytes as URL-safe text that never begins with ``-``.
 
-    Bots take their token as a command-line argument (``tienlen tournament``
+    Bots take their token as a command-line argument (``tienlen-tournament``
     passes it so), where a leading ``-`` reads as an option; such a token
     begins with ``_`` instead.
     """

@@ -5,10 +5,14 @@ answer to its own action). :func:`view_legal_masks` works out from that alone
 exactly the plays the referee would accept, with the engine's own generator,
 so a bot need not ask ``GET …/legal`` before every action::
 
-    from tienlen.botkit import lowest_play, view_legal_masks
+    from tienlen_client.botkit import lowest_play, view_legal_masks
 
     masks = view_legal_masks(view)        # card masks, [] when not on turn
     cards = lowest_play(view)             # e.g. ["3S"], or None: pass
+
+Unlike the rest of ``tienlen_client`` (standard library only), this module
+needs the server's ``tienlen`` package installed: it uses its rules engine
+(``tienlen.engine``), so its answers are the referee's by construction.
 """
 
 from __future__ import annotations
@@ -16,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .engine.cards import cards_mask, format_mask, parse_index
-from .engine.combos import classify
-from .engine.legal import play_order, seat_legal_masks
-from .engine.rules import Bombs
+from tienlen.engine.cards import cards_mask, format_mask, parse_index
+from tienlen.engine.combos import classify
+from tienlen.engine.legal import play_order, seat_legal_masks
+from tienlen.engine.rules import Bombs
 
 __all__ = ["lowest_play", "view_legal_masks"]
 

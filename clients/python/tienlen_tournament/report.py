@@ -6,19 +6,29 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots.ratings import mean_ci95
+from .intervals import BOOTSTRAP_RESAMPLES, bootstrap_mean_interval, wilson_interval
 from .seating import SeatOutcome
 
-__all__ = ["format_report", "summarize"]
+__all__ = ["INTERVALS", "format_report", "summarize"]
+
+INTERVALS = {
+    "first_rate_ci95": "Wilson score interval of first places out of games (n = finished matches, each seat of "
+    "each deal one game)",
+    "mean_points_ci95": f"percentile bootstrap over deals ({BOOTSTRAP_RESAMPLES} resamples of the deals' mean "
+    "points, seeded by the tournament's seed); the whole range 0 to players - 1 with fewer than 2 deals",
+}
+"""How the report's intervals are worked out, as the report states it."""
 
 
-def summarize(commands: Sequence[str], opponents: Sequence[str], outcomes: Sequence[SeatOutcome]) -> dict[str, Any]:
-    """The JSON-able report of a tournament.
+def summarize(
+    commands: Sequence[str], opponents: Sequence[str], outcomes: Sequence[SeatOutcome], *, seed: int = 1
+) -> dict[str, Any]:
+    """The JSON-able report of a tournament (see :func:`_row` for the figures and their 95% intervals).
 
-    Rates and points are averaged over each deal's seats first, so the interval
-    (normal, over deals) counts a deal's luck once; a match without a result
-    (stalled) is left out and counted. Incidents are counted per bot: crashes,
-    timeouts, matches the tournament played to the end for it, illegal actions.
+    A match without a result (stalled) is left out of the figures and counted.
+    Incidents are counted per bot: crashes, timeouts, matches the tournament
+    played to the end for it, illegal actions. ``seed`` seeds the bootstrap, so
+    the same outcomes give the same report.
     """
     bots = []
     for index, command in enumerate(commands):
@@ -26,7 +36,7 @@ def summarize(commands: Sequence[str], opponents: Sequence[str], outcomes: Seque
         rows = []
         for opponent in opponents:
             played = [o for o in mine if o.plan.opponent == opponent and o.place is not None]
-            rows.append(_row(opponent, played))
+            rows.append(_row(opponent, played, seed=f"{seed}:{index}:{opponent}"))
         bots.append(
             {
                 "bot": index + 1,
@@ -47,24 +57,42 @@ def summarize(commands: Sequence[str], opponents: Sequence[str], outcomes: Seque
     return {"bots": bots}
 
 
-def _row(opponent: str, played: Sequence[SeatOutcome]) -> dict[str, Any]:
-    """One bot's figures against one opponent level."""
+def _row(opponent: str, played: Sequence[SeatOutcome], *, seed: str) -> dict[str, Any]:
+    """One bot's figures against one opponent level, from its finished matches.
+
+    First-place rate: first places out of games, with the Wilson score
+    interval, n being the games (each seat of each deal one). The seats of a
+    deal share its cards, so a deal's luck partly cancels over them: their
+    first places vary less than independent games would, and the interval is
+    if anything wider than it need be.
+
+    Mean points (``players - 1 - place``): the mean over deals of each deal's
+    mean over its seats, with a seeded bootstrap over deals (a deal's luck
+    counted once); inside [0, players - 1], and that whole range with one deal.
+    """
     by_deal: dict[int, list[SeatOutcome]] = {}
     for outcome in played:
         by_deal.setdefault(outcome.plan.deal, []).append(outcome)
     if not by_deal:
         return {"opponent": opponent, "games": 0, "deals": 0, "first_rate": None, "mean_points": None}
-    firsts = [statistics.fmean(o.place == 0 for o in deal) for deal in by_deal.values()]
+    players = played[0].plan.players
+    games = len(played)
+    firsts = sum(o.place == 0 for o in played)
+    rate_low, rate_high = wilson_interval(firsts, games)
     points = [statistics.fmean(float(o.points or 0) for o in deal) for deal in by_deal.values()]
-    rate, rate_low, rate_high = mean_ci95(firsts)
-    mean, mean_low, mean_high = mean_ci95(points)
+    mean = statistics.fmean(points)
+    if len(points) < 2:
+        mean_low, mean_high = 0.0, float(players - 1)
+    else:
+        mean_low, mean_high = bootstrap_mean_interval(points, seed=seed)
     return {
         "opponent": opponent,
-        "games": len(played),
+        "games": games,
         "deals": len(by_deal),
-        "first_rate": round(rate, 4),
-        "first_rate_ci95": [round(max(rate_low, 0.0), 4), round(min(rate_high, 1.0), 4)],
-        "parity_first_rate": round(1 / played[0].plan.players, 4),
+        "first_places": firsts,
+        "first_rate": round(firsts / games, 4),
+        "first_rate_ci95": [round(rate_low, 4), round(rate_high, 4)],
+        "parity_first_rate": round(1 / players, 4),
         "mean_points": round(mean, 4),
         "mean_points_ci95": [round(mean_low, 4), round(mean_high, 4)],
     }

@@ -1,12 +1,20 @@
-"""``tienlen tournament``: outside bots, each a command, against our levels on duplicate deals.
+"""``tienlen-tournament``: outside bots, each a command, against our levels on duplicate deals.
 
 The tournament starts its own server on a private Redis, then plays, for
 every bot, opponent level and deal, one match a seat: the same deal (the same
 seed) with the bot in each seat in turn and the opponent level in the others.
-Matches run a few at a time (``--parallel``) under a progress bar; the report
+Matches run a few at a time (--parallel) under a progress bar; the report
 gives each bot's first-place rate and mean points against each level with 95%
-confidence intervals, and its incidents. A bot that crashes, is too slow or
+confidence intervals (Wilson over games for the rate, a seeded bootstrap over
+deals for the points), and its incidents. A bot that crashes, is too slow or
 sends illegal actions is reported; the run goes on.
+
+Everything the run writes goes to ``--logs DIR`` (the server's and the bots'
+output, the private Redis) or, without it, to a temporary directory removed at
+the end, and the report to ``--json PATH`` when asked: never to the working
+directory. (A bot's process runs in the working directory, so that a command
+such as ``python clients/python/lowest_bot.py`` finds its script; what the bot
+itself writes there is the bot's.)
 """
 
 from __future__ import annotations
@@ -21,10 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import deal_seed
-from ..bots.driver import LEVELS
-from ..engine.rules import PRESET_NAMES
-from .report import format_report, summarize
+from tienlen.bots import DEFAULT_BUDGET_S, LEVELS, deal_seed
+from tienlen.engine.rules import PRESET_NAMES
+
+from .report import INTERVALS, format_report, summarize
 from .seating import MatchPlan, SeatOutcome, Stewarding, play_match
 from .server import PrivateServer
 
@@ -45,7 +53,7 @@ class TournamentConfig:
     seed: int = 1
     parallel: int = 2
     workers: int = 2
-    bot_budget_s: float = 0.2
+    bot_budget_s: float = DEFAULT_BUDGET_S
     stewarding: Stewarding = field(default_factory=Stewarding)
 
 
@@ -90,7 +98,7 @@ def run_tournament(config: TournamentConfig, work_dir: Path, *, progress: bool =
     for outcome in outcomes:
         outcome.illegal_actions = refused.get(outcome.match_id, 0)
     outcomes.sort(key=lambda o: (o.plan.bot, o.plan.opponent, o.plan.deal, o.plan.seat))
-    report = summarize(config.commands, config.opponents, outcomes)
+    report = summarize(config.commands, config.opponents, outcomes, seed=config.seed)
     report |= {
         "deals": config.deals,
         "players": config.players,
@@ -101,6 +109,7 @@ def run_tournament(config: TournamentConfig, work_dir: Path, *, progress: bool =
         "max_timeouts": config.stewarding.max_timeouts,
         "bot_budget_s": config.bot_budget_s,
         "logs": str(logs),
+        "intervals": INTERVALS,
     }
     return report
 
@@ -122,12 +131,12 @@ def _positive_float(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     """The tournament's command-line options."""
     parser = argparse.ArgumentParser(
-        prog="tienlen tournament",
+        prog="tienlen-tournament",
         description=__doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None,
         epilog="The bot command is run without a shell. It gets the server URL, the match id and the seat's "
         "token as its last three arguments (as clients/python/lowest_bot.py takes them), or where it writes "
         "{url}, {match_id}, {token} and {seat}; and in TIENLEN_URL, TIENLEN_MATCH_ID, TIENLEN_TOKEN and "
-        "TIENLEN_SEAT. Example: tienlen tournament --bot '.venv/bin/python clients/python/lowest_bot.py'",
+        "TIENLEN_SEAT. Example: tienlen-tournament --bot '.venv/bin/python clients/python/lowest_bot.py'",
     )
     parser.add_argument("--bot", dest="bots", action="append", required=True, metavar="CMD", help="a bot's command")
     parser.add_argument(
@@ -153,16 +162,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--parallel", type=_positive_int, default=2, help="matches at once (default 2)")
     parser.add_argument("--workers", type=_positive_int, default=2, help="server worker processes (default 2)")
-    parser.add_argument("--bot-budget", type=_positive_float, default=0.2, help="Hard's seconds a decision (0.2)")
+    parser.add_argument(
+        "--bot-budget",
+        type=_positive_float,
+        default=DEFAULT_BUDGET_S,
+        help=f"Hard's seconds a decision (default {DEFAULT_BUDGET_S}, as the server's)",
+    )
     parser.add_argument("--logs", metavar="DIR", help="keep the server's and the bots' output here")
     parser.add_argument("--json", metavar="PATH", help="also write the report as JSON here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run a tournament from command-line arguments and print its report."""
-    args = build_parser().parse_args(list(argv))
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a tournament from command-line arguments (``sys.argv[1:]`` when None), print its report; exit status."""
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     config = TournamentConfig(
         commands=tuple(args.bots),
         opponents=tuple(dict.fromkeys(args.opponents or LEVELS)),
@@ -183,5 +197,7 @@ def main(argv: Sequence[str]) -> int:
             report["logs"] = None
     print(format_report(report))
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -21,7 +21,8 @@ from typing import Self
 
 from tienlen_client import ApiError, Client, RetryPolicy
 
-from ..local_redis import LocalRedis, free_port
+from tienlen.bots import DEFAULT_BUDGET_S
+from tienlen.local_redis import LocalRedis, free_port
 
 __all__ = ["ILLEGAL_STATUSES", "PrivateServer", "refused_actions"]
 
@@ -39,7 +40,7 @@ with the tournament acting for it after a timeout.
 class PrivateServer:
     """``tienlen serve`` on a private Redis, started by :meth:`start` (or ``with``) and stopped by :meth:`stop`."""
 
-    def __init__(self, work_dir: Path, *, workers: int = 2, bot_budget_s: float = 0.2) -> None:
+    def __init__(self, work_dir: Path, *, workers: int = 2, bot_budget_s: float = DEFAULT_BUDGET_S) -> None:
         """Keep the options; ``work_dir`` receives the Redis files and ``server.log``."""
         self.work_dir = work_dir
         self.workers = workers
