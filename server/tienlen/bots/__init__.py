@@ -6,6 +6,16 @@ generator they are given (see :func:`bot_rng`).
 """
 
 from .base import Action, Hint
-from .driver import LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
+from .driver import DEFAULT_BUDGET_S, LEVELS, DecisionHook, bot_rng, choose, hint, play_bot_turns
 
-__all__ = ["LEVELS", "Action", "DecisionHook", "Hint", "bot_rng", "choose", "hint", "play_bot_turns"]
+__all__ = [
+    "DEFAULT_BUDGET_S",
+    "LEVELS",
+    "Action",
+    "DecisionHook",
+    "Hint",
+    "bot_rng",
+    "choose",
+    "hint",
+    "play_bot_turns",
+]
