@@ -320,9 +320,13 @@ class LocalRedis:
 
     def _spawn_and_wait(self) -> None:
         """Start the child and wait until it is ready; on any failure leave nothing running."""
-        log: IO[bytes]
-        lock = self._lock.fileno()
-        with open(self.log_path, "ab") as log:
+        held = self._lock.fileno()
+        with contextlib.ExitStack() as stack:
+            lock: int | None = None
+            if held is not None:  # Redis gets a copy of its own: the fork hook closes the original in the child
+                lock = os.dup(held)
+                stack.callback(os.close, lock)
+            log: IO[bytes] = stack.enter_context(open(self.log_path, "ab"))
             self._log_offset = log.tell()
             # stdout/stderr also go to the log, so errors printed before Redis opens it are kept.
             proc = subprocess.Popen(
@@ -370,11 +374,12 @@ class LocalRedis:
             delay = min(delay * 2, 0.1)
 
     def _detach(self) -> None:
-        """Forget the child process without touching it (called in a forked process).
+        """Forget the child process and the lock without touching them (called in a forked process).
 
-        The lock's open file stays open here (a forked child is part of the same server, and the
-        ``redis-server`` child needs it until its exec); only the parent lets it go.
+        Closing this process's copy of the lock leaves it held by the parent (and by Redis).
         """
+        if not self._lock.held:
+            self._lock.forget()
         proc = self._proc
         if proc is not None and os.getpid() != self._owner_pid:
             if proc.returncode is None:
