@@ -138,13 +138,13 @@ def test_a_bad_value_stops_serve_at_once_with_one_line_naming_it(
 
 @pytest.mark.parametrize(("name", "value", "field", "expected"), GOOD, ids=[f"{n}={v!r}" for n, v, _, _ in GOOD])
 def test_good_values_are_parsed_to_their_types(
-    name: str, value: str, field: str, expected: Any, tmp_path: Path, clean_env: None
+    name: str, value: str, field: str, expected: Any, tmp_path: Path, clean_env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from_overrides = Settings.load({name: _filled(value, tmp_path)})
     if isinstance(expected, Path):
         expected = Path(_filled(str(expected), tmp_path))
     assert getattr(from_overrides, field) == expected
-    os.environ[name] = _filled(value, tmp_path)  # clean_env's monkeypatch removes it again
+    monkeypatch.setenv(name, _filled(value, tmp_path))
     assert getattr(Settings.load(), field) == expected
 
 
