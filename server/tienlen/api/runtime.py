@@ -1,10 +1,14 @@
-"""What the server needs to know about how it runs: cooperative (gevent) or threaded workers.
+"""What the server needs to know about how it runs: cooperative (gevent) or threaded workers, its clocks' sweeper.
 
 Under gunicorn's gevent worker every request is a greenlet: waiting costs
 nothing, but CPU-heavy work (bots thinking, hints) would stop every other
 connection of the worker, so it runs in a small pool of real threads. The
 pool stays small: each more thread is one more contender for the GIL that the
 event loop needs to answer everyone else.
+
+Every worker also runs the turn clocks' sweeper (:func:`run_sweeper`); while
+Redis does not answer it says so in a few lines, not one a round
+(:class:`OutageLog`).
 """
 
 from __future__ import annotations
