@@ -1,4 +1,4 @@
-"""``tienlen serve | openapi | arena``: options, the port check, the local Redis and its stop on SIGTERM."""
+"""``tienlen serve | openapi | arena``: options, the port check, the local Redis, its lock and its stop on SIGTERM."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ import pytest
 from tests.support.processes import alive
 from tienlen import cli
 from tienlen.local_redis import LocalRedis, free_port
+from tienlen.logs import logging_config
 from tienlen.serving import ServeConfig, TienLenApplication, gunicorn_options, port_in_use
+from tienlen.settings import Settings
 
 
 def test_serve_on_a_taken_port_exits_at_once_with_the_reason(redis_server: LocalRedis, tmp_path: Path) -> None:
@@ -59,6 +61,13 @@ def test_serve_runs_gevent_workers_that_take_every_waiting_client() -> None:
     assert app.cfg.worker_class_str == "tienlen.http_workers.OneWriteGeventWorker"
     assert app.cfg.worker_connections > 5000
     assert app.cfg.bind == ["127.0.0.1:8123"]
+
+
+def test_gunicorn_writes_the_servers_log_format() -> None:
+    log_config = logging_config(Settings(log_format="json"))
+    options = gunicorn_options(ServeConfig("127.0.0.1", 8123, 2), max_waiters=10, log_config=log_config)
+    app = TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
+    assert app.cfg.logconfig_dict == log_config
 
 
 def test_serve_can_still_run_threaded_workers() -> None:
@@ -137,3 +146,61 @@ def test_serve_with_embedded_redis_stops_it_on_sigterm(tmp_path: Path) -> None:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+def _healthy(port: int, within_s: float = 30) -> bool:
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def test_a_second_serve_on_the_same_data_dir_exits_at_once_naming_the_first(tmp_path: Path) -> None:
+    """Rule: exit 1 and one line naming the first server's pid and the way out; once it died, the dir is free."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["TIENLEN_DATA_DIR"] = str(tmp_path / "data")
+    cmd = [sys.executable, "-m", "tienlen", "serve", "--workers", "1", "--port"]
+    first = subprocess.Popen([*cmd, str(free_port())], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    third: subprocess.Popen[bytes] | None = None
+    try:
+        assert first.stdout is not None
+        banner = first.stdout.readline().decode()
+        match = re.search(r"listening on http://127.0.0.1:(\d+) .*\(pid (\d+),", banner)
+        assert match, banner
+        port, redis_pid = int(match.group(1)), int(match.group(2))
+        assert _healthy(port)
+        started = time.monotonic()
+        second = subprocess.run([*cmd, str(free_port())], env=env, capture_output=True, text=True, timeout=60)
+        assert time.monotonic() - started < 10
+        assert second.returncode == 1, second
+        assert second.stdout == "" and len(second.stderr.splitlines()) == 1, second.stderr
+        assert f"is in use by another server (pid {first.pid})" in second.stderr
+        assert "TIENLEN_DATA_DIR" in second.stderr and "REDIS_URL" in second.stderr
+        assert _healthy(port, within_s=2), "the first server was disturbed"
+
+        first.kill()  # no clean stop: the lock file stays, its holders die (Redis on its parent's death)
+        first.wait()
+        deadline = time.monotonic() + 20
+        while alive(redis_pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(redis_pid)
+        third_port = free_port()
+        third = subprocess.Popen([*cmd, str(third_port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        healthy = _healthy(third_port)
+        if not healthy:
+            third.terminate()
+        assert healthy, f"a lock left by a dead server blocked the next one: {third.communicate()[0].decode()}"
+    finally:
+        for process in (first, third):
+            if process is None:
+                continue
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=20)
+            if process.stdout is not None:
+                process.stdout.close()

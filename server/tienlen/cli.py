@@ -103,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Run the HTTP API under gunicorn (gevent workers: waiting clients hold no thread). Uses $REDIS_URL "
             "if set; otherwise starts a private redis-server with its append-only file in ./var/redis "
-            "(or $TIENLEN_DATA_DIR)."
+            "(or $TIENLEN_DATA_DIR). Exits 2 when a setting (TIENLEN_*, REDIS_URL) cannot be used, 1 when the "
+            "port or the data directory is taken, before anything starts."
         ),
     )
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})")

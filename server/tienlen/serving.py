@@ -7,11 +7,20 @@ without holding a thread each; bots and hints think in a real thread pool.
 holds a thread). With ``REDIS_URL`` set the server uses that Redis; otherwise
 it starts a private ``redis-server`` (append-only file in ``./var/redis``, or
 ``$TIENLEN_DATA_DIR``) before the workers are forked, and stops it on exit.
+
+The settings (:class:`~tienlen.settings.Settings`) are read once, here,
+before anything starts, and handed to every worker's app. Exit status: 2 for
+a setting that cannot be used (one line naming it); 1 when the port is taken,
+the data directory is another running server's (the line names its pid) or
+the private Redis does not start; 0 once stopped.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
+import logging
+import logging.config
 import os
 import resource
 import shutil
@@ -21,13 +30,15 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
 
-from .local_redis import LocalRedis
+from .local_redis import DataDirInUseError, LocalRedis
+from .logs import logging_config
+from .settings import Settings, SettingsError
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -43,7 +54,8 @@ WORKER_CLASS_PATHS = {"gevent": "tienlen.http_workers.OneWriteGeventWorker", "gt
 WORKER_CLASSES = tuple(WORKER_CLASS_PATHS)
 DEFAULT_WORKER_CLASS = "gevent"
 SPARE_CONNECTIONS = 1000  # connections a gevent worker takes beyond its waiting clients
-DEFAULT_DATA_DIR = os.path.join("var", "redis")
+BAD_SETTING_STATUS = 2  # exit status of a setting that cannot be used
+REFUSED_STATUS = 1  # exit status when the port, the data directory or the private Redis is not to be had
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,15 +147,21 @@ def _post_worker_init(worker: Any) -> None:
     signal.signal(signal.SIGTERM, on_term)
 
 
-def gunicorn_options(config: ServeConfig, *, max_waiters: int) -> dict[str, Any]:
-    """The gunicorn settings of ``serve``; a gevent worker takes ``max_waiters`` and spare connections."""
+def gunicorn_options(
+    config: ServeConfig, *, max_waiters: int, log_config: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The gunicorn settings of ``serve``; a gevent worker takes ``max_waiters`` and spare connections.
+
+    ``log_config`` (:func:`tienlen.logs.logging_config`) gives gunicorn's own lines the server's log format.
+    """
     options: dict[str, Any] = {
         "bind": f"[{config.host}]:{config.port}" if ":" in config.host else f"{config.host}:{config.port}",
         "workers": config.workers,
         "worker_class": WORKER_CLASS_PATHS[config.worker_class],
-        "accesslog": None,  # the app writes its own JSON log lines
+        "accesslog": None,  # the app writes its own request lines (tienlen.requests)
         "errorlog": "-",
         "loglevel": "warning",
+        "logconfig_dict": log_config,
         "graceful_timeout": 5,
         "timeout": 30,
         "keepalive": 5,
@@ -221,37 +239,60 @@ def _open_files_to_the_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 1 << 20, hard))
 
 
+def _refuse(reason: str, status: int) -> int:
+    """Say why the server does not start, in one line on standard error; the exit status."""
+    print(f"tienlen: {reason}", file=sys.stderr, flush=True)
+    return status
+
+
+def _app_of(settings: Settings) -> Flask:
+    """The app of a worker (imported there, after the fork)."""
+    from .api import create_app
+
+    return create_app(settings)
+
+
 def serve(config: ServeConfig) -> int:
-    """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set."""
+    """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set; the exit status.
+
+    Nothing starts when a setting cannot be used (2), the port is taken (1),
+    or the private Redis's data directory is another server's (1).
+    """
+    try:
+        settings = Settings.load()
+    except SettingsError as error:
+        return _refuse(str(error), BAD_SETTING_STATUS)
     refused = port_in_use(config.host, config.port)
     if refused is not None:
-        print(f"tienlen: {refused}", file=sys.stderr, flush=True)
-        return 1
-    from .settings import Settings
-
-    settings = Settings.load()  # refuses bad TIENLEN_* values before anything starts
+        return _refuse(refused, REFUSED_STATUS)
+    log_config = logging_config(settings)
+    logging.config.dictConfig(log_config)
+    log = logging.getLogger("tienlen.serve")
     _open_files_to_the_limit()
     previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
     owner_pid = os.getpid()
     embedded: LocalRedis | None = None
     metrics_dir: str | None = None
     try:
-        redis_url = os.environ.get("REDIS_URL", "").strip()
-        if redis_url:
-            redis_note = f"Redis {redis_url} (from REDIS_URL)"
-        else:
-            data_dir = os.environ.get("TIENLEN_DATA_DIR") or DEFAULT_DATA_DIR
-            embedded = LocalRedis(data_dir, appendonly=True)
-            embedded.start()
-            # Set before gunicorn forks, so every worker's create_app() finds it.
-            os.environ["REDIS_URL"] = embedded.url
+        if settings.embedded_redis:
+            embedded = LocalRedis(settings.data_dir, appendonly=True)
+            try:
+                embedded.start()
+            except DataDirInUseError as error:
+                way_out = "give this server a TIENLEN_DATA_DIR of its own, or set REDIS_URL to a running Redis"
+                return _refuse(f"{error}: {way_out}", REFUSED_STATUS)
+            except RuntimeError as error:
+                return _refuse(f"the private Redis did not start: {error}", REFUSED_STATUS)
+            settings = replace(settings, redis_url=embedded.url)  # every worker's app uses it
             redis_note = f"embedded Redis {embedded.url} (pid {embedded.pid}, AOF in {embedded.data_dir})"
+        else:
+            redis_note = f"Redis {settings.redis_url} (from REDIS_URL)"
         metrics_dir = _metrics_dir()
-        options = gunicorn_options(config, max_waiters=settings.max_waiters)
-        print(f"tienlen: listening on http://{options['bind']} ({config.shape}), using {redis_note}", flush=True)
+        options = gunicorn_options(config, max_waiters=settings.max_waiters, log_config=log_config)
+        log.info("listening on http://%s (%s), using %s", options["bind"], config.shape, redis_note)
         # gunicorn installs its own SIGTERM/SIGINT handlers; on either it stops the
         # workers and raises SystemExit out of run(), so the finally below still runs.
-        TienLenApplication(options).run()
+        TienLenApplication(options, functools.partial(_app_of, settings)).run()
         return 0
     finally:
         # gunicorn workers are forked from this process and unwind through here too:
@@ -259,11 +300,11 @@ def serve(config: ServeConfig) -> int:
         if os.getpid() == owner_pid:
             if metrics_dir is not None:
                 shutil.rmtree(metrics_dir, ignore_errors=True)
-            if embedded is not None:
+            if embedded is not None and embedded.running:
                 # A second Ctrl-C must not interrupt the shutdown of Redis.
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
                 embedded.stop()
-                print("tienlen: embedded Redis stopped", file=sys.stderr, flush=True)
+                log.info("embedded Redis stopped")
             for sig, handler in previous.items():
                 signal.signal(sig, handler)

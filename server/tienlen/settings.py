@@ -1,22 +1,51 @@
-"""Settings of the server, from the environment (or a mapping given to ``create_app``)."""
+"""Settings of the server: every ``TIENLEN_*`` variable and ``REDIS_URL``, read once, typed and checked.
+
+:meth:`Settings.load` reads the environment (or a mapping given to
+``create_app``) and refuses a bad value with a :class:`SettingsError` naming
+the variable, e.g. ``TIENLEN_MAX_BODY must be a positive integer, not 'abc'``;
+``tienlen serve`` prints that one line and exits 2 before anything starts.
+Every other module takes its values from the :class:`Settings` object.
+"""
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from .bots import DEFAULT_BUDGET_S
+
+__all__ = [
+    "DEFAULT_RATE_LIMITS",
+    "LOG_FORMATS",
+    "LOG_LEVELS",
+    "VARIABLES",
+    "Settings",
+    "SettingsError",
+    "checkout_web_dir",
+    "parse_rate_limits",
+]
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_DATA_DIR = Path("var", "redis")
 DEFAULT_TTL_S = 7 * 24 * 3600
 DEFAULT_MAX_BODY = 64 * 1024
-DEFAULT_BOT_BUDGET_S = 0.2
 DEFAULT_MAX_WAITERS = 5000
 DEFAULT_HEARTBEAT_S = 15.0
 DEFAULT_FINISHED_TTL_S = 24 * 3600
 DEFAULT_WAITING_TTL_S = 3600
 DEFAULT_REDIS_TIMEOUT_S = 1.0
 DEFAULT_WRITES_AT_ONCE = 1
+DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_LOG_FORMAT = "text"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 # What one client may do, by kind of request: create and join per address, act and hint per seat
 # token, wait (long polls and streams) per address. ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
@@ -26,61 +55,160 @@ DEFAULT_RATE_LIMITS = {
     "hint": "120/minute",
     "wait": "300/minute",
 }
+# The browser table's files in a checkout of the project (see checkout_web_dir).
+CHECKOUT_WEB_FILES = Path("clients", "web", "public")
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+
+# Every variable Settings reads, in the order of its docstring's table.
+VARIABLES = (
+    "REDIS_URL",
+    "TIENLEN_DATA_DIR",
+    "TIENLEN_REDIS_CLUSTER",
+    "TIENLEN_REDIS_TIMEOUT",
+    "TIENLEN_MATCH_TTL",
+    "TIENLEN_WAITING_TTL",
+    "TIENLEN_FINISHED_TTL",
+    "TIENLEN_MAX_BODY",
+    "TIENLEN_BOT_BUDGET",
+    "TIENLEN_MAX_WAITERS",
+    "TIENLEN_WRITES_AT_ONCE",
+    "TIENLEN_HEARTBEAT",
+    "TIENLEN_RATE_LIMITS",
+    "TIENLEN_CORS_ORIGINS",
+    "TIENLEN_WEB_DIR",
+    "TIENLEN_LOG_LEVEL",
+    "TIENLEN_LOG_FORMAT",
+)
+
+
+class SettingsError(ValueError):
+    """A variable has a value the server cannot use; the message names it and says what it must be."""
+
+
+@functools.cache
+def checkout_web_dir() -> Path | None:
+    """The browser table's files of the checkout this package runs from, or None when there is none.
+
+    Looks in each folder above the ``tienlen`` package for
+    ``clients/web/public/index.html``: a checkout (an editable install,
+    ``make serve``) has it, wherever the package sits in it; an installed
+    package (a wheel, the Docker image) has not, and is given
+    ``TIENLEN_WEB_DIR`` instead. Looked up once a process.
+    """
+    for folder in Path(__file__).resolve().parents:
+        if (folder / CHECKOUT_WEB_FILES / "index.html").is_file():
+            return folder / CHECKOUT_WEB_FILES
+    return None
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """Everything the app can be configured with.
+    """Everything the server can be configured with, each from one environment variable.
 
-    Environment: ``REDIS_URL``, ``TIENLEN_MATCH_TTL`` (seconds of inactivity
-    before a match is dropped), ``TIENLEN_MAX_BODY`` (bytes),
-    ``TIENLEN_LOG_LEVEL``, ``TIENLEN_BOT_BUDGET`` (seconds a Hard bot or a hint
-    may think), ``TIENLEN_MAX_WAITERS`` (long polls and streams one worker
-    holds at once), ``TIENLEN_HEARTBEAT`` (seconds between a stream's
-    heartbeats), ``TIENLEN_REDIS_CLUSTER`` (``1``: ``REDIS_URL`` names a node
-    of a Redis Cluster), ``TIENLEN_REDIS_TIMEOUT`` (seconds any Redis call may
-    take), ``TIENLEN_RATE_LIMITS`` (``off``, or ``kind=limit;...`` over
-    :data:`DEFAULT_RATE_LIMITS`), ``TIENLEN_FINISHED_TTL`` and
-    ``TIENLEN_WAITING_TTL`` (seconds a finished match, and a match still
-    waiting for seats, is kept after its last change), ``TIENLEN_WRITES_AT_ONCE``
-    (writes a gevent worker holding waiting clients runs at once, each after
-    its other work; ``0``: every write as it comes).
+    An unset variable takes its default, and so does an empty one that names
+    a URL, a directory or a list (a number or a level must be given when set);
+    a value that cannot be used is refused by :meth:`load` (``tienlen serve``
+    exits 2 with one line naming the variable).
+
+    ========================== ================ ====================================================================
+    variable                   default          meaning
+    ========================== ================ ====================================================================
+    ``REDIS_URL``              (embedded Redis) the Redis to keep matches in (``redis://``, ``rediss://`` or
+                                                ``unix://``); unset, ``tienlen serve`` starts a private one
+                                                (``create_app`` alone uses ``redis://127.0.0.1:6379/0``)
+    ``TIENLEN_DATA_DIR``       ``./var/redis``  where the embedded Redis keeps its append-only file, and the lock
+                                                that keeps a second server out of it
+    ``TIENLEN_REDIS_CLUSTER``  ``0``            ``1``: ``REDIS_URL`` names any node of a Redis Cluster
+    ``TIENLEN_REDIS_TIMEOUT``  ``1``            seconds any Redis call may take before the request answers 503
+    ``TIENLEN_MATCH_TTL``      ``604800``       seconds a match in play is kept after its last change
+    ``TIENLEN_WAITING_TTL``    ``3600``         seconds a match still waiting for seats is kept after its last
+                                                change
+    ``TIENLEN_FINISHED_TTL``   ``86400``        seconds a finished match is kept after its end
+    ``TIENLEN_MAX_BODY``       ``65536``        largest request body in bytes (413 above)
+    ``TIENLEN_BOT_BUDGET``     ``0.2``          seconds a Hard bot or a hint may think per decision
+    ``TIENLEN_MAX_WAITERS``    ``5000``         long polls and streams one worker holds at once (503
+                                                ``too_many_waiters`` above)
+    ``TIENLEN_WRITES_AT_ONCE`` ``1``            writes a gevent worker holding waiting clients runs at once, each
+                                                after its other work; ``0``: every write as it comes
+    ``TIENLEN_HEARTBEAT``      ``15``           seconds between an idle stream's heartbeats
+    ``TIENLEN_RATE_LIMITS``    (the defaults)   ``off``, or ``kind=limit`` pairs separated by ``;`` over
+                                                :data:`DEFAULT_RATE_LIMITS`, each limit in flask-limiter's notation
+                                                (``10/minute``, ``5 per second``)
+    ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
+                                                (``https://host[:port]``), or ``*``
+    ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
+                                                ``clients/web/public`` (:func:`checkout_web_dir`), none when
+                                                installed from a wheel (``/`` then answers 404)
+    ``TIENLEN_LOG_LEVEL``      ``INFO``         ``DEBUG``, ``INFO`` (one line per request), ``WARNING``, ``ERROR``
+                                                or ``CRITICAL``
+    ``TIENLEN_LOG_FORMAT``     ``text``         ``text`` (time, level, pid, logger: message) or ``json`` (one JSON
+                                                object a line)
+    ========================== ================ ====================================================================
+
+    Other ``TIENLEN_*`` variables are not the server's (the tests' and the
+    tournament bots' own) and are left alone.
     """
 
     redis_url: str = DEFAULT_REDIS_URL
-    match_ttl_s: int = DEFAULT_TTL_S
-    max_body: int = DEFAULT_MAX_BODY
-    log_level: str = "INFO"
-    bot_budget_s: float = DEFAULT_BOT_BUDGET_S
-    max_waiters: int = DEFAULT_MAX_WAITERS
-    heartbeat_s: float = DEFAULT_HEARTBEAT_S
+    embedded_redis: bool = False  # REDIS_URL unset: `tienlen serve` starts a Redis in data_dir
+    data_dir: Path = DEFAULT_DATA_DIR
     redis_cluster: bool = False
     redis_timeout_s: float = DEFAULT_REDIS_TIMEOUT_S
-    rate_limits: dict[str, str] | None = None  # None: off
-    finished_ttl_s: int = DEFAULT_FINISHED_TTL_S
+    match_ttl_s: int = DEFAULT_TTL_S
     waiting_ttl_s: int = DEFAULT_WAITING_TTL_S
+    finished_ttl_s: int = DEFAULT_FINISHED_TTL_S
+    max_body: int = DEFAULT_MAX_BODY
+    bot_budget_s: float = DEFAULT_BUDGET_S
+    max_waiters: int = DEFAULT_MAX_WAITERS
     writes_at_once: int = DEFAULT_WRITES_AT_ONCE
+    heartbeat_s: float = DEFAULT_HEARTBEAT_S
+    rate_limits: dict[str, str] | None = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # None: off
+    cors_origins: tuple[str, ...] = ()
+    web_dir: Path | None = field(default_factory=checkout_web_dir)
+    log_level: str = DEFAULT_LOG_LEVEL
+    log_format: str = DEFAULT_LOG_FORMAT
 
     @classmethod
     def load(cls, overrides: Mapping[str, Any] | None = None) -> Settings:
-        """Settings from the environment, then ``overrides`` (same names as the variables)."""
-        merged: dict[str, Any] = {k: v for k, v in os.environ.items() if k == "REDIS_URL" or k.startswith("TIENLEN_")}
+        """Settings from the environment, then ``overrides`` (same names as the variables).
+
+        Raises :class:`SettingsError` (a ValueError) for the first variable whose value cannot be used.
+        """
+        merged: dict[str, Any] = {k: v for k, v in os.environ.items() if k in VARIABLES}
         merged.update(overrides or {})
+        values = {name: str(merged[name]).strip() for name in VARIABLES if name in merged}
+        redis_url = values.get("REDIS_URL") or None
         return cls(
-            redis_url=str(merged.get("REDIS_URL", DEFAULT_REDIS_URL)),
-            match_ttl_s=_positive_int(merged, "TIENLEN_MATCH_TTL", DEFAULT_TTL_S),
-            max_body=_positive_int(merged, "TIENLEN_MAX_BODY", DEFAULT_MAX_BODY),
-            log_level=str(merged.get("TIENLEN_LOG_LEVEL", "INFO")).upper(),
-            bot_budget_s=float(merged.get("TIENLEN_BOT_BUDGET", DEFAULT_BOT_BUDGET_S)),
-            max_waiters=_positive_int(merged, "TIENLEN_MAX_WAITERS", DEFAULT_MAX_WAITERS),
-            heartbeat_s=_positive_float(merged, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
-            redis_cluster=_flag(merged, "TIENLEN_REDIS_CLUSTER"),
-            redis_timeout_s=_positive_float(merged, "TIENLEN_REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT_S),
-            rate_limits=parse_rate_limits(str(merged.get("TIENLEN_RATE_LIMITS", ""))),
-            finished_ttl_s=_positive_int(merged, "TIENLEN_FINISHED_TTL", DEFAULT_FINISHED_TTL_S),
-            waiting_ttl_s=_positive_int(merged, "TIENLEN_WAITING_TTL", DEFAULT_WAITING_TTL_S),
-            writes_at_once=_count(merged, "TIENLEN_WRITES_AT_ONCE", DEFAULT_WRITES_AT_ONCE),
+            redis_url=DEFAULT_REDIS_URL if redis_url is None else _redis_url(redis_url),
+            embedded_redis=redis_url is None,
+            data_dir=_data_dir(values.get("TIENLEN_DATA_DIR") or None),
+            redis_cluster=_flag(values, "TIENLEN_REDIS_CLUSTER"),
+            redis_timeout_s=_positive_float(values, "TIENLEN_REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT_S),
+            match_ttl_s=_whole_number(values, "TIENLEN_MATCH_TTL", DEFAULT_TTL_S),
+            waiting_ttl_s=_whole_number(values, "TIENLEN_WAITING_TTL", DEFAULT_WAITING_TTL_S),
+            finished_ttl_s=_whole_number(values, "TIENLEN_FINISHED_TTL", DEFAULT_FINISHED_TTL_S),
+            max_body=_whole_number(values, "TIENLEN_MAX_BODY", DEFAULT_MAX_BODY),
+            bot_budget_s=_positive_float(values, "TIENLEN_BOT_BUDGET", DEFAULT_BUDGET_S),
+            max_waiters=_whole_number(values, "TIENLEN_MAX_WAITERS", DEFAULT_MAX_WAITERS),
+            writes_at_once=_whole_number(values, "TIENLEN_WRITES_AT_ONCE", DEFAULT_WRITES_AT_ONCE, least=0),
+            heartbeat_s=_positive_float(values, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
+            rate_limits=parse_rate_limits(values.get("TIENLEN_RATE_LIMITS", "")),
+            cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
+            web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
+            log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),
+            log_format=_choice(values, "TIENLEN_LOG_FORMAT", LOG_FORMATS, DEFAULT_LOG_FORMAT, str.lower),
         )
+
+    @classmethod
+    def of(cls, config: Settings | Mapping[str, Any] | None) -> Settings:
+        """``config`` itself when it is Settings, else :meth:`load` with it as the overrides."""
+        return config if isinstance(config, Settings) else cls.load(config)
+
+    @property
+    def log_level_number(self) -> int:
+        """The log level as the :mod:`logging` number."""
+        return logging.getLevelNamesMapping()[self.log_level]
 
 
 def parse_rate_limits(text: str) -> dict[str, str] | None:
@@ -89,7 +217,11 @@ def parse_rate_limits(text: str) -> dict[str, str] | None:
     The text is ``kind=limit`` pairs separated by ``;``, each limit in
     flask-limiter's notation (``60/minute``, ``10 per second``, several
     joined by ``,``); the kinds are those of :data:`DEFAULT_RATE_LIMITS`.
+    Raises :class:`SettingsError` for a pair that is not one, or a limit
+    flask-limiter cannot read.
     """
+    from limits import parse_many
+
     text = text.strip()
     if text.lower() in ("off", "0", "false", "no"):
         return None
@@ -99,46 +231,95 @@ def parse_rate_limits(text: str) -> dict[str, str] | None:
         kind, limit = kind.strip(), limit.strip()
         if kind not in DEFAULT_RATE_LIMITS or not limit:
             known = ", ".join(DEFAULT_RATE_LIMITS)
-            raise ValueError(f"TIENLEN_RATE_LIMITS: {part!r} is not kind=limit with a kind of {known}, or 'off'")
+            raise SettingsError(f"TIENLEN_RATE_LIMITS: {part!r} is not kind=limit with a kind of {known}, or 'off'")
+        try:
+            parse_many(limit)
+        except ValueError:
+            raise SettingsError(
+                f"TIENLEN_RATE_LIMITS: {kind}={limit!r} is not a limit such as 60/minute or '10 per second'"
+            ) from None
         limits[kind] = limit
     return limits
 
 
-def _flag(values: Mapping[str, Any], name: str) -> bool:
-    raw = str(values.get(name, "")).strip().lower()
+def _redis_url(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname):
+        raise SettingsError(f"REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not {text!r}")
+    return text
+
+
+def _data_dir(text: str | None) -> Path:
+    if text is None:
+        return DEFAULT_DATA_DIR
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        raise SettingsError(f"TIENLEN_DATA_DIR must be a directory (or not exist yet), not {text!r}")
+    return path
+
+
+def _web_dir(text: str | None) -> Path | None:
+    if text is None:
+        return checkout_web_dir()
+    path = Path(text).expanduser()
+    if not path.is_dir():
+        raise SettingsError(f"TIENLEN_WEB_DIR must be a directory, not {text!r}")
+    return path
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    origins = tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+    for origin in origins:
+        if origin != "*" and not _ORIGIN.match(origin):
+            raise SettingsError(
+                f"TIENLEN_CORS_ORIGINS: {origin!r} is not '*' or an origin such as https://example.com:8443"
+            )
+    return origins
+
+
+def _choice(
+    values: Mapping[str, str], name: str, choices: tuple[str, ...], default: str, case: Callable[[str], str]
+) -> str:
+    raw = values.get(name)
+    if raw is None:
+        return default
+    chosen = case(raw)
+    if chosen not in choices:
+        raise SettingsError(f"{name} must be one of {', '.join(choices)}, not {raw!r}")
+    return chosen
+
+
+def _flag(values: Mapping[str, str], name: str) -> bool:
+    raw = values.get(name, "").lower()
     if raw in ("", "0", "false", "no", "off"):
         return False
     if raw in ("1", "true", "yes", "on"):
         return True
-    raise ValueError(f"{name} must be 1 or 0, not {raw!r}")
+    raise SettingsError(f"{name} must be 1 or 0, not {values[name]!r}")
 
 
-def _positive_int(values: Mapping[str, Any], name: str, default: int) -> int:
-    return _whole_number(values, name, default, least=1)
-
-
-def _count(values: Mapping[str, Any], name: str, default: int) -> int:
-    return _whole_number(values, name, default, least=0)
-
-
-def _whole_number(values: Mapping[str, Any], name: str, default: int, *, least: int) -> int:
-    raw = values.get(name, default)
+def _whole_number(values: Mapping[str, str], name: str, default: int, *, least: int = 1) -> int:
+    raw = values.get(name)
+    if raw is None:
+        return default
     wanted = "a positive integer" if least == 1 else f"a whole number, {least} or more"
     try:
         number = int(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {wanted}, not {raw!r}") from None
+    except ValueError:
+        raise SettingsError(f"{name} must be {wanted}, not {raw!r}") from None
     if number < least:
-        raise ValueError(f"{name} must be {wanted}, not {raw!r}")
+        raise SettingsError(f"{name} must be {wanted}, not {raw!r}")
     return number
 
 
-def _positive_float(values: Mapping[str, Any], name: str, default: float) -> float:
-    raw = values.get(name, default)
+def _positive_float(values: Mapping[str, str], name: str, default: float) -> float:
+    raw = values.get(name)
+    if raw is None:
+        return default
     try:
         number = float(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number, not {raw!r}") from None
-    if not number > 0:
-        raise ValueError(f"{name} must be a positive number, not {raw!r}")
+    except ValueError:
+        raise SettingsError(f"{name} must be a positive number, not {raw!r}") from None
+    if not 0 < number < float("inf"):
+        raise SettingsError(f"{name} must be a positive number, not {raw!r}")
     return number

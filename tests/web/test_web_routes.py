@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
 from tienlen.api import create_app
-from tienlen.api.routes.web import cors_origins, documented_headers
+from tienlen.api.routes.web import documented_headers
 from tienlen.local_redis import LocalRedis
+from tienlen.settings import Settings, checkout_web_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,6 +114,28 @@ def test_a_page_on_another_origin_may_send_the_api_headers_and_read_every_docume
 
 def test_bad_cors_origin_refused_at_start() -> None:
     with pytest.raises(ValueError, match="TIENLEN_CORS_ORIGINS"):
-        cors_origins({"TIENLEN_CORS_ORIGINS": "not an origin"})
-    assert cors_origins({"TIENLEN_CORS_ORIGINS": "*"}) == ["*"]
-    assert cors_origins({"TIENLEN_CORS_ORIGINS": ""}) == []
+        Settings.load({"TIENLEN_CORS_ORIGINS": "not an origin"})
+    assert Settings.load({"TIENLEN_CORS_ORIGINS": "*"}).cors_origins == ("*",)
+    assert Settings.load({"TIENLEN_CORS_ORIGINS": ""}).cors_origins == ()
+
+
+def test_the_table_comes_from_the_checkout_by_default_and_from_tienlen_web_dir_when_set(
+    redis_server: LocalRedis, tmp_path: Path
+) -> None:
+    """Rule: a checkout serves its clients/web/public; ``TIENLEN_WEB_DIR`` (the Docker image's) replaces it."""
+    assert checkout_web_dir() == ROOT / "clients" / "web" / "public"
+    assert Settings.load({}).web_dir == ROOT / "clients" / "web" / "public"
+    (tmp_path / "index.html").write_text("<p>another table</p>")
+    client = _client(redis_server, TIENLEN_WEB_DIR=str(tmp_path))
+    assert client.get("/").data == b"<p>another table</p>"
+    assert client.get("/web/js/main.js").status_code == 404
+
+
+def test_without_web_files_the_table_answers_404_saying_what_to_set(redis_server: LocalRedis) -> None:
+    """Rule: an installed package without the files (no checkout, no TIENLEN_WEB_DIR) answers 404 not_found."""
+    settings = Settings.load({"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING"})
+    client = create_app(replace(settings, web_dir=None)).test_client()
+    answer = client.get("/")
+    assert answer.status_code == 404
+    assert answer.json is not None and answer.json["reason"] == "not_found"
+    assert "TIENLEN_WEB_DIR" in answer.json["message"]

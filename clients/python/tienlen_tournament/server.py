@@ -68,6 +68,7 @@ class PrivateServer:
             "REDIS_URL": self.redis.url,
             "TIENLEN_BOT_BUDGET": str(self.bot_budget_s),
             "TIENLEN_LOG_LEVEL": "INFO",
+            "TIENLEN_LOG_FORMAT": "json",  # refused_actions reads the request lines as JSON
             "TIENLEN_RATE_LIMITS": "off",
         }
         command = [sys.executable, "-m", "tienlen", "serve", "--port", str(self.port), "--workers", str(self.workers)]

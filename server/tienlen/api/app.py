@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-import logging
-import sys
 import threading
-import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .. import wire
 from ..engine import IllegalActionError
+from ..logs import install_logs
 from ..service import MatchService, ServiceError
 from ..service.base import Offload
 from ..settings import Settings
@@ -42,7 +39,6 @@ Every error is `{code, status, message, reason}` with a machine-readable
 `reason`; a refused request changes nothing.
 """
 
-log = logging.getLogger("tienlen.requests")
 RETRY_WAIT_S = 2  # Retry-After of a refused wait
 
 
@@ -101,9 +97,9 @@ def _summary(errors: Any) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app. ``config`` overrides environment settings (``REDIS_URL``, ``TIENLEN_*``)."""
-    settings = Settings.load(config)
+def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: with ``config`` (Settings), or the environment's with ``config`` over it (``TIENLEN_*``)."""
+    settings = Settings.of(config)
     app = TienLenFlask("tienlen")
     app.config.update(
         API_TITLE=API_TITLE,
@@ -148,12 +144,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if turns is not None:
         install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
     app.extensions["tienlen_limiter"] = install_limits(app, settings, breaker)
-    web.register(app, config)  # the browser table at / and /m/<match_id>, Swagger UI's files
+    web.register(app)  # the browser table at / and /m/<match_id>, Swagger UI's files
     _install_error_handlers(app, api, breaker)
-    _install_request_log(app, settings)
+    install_logs(app, settings)  # the tienlen loggers in the settings' format, and a line per request
     install_headers(app)
     install_metrics(app)  # GET /metrics
-    web.install_cors(app, config)  # last: a page on another origin may read every header the document describes
+    web.install_cors(app, settings.cors_origins)  # last: a page elsewhere may read every header the document has
     return app
 
 
@@ -194,32 +190,6 @@ def _install_error_handlers(app: Flask, api: TienLenApi, breaker: Breaker) -> No
     app.register_error_handler(OutcomeUnknownError, outcome_unknown)
     app.register_error_handler(TooManyWaitersError, too_many_waiters)
     app.register_error_handler(Exception, unexpected)
-
-
-def _install_request_log(app: Flask, settings: Settings) -> None:
-    if not log.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        log.addHandler(handler)
-        log.propagate = False
-    log.setLevel(settings.log_level)
-
-    @app.before_request
-    def _start_clock() -> None:
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def _log_request(response: Response) -> Response:
-        started = g.get("started")
-        line = {
-            "method": request.method,
-            "route": request.url_rule.rule if request.url_rule is not None else request.path,
-            "match_id": (request.view_args or {}).get("match_id") or g.get("match_id"),
-            "status": response.status_code,
-            "duration_ms": None if started is None else round((time.perf_counter() - started) * 1000, 2),
-        }
-        log.info(wire.dumps(line).decode())
-        return response
 
 
 def start_sweeper(app: Flask) -> None:

@@ -19,13 +19,17 @@ One module per job:
 - :mod:`.process`: the child process (:class:`LocalRedis`), with the Linux
   parent-death signal and the fork handling that keep it from outliving or
   being stopped by the wrong process;
+- :mod:`.lock`: the lock on its data directory that keeps a second server
+  out of the same append-only file (:class:`DataDirInUseError` names the
+  holder's pid);
 - :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket.
 """
 
 from __future__ import annotations
 
 from .binary import find_redis_server
+from .lock import DataDirInUseError
 from .ports import free_port
 from .process import LocalRedis
 
-__all__ = ["LocalRedis", "find_redis_server", "free_port"]
+__all__ = ["DataDirInUseError", "LocalRedis", "find_redis_server", "free_port"]

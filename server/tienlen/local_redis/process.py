@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import IO, Self
 
 from .binary import find_redis_server
+from .lock import DataDirLock
 from .ports import free_port
 from .resp import send_command
 
@@ -122,6 +123,7 @@ class LocalRedis:
         self._proc: subprocess.Popen[bytes] | None = None
         self._owner_pid: int | None = None
         self._log_offset = 0
+        self._lock = DataDirLock(self.data_dir)
         self.executable: str | None = None
 
     # ------------------------------------------------------------------ properties
@@ -168,18 +170,31 @@ class LocalRedis:
             RuntimeError: when no binary is found, the process exits early
                 (the message includes the tail of the log), or it does not
                 answer within about 10 seconds.
+            DataDirInUseError: (a RuntimeError) another live process holds
+                ``data_dir``'s lock (:mod:`.lock`); its message names that pid.
         """
         if self.running:
             raise RuntimeError(f"LocalRedis already running on port {self._port}")
         self.executable = find_redis_server()
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock.acquire()  # before anything is written there; held until stop()
+        _INSTANCES.add(self)
+        try:
+            self._start_on_a_port()
+        except BaseException:
+            self._lock.release()
+            raise
+        return self
+
+    def _start_on_a_port(self) -> None:
+        """Spawn on the requested port, or on a free one (tried again when another took it meanwhile)."""
         attempts = _PORT_ATTEMPTS if self._requested_port is None else 1
         for attempt in range(1, attempts + 1):
             if self._port is None or (self._requested_port is None and attempt > 1):
                 self._port = free_port(self.host_for_clients)
             try:
                 self._spawn_and_wait()
-                return self
+                return
             except _PortInUseError:
                 if attempt == attempts:
                     raise RuntimeError(
@@ -201,23 +216,28 @@ class LocalRedis:
             self._detach()
             return
         try:
-            if proc.poll() is None:
-                with contextlib.suppress(OSError):
-                    reply = send_command(self.host_for_clients, self.port, "SHUTDOWN", timeout=timeout)
-                    if reply.startswith(b"-"):
-                        # Refused (e.g. AOF rewrite in progress): SIGTERM also shuts down gracefully.
-                        proc.terminate()
-                try:
-                    proc.wait(timeout=timeout)
-                except subprocess.TimeoutExpired:
-                    proc.terminate()
-                    try:
-                        proc.wait(timeout=timeout / 2)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait()
+            self._stop_owned(proc, timeout)
         finally:
             self._proc = None
+            self._lock.release()
+
+    def _stop_owned(self, proc: subprocess.Popen[bytes], timeout: float) -> None:
+        """SHUTDOWN, then wait, terminate, kill (in the process that started ``proc``)."""
+        if proc.poll() is None:
+            with contextlib.suppress(OSError):
+                reply = send_command(self.host_for_clients, self.port, "SHUTDOWN", timeout=timeout)
+                if reply.startswith(b"-"):
+                    # Refused (e.g. AOF rewrite in progress): SIGTERM also shuts down gracefully.
+                    proc.terminate()
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=timeout / 2)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
 
     def restart(self) -> Self:
         """Stop and start again on the same port and data directory."""
@@ -300,8 +320,13 @@ class LocalRedis:
 
     def _spawn_and_wait(self) -> None:
         """Start the child and wait until it is ready; on any failure leave nothing running."""
-        log: IO[bytes]
-        with open(self.log_path, "ab") as log:
+        held = self._lock.fileno()
+        with contextlib.ExitStack() as stack:
+            lock: int | None = None
+            if held is not None:  # Redis gets a copy of its own: the fork hook closes the original in the child
+                lock = os.dup(held)
+                stack.callback(os.close, lock)
+            log: IO[bytes] = stack.enter_context(open(self.log_path, "ab"))
             self._log_offset = log.tell()
             # stdout/stderr also go to the log, so errors printed before Redis opens it are kept.
             proc = subprocess.Popen(
@@ -312,6 +337,7 @@ class LocalRedis:
                 cwd=self.data_dir,
                 start_new_session=True,
                 preexec_fn=pdeathsig_preexec(),  # None unless this process is single-threaded
+                pass_fds=() if lock is None else (lock,),  # Redis holds the data directory's lock while it runs
             )
         self._proc = proc
         self._owner_pid = os.getpid()
@@ -348,7 +374,12 @@ class LocalRedis:
             delay = min(delay * 2, 0.1)
 
     def _detach(self) -> None:
-        """Forget the child process without touching it (called in a forked process)."""
+        """Forget the child process and the lock without touching them (called in a forked process).
+
+        Closing this process's copy of the lock leaves it held by the parent (and by Redis).
+        """
+        if not self._lock.held:
+            self._lock.forget()
         proc = self._proc
         if proc is not None and os.getpid() != self._owner_pid:
             if proc.returncode is None:

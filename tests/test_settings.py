@@ -1,0 +1,188 @@
+"""Settings: every variable read once into one typed object; a bad value stops ``tienlen serve`` before it starts.
+
+Rules checked: each variable's bad value makes ``python -m tienlen serve``
+exit 2 at once with one line naming the variable, having started nothing (no
+Redis, no data directory, no listening line); good values are parsed to their
+types; unset variables take the documented defaults; every variable is in
+the Settings docstring; ``create_app`` takes a Settings object or overrides.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tienlen.bots import DEFAULT_BUDGET_S
+from tienlen.local_redis import free_port
+from tienlen.settings import DEFAULT_RATE_LIMITS, VARIABLES, Settings, SettingsError, checkout_web_dir
+
+FAST_EXIT_S = 10.0  # a refusal comes before Redis or gunicorn start: well under this even on a busy machine
+
+# (variable, bad value, what the one line says); {file} is a path to a plain file
+BAD = [
+    ("REDIS_URL", "localhost:6379", "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL"),
+    ("REDIS_URL", "http://example.com", "REDIS_URL must be a redis://"),
+    ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
+    ("TIENLEN_REDIS_CLUSTER", "maybe", "TIENLEN_REDIS_CLUSTER must be 1 or 0, not 'maybe'"),
+    ("TIENLEN_REDIS_TIMEOUT", "0", "TIENLEN_REDIS_TIMEOUT must be a positive number, not '0'"),
+    ("TIENLEN_REDIS_TIMEOUT", "soon", "TIENLEN_REDIS_TIMEOUT must be a positive number, not 'soon'"),
+    ("TIENLEN_MATCH_TTL", "-1", "TIENLEN_MATCH_TTL must be a positive integer, not '-1'"),
+    ("TIENLEN_WAITING_TTL", "1.5", "TIENLEN_WAITING_TTL must be a positive integer, not '1.5'"),
+    ("TIENLEN_FINISHED_TTL", "a day", "TIENLEN_FINISHED_TTL must be a positive integer, not 'a day'"),
+    ("TIENLEN_MAX_BODY", "abc", "TIENLEN_MAX_BODY must be a positive integer, not 'abc'"),
+    ("TIENLEN_MAX_BODY", "", "TIENLEN_MAX_BODY must be a positive integer, not ''"),
+    ("TIENLEN_BOT_BUDGET", "fast", "TIENLEN_BOT_BUDGET must be a positive number, not 'fast'"),
+    ("TIENLEN_BOT_BUDGET", "-0.2", "TIENLEN_BOT_BUDGET must be a positive number, not '-0.2'"),
+    ("TIENLEN_MAX_WAITERS", "0", "TIENLEN_MAX_WAITERS must be a positive integer, not '0'"),
+    ("TIENLEN_WRITES_AT_ONCE", "-1", "TIENLEN_WRITES_AT_ONCE must be a whole number, 0 or more, not '-1'"),
+    ("TIENLEN_HEARTBEAT", "nan", "TIENLEN_HEARTBEAT must be a positive number, not 'nan'"),
+    ("TIENLEN_RATE_LIMITS", "create=lots", "TIENLEN_RATE_LIMITS: create='lots' is not a limit"),
+    ("TIENLEN_RATE_LIMITS", "shout=1/minute", "TIENLEN_RATE_LIMITS: 'shout=1/minute' is not kind=limit"),
+    ("TIENLEN_CORS_ORIGINS", "example.com", "TIENLEN_CORS_ORIGINS: 'example.com' is not '*' or an origin"),
+    ("TIENLEN_WEB_DIR", "{file}", "TIENLEN_WEB_DIR must be a directory"),
+    ("TIENLEN_LOG_LEVEL", "loud", "TIENLEN_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'"),
+    ("TIENLEN_LOG_FORMAT", "xml", "TIENLEN_LOG_FORMAT must be one of text, json, not 'xml'"),
+]
+
+# (variable, good value, Settings field, the value it becomes)
+GOOD: list[tuple[str, str, str, Any]] = [
+    ("REDIS_URL", "redis://10.0.0.5:6380/2", "redis_url", "redis://10.0.0.5:6380/2"),
+    ("REDIS_URL", "unix:///run/redis.sock", "redis_url", "unix:///run/redis.sock"),
+    ("REDIS_URL", "", "embedded_redis", True),
+    ("TIENLEN_DATA_DIR", "/srv/tienlen/redis", "data_dir", Path("/srv/tienlen/redis")),
+    ("TIENLEN_REDIS_CLUSTER", "1", "redis_cluster", True),
+    ("TIENLEN_REDIS_CLUSTER", "no", "redis_cluster", False),
+    ("TIENLEN_REDIS_TIMEOUT", "0.3", "redis_timeout_s", 0.3),
+    ("TIENLEN_MATCH_TTL", "900", "match_ttl_s", 900),
+    ("TIENLEN_WAITING_TTL", " 120 ", "waiting_ttl_s", 120),
+    ("TIENLEN_FINISHED_TTL", "300", "finished_ttl_s", 300),
+    ("TIENLEN_MAX_BODY", "1024", "max_body", 1024),
+    ("TIENLEN_BOT_BUDGET", "0.02", "bot_budget_s", 0.02),
+    ("TIENLEN_MAX_WAITERS", "3", "max_waiters", 3),
+    ("TIENLEN_WRITES_AT_ONCE", "0", "writes_at_once", 0),
+    ("TIENLEN_HEARTBEAT", "0.5", "heartbeat_s", 0.5),
+    ("TIENLEN_RATE_LIMITS", "off", "rate_limits", None),
+    ("TIENLEN_RATE_LIMITS", "", "rate_limits", DEFAULT_RATE_LIMITS),
+    (
+        "TIENLEN_RATE_LIMITS",
+        "create=10 per second; act=5/second",
+        "rate_limits",
+        DEFAULT_RATE_LIMITS | {"create": "10 per second", "act": "5/second"},
+    ),
+    (
+        "TIENLEN_CORS_ORIGINS",
+        "https://a.example, http://b.example:3000/",
+        "cors_origins",
+        ("https://a.example", "http://b.example:3000"),
+    ),
+    ("TIENLEN_WEB_DIR", "{dir}", "web_dir", Path("{dir}")),
+    ("TIENLEN_LOG_LEVEL", "warning", "log_level", "WARNING"),
+    ("TIENLEN_LOG_FORMAT", "JSON", "log_format", "json"),
+]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No setting from the environment the tests run in."""
+    for name in VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def _filled(value: str, tmp_path: Path) -> str:
+    plain = tmp_path / "a-file"
+    plain.write_text("not a directory")
+    return value.replace("{file}", str(plain)).replace("{dir}", str(tmp_path))
+
+
+def test_every_variable_has_a_bad_value_here_and_a_line_in_the_docstring() -> None:
+    """Rule: a new setting gets a refusal case in this table and a row in the Settings docstring."""
+    assert {name for name, _, _ in BAD} == set(VARIABLES)
+    assert {name for name, _, _, _ in GOOD} == set(VARIABLES)
+    doc = Settings.__doc__ or ""
+    assert [name for name in VARIABLES if f"``{name}``" not in doc] == []
+
+
+@pytest.mark.parametrize(("name", "value", "said"), BAD, ids=[f"{n}={v!r}" for n, v, _ in BAD])
+def test_a_bad_value_stops_serve_at_once_with_one_line_naming_it(
+    name: str, value: str, said: str, tmp_path: Path
+) -> None:
+    """Rule: exit status 2, one line ``tienlen: <what is wrong>`` on stderr, nothing started, no traceback."""
+    env = {k: v for k, v in os.environ.items() if k not in VARIABLES}
+    env["TIENLEN_DATA_DIR"] = str(tmp_path / "data")  # where a Redis would have been started
+    env[name] = _filled(value, tmp_path)
+    port = free_port()
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--workers", "1"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert time.monotonic() - started < FAST_EXIT_S
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"tienlen: {_filled(said, tmp_path)}"), lines[0]
+    assert not (tmp_path / "data").exists(), "a Redis was started before the setting was refused"
+    assert not (tmp_path / "var").exists()
+
+
+@pytest.mark.parametrize(("name", "value", "field", "expected"), GOOD, ids=[f"{n}={v!r}" for n, v, _, _ in GOOD])
+def test_good_values_are_parsed_to_their_types(
+    name: str, value: str, field: str, expected: Any, tmp_path: Path, clean_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from_overrides = Settings.load({name: _filled(value, tmp_path)})
+    if isinstance(expected, Path):
+        expected = Path(_filled(str(expected), tmp_path))
+    assert getattr(from_overrides, field) == expected
+    monkeypatch.setenv(name, _filled(value, tmp_path))
+    assert getattr(Settings.load(), field) == expected
+
+
+def test_unset_variables_take_the_documented_defaults(clean_env: None) -> None:
+    settings = Settings.load()
+    assert settings == Settings(embedded_redis=True)
+    assert settings.redis_url == "redis://127.0.0.1:6379/0" and settings.embedded_redis
+    assert settings.data_dir == Path("var", "redis")
+    assert settings.bot_budget_s == DEFAULT_BUDGET_S  # the bots' one definition
+    assert settings.rate_limits == DEFAULT_RATE_LIMITS
+    assert settings.cors_origins == ()
+    assert settings.web_dir == checkout_web_dir()
+    assert (settings.log_level, settings.log_format) == ("INFO", "text")
+    assert (settings.max_body, settings.match_ttl_s, settings.writes_at_once) == (65536, 604800, 1)
+
+
+def test_overrides_win_over_the_environment_and_other_names_are_left_alone(
+    clean_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TIENLEN_MAX_BODY", "abc")
+    monkeypatch.setenv("TIENLEN_REQUIRE_TOOLS", "1")  # the tests' own variable: not a setting
+    assert Settings.load({"TIENLEN_MAX_BODY": "100", "TESTING": True}).max_body == 100
+    with pytest.raises(SettingsError, match="TIENLEN_MAX_BODY"):
+        Settings.load()
+
+
+def test_a_settings_error_is_a_value_error_naming_the_variable() -> None:
+    with pytest.raises(ValueError, match=r"^TIENLEN_HEARTBEAT must be a positive number, not '0'$"):
+        Settings.load({"TIENLEN_HEARTBEAT": "0"})
+
+
+def test_create_app_takes_a_settings_object_as_it_is(clean_env: None) -> None:
+    from tienlen.api import create_app
+
+    settings = Settings(redis_url="redis://127.0.0.1:1/0", max_body=1234, log_level="WARNING", rate_limits=None)
+    assert Settings.of(settings) is settings
+    app = create_app(settings)
+    assert app.extensions["tienlen_settings"] is settings
+    assert app.config["MAX_CONTENT_LENGTH"] == 1234
+    overridden = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_MAX_BODY": "99"})
+    assert overridden.config["MAX_CONTENT_LENGTH"] == 99
