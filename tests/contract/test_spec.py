@@ -59,6 +59,14 @@ def test_seats_are_exactly_one_of_remote_bot_or_open_and_a_named_seat_needs_a_na
     assert found["RemoteSeatRequest"]["required"] == ["name"]
     assert sorted(found["BotSeatRequest"]["required"]) == ["bot", "name"]
     assert found["OpenSeatRequest"]["required"] == ["open"]
+    # Each case names its kind in an optional `type` (what a generated client tells them apart by). A
+    # `discriminator` keyword needs the property in every value: bodies without `type` are still valid.
+    for name, kind in (("RemoteSeatRequest", "remote"), ("BotSeatRequest", "bot"), ("OpenSeatRequest", "open")):
+        assert found[name]["properties"]["type"]["const"] == kind, name
+    assert "discriminator" not in seat
+    # `open` is true or false only, written so that openapi-generator keeps it a boolean.
+    assert found["OpenSeatRequest"]["properties"]["open"] == {"type": "boolean", "not": {"const": False}}
+    assert found["RemoteSeatRequest"]["properties"]["open"]["not"] == {"const": True}
     assert all(found[name]["additionalProperties"] is False for name in ("RemoteSeatRequest", "OpenSeatRequest"))
     assert found["BotLevel"]["enum"] == list(LEVELS)
     assert found["BotSeatRequest"]["properties"]["bot"] == {"$ref": "#/components/schemas/BotLevel"}
@@ -70,6 +78,7 @@ def test_actions_and_events_are_discriminated_by_type_with_their_required_fields
     assert action["discriminator"]["propertyName"] == "type"
     assert set(action["discriminator"]["mapping"]) == {"play", "pass"}
     assert sorted(found["PlayAction"]["required"]) == ["cards", "type"]
+    assert found["PlayAction"]["properties"]["cards"]["minItems"] == 1, "a play of no cards is no play"
     assert found["PassAction"]["required"] == ["type"] and found["PassAction"]["properties"]["cards"]["maxItems"] == 0
     event = found["Event"]
     expected = {
@@ -156,3 +165,41 @@ def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry
         waiters = by_id[operation_id]["responses"]["503"]
         assert "too_many_waiters" in waiters["description"] and "Retry-After" in waiters["headers"], operation_id
     assert "headers" not in by_id["get_match"]["responses"]["200"], "an operation that is not limited sends none"
+
+
+def test_every_operation_names_its_security_a_token_exactly_where_invalid_token_is_an_answer(
+    spec: dict[str, Any],
+) -> None:
+    for operation_id, operation in operations_by_id(spec).items():
+        needs_token = "invalid_token" in operation["responses"].get("401", {}).get("description", "")
+        assert operation["security"] == ([{"bearerAuth": []}] if needs_token else []), operation_id
+    assert "security" not in spec, "no global security: each operation says its own"
+
+
+def test_the_document_names_its_license(spec: dict[str, Any]) -> None:
+    assert spec["info"]["license"] == {"name": "MIT", "identifier": "MIT"}
+
+
+def every_schema_object(value: Any) -> list[dict[str, Any]]:
+    """Every object of a part of the document, nested ones included."""
+    if isinstance(value, dict):
+        return [value, *(found for item in value.values() for found in every_schema_object(item))]
+    if isinstance(value, list):
+        return [found for item in value for found in every_schema_object(item)]
+    return []
+
+
+def test_no_schema_has_a_default_and_a_request_default_is_in_its_description(spec: dict[str, Any]) -> None:
+    """openapi-typescript makes a property with a ``default`` required: in a request body it must stay optional."""
+    found = schemas(spec)
+    assert [body for body in every_schema_object(found) if "default" in body] == []
+    assert "listed" not in found["CreateMatch"].get("required", [])
+    assert found["CreateMatch"]["properties"]["listed"]["description"].endswith("(default `false`)")
+    assert found["CreateMatch"]["properties"]["takeover"]["description"].endswith("(default `medium`)")
+    assert found["ClockRequest"]["properties"]["timeouts_before_takeover"]["description"].endswith("(default `2`)")
+
+
+def test_no_boolean_is_an_enum_or_a_const(spec: dict[str, Any]) -> None:
+    """openapi-generator's python client turns a boolean enum or const into strings that no boolean passes."""
+    booleans = [body for body in every_schema_object(spec) if body.get("type") == "boolean"]
+    assert booleans and [body for body in booleans if "enum" in body or "const" in body] == []

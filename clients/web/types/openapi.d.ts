@@ -431,22 +431,22 @@ export interface components {
         BotSeatRequest: {
             bot: components["schemas"]["BotLevel"];
             name: string;
+            /** @description false if given */
+            open?: boolean;
             /**
-             * @description false if given
-             * @enum {boolean}
+             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client
+             * @constant
+             * @enum {string}
              */
-            open?: false;
+            type?: "bot";
         };
         Clock: {
             timeouts_before_takeover: number;
             turn_seconds: number;
         };
         ClockRequest: {
-            /**
-             * @description Timeouts in a row after which the takeover bot plays the seat
-             * @default 2
-             */
-            timeouts_before_takeover: number;
+            /** @description Timeouts in a row after which the takeover bot plays the seat (default `2`) */
+            timeouts_before_takeover?: number;
             /** @description Seconds a remote seat has for each turn */
             turn_seconds: number;
         };
@@ -455,17 +455,14 @@ export interface components {
             clock?: components["schemas"]["ClockRequest"];
             /** @description One list of 1 to 13 cards per seat for the first hand, no card twice (else 422 invalid_request) */
             deal?: string[][];
-            /**
-             * @description Show the match in the lobby (GET /v1/matches) while it has an open seat
-             * @default false
-             */
-            listed: boolean;
+            /** @description Show the match in the lobby (GET /v1/matches) while it has an open seat (default `false`) */
+            listed?: boolean;
             /** @description A preset (standard by default) and overrides; `players`, if given, is the seats' */
             rules?: components["schemas"]["RulesRequest"];
             /** @description At least one seat is remote or open (not all bots) */
             seats: components["schemas"]["SeatRequest"][];
             seed?: number;
-            /** @description The level of the bot that takes over a seat that left or timed out too often */
+            /** @description The level of the bot that takes over a seat that left or timed out too often (default `medium`) */
             takeover?: components["schemas"]["BotLevel"];
         } & (unknown & unknown & unknown);
         CreatedMatch: {
@@ -733,8 +730,13 @@ export interface components {
             seat: number;
         };
         OpenSeatRequest: {
-            /** @enum {boolean} */
-            open: true;
+            open: boolean;
+            /**
+             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client
+             * @constant
+             * @enum {string}
+             */
+            type?: "open";
         };
         PassAction: {
             /** @description Absent or empty */
@@ -763,7 +765,7 @@ export interface components {
             kind: components["schemas"]["PlayKind"];
         };
         PlayAction: {
-            /** @description The cards played, e.g. ["3S", "3D"] */
+            /** @description The cards played, at least one (else 422 invalid_request), e.g. ["3S", "3D"] */
             cards: string[];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -810,11 +812,14 @@ export interface components {
         };
         RemoteSeatRequest: {
             name: string;
+            /** @description false if given */
+            open?: boolean;
             /**
-             * @description false if given
-             * @enum {boolean}
+             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client
+             * @constant
+             * @enum {string}
              */
-            open?: false;
+            type?: "remote";
         };
         Replay: {
             /** @enum {string} */
@@ -937,7 +942,7 @@ export interface components {
              */
             type: "seat_left";
         };
-        /** @description A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join. */
+        /** @description A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join. Each may say its kind in `type` (`remote`, `bot`, `open`): the case is then the one of that `type`; without it, open when `open` is true, a bot when it names one, else remote (bodies from before `type` existed stay valid). */
         SeatRequest: components["schemas"]["RemoteSeatRequest"] | components["schemas"]["BotSeatRequest"] | components["schemas"]["OpenSeatRequest"];
         SeatTakenOverEvent: {
             bot: components["schemas"]["BotLevel"];

@@ -111,7 +111,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL=web.SWAGGER_UI_URL,  # Swagger UI's files from this server: /docs works offline
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from another host
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {"description": API_DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
             "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
         },
         MAX_CONTENT_LENGTH=settings.max_body,

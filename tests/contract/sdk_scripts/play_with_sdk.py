@@ -16,6 +16,7 @@ from tienlen_sdk.models import (
     ActionAnswer,
     BotLevel,
     BotSeatRequest,
+    BotSeatRequestType,
     CreatedMatch,
     CreateMatch,
     Error,
@@ -24,6 +25,8 @@ from tienlen_sdk.models import (
     Legal,
     MatchEndedEvent,
     MatchStatus,
+    OpenSeatRequest,
+    OpenSeatRequestType,
     PassAction,
     PassActionType,
     PlayAction,
@@ -31,6 +34,7 @@ from tienlen_sdk.models import (
     PlayedEvent,
     Preset,
     RemoteSeatRequest,
+    RemoteSeatRequestType,
     RulesRequest,
     SeatView,
 )
@@ -46,6 +50,16 @@ def main(base_url: str) -> int:
     )
     created = create_match.sync(client=client, body=body)
     assert isinstance(created, CreatedMatch), created
+    # Each kind of seat, saying its type (what a generated client tells them apart by), and no optional field.
+    typed: list[RemoteSeatRequest | BotSeatRequest | OpenSeatRequest] = [
+        RemoteSeatRequest(name="Ann", type_=RemoteSeatRequestType.REMOTE),
+        BotSeatRequest(name="Bo", bot=BotLevel.HARD, type_=BotSeatRequestType.BOT),
+        OpenSeatRequest(open_=True, type_=OpenSeatRequestType.OPEN),
+    ]
+    waiting = create_match.sync(client=client, body=CreateMatch(seats=typed))
+    assert isinstance(waiting, CreatedMatch), waiting
+    shown = [(seat.name, seat.bot, seat.open_) for seat in waiting.match.seats]
+    assert shown == [("Ann", None, False), ("Bo", BotLevel.HARD, False), (None, None, True)], shown
     seat = AuthenticatedClient(base_url=base_url, token=created.tokens[0].token)
     match_id = created.match_id
     refused = post_action.sync(match_id, client=seat, body=PlayAction(cards=["ZZ"], type_=PlayActionType.PLAY))

@@ -18,6 +18,10 @@ export const fold: Action = { type: "fold" };
 export const remote: SeatRequest = { name: "Ann" };
 export const bot: SeatRequest = { name: "Bo", bot: "hard" };
 export const open: SeatRequest = { open: true };
+export const typedBot: SeatRequest = { type: "bot", name: "Bo", bot: "easy" };
+export const typedOpen: SeatRequest = { type: "open", open: true };
+// @ts-expect-error a seat's type must fit its fields
+export const mislabeled: SeatRequest = { type: "bot", name: "Ann" };
 // @ts-expect-error a seat that is not open needs a name
 export const nameless: SeatRequest = { bot: "easy" };
 // @ts-expect-error bot levels are an enum

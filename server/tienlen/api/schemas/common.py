@@ -98,10 +98,13 @@ TIME = {"format": "date-time", "description": "RFC 3339, UTC"}
 
 
 class Tag(fields.String):
-    """The one value a discriminating property has in one case of a :class:`OneOfSchema` (documented as ``const``)."""
+    """The one value a discriminating property has in one case of a :class:`OneOfSchema` (documented as ``const``).
 
-    def __init__(self, value: str, **kwargs: Any) -> None:
-        super().__init__(required=True, validate=validate.Equal(value), **kwargs)
+    Required unless ``required=False`` (a tag added to a contract that had none: see ``OneOfSchema.tag_optional``).
+    """
+
+    def __init__(self, value: str, *, required: bool = True, **kwargs: Any) -> None:
+        super().__init__(required=required, validate=validate.Equal(value), **kwargs)
         self.tag = value
 
 
@@ -110,11 +113,17 @@ class OneOfSchema(ma.Schema):
 
     With a ``discriminator`` the case is the schema whose :class:`Tag` field of
     that name holds the value's; subclasses without one override :meth:`pick`.
-    Loading, validating and dumping go to the case's own schema.
+    With ``tag_optional`` the tag may be left out (bodies from before it
+    existed): :meth:`pick_untagged` then chooses, and the document writes no
+    ``discriminator`` keyword, which needs the property in every value (each
+    case still documents its tag as an optional ``const``, which tells the
+    cases apart when given). Loading, validating and dumping go to the case's
+    own schema.
     """
 
     choices: ClassVar[tuple[type[ma.Schema], ...]] = ()
     discriminator: ClassVar[str | None] = None
+    tag_optional: ClassVar[bool] = False
     _tags: ClassVar[dict[str, type[ma.Schema]] | None] = None  # each subclass's own, set by tags()
     _plan: ClassVar[Dump | None] = None  # each subclass's own, set by plan()
 
@@ -131,12 +140,18 @@ class OneOfSchema(ma.Schema):
     def pick(self, data: Mapping[str, Any]) -> type[ma.Schema]:
         """The case of ``data``; a :class:`~marshmallow.ValidationError` when it is none."""
         assert self.discriminator is not None
+        if self.tag_optional and self.discriminator not in data:
+            return self.pick_untagged(data)
         tags = self.tags()
         tag = data.get(self.discriminator)
         case = tags.get(tag) if isinstance(tag, str) else None
         if case is None:
             raise ma.ValidationError({self.discriminator: [f"Must be one of: {', '.join(tags)}."]})
         return case
+
+    def pick_untagged(self, data: Mapping[str, Any]) -> type[ma.Schema]:
+        """The case of ``data`` without its tag (only with ``tag_optional``): subclasses say how."""
+        raise NotImplementedError
 
     def _case(self, data: Any) -> ma.Schema:
         if not isinstance(data, Mapping):

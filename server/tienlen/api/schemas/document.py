@@ -1,8 +1,17 @@
 """How the schemas are written into the OpenAPI document beyond what apispec does on its own.
 
 - A :class:`~.common.OneOfSchema` is a ``oneOf`` of its cases (with a
-  ``discriminator`` when it has one), each case a component of its own.
+  ``discriminator`` when it has one that every value carries), each case a
+  component of its own.
 - A :class:`~.common.Tag` is a ``const``.
+- A boolean that takes one value is ``{"type": "boolean", "not": {"const":
+  <the other>}}``: openapi-generator turns a boolean ``enum`` or ``const``
+  into a string enum that no boolean passes.
+- A request field's default is said in its description, not as ``default``:
+  openapi-typescript (default options) makes a property with a ``default``
+  required, which is right for an answer and wrong for a request.
+- Every operation names its ``security``: one that does not name
+  ``bearerAuth`` is public (``security: []``).
 - An :func:`~.common.enum_field` refers to its named enum component.
 - A field's ``metadata={"json_schema": {...}}`` and a schema's
   ``json_schema_extra`` add JSON Schema keywords that marshmallow has no
@@ -13,9 +22,12 @@
 
 from __future__ import annotations
 
+import inspect
+import json
 from typing import Any, cast
 
 import marshmallow as ma
+from apispec import BasePlugin
 from apispec.ext.marshmallow.common import resolve_schema_instance
 
 from .common import NAMED_ENUMS, OneOfSchema, Tag
@@ -35,6 +47,7 @@ def describe(api: Any) -> None:
         if isinstance(instance, OneOfSchema):
             return _one_of(converter, type(instance))
         found: dict[str, Any] = plain(schema)
+        _defaults_in_descriptions(instance, found)
         if instance.unknown == ma.RAISE:
             found["additionalProperties"] = False
         extra = getattr(instance, "json_schema_extra", None)
@@ -45,14 +58,53 @@ def describe(api: Any) -> None:
 
     def field2property(field: ma.fields.Field[Any]) -> dict[str, Any]:
         replaced = field.metadata.get("json_schema_replace")
-        return dict(replaced) if replaced is not None else cast(dict[str, Any], plain_field(field))
+        if replaced is not None:
+            return dict(replaced)
+        return _one_boolean(cast(dict[str, Any], plain_field(field)))
 
     converter.field2property = field2property
     for name, values in NAMED_ENUMS.items():
         api.spec.components.schema(name, {"type": "string", "enum": values})
     api.spec.options["servers"] = SERVERS
+    api.spec.plugins.append(PublicUnlessAuthorized())
     for name in UNUSED_SCHEMAS:
         api.spec.components.schemas.pop(name, None)
+
+
+class PublicUnlessAuthorized(BasePlugin):
+    """An operation that names no ``security`` is public: it gets ``security: []``.
+
+    Linters (and generators) read an operation without ``security`` as one
+    whose security is not said; this says it.
+    """
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
+        """Give every operation of ``path`` without its own ``security`` an empty one."""
+        for operation in (operations or {}).values():
+            if isinstance(operation, dict):
+                operation.setdefault("security", [])
+
+
+def _one_boolean(found: dict[str, Any]) -> dict[str, Any]:
+    """A boolean property whose ``enum`` is one value, written as "not the other value" (see the module)."""
+    if found.get("type") == "boolean" and isinstance(found.get("enum"), list) and len(found["enum"]) == 1:
+        only = found.pop("enum")[0]
+        found["not"] = {"const": not only}
+    return found
+
+
+def _defaults_in_descriptions(schema: ma.Schema, found: dict[str, Any]) -> None:
+    """Say each field's load default in its property's description instead of a ``default`` keyword."""
+    properties = found.get("properties", {})
+    for name, field in schema.fields.items():
+        default = field.load_default
+        documented = properties.get(field.data_key or name)
+        if documented is None or default is ma.missing or callable(default):
+            continue
+        documented.pop("default", None)
+        shown = f"`{default if isinstance(default, str) else json.dumps(default)}`"
+        about = documented.get("description")
+        documented["description"] = f"{about} (default {shown})" if about else f"Default {shown}"
 
 
 def _field_keywords(self: Any, field: ma.fields.Field[Any], **_: Any) -> dict[str, Any]:
@@ -69,8 +121,8 @@ def _one_of(converter: Any, schema: type[OneOfSchema]) -> dict[str, Any]:
     refs = [converter.resolve_nested_schema(case) for case in schema.choices]
     found: dict[str, Any] = {"oneOf": refs}
     if schema.__doc__:
-        found["description"] = schema.__doc__.strip().split("\n\n")[0]
-    if schema.discriminator is not None:
+        found["description"] = " ".join(inspect.cleandoc(schema.__doc__).split("\n\n")[0].splitlines())
+    if schema.discriminator is not None and not schema.tag_optional:
         mapping = {tag: converter.resolve_nested_schema(case)["$ref"] for tag, case in schema.tags().items()}
         found["discriminator"] = {"propertyName": schema.discriminator, "mapping": mapping}
     return found

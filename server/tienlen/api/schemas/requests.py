@@ -17,9 +17,16 @@ from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, WholeNumber, en
 # ----- requests --------------------------------------------------------------------
 
 
+SEAT_TYPE = {
+    "description": "The kind of seat. Optional (a seat without it is told by its fields, as before it existed), "
+    "but send it: it is what tells the kinds apart in a generated client"
+}
+
+
 class RemoteSeatRequestSchema(ma.Schema):
     """A seat played through the API: answered with a token."""
 
+    type = Tag("remote", required=False, metadata=SEAT_TYPE)
     name = fields.String(required=True, validate=NAME_RULES)
     open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
 
@@ -27,6 +34,7 @@ class RemoteSeatRequestSchema(ma.Schema):
 class BotSeatRequestSchema(ma.Schema):
     """A seat played by a server bot of a level."""
 
+    type = Tag("bot", required=False, metadata=SEAT_TYPE)
     name = fields.String(required=True, validate=NAME_RULES)
     bot = enum_field("BotLevel", LEVELS)
     open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
@@ -35,15 +43,21 @@ class BotSeatRequestSchema(ma.Schema):
 class OpenSeatRequestSchema(ma.Schema):
     """A seat filled later by a join (no name, no bot)."""
 
+    type = Tag("open", required=False, metadata=SEAT_TYPE)
     open = Flag(required=True, validate=validate.Equal(True))
 
 
 class SeatRequestSchema(OneOfSchema):
-    """A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join."""
+    """A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join.
+    Each may say its kind in `type` (`remote`, `bot`, `open`): the case is then the one of that `type`; without it,
+    open when `open` is true, a bot when it names one, else remote (bodies from before `type` existed stay valid).
+    """
 
     choices = (RemoteSeatRequestSchema, BotSeatRequestSchema, OpenSeatRequestSchema)
+    discriminator = "type"
+    tag_optional = True
 
-    def pick(self, data: Mapping[str, Any]) -> type[ma.Schema]:
+    def pick_untagged(self, data: Mapping[str, Any]) -> type[ma.Schema]:
         """Open when ``open`` is true, a bot when it names one, else remote."""
         if data.get("open") is True:
             return OpenSeatRequestSchema
@@ -196,8 +210,8 @@ class PlayActionSchema(ma.Schema):
     cards = fields.List(
         fields.String(validate=validate.Length(max=8)),
         required=True,
-        validate=validate.Length(max=52),
-        metadata={"description": "The cards played, e.g. [\"3S\", \"3D\"]"},
+        validate=validate.Length(min=1, max=52),
+        metadata={"description": "The cards played, at least one (else 422 invalid_request), e.g. [\"3S\", \"3D\"]"},
     )
     version = VERSION
 
