@@ -1,6 +1,8 @@
 // @ts-check
-/** Your hand: its cards as buttons that pick and unpick them (arrow keys move along it), and the live line about
- * the cards picked. */
+/**
+ * Your hand: its cards as buttons that pick and unpick them (arrow keys move along it), and the live line about the
+ * cards picked.
+ */
 
 import { face, isRed, label, sorted, suitOf } from "../cards.js";
 import { h, setText } from "../dom.js";

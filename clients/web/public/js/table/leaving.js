@@ -1,6 +1,8 @@
 // @ts-check
-/** Moving on from the match: Leave gives the seat up (a bot takes it) and goes to the lobby; Rematch goes to the
- * next match, seated at it. */
+/**
+ * Moving on from the match: Leave gives the seat up (a bot takes it) and goes to the lobby; Rematch goes to the next
+ * match, seated at it.
+ */
 
 import * as api from "../api.js";
 import { forgetSeat, keepSeat } from "../store.js";
