@@ -14,3 +14,9 @@ export function h(tag, attrs = {}, children = []) {
   node.append(...children);
   return node;
 }
+
+/** Set a text only when it changes, so a live region announces changes, not every redraw. @param {HTMLElement} el @param {string} text */
+export const setText = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+
+/** What went wrong, as the page shows it: an error's message, else the thing thrown in words. @param {unknown} e */
+export const message = (e) => (e instanceof Error ? e.message : String(e));

@@ -1,9 +1,21 @@
 // @ts-check
-/** Every text of the page: one table per language, switchable; the choice is kept in localStorage. */
+/**
+ * Every text of the page, in each of its languages, switchable; the choice is kept in localStorage.
+ *
+ * LANGUAGES is the one list of the page's languages: the language menu is built from it and a saved choice is
+ * checked against it, so a new language is one more entry here (its code, its own name, its texts) and nothing else.
+ */
 
-/** @type {Record<string, Record<string, string>>} */
-export const TEXTS = {
-  en: {
+/**
+ * @typedef {object} Language
+ * @property {string} code its BCP 47 code: the value kept in localStorage and the page's `lang`
+ * @property {string} name its name in itself, as the language menu offers it
+ * @property {Record<string, string>} texts every text of the page in it, by key (a key it lacks is shown in English)
+ */
+
+/** @type {Language[]} the page's languages; the first, English, is the fallback for a text or a choice it lacks */
+export const LANGUAGES = [{
+  code: "en", name: "English", texts: {
     title: "Tiến Lên", language: "Language", home: "Lobby",
     // the lobby
     create: "New match", your_name: "Your name", players: "Players", seat: "Seat {n}",
@@ -78,7 +90,8 @@ export const TEXTS = {
     pK: "kings", pA: "aces", p2: "2s",
     not_found: "No such match.",
   },
-  vi: {
+}, {
+  code: "vi", name: "Tiếng Việt", texts: {
     title: "Tiến Lên", language: "Ngôn ngữ", home: "Sảnh",
     create: "Ván mới", your_name: "Tên bạn", players: "Số người", seat: "Ghế {n}",
     open_seat: "để trống (bạn bè vào)", bot_easy: "máy: dễ", bot_medium: "máy: vừa", bot_hard: "máy: khó",
@@ -145,32 +158,49 @@ export const TEXTS = {
     pA: "át", p2: "heo",
     not_found: "Không có bàn này.",
   },
-};
+}];
 
-let current = localStorage.getItem("tienlen.lang") === "vi" ? "vi" : "en";
+const KEY = "tienlen.lang";
+const FALLBACK = LANGUAGES[0];
 
-/** The language in use. */
-export const language = () => current;
+/** Each language's texts by its code (for checks over all of them). */
+export const TEXTS = Object.fromEntries(LANGUAGES.map((lang) => [lang.code, lang.texts]));
 
-/** @param {string} lang */
-export function setLanguage(lang) {
-  current = lang in TEXTS ? lang : "en";
-  localStorage.setItem("tienlen.lang", current);
-  document.documentElement.lang = current;
+/** The language of `code`, or English when the page has no such language. @param {string | null} code */
+const languageOf = (code) => LANGUAGES.find((lang) => lang.code === code) ?? FALLBACK;
+
+/** The language chosen before (kept in localStorage), or English when the page has no such language. */
+const saved = () => languageOf(localStorage.getItem(KEY));
+
+let current = saved();
+
+/** The code of the language in use. */
+export const language = () => current.code;
+
+/** The code of the language chosen before, or English when the page has no such language. */
+export const savedLanguage = () => saved().code;
+
+/** Use the language of `code` (English when the page has no such language) and keep the choice. @param {string} code */
+export function setLanguage(code) {
+  current = languageOf(code);
+  localStorage.setItem(KEY, current.code);
+  document.documentElement.lang = current.code;
   document.title = t("title");
 }
+
+/** The text of `key` in the language in use, else in English, else the key itself. @param {string} key */
+const text = (key) => current.texts[key] ?? FALLBACK.texts[key] ?? key;
 
 /**
  * The text of `key` in the language in use, with `{name}` placeholders filled.
  * @param {string} key @param {Record<string, string | number>} [params]
  */
 export function t(key, params = {}) {
-  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+  return text(key).replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 
 /** Whether the page has a text of its own for `key`. @param {string} key */
-export const has = (key) => key in TEXTS[current] || key in TEXTS.en;
+export const has = (key) => key in current.texts || key in FALLBACK.texts;
 
 /**
  * The text of `key` with placeholders filled by strings or nodes (cards shown face up, say), as a list of parts.
@@ -178,8 +208,7 @@ export const has = (key) => key in TEXTS[current] || key in TEXTS.en;
  * @returns {(string | Node)[]}
  */
 export function fill(key, params = {}) {
-  const text = TEXTS[current][key] ?? TEXTS.en[key] ?? key;
-  return text.split(/(\{\w+\})/).flatMap((part) => {
+  return text(key).split(/(\{\w+\})/).flatMap((part) => {
     const found = part.match(/^\{(\w+)\}$/);
     if (!found) return part ? [part] : [];
     const value = params[found[1]] ?? "";

@@ -2,7 +2,7 @@
 /** The lobby: create a match (its rules read from GET /v1/rules), the open listed matches, join by link, yours. */
 
 import * as api from "./api.js";
-import { h } from "./dom.js";
+import { h, message } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 
@@ -92,7 +92,7 @@ export async function showLobby(root, go) {
         h("a", { href: `/m/${encodeURIComponent(match.match_id)}` }, [t("join")]),
       ])) : [h("li", {}, [t("none")])]));
     } catch (e) {
-      open.replaceChildren(h("li", { class: "error" }, [e instanceof Error ? e.message : String(e)]));
+      open.replaceChildren(h("li", { class: "error" }, [message(e)]));
     }
   };
   const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
@@ -115,7 +115,7 @@ export async function showLobby(root, go) {
   try {
     [catalog] = await Promise.all([api.rules(), loadOpen()]);
   } catch (e) {
-    error.textContent = t("rules_unavailable", { message: e instanceof Error ? e.message : String(e) });
+    error.textContent = t("rules_unavailable", { message: message(e) });
     createPanel.append(error);
     return;
   }
@@ -179,7 +179,7 @@ function createForm(catalog, createButton, error, go) {
       keepSeat(created.match_id, { seat: 0, token: created.tokens[0].token, name: name.input.value });
       go(`/m/${encodeURIComponent(created.match_id)}`);
     } catch (e) {
-      error.textContent = e instanceof Error ? e.message : String(e);
+      error.textContent = message(e);
     }
   };
   createButton.addEventListener("click", () => void create());

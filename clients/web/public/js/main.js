@@ -1,7 +1,8 @@
 // @ts-check
-/** The page's entry: the language switch and the two views, the lobby at / and a match at /m/<id>. */
+/** The page's entry: the language menu and the two views, the lobby at / and a match at /m/<id>. */
 
-import { language, setLanguage, t } from "./i18n.js";
+import { h } from "./dom.js";
+import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 
@@ -25,7 +26,9 @@ function go(path) {
   void route();
 }
 
-setLanguage(language());
+// the menu offers every language of the list, each by its own name (and read in its own language)
+switcher.replaceChildren(...LANGUAGES.map((lang) => h("option", { value: lang.code, lang: lang.code }, [lang.name])));
+setLanguage(savedLanguage());
 switcher.value = language();
 switcher.addEventListener("change", () => { setLanguage(switcher.value); void route(); });
 window.addEventListener("popstate", () => void route());

@@ -1,0 +1,75 @@
+// @ts-check
+/**
+ * Following the match: its events as they come (the stream, else long polls), each shown once, other seats' plays
+ * one after another at a pace a player can follow; after them the seat's view and legal plays are read again.
+ */
+
+import * as api from "../api.js";
+import { applyEvent } from "./state.js";
+
+/** @typedef {import("./state.js").Table} Table */
+/** @typedef {import("../api.js").MatchEvent} MatchEvent */
+
+/** Milliseconds between other seats' plays as the page shows them (localStorage "tienlen.pace" overrides). */
+const PACE_MS = Number(localStorage.getItem("tienlen.pace") ?? "700");
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * @typedef {object} Follower
+ * @property {() => Promise<void>} refresh read the seat's view and, on its turn, its legal plays; then redraw
+ * @property {() => Promise<void>} refreshShowingErrors refresh, a failure shown in the error line
+ * @property {(events: MatchEvent[]) => void} enqueue show these events (those not shown yet), then refresh
+ * @property {() => () => void} start follow the match's events after the view's last one; returns what stops it
+ */
+
+/**
+ * @param {Table} table @param {(event: MatchEvent) => void} show writes an event in the log
+ * @returns {Follower}
+ */
+export function follower({ state, redraw, showError }, show) {
+  let lastSeq = state.view.last_seq; // the last event queued
+  /** @type {MatchEvent[]} */
+  const queue = [];
+  let asked = 0; // reads of the view asked for: only the latest is drawn
+
+  /** The seat's view and, on its turn, its legal plays: the truth after the events shown. */
+  async function refresh() {
+    const ask = ++asked;
+    const fresh = await api.view(state.matchId, state.held.token);
+    const options = fresh.status === "playing" && fresh.turn === fresh.seat ? await api.legal(state.matchId, state.held.token) : null;
+    if (ask !== asked || state.stopped) return;
+    state.view = fresh;
+    state.legal = options;
+    redraw();
+  }
+  const refreshShowingErrors = () => refresh().catch(showError);
+
+  /** Events to show: each once, other seats' plays one after another; then the view is asked again. */
+  /** @param {MatchEvent[]} events */
+  function enqueue(events) {
+    for (const event of events) {
+      if (event.seq <= lastSeq) continue;
+      lastSeq = event.seq;
+      queue.push(event);
+    }
+    if (queue.length && !state.revealing) void reveal();
+  }
+
+  async function reveal() {
+    state.revealing = true;
+    redraw();
+    while (queue.length && !state.stopped) {
+      const event = /** @type {MatchEvent} */ (queue.shift());
+      show(event);
+      applyEvent(state, event);
+      redraw();
+      if ((event.type === "played" || event.type === "passed") && event.seat !== state.view.seat) await sleep(PACE_MS);
+      if (event.type === "hand_ended") await sleep(PACE_MS * 3); // the hand's end on the felt for a moment
+    }
+    state.revealing = false;
+    await refreshShowingErrors();
+  }
+
+  const start = () => api.follow(state.matchId, state.view.last_seq, (event) => enqueue([event]));
+  return { refresh, refreshShowingErrors, enqueue, start };
+}
