@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .bots import DEFAULT_BUDGET_S
+from .store.backends import DEFAULT_STORE, STORE_KINDS
 
 __all__ = [
     "DEFAULT_RATE_LIMITS",
@@ -62,6 +63,7 @@ _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
 
 # Every variable Settings reads, in the order of its docstring's table.
 VARIABLES = (
+    "TIENLEN_STORE",
     "REDIS_URL",
     "TIENLEN_DATA_DIR",
     "TIENLEN_REDIS_CLUSTER",
@@ -114,6 +116,7 @@ class Settings:
     ========================== ================ ====================================================================
     variable                   default          meaning
     ========================== ================ ====================================================================
+    ``TIENLEN_STORE``          ``redis``        the kind of store that keeps the matches (today only ``redis``)
     ``REDIS_URL``              (embedded Redis) the Redis to keep matches in (``redis://``, ``rediss://`` or
                                                 ``unix://``); unset, ``tienlen serve`` starts a private one
                                                 (``create_app`` alone uses ``redis://127.0.0.1:6379/0``)
@@ -150,6 +153,7 @@ class Settings:
     tournament bots' own) and are left alone.
     """
 
+    store: str = DEFAULT_STORE
     redis_url: str = DEFAULT_REDIS_URL
     embedded_redis: bool = False  # REDIS_URL unset: `tienlen serve` starts a Redis in data_dir
     data_dir: Path = DEFAULT_DATA_DIR
@@ -179,9 +183,11 @@ class Settings:
         merged.update(overrides or {})
         values = {name: str(merged[name]).strip() for name in VARIABLES if name in merged}
         redis_url = values.get("REDIS_URL") or None
+        store = _choice(values, "TIENLEN_STORE", STORE_KINDS, DEFAULT_STORE, str.lower)
         return cls(
+            store=store,
             redis_url=DEFAULT_REDIS_URL if redis_url is None else _redis_url(redis_url),
-            embedded_redis=redis_url is None,
+            embedded_redis=redis_url is None and store == "redis",
             data_dir=_data_dir(values.get("TIENLEN_DATA_DIR") or None),
             redis_cluster=_flag(values, "TIENLEN_REDIS_CLUSTER"),
             redis_timeout_s=_positive_float(values, "TIENLEN_REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT_S),

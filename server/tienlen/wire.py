@@ -11,12 +11,17 @@ from typing import Any
 
 import orjson
 
-__all__ = ["dumps", "loads"]
+__all__ = ["dumps", "dumps_keyed", "loads"]
 
 
 def dumps(value: Any) -> bytes:
     """Compact JSON as UTF-8 bytes (non-ASCII text kept as is, no spaces)."""
     return orjson.dumps(value)
+
+
+def dumps_keyed(value: Any) -> bytes:
+    """:func:`dumps`, with dict keys that are not text (numbers, say: a list's field errors) written as text."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def loads(data: bytes | bytearray | memoryview | str) -> Any:

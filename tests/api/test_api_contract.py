@@ -419,12 +419,11 @@ def test_every_refusal_of_the_service_and_the_engine_has_a_status() -> None:
 
 
 def test_every_answer_has_exactly_the_documented_shape(api: Api, client: FlaskClient) -> None:
-    """Answers are built without marshmallow dumping; their schemas must still describe them exactly."""
+    """Every answer, as sent, loads back through its schema: no field missing, none unknown, every value valid."""
     from tienlen.api import schemas
 
     def check(schema: Schema, body: dict[str, Any]) -> None:
         assert schema.validate(body) == {}, (type(schema).__name__, schema.validate(body))
-        assert schema.dump(body) == body, type(schema).__name__
 
     created = client.post("/v1/matches", json={"seats": [{"name": "A"}, {"name": "B", "bot": "easy"}, {"open": True}]})
     created_body = json_object(created)

@@ -22,7 +22,7 @@ from werkzeug.test import TestResponse
 
 from tests.support.api import Api, json_object
 from tienlen.local_redis import LocalRedis
-from tienlen.service.idempotency import KEPT_PER_SEAT, remember_action, recall_action
+from tienlen.service.idempotency import KEPT_PER_SEAT, recall_action, remember_action
 from tienlen.store import AnswerKey, OutcomeUnknownError, SeatRecord
 
 DEAL = [

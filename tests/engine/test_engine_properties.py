@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tienlen_client.botkit import view_legal_masks
 
+from tests.support.answers import public_answer, seat_answer
 from tienlen.engine import (
     Bombs,
     Combination,
@@ -35,7 +36,6 @@ from tienlen.engine import (
     seat_view,
 )
 from tienlen.engine.cards import CARD_TEXT
-from tienlen.service.present import seat_fields, view_fields
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -314,13 +314,13 @@ class GameChecker:
         hand_cards = [set(CARD_TEXT[i] for i in bits(h)) for h in m.hands]
         public = public_view(m)
         assert public.played & (m.hands[0] | m.hands[-1] | sum(m.hands)) == 0, "a played card is still in a hand"
-        wire = view_fields(public)
+        wire = public_answer(m)
         json.dumps(wire)
         assert not _card_strings(wire) & set().union(*hand_cards), "the public view shows a hand card"
         for seat in range(self.n):
             view = seat_view(m, seat)
             assert view.hand == m.hands[seat] and view.public == public
-            wire = view_fields(view.public) | seat_fields(view)
+            wire = seat_answer(m, seat)
             assert wire["cards"] == [CARD_TEXT[i] for i in bits(m.hands[seat])]
             others = set().union(*(hand_cards[s] for s in range(self.n) if s != seat))
             assert not _card_strings(wire) & others, "a seat view shows another seat's card"
@@ -506,8 +506,7 @@ def check_legal_equals_acceptance(match: Match) -> None:
                 assert bomb_beats(combo, match.table, match.rules.bombs)
     plays = match.legal_plays()
     assert plays.seat == seat and [c.mask for c in plays.plays] == legal
-    view = seat_view(match, seat)
-    wire = view_fields(view.public) | seat_fields(view)
+    wire = seat_answer(match, seat)
     assert view_legal_masks(wire) == legal, "the seat's view alone gives its legal plays"
     assert plays.can_pass is (match.table is not None)
 

@@ -2,31 +2,34 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, current_app, request
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.routing import RequestRedirect
 
+from .. import wire
 from ..engine import IllegalActionError
 from ..logs import install_logs
 from ..service import MatchService, ServiceError
 from ..service.base import Offload
 from ..settings import Settings
-from ..store import OutcomeUnknownError, RedisMatchStore, RedisOptions, StoreUnavailableError, TooManyWaitersError
+from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
+from ..store.backends import StoreOptions, open_store
 from ..store.layout import Lifetimes
 from .breaker import Breaker, BreakerOpenError
-from .errors import DEFAULT_REASONS, FALLBACK_REASON, error_body
+from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
 from .routes import events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
-from .write_turns import WriteTurns, document_write_turns, install_write_turns
+from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
 
 API_TITLE = "Tien Len Game Server"
 API_VERSION = "1.0.0"
@@ -40,15 +43,39 @@ Every error is `{code, status, message, reason}` with a machine-readable
 """
 
 RETRY_WAIT_S = 2  # Retry-After of a refused wait
+LOCATIONS = frozenset({"json", "query", "headers", "form", "files", "path", "cookies"})  # webargs' locations
+REDIRECT_REASON = "moved_permanently"
+
+
+class WireJSON(DefaultJSONProvider):
+    """Answers written by :mod:`tienlen.wire` (orjson): compact UTF-8, keys in the order the schema wrote them."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        """JSON text of ``obj``."""
+        return wire.dumps(obj).decode()
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        """A JSON answer of one value (as :func:`flask.jsonify` is called by flask-smorest and the error handler)."""
+        value = self._prepare_response_obj(args, kwargs)
+        try:
+            text = wire.dumps(value)
+        except TypeError:  # field errors of a list are keyed by number
+            text = wire.dumps_keyed(value)
+        answer: Response = self._app.response_class(text, mimetype="application/json")  # type: ignore[arg-type, assignment]
+        return answer
 
 
 class TienLenFlask(Flask):
-    """Flask that remembers which view layers are plain functions.
+    """Flask whose every answer is in the API's shape, and that remembers which view layers are plain functions.
 
     flask-smorest wraps a view once per decorator and every layer asks
     ``ensure_sync`` whether its function is a coroutine, which costs an
     ``inspect`` call per layer on every request; the answer never changes.
+    Routing answers are JSON too: a redirect (308, e.g. a doubled slash) in
+    the error shape with its ``Location``, and ``OPTIONS`` a 204 with ``Allow``.
     """
+
+    json_provider_class = WireJSON
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -63,6 +90,23 @@ class TienLenFlask(Flask):
         if wrapped is func and len(self._plain) < 4096:
             self._plain.add(key)
         return wrapped
+
+    def handle_http_exception(self, e: HTTPException) -> Any:
+        """Flask's handling, except that a routing redirect answers in the error shape (Flask sends werkzeug's HTML)."""
+        if isinstance(e, RequestRedirect):
+            body, status = error_body(REDIRECT_REASON, f"this resource is at {e.new_url}")
+            answer = self.json.response(body)
+            answer.status_code = status
+            answer.headers["Location"] = e.new_url
+            return answer
+        return super().handle_http_exception(e)
+
+    def make_default_options_response(self) -> Response:
+        """``OPTIONS`` of a route: 204 and the methods it allows (no body; CORS preflights are flask-cors')."""
+        allowed = super().make_default_options_response().headers.get("Allow", "")
+        answer = self.response_class(status=204, headers={"Allow": allowed})
+        del answer.headers["Content-Type"]
+        return answer
 
 
 class TienLenApi(Api):  # type: ignore[misc]
@@ -87,13 +131,39 @@ class TienLenApi(Api):  # type: ignore[misc]
                 payload["message"] = "the request does not match the schema: " + _summary(errors)
             if code == 400 and "message" not in data:
                 payload["message"] = "the body is not valid JSON"
+        if code == 413 and "message" not in data:
+            limit = current_app.config.get("MAX_CONTENT_LENGTH")
+            payload["message"] = f"the body is larger than the {limit} bytes this server reads (TIENLEN_MAX_BODY)"
         # Werkzeug's own headers first (``Allow`` on a 405), then any the error set.
         headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
         return payload, code, headers | (data.get("headers") or {})
 
 
 def _summary(errors: Any) -> str:
-    text = json.dumps(errors, ensure_ascii=False, sort_keys=True)
+    """Field errors as a person reads them: ``seats.0.name: Missing data for required field.; ...`` (webargs'
+    location, ``json`` or ``query``, left out)."""
+    found: list[str] = []
+
+    def walk(path: list[str], node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk([*path, str(key)], value)
+        elif isinstance(node, list) and all(isinstance(item, str) for item in node):
+            where = ".".join(part for part in path if part != "_schema") or "body"
+            found.append(f"{where}: {' '.join(node)}")
+        elif isinstance(node, list):
+            for index, item in enumerate(node):
+                walk([*path, str(index)], item)
+        else:
+            found.append(f"{'.'.join(path) or 'body'}: {node}")
+
+    located = errors if not (isinstance(errors, dict) and set(errors) <= LOCATIONS) else None
+    if located is None:
+        for location in errors.values():
+            walk([], location)
+    else:
+        walk([], located)
+    text = "; ".join(found)
     return text if len(text) <= 300 else text[:297] + "..."
 
 
@@ -119,10 +189,17 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     cooperative = gevent_patched()
-    store = RedisMatchStore.connect(
-        RedisOptions(settings.redis_url, settings.redis_cluster, settings.redis_timeout_s, cooperative),
-        Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
-        max_waiters=settings.max_waiters,
+    lifetimes = Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s)
+    store = open_store(
+        settings.store,
+        StoreOptions(
+            settings.redis_url,
+            settings.redis_cluster,
+            settings.redis_timeout_s,
+            lifetimes,
+            settings.max_waiters,
+            cooperative,
+        ),
     )
     turns: WriteTurns | None = None
     offload: Offload | None = None
@@ -135,15 +212,15 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
+    api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     app.extensions["tienlen_breaker"] = breaker
-    document_write_turns(api.spec)
     if turns is not None:
         install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
-    app.extensions["tienlen_limiter"] = install_limits(app, settings, breaker)
+    app.extensions["tienlen_limiter"] = install_limits(app, settings, store, breaker)
     web.register(app)  # the browser table at / and /m/<match_id>, Swagger UI's files
     _install_error_handlers(app, api, breaker)
     install_logs(app, settings)  # the tienlen loggers in the settings' format, and a line per request
@@ -153,15 +230,24 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
+def challenge(reason: str) -> dict[str, str]:
+    """The ``WWW-Authenticate`` header of a 401 (RFC 6750): a seat's bearer token is what this call takes."""
+    if REASON_STATUS.get(reason) != 401:
+        return {}
+    sent = bool(request.headers.get("Authorization"))
+    return {"WWW-Authenticate": 'Bearer realm="tienlen"' + (', error="invalid_token"' if sent else "")}
+
+
 def _install_error_handlers(app: Flask, api: TienLenApi, breaker: Breaker) -> None:
     """Every refusal of the service and the engine answers its reason's status, in the one error shape.
 
     A store that did not answer also opens ``breaker``.
     """
 
-    def refused(error: ServiceError | IllegalActionError) -> tuple[dict[str, Any], int]:
+    def refused(error: ServiceError | IllegalActionError) -> tuple[dict[str, Any], int, dict[str, str]]:
         errors = error.errors if isinstance(error, ServiceError) else None
-        return error_body(error.reason, str(error), errors)
+        body, status = error_body(error.reason, str(error), errors)
+        return body, status, challenge(error.reason)
 
     def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:
         if not isinstance(error, BreakerOpenError):

@@ -33,6 +33,7 @@ _ENGINE_CONFLICTS = (MatchNotPlaying.reason, "not_your_turn")
 # gives when it carries none of its own (a framework's 400 or 413, an abort without a reason).
 # The reasons without a class are the HTTP layer's own (bodies, limits) and the store's.
 _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
+    ("moved_permanently", 308, True),  # a routing redirect (a doubled slash): the answer's Location
     ("bad_request", 400, True),
     (InvalidToken.reason, 401, True),
     (MatchNotFound.reason, 404, False),

@@ -35,7 +35,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Response, g, has_app_context, request
 from flask.views import MethodView
@@ -46,7 +45,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ..settings import DEFAULT_RATE_LIMITS, Settings
-from ..store import StoreUnavailableError, token_digest
+from ..store import MatchStore, StoreUnavailableError, token_digest
 from ..store.connect import STORE_ERRORS
 from .breaker import Breaker, BreakerOpenError
 from .caller import bearer_token, client_address
@@ -102,8 +101,8 @@ RATE_HEADERS = {
 def limited(kind: str, counted: Counted) -> Callable[[ViewT], ViewT]:
     """Declare a view rate-limited: ``kind``'s limit, counted per ``counted``; documented on the view at once.
 
-    Put it above ``@blp.response``: its success answers get the ``RateLimit-*``
-    headers, and a 429 ``rate_limited`` answer is added. The view itself is
+    Put it above ``@blp.response`` and ``@blp.doc``: its success answers get
+    the ``RateLimit-*`` headers, and a 429 ``rate_limited`` answer is added. The view itself is
     not wrapped; :func:`install_limits` finds the mark and applies the limit.
     """
     if kind not in DEFAULT_RATE_LIMITS:
@@ -116,6 +115,8 @@ def limited(kind: str, counted: Counted) -> Callable[[ViewT], ViewT]:
             raise TypeError("put @limited above the view's @blp.response")
         wait = {"schema": {"type": "integer", "minimum": 0}, "description": "Seconds until the limit resets"}
         over = {"Retry-After": wait}
+        documented = apidoc.get("manual_doc", {}).get("responses", {})
+        successes = [*successes, *(status for status in documented if str(status).startswith("2"))]
         responses: dict[Any, Any] = {status: {"headers": dict(RATE_HEADERS)} for status in successes}
         responses["429"] = {
             "description": f"Reasons: `rate_limited` (counted per {counted.words}; `off` or set by "
@@ -123,9 +124,11 @@ def limited(kind: str, counted: Counted) -> Callable[[ViewT], ViewT]:
             "headers": over | RATE_HEADERS,
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
         }
-        manual = apidoc.setdefault("manual_doc", {})
+        manual = apidoc.setdefault("manual_doc", {}).setdefault("responses", {})
         for status, answer in responses.items():
-            manual.setdefault("responses", {}).setdefault(status, {}).update(answer)
+            entry = manual.setdefault(status, {})
+            entry["headers"] = entry.get("headers", {}) | answer.pop("headers")
+            entry.update(answer)
         view._apidoc = apidoc  # type: ignore[attr-defined]
         setattr(view, MARK, Limit(kind, counted))
         return view
@@ -169,12 +172,9 @@ return {current, redis.call('PTTL', KEYS[1])}
 """
 
 
-def storage_uri(settings: Settings) -> str:
-    """Our storage for the match Redis: the same URL, ``redis+cluster://`` on a cluster, ``tienlen+`` first."""
-    if not settings.redis_cluster:
-        return SCHEME_PREFIX + settings.redis_url
-    parts = urlsplit(settings.redis_url)
-    return SCHEME_PREFIX + urlunsplit(("redis+cluster", parts.netloc, "", "", ""))
+def storage_uri(store: MatchStore) -> str:
+    """Our storage beside the matches: the store's own ``limits`` URI, ``tienlen+`` first (guarded, one call)."""
+    return SCHEME_PREFIX + store.limits_uri()
 
 
 def _windows() -> dict[str, tuple[int, float]]:
@@ -282,7 +282,7 @@ class GuardedRedisClusterStorage(_Counting, RedisClusterStorage):
         return not self.breaker.open and super().check()
 
 
-def install_limits(app: Flask, settings: Settings, breaker: Breaker) -> Limiter | None:
+def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: Breaker) -> Limiter | None:
     """Apply the limits the views of ``app`` declare (:func:`limited`); None when the limits are off.
 
     Call it after the blueprints are registered. ``breaker`` is the worker's:
@@ -305,7 +305,7 @@ def install_limits(app: Flask, settings: Settings, breaker: Breaker) -> Limiter 
     limiter = Limiter(
         by_address,
         app=app,
-        storage_uri=storage_uri(settings),
+        storage_uri=storage_uri(store),
         storage_options=options,
         strategy="fixed-window",
         key_prefix=KEY_PREFIX,

@@ -49,7 +49,6 @@ from prometheus_client import (
 )
 
 from ..store import OutcomeUnknownError
-from ..store.redis_store import RedisMatchStore
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 STORE_REASONS = ("store_unavailable", "outcome_unknown")
@@ -103,8 +102,7 @@ class _StoreMetrics:
 def install_metrics(app: Flask) -> None:
     """Count every request of ``app``, observe its store and bots, and answer ``GET /metrics``."""
     service = app.extensions["tienlen"]
-    if isinstance(service.store, RedisMatchStore):
-        service.store.observe(_StoreMetrics())
+    service.store.observe(_StoreMetrics())
     service.on_bot_decision = _time_decision
 
     @app.before_request

@@ -28,11 +28,12 @@ import threading
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+from apispec import BasePlugin
 from flask import Flask, Response, g, request
 
-__all__ = ["WRITE_METHODS", "YIELD_MAX_S", "WriteTurns", "document_write_turns", "install_write_turns"]
+__all__ = ["WRITE_METHODS", "YIELD_MAX_S", "WriteTurnTiming", "WriteTurns", "install_write_turns"]
 
 T = TypeVar("T")
 
@@ -127,24 +128,26 @@ def install_write_turns(app: Flask, turns: WriteTurns) -> None:
         app.view_functions[endpoint] = turns.wrap(app.view_functions[endpoint])
 
 
-def document_write_turns(spec: Any) -> None:
-    """Document the ``Server-Timing`` header on every answer of every write operation.
+class WriteTurnTiming(BasePlugin):
+    """Documents ``Server-Timing`` on every answer of every write operation, as each path is added.
 
     Documented whatever the settings (as the rate limits' headers are): the
     header comes only from a gevent worker with turns on that holds waiting
-    clients.
+    clients. A 429 waited for no turn (the limits are counted first), and an
+    answer given by reference takes no header beside it.
     """
-    header = {
-        "Server-Timing": {
-            "description": "`turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when "
-            "it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0)",
-            "schema": {"type": "string", "pattern": "^turn;dur=[0-9]+\\.[0-9]$"},
-        }
+
+    HEADER: ClassVar[dict[str, Any]] = {
+        "description": "`turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when "
+        "it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0)",
+        "schema": {"type": "string", "pattern": "^turn;dur=[0-9]+\\.[0-9]$"},
     }
-    for operations in spec._paths.values():
-        for method, operation in operations.items():
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
+        """Add the header to the answers of the write operations of ``path``."""
+        for method, operation in (operations or {}).items():
             if method.upper() not in WRITE_METHODS or not isinstance(operation, dict):
                 continue
-            for answer in operation.get("responses", {}).values():
-                if isinstance(answer, dict) and "$ref" not in answer:  # a reference takes no headers beside it
-                    answer["headers"] = answer.get("headers", {}) | header
+            for status, answer in operation.get("responses", {}).items():
+                if str(status) != "429" and isinstance(answer, dict) and "$ref" not in answer:
+                    answer["headers"] = answer.get("headers", {}) | {"Server-Timing": self.HEADER}

@@ -44,8 +44,34 @@ class Loaded:
     cached: dict[str, Any] | None = None
 
 
+class StoreObserver(Protocol):
+    """Told what the store did, for the server's metrics."""
+
+    def committed(self, created: bool, events: list[dict[str, Any]]) -> None:
+        """A commit was applied: a new match when ``created``; the events it appended."""
+
+    def lost_race(self) -> None:
+        """A compare-and-set found another version (the caller retries from a fresh read)."""
+
+    def waiters(self, count: int) -> None:
+        """The number of clients this process holds waiting for events changed to ``count``."""
+
+
 class MatchStore(Protocol):
     """Match records, their public events and kept answers, written all or nothing."""
+
+    @property
+    def waiters(self) -> int:
+        """Clients of this process waiting for events now (long polls and streams)."""
+        ...
+
+    def observe(self, observer: StoreObserver) -> None:
+        """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""
+        ...
+
+    def limits_uri(self) -> str:
+        """Where the rate limits are counted (a storage URI of the ``limits`` package), beside the matches."""
+        ...
 
     def ping(self) -> bool:
         """Whether the store answers."""

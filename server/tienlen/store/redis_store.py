@@ -9,13 +9,14 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import Any, Protocol, cast
+from typing import Any, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import redis
 from redis.cluster import RedisCluster
 
 from .. import wire
-from .base import AnswerKey, Loaded, StoreUnavailableError
+from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
 from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, read_replies, run_script
 from .indexes import RedisIndexes
 from .layout import (
@@ -32,19 +33,6 @@ from .layout import (
 )
 from .records import MatchRecord
 from .waiting import Hold, Waiting
-
-
-class StoreObserver(Protocol):
-    """Told what the store did, for the server's metrics."""
-
-    def committed(self, created: bool, events: list[dict[str, Any]]) -> None:
-        """A commit was applied: a new match when ``created``; the events it appended."""
-
-    def lost_race(self) -> None:
-        """A compare-and-set found another version (the caller retries from a fresh read)."""
-
-    def waiters(self, count: int) -> None:
-        """The number of clients this process holds waiting for events changed to ``count``."""
 
 
 class RedisMatchStore(RedisIndexes):
@@ -65,8 +53,10 @@ class RedisMatchStore(RedisIndexes):
         max_waiters: int,
         per_thread: bool = True,
         pinger: Pinger | None = None,
+        limits_uri: str = "",
     ) -> None:
         self._shared = client
+        self._limits_uri = limits_uri
         self._cluster = isinstance(client, RedisCluster)
         self._per_thread = per_thread and not self._cluster
         self.lifetimes = lifetimes
@@ -76,6 +66,10 @@ class RedisMatchStore(RedisIndexes):
         self._pinger = pinger
         self._observer: StoreObserver | None = None
         super().__init__(client)
+
+    def limits_uri(self) -> str:
+        """Where the rate limits are counted: this Redis (``redis+cluster://`` and one node for a cluster)."""
+        return self._limits_uri
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""
@@ -99,7 +93,14 @@ class RedisMatchStore(RedisIndexes):
         """A store on the Redis (or Redis Cluster) of ``options``."""
         client = connect(options)
         per_thread = not options.cooperative
-        return cls(client, lifetimes, max_waiters=max_waiters, per_thread=per_thread, pinger=Pinger(options, client))
+        return cls(
+            client,
+            lifetimes,
+            max_waiters=max_waiters,
+            per_thread=per_thread,
+            pinger=Pinger(options, client),
+            limits_uri=limits_uri(options),
+        )
 
     @property
     def waiters(self) -> int:
@@ -350,3 +351,11 @@ class _Following(Iterator[list[dict[str, Any]]]):
         stack, self._stack = self._stack, None
         if stack is not None:
             stack.close()
+
+
+def limits_uri(options: RedisOptions) -> str:
+    """The ``limits`` storage URI of the Redis of ``options``: its URL, or ``redis+cluster://`` and its node."""
+    if not options.cluster:
+        return options.url
+    parts = urlsplit(options.url)
+    return urlunsplit(("redis+cluster", parts.netloc, "", "", ""))

@@ -83,13 +83,23 @@ def errors(*reasons: str) -> dict[str, Any]:
     by_status: dict[int, list[str]] = {}
     for reason in reasons:
         by_status.setdefault(REASON_STATUS[reason], []).append(reason)
-    return {
+    answers: dict[str, Any] = {
         str(status): {
             "description": "Reasons: " + ", ".join(f"`{r}`" for r in found),
             "content": {"application/json": {"schema": ErrorSchema}},
         }
         for status, found in sorted(by_status.items())
     }
+    if "401" in answers:
+        answers["401"]["headers"] = {"WWW-Authenticate": CHALLENGE}
+    return answers
+
+
+CHALLENGE = {
+    "description": 'The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a '
+    "token was sent (RFC 6750)",
+    "schema": {"type": "string"},
+}
 
 
 def with_retry_after(responses: dict[str, Any], reason: str) -> dict[str, Any]:
