@@ -17,8 +17,10 @@ RUN pip install --require-hashes -r requirements.lock
 # and LICENSE as the license file, so the build needs both).
 COPY pyproject.toml README.md LICENSE ./
 COPY server ./server
-# The Python client is part of the distribution too (tienlen tournament plays outside bots through it).
+# The Python client and the tournament are part of the distribution too (tienlen-tournament plays outside
+# bots through the client).
 COPY clients/python/tienlen_client ./clients/python/tienlen_client
+COPY clients/python/tienlen_tournament ./clients/python/tienlen_tournament
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin tienlen
 # The browser table at / (static files; an installed package does not find them in the repository).

@@ -26,6 +26,7 @@ FAST_EXIT_S = 10.0  # a refusal comes before Redis or gunicorn start: well under
 
 # (variable, bad value, what the one line says); {file} is a path to a plain file
 BAD = [
+    ("TIENLEN_STORE", "postgres", "TIENLEN_STORE must be one of redis, not 'postgres'"),
     ("REDIS_URL", "localhost:6379", "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL"),
     ("REDIS_URL", "http://example.com", "REDIS_URL must be a redis://"),
     ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
@@ -52,6 +53,7 @@ BAD = [
 
 # (variable, good value, Settings field, the value it becomes)
 GOOD: list[tuple[str, str, str, Any]] = [
+    ("TIENLEN_STORE", "Redis", "store", "redis"),
     ("REDIS_URL", "redis://10.0.0.5:6380/2", "redis_url", "redis://10.0.0.5:6380/2"),
     ("REDIS_URL", "unix:///run/redis.sock", "redis_url", "unix:///run/redis.sock"),
     ("REDIS_URL", "", "embedded_redis", True),

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .bots import DEFAULT_BUDGET_S
-from .store.backends import DEFAULT_STORE, STORE_KINDS
+from .stores import DEFAULT_STORE, STORE_KINDS
 
 __all__ = [
     "DEFAULT_RATE_LIMITS",

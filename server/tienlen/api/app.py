@@ -19,7 +19,7 @@ from ..service import MatchService, ServiceError
 from ..service.base import Offload
 from ..settings import Settings
 from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
-from ..store.backends import StoreOptions, open_store
+from ..stores import StoreOptions, open_store
 from ..store.layout import Lifetimes
 from .breaker import Breaker, BreakerOpenError
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
