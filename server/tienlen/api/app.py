@@ -19,8 +19,8 @@ from ..service import MatchService, ServiceError
 from ..service.base import Offload
 from ..settings import Settings
 from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
-from ..stores import StoreOptions, open_store
 from ..store.layout import Lifetimes
+from ..stores import StoreOptions, open_store
 from .breaker import Breaker, BreakerOpenError
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
