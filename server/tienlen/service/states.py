@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
 from ..store import Clock, MatchRecord, SeatRecord
 from ..store.records import MatchStatus
 
 EventDict = dict[str, Any]
+State = TypeVar("State", "MatchState", "SeatState")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,25 +85,23 @@ class SeatState:
 
 
 @dataclass(frozen=True, slots=True)
-class ActionOutcome:
-    """The answer to an action: the seat's view after it, and every event from it through the bots' replies."""
+class Outcome(Generic[State]):
+    """The answer to a write: a state after it (a seat's view, or the public match) and every event it set off.
 
-    view: SeatState
+    An action answers the seat's view and the events from it through the bots'
+    replies (:data:`ActionOutcome`); leaving answers the public match and what
+    leaving set off, a bot taking the seat and its plays (:data:`LeaveOutcome`).
+    """
+
+    state: State
     events: Sequence[EventDict]
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.view, name)
+        return getattr(self.state, name)  # the state's fields read through (the answer schema lists them)
 
 
-@dataclass(frozen=True, slots=True)
-class LeaveOutcome:
-    """The answer to leaving: the public match, and what leaving set off (a bot taking the seat, its plays)."""
-
-    match: MatchState
-    events: Sequence[EventDict]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.match, name)
+ActionOutcome = Outcome[SeatState]
+LeaveOutcome = Outcome[MatchState]
 
 
 @dataclass(frozen=True, slots=True)
