@@ -84,7 +84,7 @@ class SeatState:
         return getattr(self.match, name)  # the public fields read through (the answer schema lists them)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Outcome(Generic[State]):
     """The answer to a write: a state after it (a seat's view, or the public match) and every event it set off.
 
