@@ -42,10 +42,18 @@ GUNICORN_LEAST_LEVEL = logging.WARNING  # gunicorn's start-up chatter (booting w
 requests_log = logging.getLogger("tienlen.requests")
 
 
+_seconds: tuple[int, str] = (-1, "")  # the last whole second written, and its text (most lines share it)
+
+
 def timestamp(created: float) -> str:
     """ISO 8601 in UTC with milliseconds: ``2026-12-04T02:50:01.123Z``."""
+    global _seconds
     whole = int(created)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{int((created - whole) * 1000):03d}Z"
+    second, text = _seconds
+    if second != whole:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+        _seconds = (whole, text)
+    return f"{text}.{int((created - whole) * 1000):03d}Z"
 
 
 class LineFormatter(logging.Formatter):

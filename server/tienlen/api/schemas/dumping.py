@@ -4,8 +4,9 @@ A view returns domain objects (records, views, combinations, hints) and its
 ``@blp.response`` schema writes them as JSON, as flask-smorest does. The
 schema is the one owner of the answer's shape. marshmallow walks every field
 through several layers on every dump, which cost an action's answer about
-90 µs; :class:`AnswerSchema` plans the same dump once per schema class (one
-small function per field) and runs that plan instead. Fields whose kind the
+90 µs; :class:`AnswerSchema` plans the same dump once per schema class (a
+function written for it from its fields, with nested schemas' functions
+called by name) and runs that plan instead. Fields whose kind the
 planner does not know are dumped by marshmallow itself, so the plan never
 differs from marshmallow's own dump (a property test compares them on random
 matches: :meth:`AnswerSchema.reference_dump`).
@@ -25,91 +26,109 @@ _MISSING = ma.missing
 _reference = threading.local()  # set while a reference dump runs: every schema then dumps the marshmallow way
 
 
-def _value(obj: Any, name: str) -> Any:
-    """``obj[name]`` of a mapping, else the attribute (marshmallow's accessor, without dotted paths)."""
-    if isinstance(obj, Mapping):
-        return obj.get(name, _MISSING)
-    return getattr(obj, name, _MISSING)
+class _Names:
+    """The names a generated dump refers to (functions, nested dumps), and fresh local names."""
+
+    def __init__(self) -> None:
+        self.globals: dict[str, Any] = {"M": _MISSING}
+        self._count = 0
+
+    def add(self, value: Any) -> str:
+        """A global name for ``value``."""
+        self._count += 1
+        name = f"g{self._count}"
+        self.globals[name] = value
+        return name
+
+    def local(self) -> str:
+        """A fresh local name (a comprehension's item)."""
+        self._count += 1
+        return f"x{self._count}"
 
 
-def _as_is(value: Any) -> Any:
-    return value
-
-
-def _nullable(dump: Dump) -> Dump:
-    return lambda value: None if value is None else dump(value)
-
-
-def _plan_field(field: fields.Field[Any]) -> Dump | None:
-    """How one field writes a value, or None when only marshmallow knows (the field then dumps itself)."""
+def _written(field: fields.Field[Any], value: str, names: _Names) -> str | None:
+    """A Python expression writing the (not missing) value named ``value`` as ``field`` does, or None when only
+    marshmallow knows how (the field then writes itself)."""
     kind = type(field)
     planned = getattr(field, "dump_value", None)
     if planned is not None:
-        return _nullable(planned)
+        return f"{names.add(planned)}({value})"
     if kind is fields.String or kind.__name__ == "Tag":
-        return _nullable(str)
+        return f"str({value})"
     if kind is fields.Integer:
-        return _nullable(int)
+        return f"int({value})"
     if kind is fields.Float:
-        return _nullable(float)
+        return f"float({value})"
     if kind is fields.Boolean:
-        return _nullable(bool)
+        return f"bool({value})"
     if kind is fields.Raw:
-        return _as_is
+        return value
     if kind is fields.List:
-        inner = _plan_field(field.inner)  # type: ignore[attr-defined]
-        if inner is None:
-            return None
-        item = inner
-        return _nullable(lambda value: [item(entry) for entry in value])
+        item = names.local()
+        inner = _written(field.inner, item, names)  # type: ignore[attr-defined]
+        return None if inner is None else f"[{_nullable(inner, item)} for {item} in {value}]"
     if kind is fields.Nested:
         schema = field.schema  # type: ignore[attr-defined]
         if not isinstance(schema, ma.Schema):
             return None
-        nested = plan(schema)
+        nested = names.add(plan(schema))
         if field.many:  # type: ignore[attr-defined]
-            return _nullable(lambda value: [nested(entry) for entry in value])
-        return _nullable(nested)
+            item = names.local()
+            return f"[{nested}({item}) for {item} in {value}]"
+        return f"{nested}({value})"
     if kind is fields.Dict:
-        keys = field.key_field  # type: ignore[attr-defined]
-        values = field.value_field  # type: ignore[attr-defined]
-        key_dump = _as_is if keys is None else _plan_field(keys)
-        value_dump = _as_is if values is None else _plan_field(values)
-        if key_dump is None or value_dump is None:
+        key, entry = names.local(), names.local()
+        keys, values = field.key_field, field.value_field  # type: ignore[attr-defined]
+        key_text = key if keys is None else _written(keys, key, names)
+        entry_text = entry if values is None else _written(values, entry, names)
+        if key_text is None or entry_text is None:
             return None
-        k, v = key_dump, value_dump
-        return _nullable(lambda value: {k(key): v(entry) for key, entry in value.items()})
+        return f"{{{_nullable(key_text, key)}: {_nullable(entry_text, entry)} for {key}, {entry} in {value}.items()}}"
     return None
 
 
+def _nullable(expression: str, value: str) -> str:
+    return expression if expression == value else f"(None if {value} is None else {expression})"
+
+
 def _plan_schema(schema: ma.Schema) -> Dump:
-    """The dump of one schema instance: each dumped field read, written and keyed in declaration order."""
-    steps: list[tuple[str, str, Dump | None, fields.Field[Any]]] = []
-    read: Callable[[Any, str], Any] = _value
-    if type(schema).get_attribute is not ma.Schema.get_attribute:  # the schema reads its objects its own way
-        read = lambda obj, name: schema.get_attribute(obj, name, _MISSING)  # noqa: E731
+    """The dump of one schema instance: a function written for it, each field read, written and keyed in
+    declaration order (a field only marshmallow can write, or a schema that reads its objects its own way, is
+    left to marshmallow for that field)."""
+    names = _Names()
+    own_reads = type(schema).get_attribute is not ma.Schema.get_attribute
+    body: dict[str, list[str]] = {"mapping": [], "object": []}
     for name, field in schema.dump_fields.items():
+        key = repr(field.data_key or name)
         attribute = field.attribute or name
         computed = isinstance(field, (fields.Function, fields.Method))
-        if computed or "." in attribute or field.dump_default is not _MISSING:
-            steps.append((field.data_key or name, name, None, field))  # marshmallow's own accessor and defaults
+        written = None if computed else _written(field, "v", names)
+        if own_reads or written is None or "." in attribute or field.dump_default is not _MISSING:
+            serialize, read = names.add(field.serialize), names.add(schema.get_attribute)
+            for lines in body.values():
+                lines += [f"    v = {serialize}({name!r}, obj, {read})", f"    if v is not M: out[{key}] = v"]
             continue
-        steps.append((field.data_key or name, attribute, _plan_field(field), field))
-
-    def dump(obj: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, attribute, write, field in steps:
-            if write is None:
-                value = field.serialize(attribute, obj, schema.get_attribute)
-            else:
-                value = read(obj, attribute)
-                if value is _MISSING:
-                    continue
-                value = write(value)
-            if value is not _MISSING:
-                out[key] = value
-        return out
-
+        body["mapping"].append(f"    v = obj.get({attribute!r}, M)")
+        body["object"].append(f"    v = getattr(obj, {attribute!r}, M)")
+        for lines in body.values():
+            lines.append(f"    if v is not M: out[{key}] = {_nullable(written, 'v')}")
+    source = "\n".join(
+        [
+            "def dump_mapping(obj):",
+            "    out = {}",
+            *body["mapping"],
+            "    return out",
+            "def dump(obj):",
+            "    if type(obj) is dict or isinstance(obj, Mapping):",
+            "        return dump_mapping(obj)",
+            "    out = {}",
+            *body["object"],
+            "    return out",
+        ]
+    )
+    scope = names.globals | {"Mapping": Mapping}
+    exec(compile(source, f"<dump of {type(schema).__name__}>", "exec"), scope)
+    dump: Dump = scope["dump"]
     return dump
 
 
