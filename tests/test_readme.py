@@ -52,3 +52,18 @@ def test_the_readme_curl_walkthrough_runs_as_written(live_server: str, tmp_path:
     assert re.search(r'\{"match_id":"[0-9a-f]{20}","seat":0,"token":"[^"]+"\}', out), "the rematch answer"
     assert '"listed":true' in out, "the friends' match is in the lobby"
     assert (tmp_path / "match.json").stat().st_size > 1000
+
+
+def test_the_readme_lists_every_error_reason_under_its_status() -> None:
+    """Rule: a reason the API can give is in the README's table of reasons, in the row of its status."""
+    from tienlen.api.errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS
+
+    text = README.read_text(encoding="utf-8")
+    rows = {
+        match.group(1): match.group(2)
+        for match in re.finditer(r"^\| (\d{3}|any other) \| (.*) \|$", text, flags=re.M)
+    }
+    statuses = REASON_STATUS | {reason: status for status, reason in DEFAULT_REASONS.items()}
+    for reason, status in statuses.items():
+        assert f"`{reason}`" in rows.get(str(status), ""), f"README: `{reason}` is not in the row of {status}"
+    assert f"`{FALLBACK_REASON}`" in rows.get("any other", "")

@@ -1,10 +1,10 @@
 """Every answer that is not a success speaks the v1 error shape, routing's and the framework's own included.
 
-``{code, status, message, reason}`` with a documented ``reason`` (docs: README "Errors"): a doubled
-slash's redirect (308, with ``Location``), an unknown path (404), a method the path does not take (405, with
-``Allow``), a body too large (413, in our words), a missing or wrong token (401, with ``WWW-Authenticate:
-Bearer``), and a body that does not match the schema (422, a message a person can read). ``OPTIONS`` answers
-204 with ``Allow`` and no body.
+``{code, status, message, reason}`` with a documented ``reason`` (the README's table of reasons; docs/api.md,
+"Errors"): a doubled slash's redirect (308, with ``Location``), an unknown path (404), a method the path does
+not take (405, with ``Allow``), a body too large (413, in our words), a missing or wrong token (401, with
+``WWW-Authenticate: Bearer``), and a body that does not match the schema (422, a message a person can read).
+``OPTIONS`` answers 204 with ``Allow`` and no body.
 """
 
 from __future__ import annotations
