@@ -23,11 +23,11 @@ import pytest
 from tests.support.http import call, children
 from tests.support.servers import ServerStarter
 from tienlen.api import create_app
-from tienlen.api.runtime import OutageLog
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.logs import FIELDS, LineFormatter, logging_config
 from tienlen.settings import Settings
 from tienlen.store import StoreUnavailableError
+from tienlen.store.outage import OutageLog
 
 HEAD = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \[\d+\] [\w.]+: "
 OUTAGE_S = 5.0
@@ -231,7 +231,7 @@ def test_a_redis_outage_of_five_seconds_writes_a_handful_of_lines(
             process.terminate()
             process.wait(timeout=20)
     lines = log.read_text().splitlines()[before:]
-    outage = [line for line in lines if "tienlen.sweeper" in line]
+    outage = [line for line in lines if "tienlen.store" in line]
     assert outage and "Redis does not answer" in outage[0], lines
     assert "Redis answers again after" in outage[-1], lines
     assert len(lines) <= MOST_OUTAGE_LINES, "\n".join(lines)

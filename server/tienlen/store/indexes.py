@@ -14,17 +14,16 @@ there is logged and the request still answers what it committed.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client
+from .outage import REDIS_OUTAGE
 
 DEADLINES_KEY = "tl:{clock}:deadlines"
 LOBBY_KEY = "tl:{lobby}:open"
 T = TypeVar("T")
-log = logging.getLogger("tienlen.store")
 
 # Take a due deadline for ``ARGV[2]`` ms (a lease), if it is still the one seen at ``ARGV[1]``.
 _CLAIM = """
@@ -115,4 +114,4 @@ class RedisIndexes:
         try:
             command(self._indexes_client)
         except STORE_ERRORS as error:
-            log.warning("the lobby was not updated: %s", error)
+            REDIS_OUTAGE.failed(error)  # the next listing drops or shows it right

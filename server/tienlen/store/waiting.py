@@ -35,7 +35,8 @@ import redis
 from redis.exceptions import RedisClusterException
 
 from .. import wire
-from .base import DELETED_EVENT, TooManyWaitersError
+from .base import DELETED_EVENT, StoreUnavailableError, TooManyWaitersError
+from .outage import REDIS_OUTAGE
 
 log = logging.getLogger("tienlen.waiting")
 
@@ -251,9 +252,10 @@ class Waiting:
                 if add:
                     (pubsub.ssubscribe if self.sharded else pubsub.subscribe)(*add)
                 self._read_messages(pubsub)
+                REDIS_OUTAGE.answered()
                 backoff = 0.05
             except (redis.RedisError, RedisClusterException, OSError, ValueError) as error:
-                log.warning("wake-up subscriber lost Redis: %s", error)
+                REDIS_OUTAGE.failed(StoreUnavailableError(f"the wake-up subscriber lost Redis: {error}"))
                 self._disconnected(pubsub)
                 pubsub = None
                 time.sleep(backoff)
