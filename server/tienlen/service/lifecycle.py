@@ -27,7 +27,7 @@ from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_
 from ..store.records import TOKEN_BYTES
 from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
-from .states import LeaveOutcome, SeatToken, match_state
+from .states import LeaveOutcome, SeatToken, leave_outcome
 
 # A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
 # budget): long enough for a live sweeper to apply it, short enough that one that died or stalls costs seconds.
@@ -153,7 +153,7 @@ class LifecycleMixin(ServiceBase):
             if self.store.commit(record, expected, events):
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
-                return LeaveOutcome(match_state(record), events)
+                return leave_outcome(record, events)
         raise StaleVersion("the match kept changing; try again")
 
     def cancel(self, match_id: str, token: str | None) -> None:

@@ -57,7 +57,17 @@ from .idempotency import (
 )
 from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
-from .states import ActionOutcome, Created, EventPage, SeatState, SeatToken, legal_in_order, match_state, seat_state
+from .states import (
+    ActionOutcome,
+    Created,
+    EventPage,
+    SeatState,
+    SeatToken,
+    action_outcome,
+    legal_in_order,
+    match_state,
+    seat_state,
+)
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
@@ -304,7 +314,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             if answer_key is not None:
                 remember_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
             if self.store.commit(record, expected, events):
-                return ActionOutcome(seat_state(record, seat), events)
+                return action_outcome(record, seat, events)
         raise StaleVersion("the match kept changing while your action was applied; try again")
 
     def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> ActionOutcome:
@@ -318,7 +328,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 break
             events += [e for e in found if e["seq"] <= done.last_seq]
             after = found[-1]["seq"]
-        return ActionOutcome(seat_state(record, seat), events)
+        return action_outcome(record, seat, events)
 
     def _judge_and_apply(self, record: MatchRecord, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
         """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""

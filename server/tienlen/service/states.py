@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
 from ..store import Clock, MatchRecord, SeatRecord
 from ..store.records import MatchStatus
 
 EventDict = dict[str, Any]
-State = TypeVar("State", "MatchState", "SeatState")
+State = TypeVar("State", bound="MatchState")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,36 +72,26 @@ class MatchState:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatState:
+class SeatState(MatchState):
     """A match as one seat sees it: the public state, and the seat's own hand and start card (card numbers)."""
 
-    match: MatchState
     seat: int
     hand: int
     start_card: int | None
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.match, name)  # the public fields read through (the answer schema lists them)
 
+@dataclass(frozen=True, slots=True)
+class ActionOutcome(SeatState):
+    """The answer to an action: the seat's view after it, and every event from it through the bots' replies."""
 
-@dataclass(frozen=True)
-class Outcome(Generic[State]):
-    """The answer to a write: a state after it (a seat's view, or the public match) and every event it set off.
-
-    An action answers the seat's view and the events from it through the bots'
-    replies (:data:`ActionOutcome`); leaving answers the public match and what
-    leaving set off, a bot taking the seat and its plays (:data:`LeaveOutcome`).
-    """
-
-    state: State
     events: Sequence[EventDict]
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.state, name)  # the state's fields read through (the answer schema lists them)
 
+@dataclass(frozen=True, slots=True)
+class LeaveOutcome(MatchState):
+    """The answer to leaving: the public match, and what leaving set off (a bot taking the seat, its plays)."""
 
-ActionOutcome = Outcome[SeatState]
-LeaveOutcome = Outcome[MatchState]
+    events: Sequence[EventDict]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,25 +161,41 @@ def legal_in_order(legal: LegalPlays | None) -> LegalPlays:
 def match_state(record: MatchRecord) -> MatchState:
     """The public state of a match from its record."""
     engine = record.engine
-    return _state(record, None if engine is None else public_view(engine))
+    return _state(MatchState, record, None if engine is None else public_view(engine))
 
 
 def seat_state(record: MatchRecord, seat: int) -> SeatState:
     """The match as one seat sees it."""
+    return _seat_state(SeatState, record, seat)
+
+
+def action_outcome(record: MatchRecord, seat: int, events: Sequence[EventDict]) -> ActionOutcome:
+    """The answer to an action: the seat's view now, and the events from the action through the bots' replies."""
+    return _seat_state(ActionOutcome, record, seat, events=events)
+
+
+def leave_outcome(record: MatchRecord, events: Sequence[EventDict]) -> LeaveOutcome:
+    """The answer to leaving: the public match now, and what leaving set off."""
+    engine = record.engine
+    return _state(LeaveOutcome, record, None if engine is None else public_view(engine), events=events)
+
+
+def _seat_state(kind: type[State], record: MatchRecord, seat: int, **more: Any) -> State:
     engine = record.engine
     if engine is None:
-        return SeatState(_state(record, None), seat, 0, None)
+        return _state(kind, record, None, seat=seat, hand=0, start_card=None, **more)
     view = seat_view(engine, seat)
-    return SeatState(_state(record, view.public), seat, view.hand, view.start_card)
+    return _state(kind, record, view.public, seat=seat, hand=view.hand, start_card=view.start_card, **more)
 
 
-def _state(record: MatchRecord, public: PublicView | None) -> MatchState:
+def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **more: Any) -> State:
+    """``kind`` (the public state or a state that adds to it, given in ``more``) of the record and its view."""
     if public is None:
         seats = tuple(_seat(i, s, 0, False, None, 0) for i, s in enumerate(record.seats))
-        return MatchState(
+        return kind(
             record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
             None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
-            record.updated_at, record.listed, record.next_match_id,
+            record.updated_at, record.listed, record.next_match_id, **more,
         )  # fmt: skip
     table = None if public.table is None or public.table_seat is None else public.table
     outcome = public.outcome
@@ -197,7 +203,7 @@ def _state(record: MatchRecord, public: PublicView | None) -> MatchState:
         _seat(i, s, public.cards_left[i], public.passed(i), public.places[i], public.scores[i])
         for i, s in enumerate(record.seats)
     )
-    return MatchState(
+    return kind(
         match_id=record.match_id,
         status=record.status,  # an abandoned match is finished although nobody won
         version=record.version,
@@ -218,6 +224,7 @@ def _state(record: MatchRecord, public: PublicView | None) -> MatchState:
         updated_at=record.updated_at,
         listed=record.listed,
         next_match_id=record.next_match_id,
+        **more,
     )
 
 
