@@ -7,20 +7,17 @@ worker, a multiprocessing worker) forgets the servers it inherited.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import os
-import signal
 import subprocess
-import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
 
 from .binary import find_redis_server
+from .child import pdeathsig_preexec
 from .lock import DataDirLock
 from .ports import free_port
 from .resp import send_command
@@ -49,31 +46,6 @@ def _detach_after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_detach_after_fork)
-
-
-def pdeathsig_preexec() -> Callable[[], None] | None:
-    """Return a ``preexec_fn`` asking Linux to SIGTERM the child if its parent dies, or None.
-
-    Only used while the calling process has a single thread (``preexec_fn`` is
-    not safe otherwise); on other platforms it is simply skipped.  Redis treats
-    SIGTERM as a graceful shutdown, so the append-only file is flushed.
-    """
-    if not hasattr(os, "fork") or threading.active_count() != 1:
-        return None
-    libc_name = ctypes.util.find_library("c")
-    if libc_name is None:
-        return None
-    try:
-        libc = ctypes.CDLL(libc_name, use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError):
-        return None
-    pr_set_pdeathsig = 1
-
-    def preexec() -> None:
-        prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0)
-
-    return preexec
 
 
 class LocalRedis:
