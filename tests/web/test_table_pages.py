@@ -421,7 +421,12 @@ def test_the_table_is_drawn_before_its_slow_requests_answer(pages: PageFactory, 
     assert page.inner_text("#turn-text") == "Your turn"
     for name in ("#play", "#pass", "#hint", "#leave"):
         assert page.is_disabled(name), f"{name} waits until the table is ready"
+    for _ in range(250):  # the route's handler runs as Playwright gets to it: give it up to 5 s
+        if held_back:
+            break
+        page.wait_for_timeout(20)
     assert held_back, "the legal plays were asked for and are still held"
+    assert page.is_disabled("#play") and page.is_disabled("#pass"), "still waiting for them"
     for route in held_back:
         route.continue_()
     page.unroute("**/legal")
