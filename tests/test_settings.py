@@ -188,3 +188,22 @@ def test_create_app_takes_a_settings_object_as_it_is(clean_env: None) -> None:
     assert app.config["MAX_CONTENT_LENGTH"] == 1234
     overridden = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_MAX_BODY": "99"})
     assert overridden.config["MAX_CONTENT_LENGTH"] == 99
+
+
+@pytest.mark.parametrize(
+    ("names", "warned"),
+    [
+        (["TIENLEN_MAX_BDY"], [("TIENLEN_MAX_BDY", "TIENLEN_MAX_BODY")]),
+        (["TIENLEN_LOG_LEVELS", "TIENLEN_HEARTBEAT"], [("TIENLEN_LOG_LEVELS", "TIENLEN_LOG_LEVEL")]),
+        (["TIENLEN_REDIS_CLUSTERS"], [("TIENLEN_REDIS_CLUSTERS", "TIENLEN_REDIS_CLUSTER")]),
+        (["TIENLEN_REQUIRE_TOOLS", "TIENLEN_TOKEN", "TIENLEN_URL", "PATH"], []),
+    ],
+)
+def test_a_nearly_named_setting_is_named_back_and_others_are_left_alone(
+    names: list[str], warned: list[tuple[str, str]]
+) -> None:
+    """Rule: a TIENLEN_* variable one typo away from a setting is reported with the setting meant; the tests' and
+    bots' own TIENLEN_* variables are not."""
+    from tienlen.settings import misspelt
+
+    assert misspelt(names) == warned

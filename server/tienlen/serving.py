@@ -39,7 +39,7 @@ from gunicorn.glogging import Logger as GunicornLogger
 
 from .local_redis import DataDirInUseError, LocalRedis
 from .logs import logging_config
-from .settings import Settings, SettingsError
+from .settings import Settings, SettingsError, misspelt
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -284,6 +284,8 @@ def serve(config: ServeConfig) -> int:
     log_config = logging_config(settings)
     logging.config.dictConfig(log_config)
     log = logging.getLogger("tienlen.serve")
+    for name, meant in misspelt(os.environ):
+        log.warning("%s is not a setting of this server and is ignored: did you mean %s?", name, meant)
     _open_files_to_the_limit()
     previous = {sig: signal.signal(sig, _raise_system_exit) for sig in (signal.SIGTERM, signal.SIGINT)}
     owner_pid = os.getpid()

@@ -9,11 +9,12 @@ Every other module takes its values from the :class:`Settings` object.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "Settings",
     "SettingsError",
     "checkout_web_dir",
+    "misspelt",
     "parse_rate_limits",
 ]
 
@@ -215,6 +217,21 @@ class Settings:
     def log_level_number(self) -> int:
         """The log level as the :mod:`logging` number."""
         return logging.getLevelNamesMapping()[self.log_level]
+
+
+def misspelt(names: Iterable[str]) -> list[tuple[str, str]]:
+    """The ``TIENLEN_*`` names among ``names`` that are no setting but nearly one: (the name, the setting meant).
+
+    The server ignores ``TIENLEN_*`` variables it does not know (the tests' and the tournament bots' own), so a
+    misspelt setting would be ignored without a word; ``tienlen serve`` warns about these.
+    """
+    found = []
+    for name in sorted(names):
+        if name.startswith("TIENLEN_") and name not in VARIABLES:
+            close = difflib.get_close_matches(name, VARIABLES, n=1, cutoff=0.85)
+            if close:
+                found.append((name, close[0]))
+    return found
 
 
 def parse_rate_limits(text: str) -> dict[str, str] | None:
