@@ -10,6 +10,7 @@ no credential or token behind, and its name stays closed.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +19,7 @@ import redis
 from flask.testing import FlaskClient
 
 from tienlen.local_redis import LocalRedis
-from tienlen.service.accounts import MAX_NAME_FAILURES
+from tienlen.service.accounts import MAX_ADDRESS_FAILURES, MAX_NAME_FAILURES
 
 PASSWORD = "correct horse battery"
 
@@ -72,6 +73,8 @@ def values(db: Any, found: set[bytes]) -> list[bytes]:
             out += [part for pair in db.hgetall(key).items() for part in pair]
         elif kind == b"set":
             out += list(db.smembers(key))
+        elif kind == b"zset":
+            out += list(db.zrange(key, 0, -1))
         out.append(key)
     return out
 
@@ -150,6 +153,35 @@ def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskCli
     other = fresh_name()
     register(web, other)
     assert web.post("/v1/sessions", json={"name": other, "password": PASSWORD}).status_code == 201
+
+
+def test_failed_logins_from_one_address_are_throttled_whatever_the_name(web: FlaskClient) -> None:
+    name = fresh_name()
+    register(web, name)
+    for _ in range(MAX_ADDRESS_FAILURES):
+        assert web.post("/v1/sessions", json={"name": fresh_name(), "password": PASSWORD}).status_code == 401
+    refused = web.post("/v1/sessions", json={"name": name, "password": PASSWORD})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    web.environ_base["REMOTE_ADDR"] = "192.0.2." + secrets.token_hex(4)
+    assert web.post("/v1/sessions", json={"name": name, "password": PASSWORD}).status_code == 201
+
+
+def test_an_unknown_name_takes_about_as_long_as_a_wrong_password(web: FlaskClient) -> None:
+    name = fresh_name()
+    register(web, name)
+
+    def median_s(body: dict[str, str]) -> float:
+        spent = []
+        for _ in range(5):
+            started = time.perf_counter()
+            assert web.post("/v1/sessions", json=body).status_code == 401
+            spent.append(time.perf_counter() - started)
+        return sorted(spent)[2]
+
+    wrong_password = median_s({"name": name, "password": "wrong password"})
+    unknown_name = median_s({"name": fresh_name(), "password": "wrong password"})
+    # without the dummy hash an unknown name answers in a few ms, a password check takes tens
+    assert unknown_name > 0.3 * wrong_password, (unknown_name, wrong_password)
 
 
 def test_a_token_without_the_scope_is_refused_403(web: FlaskClient) -> None:

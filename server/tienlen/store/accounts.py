@@ -7,7 +7,8 @@ keeps them on one slot; a name and a token each have a slot of their own):
   the name stays closed)
 - ``tl:{acct:<id>}:account`` hash: ``name``, ``kind``, ``created_at``, ``password`` (the Argon2id hash)
 - ``tl:{acct:<id>}:tokens`` hash: token id → the personal token's JSON (label, scopes, created, digest)
-- ``tl:{acct:<id>}:sessions`` set: the digests of the account's sessions (to revoke them all)
+- ``tl:{acct:<id>}:sessions`` sorted set: the digests of the account's sessions by when each expires (to
+  revoke them all; the expired ones are dropped as a new one is added)
 - ``tl:{token:<sha256>}`` the JSON of what a token may do (account id, token id, scopes); a session's
   expires with the session, a personal token's never
 - ``tl:{fails:name:<lower-case name>}``, ``tl:{fails:addr:<address>}`` failed logins, counted for a while
@@ -18,6 +19,7 @@ after its account is written, so a name never points at nothing.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,7 +46,7 @@ def tokens_key(account_id: str) -> str:
 
 
 def sessions_key(account_id: str) -> str:
-    """The key of the set of an account's session digests."""
+    """The key of the sorted set of an account's session digests (scored by expiry, epoch seconds)."""
     return f"tl:{{acct:{account_id}}}:sessions"
 
 
@@ -197,13 +199,15 @@ class RedisAccounts:
     def add_session(self, account_id: str, digest: str, ttl_s: int) -> None:
         """Keep a session token's digest for ``ttl_s`` seconds."""
         grant = Grant(account_id, None, ("play", "account"))
-        self._call(lambda: self._redis.sadd(sessions_key(account_id), digest))
+        now = time.time()
+        self._call(lambda: self._redis.zremrangebyscore(sessions_key(account_id), "-inf", now))
+        self._call(lambda: self._redis.zadd(sessions_key(account_id), {digest: now + ttl_s}))
         self._call(lambda: self._redis.set(token_key(digest), _grant_json(grant), ex=ttl_s))
 
     def drop_session(self, account_id: str, digest: str) -> None:
         """Revoke a session."""
         self._call(lambda: self._redis.delete(token_key(digest)))
-        self._call(lambda: self._redis.srem(sessions_key(account_id), digest))
+        self._call(lambda: self._redis.zrem(sessions_key(account_id), digest))
 
     def add_token(self, account_id: str, token: TokenRecord) -> None:
         """Keep a personal token (no lifetime)."""
@@ -240,7 +244,7 @@ class RedisAccounts:
         """Delete the account's credentials and every token; its name stays closed."""
         account_id = record.account_id
         digests = [token.digest for token in self.tokens(account_id)]
-        digests += [d.decode() for d in self._call(lambda: self._redis.smembers(sessions_key(account_id)))]
+        digests += [d.decode() for d in self._call(lambda: self._redis.zrange(sessions_key(account_id), 0, -1))]
         for digest in digests:  # each token has a slot of its own: one DEL each
             self._call(lambda digest=digest: self._redis.delete(token_key(digest)))
         self._call(lambda: self._redis.set(name_key(record.name), CLOSED))
