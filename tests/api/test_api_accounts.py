@@ -141,7 +141,7 @@ def test_a_wrong_name_and_a_wrong_password_are_refused_alike(web: FlaskClient) -
     assert right.status_code == 201 and set(right.get_json()) == {"token", "expires_at"}
 
 
-def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskClient) -> None:
+def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskClient, db: Any) -> None:
     name = fresh_name()
     register(web, name)
     for _ in range(MAX_NAME_FAILURES):
@@ -150,6 +150,7 @@ def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskCli
     refused = web.post("/v1/sessions", json={"name": name, "password": PASSWORD})  # even the right one
     assert refused.status_code == 429 and refused.get_json()["reason"] == "rate_limited"
     assert 0 < int(refused.headers["Retry-After"]) <= 15 * 60
+    assert 0 < db.ttl(f"tl:{{fails:name:{name}}}") <= 15 * 60  # a counter never outlives its window
     other = fresh_name()
     register(web, other)
     assert web.post("/v1/sessions", json={"name": other, "password": PASSWORD}).status_code == 201

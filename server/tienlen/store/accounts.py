@@ -29,6 +29,13 @@ from .connect import STORE_ERRORS, Client
 
 CLOSED = "-"  # the name index's value once its account is deleted
 
+# Count one failure; a counter without a lifetime (a new one) gets the window's. ARGV: the window in seconds.
+_FAIL = """
+local count = redis.call('INCR', KEYS[1])
+if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+
 
 def name_key(name: str) -> str:
     """The key of a name's index entry (names are unique ignoring case)."""
@@ -152,6 +159,8 @@ class RedisAccounts:
 
     def __init__(self, client: Client) -> None:
         self._redis = client
+        scripts: Any = client  # one server or a cluster: both register scripts
+        self._fail = scripts.register_script(_FAIL)
 
     def _call(self, work: Any) -> Any:
         try:
@@ -262,6 +271,5 @@ class RedisAccounts:
 
     def fail(self, keys: list[str], window_s: int) -> None:
         """Count one failed login on each counter of ``keys``; a new counter lasts ``window_s``."""
-        for who in keys:
-            self._call(lambda who=who: self._redis.set(fails_key(who), 0, ex=window_s, nx=True))
-            self._call(lambda who=who: self._redis.incr(fails_key(who)))
+        for who in keys:  # one script a counter: a counter never outlives its window
+            self._call(lambda who=who: self._fail(keys=[fails_key(who)], args=[window_s]))
