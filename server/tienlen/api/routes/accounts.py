@@ -102,7 +102,9 @@ class CurrentSession(MethodView):
     """Logging out."""
 
     @sessions.response(204)
-    @sessions.doc(security=AUTH, operationId="logout", responses=errors("invalid_request", *TOKEN_REASONS))
+    @sessions.doc(
+        security=AUTH, operationId="logout", responses=errors("invalid_request", "invalid_token", "store_unavailable")
+    )
     def delete(self) -> None:
         """Log out: the session token sent stops working at once (a personal token answers 422 `invalid_request`)."""
         account_service().logout(bearer_token())
