@@ -45,6 +45,7 @@ BAD = [
     ("TIENLEN_HEARTBEAT", "nan", "TIENLEN_HEARTBEAT must be a positive number, not 'nan'"),
     ("TIENLEN_RATE_LIMITS", "create=lots", "TIENLEN_RATE_LIMITS: create='lots' is not a limit"),
     ("TIENLEN_RATE_LIMITS", "shout=1/minute", "TIENLEN_RATE_LIMITS: 'shout=1/minute' is not kind=limit"),
+    ("TIENLEN_SESSION_DAYS", "0", "TIENLEN_SESSION_DAYS must be a positive integer, not '0'"),
     ("TIENLEN_CORS_ORIGINS", "example.com", "TIENLEN_CORS_ORIGINS: 'example.com' is not '*' or an origin"),
     ("TIENLEN_WEB_DIR", "{file}", "TIENLEN_WEB_DIR must be a directory"),
     ("TIENLEN_LOG_LEVEL", "loud", "TIENLEN_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'"),
@@ -70,6 +71,7 @@ GOOD: list[tuple[str, str, str, Any]] = [
     ("TIENLEN_WRITES_AT_ONCE", "0", "writes_at_once", 0),
     ("TIENLEN_HEARTBEAT", "0.5", "heartbeat_s", 0.5),
     ("TIENLEN_RATE_LIMITS", "off", "rate_limits", None),
+    ("TIENLEN_SESSION_DAYS", "7", "session_days", 7),
     ("TIENLEN_RATE_LIMITS", "", "rate_limits", DEFAULT_RATE_LIMITS),
     (
         "TIENLEN_RATE_LIMITS",

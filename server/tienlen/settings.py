@@ -45,18 +45,22 @@ DEFAULT_FINISHED_TTL_S = 24 * 3600
 DEFAULT_WAITING_TTL_S = 3600
 DEFAULT_REDIS_TIMEOUT_S = 1.0
 DEFAULT_WRITES_AT_ONCE = 1
+DEFAULT_SESSION_DAYS = 30
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 # What one client may do, by kind of request: create and join per address, act and hint per seat
-# token, wait (long polls and streams) per address. ``TIENLEN_RATE_LIMITS`` overrides any of them.
+# token, wait (long polls and streams), make an account and log in per address.
+# ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
     "create": "60/minute",
     "join": "60/minute",
     "act": "600/minute",
     "hint": "120/minute",
     "wait": "300/minute",
+    "account": "20/hour",
+    "login": "60/minute",
 }
 # The browser table's files in a checkout of the project (see checkout_web_dir).
 CHECKOUT_WEB_FILES = Path("clients", "web", "public")
@@ -79,6 +83,7 @@ VARIABLES = (
     "TIENLEN_WRITES_AT_ONCE",
     "TIENLEN_HEARTBEAT",
     "TIENLEN_RATE_LIMITS",
+    "TIENLEN_SESSION_DAYS",
     "TIENLEN_CORS_ORIGINS",
     "TIENLEN_WEB_DIR",
     "TIENLEN_LOG_LEVEL",
@@ -140,6 +145,7 @@ class Settings:
     ``TIENLEN_RATE_LIMITS``    (the defaults)   ``off``, or ``kind=limit`` pairs separated by ``;`` over
                                                 :data:`DEFAULT_RATE_LIMITS`, each limit in flask-limiter's notation
                                                 (``10/minute``, ``5 per second``)
+    ``TIENLEN_SESSION_DAYS``   ``30``           days a login's session token works
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
@@ -170,6 +176,7 @@ class Settings:
     writes_at_once: int = DEFAULT_WRITES_AT_ONCE
     heartbeat_s: float = DEFAULT_HEARTBEAT_S
     rate_limits: dict[str, str] | None = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # None: off
+    session_days: int = DEFAULT_SESSION_DAYS
     cors_origins: tuple[str, ...] = ()
     web_dir: Path | None = field(default_factory=checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
@@ -202,6 +209,7 @@ class Settings:
             writes_at_once=_whole_number(values, "TIENLEN_WRITES_AT_ONCE", DEFAULT_WRITES_AT_ONCE, least=0),
             heartbeat_s=_positive_float(values, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
             rate_limits=parse_rate_limits(values.get("TIENLEN_RATE_LIMITS", "")),
+            session_days=_whole_number(values, "TIENLEN_SESSION_DAYS", DEFAULT_SESSION_DAYS),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),

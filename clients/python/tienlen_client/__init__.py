@@ -35,6 +35,12 @@ or ``match_cancelled``)::
 
 :meth:`Client.events` with ``wait`` (a long poll) does the same one page at a time.
 
+Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
+session token; :meth:`Client.me`, :meth:`Client.create_token`,
+:meth:`Client.tokens`, :meth:`Client.revoke_token`, :meth:`Client.logout` and
+:meth:`Client.delete_account` take an account's token (their answers are the
+typed dictionaries of :mod:`.accounts`). Matches do not take account tokens yet.
+
 Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
@@ -45,19 +51,25 @@ plays worked out from its view), the one module that needs the server's
 
 from __future__ import annotations
 
+from .accounts import Account, IssuedToken, PersonalToken, Registered, Session
 from .api import Client, Seat
 from .stream import FINAL_EVENTS, EventStream
 from .transport import ApiError, ConnectionFailed, Endpoint, Response, RetryPolicy, new_idempotency_key
 
 __all__ = [
     "FINAL_EVENTS",
+    "Account",
     "ApiError",
     "Client",
     "ConnectionFailed",
     "Endpoint",
     "EventStream",
+    "IssuedToken",
+    "PersonalToken",
+    "Registered",
     "Response",
     "RetryPolicy",
     "Seat",
+    "Session",
     "new_idempotency_key",
 ]

@@ -21,6 +21,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an account and log in: answers the account and a session token (shown once).
+         * @description A name is 3 to 20 of `A-Z a-z 0-9 _ -`, unique ignoring case: a name
+         *     that differs from another's only in case, a house bot's name (its
+         *     level: `easy`, `medium`, `hard`, in any case) or the name of a deleted
+         *     account answers 409 `name_taken`. A password is 8 to 128 characters
+         *     (422 `invalid_request` otherwise), kept only as its Argon2id hash.
+         */
+        post: operations["create_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches": {
         parameters: {
             query?: never;
@@ -346,6 +370,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account the token sent acts for (a token of any scope). */
+        get: operations["get_me"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account (scope `account`), its password confirmed: its password hash and every token go.
+         * @description The name stays closed (409 `name_taken` to a new account), so nobody can
+         *     take a name others knew. A wrong password answers 401 `invalid_credentials`
+         *     and counts as a failed login.
+         */
+        delete: operations["delete_account"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's personal tokens (scope `account`), oldest first, without their secrets. */
+        get: operations["list_tokens"];
+        put?: never;
+        /**
+         * Make a personal API token (scope `account`) with the scopes asked; its secret is shown only here.
+         * @description It works until revoked. An account holds at most 50 (422 `invalid_request` past that).
+         */
+        post: operations["create_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal token (scope `account`): it answers 401 `invalid_token` from now on. */
+        delete: operations["revoke_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules": {
         parameters: {
             query?: never;
@@ -363,10 +450,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in: a new session token with both scopes (`play`, `account`), for `TIENLEN_SESSION_DAYS` days.
+         * @description A wrong name and a wrong password answer the same 401
+         *     `invalid_credentials`, in about the same time. Failed logins are
+         *     counted for 15 minutes per name and per client address: after 10 for
+         *     one name or 30 from one address, a login (or an account's deletion) is
+         *     refused with 429 `rate_limited` and `Retry-After` until the window
+         *     ends, whatever the password.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Log out: the session token sent stops working at once (a personal token answers 422 `invalid_request`). */
+        delete: operations["logout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            kind: components["schemas"]["AccountKind"];
+            name: string;
+        };
+        /** @enum {string} */
+        AccountKind: "human" | "bot";
         /** @description A play (with its cards) or a pass, told apart by `type`. */
         Action: components["schemas"]["PlayAction"] | components["schemas"]["PassAction"];
         ActionAnswer: {
@@ -450,6 +590,20 @@ export interface components {
             /** @description Seconds a remote seat has for each turn */
             turn_seconds: number;
         };
+        Confirm: {
+            password: string;
+        };
+        CreateAccount: {
+            /** @description A person, or a program */
+            kind: components["schemas"]["AccountKind"];
+            /** @description 3 to 20 of `A-Z a-z 0-9 _ -`, unique ignoring case */
+            name: string;
+            /**
+             * Format: password
+             * @description 8 to 128 characters; kept only as its Argon2id hash
+             */
+            password: string;
+        };
         CreateMatch: {
             /** @description A turn clock: a remote seat whose turn runs out passes (or plays its lowest legal play when it may not pass), and the takeover bot plays it after too many timeouts in a row */
             clock?: components["schemas"]["ClockRequest"];
@@ -465,6 +619,12 @@ export interface components {
             /** @description The level of the bot that takes over a seat that left or timed out too often (default `medium`) */
             takeover?: components["schemas"]["BotLevel"];
         } & (unknown & unknown & unknown);
+        CreateToken: {
+            /** @description What the token is for */
+            label: string;
+            /** @description `play`: act for the account's seats; `account`: manage the account and its tokens */
+            scopes: components["schemas"]["Scope"][];
+        };
         CreatedMatch: {
             match: components["schemas"]["Match"];
             match_id: string;
@@ -483,7 +643,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "match_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "scope_missing" | "match_not_found" | "token_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -554,6 +714,18 @@ export interface components {
             explanation: string;
             /** @description The same reason, machine-readable, for a client that writes it in its own words */
             explanation_code: components["schemas"]["ExplanationCode"];
+        };
+        IssuedToken: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            id: string;
+            label: string;
+            scopes: components["schemas"]["Scope"][];
+            /** @description An account's bearer token (a session's or a personal one), shown only here: keep it secret. Send it as `Authorization: Bearer <token>` */
+            token: string;
         };
         Join: {
             name: string;
@@ -628,6 +800,10 @@ export interface components {
             name: string | null;
             open: boolean;
             seat: number;
+        };
+        Login: {
+            name: string;
+            password: string;
         };
         Match: {
             clock: components["schemas"]["Clock"] | null;
@@ -760,6 +936,16 @@ export interface components {
              */
             type: "passed";
         };
+        PersonalToken: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            id: string;
+            label: string;
+            scopes: components["schemas"]["Scope"][];
+        };
         Play: {
             cards: string[];
             kind: components["schemas"]["PlayKind"];
@@ -794,6 +980,16 @@ export interface components {
         };
         /** @enum {string} */
         Preset: "standard" | "classic" | "ladder";
+        Registered: {
+            account: components["schemas"]["Account"];
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            expires_at: string;
+            /** @description An account's bearer token (a session's or a personal one), shown only here: keep it secret. Send it as `Authorization: Bearer <token>` */
+            token: string;
+        };
         Rematch: {
             match_id: string;
             seat: number;
@@ -918,6 +1114,8 @@ export interface components {
             tiebreak?: components["schemas"]["Tiebreak"];
         } & (unknown & unknown & unknown);
         /** @enum {string} */
+        Scope: "play" | "account";
+        /** @enum {string} */
         Scoring: "places" | "wins" | "none";
         SeatJoinedEvent: {
             name: string;
@@ -1008,6 +1206,15 @@ export interface components {
             /** @description Several only for a shared win */
             winners: number[];
         };
+        Session: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            expires_at: string;
+            /** @description An account's bearer token (a session's or a personal one), shown only here: keep it secret. Send it as `Authorization: Bearer <token>` */
+            token: string;
+        };
         Table: {
             cards: string[];
             kind: components["schemas"]["PlayKind"];
@@ -1092,6 +1299,122 @@ export interface operations {
             /** @description Reasons: `store_unavailable` */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    create_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccount"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registered"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `name_taken` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,6 +2520,387 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    get_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Confirm"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_credentials`, `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description With `rate_limited`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    list_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalToken"][];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    create_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateToken"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedToken"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    revoke_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `token_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     get_rules: {
         parameters: {
             query?: never;
@@ -2213,6 +2917,180 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RuleCatalog"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Login"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_credentials` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             default: components["responses"]["DEFAULT_ERROR"];

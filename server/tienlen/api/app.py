@@ -16,7 +16,9 @@ from .. import wire
 from ..engine import IllegalActionError
 from ..logs import install_logs
 from ..service import MatchService, ServiceError
+from ..service.accounts import AccountService
 from ..service.base import Offload
+from ..service.errors import LoginThrottled
 from ..settings import Settings
 from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
@@ -26,7 +28,7 @@ from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
-from .routes import events, matches, meta, seats, web
+from .routes import accounts, events, matches, meta, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
@@ -209,11 +211,12 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
             turns = WriteTurns(settings.writes_at_once, gevent_settle, lambda: store.waiters > 0)
             offload = turns.lending(gevent_offload)
     app.extensions["tienlen"] = MatchService(store, settings.bot_budget_s, offload)
+    app.extensions["tienlen_accounts"] = AccountService(store.accounts(), settings.session_days * 24 * 3600)
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
-    for blueprint in (matches.blp, seats.blp, events.blp, meta.blp):
+    for blueprint in (matches.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
@@ -231,7 +234,8 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
 
 
 def challenge(reason: str) -> dict[str, str]:
-    """The ``WWW-Authenticate`` header of a 401 (RFC 6750): a seat's bearer token is what this call takes."""
+    """The ``WWW-Authenticate`` header of a 401 (RFC 6750): a seat's or an account's bearer token is what this call
+    takes."""
     if REASON_STATUS.get(reason) != 401:
         return {}
     sent = bool(request.headers.get("Authorization"))
@@ -247,6 +251,8 @@ def _install_error_handlers(app: Flask, api: TienLenApi, breaker: Breaker) -> No
     def refused(error: ServiceError | IllegalActionError) -> tuple[dict[str, Any], int, dict[str, str]]:
         errors = error.errors if isinstance(error, ServiceError) else None
         body, status = error_body(error.reason, str(error), errors)
+        if isinstance(error, LoginThrottled):
+            return body, status, {"Retry-After": str(error.retry_after_s)}
         return body, status, challenge(error.reason)
 
     def store_down(error: StoreUnavailableError) -> tuple[dict[str, Any], int]:

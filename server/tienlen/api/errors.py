@@ -15,15 +15,20 @@ from werkzeug.http import HTTP_STATUS_CODES
 from ..engine import REFUSAL_REASONS
 from ..service.errors import (
     IdempotencyKeyReused,
+    InvalidCredentials,
     InvalidRequest,
     InvalidToken,
+    LoginThrottled,
     MatchFull,
     MatchNotFinished,
     MatchNotFound,
     MatchNotPlaying,
     MatchNotWaiting,
+    NameTaken,
     RematchCancelled,
+    ScopeMissing,
     StaleVersion,
+    TokenNotFound,
 )
 
 # The engine's refusals that are about the state of the match, not the play itself.
@@ -36,17 +41,21 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     ("moved_permanently", 308, True),  # a routing redirect (a doubled slash): the answer's Location
     ("bad_request", 400, True),
     (InvalidToken.reason, 401, True),
+    (InvalidCredentials.reason, 401, False),
+    (ScopeMissing.reason, 403, False),
     (MatchNotFound.reason, 404, False),
+    (TokenNotFound.reason, 404, False),
     (StaleVersion.reason, 409, False),
     (MatchFull.reason, 409, False),
     (MatchNotWaiting.reason, 409, False),
     (MatchNotFinished.reason, 409, False),
     (RematchCancelled.reason, 409, False),
+    (NameTaken.reason, 409, False),
     ("payload_too_large", 413, True),
     ("unsupported_media_type", 415, True),
     (InvalidRequest.reason, 422, True),
     (IdempotencyKeyReused.reason, 422, False),
-    ("rate_limited", 429, True),
+    (LoginThrottled.reason, 429, True),
     ("store_unavailable", 503, True),
     ("outcome_unknown", 503, False),
     ("too_many_waiters", 503, False),

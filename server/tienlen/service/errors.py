@@ -80,3 +80,37 @@ class IdempotencyKeyReused(ServiceError):
     """An ``Idempotency-Key`` already answered a request with another body."""
 
     reason = "idempotency_key_reused"
+
+
+class NameTaken(ServiceError):
+    """An account of that name (ignoring case) exists or existed, or the name is a house bot's."""
+
+    reason = "name_taken"
+
+
+class InvalidCredentials(ServiceError):
+    """No account has that name and password (which of the two is wrong is not told)."""
+
+    reason = "invalid_credentials"
+
+
+class ScopeMissing(ServiceError):
+    """The token is good but was not given the scope this call needs."""
+
+    reason = "scope_missing"
+
+
+class TokenNotFound(ServiceError):
+    """The account has no personal token of that id (never made, or revoked)."""
+
+    reason = "token_not_found"
+
+
+class LoginThrottled(ServiceError):
+    """Too many failed logins for the name or from the client's address: wait ``retry_after_s`` seconds."""
+
+    reason = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after_s: int) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .records import MatchRecord
+
+if TYPE_CHECKING:
+    from .accounts import AccountStore
 
 DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
 
@@ -75,6 +78,10 @@ class MatchStore(Protocol):
 
     def ping(self) -> bool:
         """Whether the store answers."""
+        ...
+
+    def accounts(self) -> AccountStore:
+        """The players' accounts, sessions and personal tokens, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

@@ -16,6 +16,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from .. import wire
+from .accounts import RedisAccounts
 from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
 from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, read_replies, run_script
 from .indexes import RedisIndexes
@@ -70,6 +71,10 @@ class RedisMatchStore(RedisIndexes):
     def limits_uri(self) -> str:
         """Where the rate limits are counted: this Redis (``redis+cluster://`` and one node for a cluster)."""
         return self._limits_uri
+
+    def accounts(self) -> RedisAccounts:
+        """The players' accounts, sessions and personal tokens, in this Redis (:mod:`.accounts`)."""
+        return RedisAccounts(self._shared)
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""

@@ -1,0 +1,206 @@
+"""Players who come back: accounts, sessions (a login) and personal API tokens.
+
+A password is kept only as its Argon2id hash, a token only as its SHA-256
+digest (:func:`~tienlen.store.token_digest`); a token is shown once, when it
+is made. A login that fails takes about as long for an unknown name as for a
+wrong password (a dummy hash is checked) and answers the same refusal.
+Failed logins are counted per name and per client address for
+:data:`FAILURE_WINDOW_S`; past :data:`MAX_NAME_FAILURES` or
+:data:`MAX_ADDRESS_FAILURES` a login is refused (``rate_limited``) until the
+window ends, whatever the password. Deleting an account erases its password
+and every token; its name stays closed (as lichess does), so no one else can
+take a name others knew.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from functools import cache
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ..bots import LEVELS
+from ..store import new_token, token_digest
+from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord
+from .errors import (
+    InvalidCredentials,
+    InvalidRequest,
+    InvalidToken,
+    LoginThrottled,
+    NameTaken,
+    ScopeMissing,
+    TokenNotFound,
+)
+
+SCOPES = ("play", "account")  # play: act for the account's seats (the next step); account: manage the account
+SESSION_SCOPES = SCOPES
+ACCOUNT_KINDS = ("human", "bot")
+RESERVED_NAMES = frozenset(level.lower() for level in LEVELS)  # the house bots' names
+MAX_TOKENS = 50  # personal tokens one account may hold at once
+FAILURE_WINDOW_S = 15 * 60
+MAX_NAME_FAILURES = 10  # failed logins for one name in the window
+MAX_ADDRESS_FAILURES = 30  # failed logins from one client address in the window
+_HASHER = PasswordHasher()  # Argon2id, argon2-cffi's defaults (RFC 9106's low-memory profile)
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash checked for an unknown name, so that refusing it takes as long as a wrong password."""
+    return _HASHER.hash(secrets.token_hex(16))
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account as its owner sees it."""
+
+    name: str
+    kind: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A session token (shown once) and when it stops working."""
+
+    token: str
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """A new account and its first session."""
+
+    account: Account
+    token: str
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class PersonalToken:
+    """A personal API token as listed (no secret)."""
+
+    id: str
+    label: str
+    scopes: tuple[str, ...]
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedToken(PersonalToken):
+    """A new personal token with its secret, shown this once."""
+
+    token: str
+
+
+def _account(record: AccountRecord) -> Account:
+    return Account(record.name, record.kind, record.created_at)
+
+
+class AccountService:
+    """The account use cases over an :class:`~tienlen.store.accounts.AccountStore`."""
+
+    def __init__(self, store: AccountStore, session_ttl_s: int) -> None:
+        self.store = store
+        self.session_ttl_s = session_ttl_s
+
+    # ----- accounts and sessions -----------------------------------------------------------
+
+    def register(self, name: str, password: str, kind: str) -> Registered:
+        """A new account named ``name`` (unique ignoring case; never a house bot's name) and its first session."""
+        if name.lower() in RESERVED_NAMES:
+            raise NameTaken(f"{name!r} is the name of a house bot", errors={"name": ["reserved"]})
+        record = AccountRecord(secrets.token_hex(10), name, kind, time.time(), _HASHER.hash(password))
+        if not self.store.create(record):
+            raise NameTaken(f"the name {name!r} is taken (names are unique ignoring case)")
+        session = self._open_session(record)
+        return Registered(_account(record), session.token, session.expires_at)
+
+    def login(self, name: str, password: str, address: str) -> Session:
+        """A new session for ``name`` and ``password``; refused alike for a wrong name or password."""
+        return self._open_session(self._check_password(name, password, address))
+
+    def logout(self, token: str | None) -> None:
+        """Revoke the session of ``token`` (a personal token is revoked through its id instead)."""
+        grant, _record = self._grant(token)
+        if grant.token_id is not None:
+            raise InvalidRequest("this is a personal token: revoke it with DELETE /v1/me/tokens/{id}")
+        assert token is not None
+        self.store.drop_session(grant.account_id, token_digest(token))
+
+    def me(self, token: str | None) -> Account:
+        """The account that ``token`` acts for (any scope)."""
+        return _account(self._grant(token)[1])
+
+    def delete(self, token: str | None, password: str, address: str) -> None:
+        """Erase the account of ``token`` (scope ``account``) once ``password`` is confirmed."""
+        record = self.authorize(token, "account")
+        self._check_password(record.name, password, address)
+        self.store.erase(record)
+
+    # ----- personal tokens -------------------------------------------------------------------
+
+    def create_token(self, token: str | None, label: str, scopes: list[str]) -> IssuedToken:
+        """A new personal token of the account of ``token`` (scope ``account``), its secret shown once."""
+        record = self.authorize(token, "account")
+        if len(self.store.tokens(record.account_id)) >= MAX_TOKENS:
+            raise InvalidRequest(f"an account holds at most {MAX_TOKENS} personal tokens: revoke one first")
+        secret = new_token()
+        kept = TokenRecord(secrets.token_hex(8), label, tuple(dict.fromkeys(scopes)), time.time(), token_digest(secret))
+        self.store.add_token(record.account_id, kept)
+        return IssuedToken(kept.token_id, kept.label, kept.scopes, kept.created_at, secret)
+
+    def tokens(self, token: str | None) -> list[PersonalToken]:
+        """The personal tokens of the account of ``token`` (scope ``account``), oldest first, without secrets."""
+        record = self.authorize(token, "account")
+        kept = self.store.tokens(record.account_id)
+        return [PersonalToken(t.token_id, t.label, t.scopes, t.created_at) for t in kept]
+
+    def revoke_token(self, token: str | None, token_id: str) -> None:
+        """Revoke the personal token ``token_id`` of the account of ``token`` (scope ``account``), at once."""
+        record = self.authorize(token, "account")
+        if not self.store.drop_token(record.account_id, token_id):
+            raise TokenNotFound(f"no personal token {token_id!r} of this account")
+
+    # ----- who is asking ---------------------------------------------------------------------
+
+    def authorize(self, token: str | None, scope: str) -> AccountRecord:
+        """The account ``token`` acts for, when the token has ``scope``; else refused (401 or 403)."""
+        grant, record = self._grant(token)
+        if scope not in grant.scopes:
+            raise ScopeMissing(f"this token was not given the {scope!r} scope")
+        return record
+
+    def _grant(self, token: str | None) -> tuple[Grant, AccountRecord]:
+        if not token:
+            raise InvalidToken("send an account's token: Authorization: Bearer <token>")
+        grant = self.store.grant(token_digest(token))
+        record = None if grant is None else self.store.get(grant.account_id)
+        if grant is None or record is None:
+            raise InvalidToken("the token is unknown, revoked or expired")
+        return grant, record
+
+    def _open_session(self, record: AccountRecord) -> Session:
+        token = new_token()
+        self.store.add_session(record.account_id, token_digest(token), self.session_ttl_s)
+        return Session(token, time.time() + self.session_ttl_s)
+
+    def _check_password(self, name: str, password: str, address: str) -> AccountRecord:
+        """The account of ``name`` when ``password`` is its own; failures counted and throttled."""
+        counters = [f"name:{name.lower()}", f"addr:{address}"]
+        (by_name, name_left), (by_address, address_left) = self.store.failures(counters)
+        limits = ((by_name, name_left, MAX_NAME_FAILURES), (by_address, address_left, MAX_ADDRESS_FAILURES))
+        waits = [left for count, left, most in limits if count >= most]
+        if waits:
+            raise LoginThrottled("too many failed logins: wait before trying again", retry_after_s=max(waits))
+        record = self.store.find(name)
+        try:
+            _HASHER.verify(_dummy_hash() if record is None else record.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            record = None
+        if record is None:
+            self.store.fail(counters, FAILURE_WINDOW_S)
+            raise InvalidCredentials("no account has that name and password")
+        return record

@@ -1,0 +1,275 @@
+"""Accounts in Redis: credentials, sessions and personal tokens, each token kept only as its SHA-256 digest.
+
+Keys (each account's own share the hash tag ``{acct:<id>}`` so a Redis Cluster
+keeps them on one slot; a name and a token each have a slot of their own):
+
+- ``tl:{name:<lower-case name>}`` the account id a name belongs to (``-`` once the account is deleted:
+  the name stays closed)
+- ``tl:{acct:<id>}:account`` hash: ``name``, ``kind``, ``created_at``, ``password`` (the Argon2id hash)
+- ``tl:{acct:<id>}:tokens`` hash: token id → the personal token's JSON (label, scopes, created, digest)
+- ``tl:{acct:<id>}:sessions`` sorted set: the digests of the account's sessions by when each expires (to
+  revoke them all; the expired ones are dropped as a new one is added)
+- ``tl:{token:<sha256>}`` the JSON of what a token may do (account id, token id, scopes); a session's
+  expires with the session, a personal token's never
+- ``tl:{fails:name:<lower-case name>}``, ``tl:{fails:addr:<address>}`` failed logins, counted for a while
+
+Accounts have no lifetime; sessions do. A name is claimed with ``SET NX``
+after its account is written, so a name never points at nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .. import wire
+from .base import StoreUnavailableError
+from .connect import STORE_ERRORS, Client
+
+CLOSED = "-"  # the name index's value once its account is deleted
+
+# Count one failure; a counter without a lifetime (a new one) gets the window's. ARGV: the window in seconds.
+_FAIL = """
+local count = redis.call('INCR', KEYS[1])
+if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+
+
+def name_key(name: str) -> str:
+    """The key of a name's index entry (names are unique ignoring case)."""
+    return f"tl:{{name:{name.lower()}}}"
+
+
+def account_key(account_id: str) -> str:
+    """The key of an account's hash."""
+    return f"tl:{{acct:{account_id}}}:account"
+
+
+def tokens_key(account_id: str) -> str:
+    """The key of an account's personal tokens."""
+    return f"tl:{{acct:{account_id}}}:tokens"
+
+
+def sessions_key(account_id: str) -> str:
+    """The key of the sorted set of an account's session digests (scored by expiry, epoch seconds)."""
+    return f"tl:{{acct:{account_id}}}:sessions"
+
+
+def token_key(digest: str) -> str:
+    """The key of a token's grant, by the token's digest."""
+    return f"tl:{{token:{digest}}}"
+
+
+def fails_key(who: str) -> str:
+    """The key counting failed logins of ``who`` (``name:<lower>`` or ``addr:<address>``)."""
+    return f"tl:{{fails:{who}}}"
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRecord:
+    """An account as stored: its id, name as chosen, kind, creation time and password hash."""
+
+    account_id: str
+    name: str
+    kind: str
+    created_at: float
+    password_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a token may do: act for an account with ``scopes``; ``token_id`` is None for a session."""
+
+    account_id: str
+    token_id: str | None
+    scopes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenRecord:
+    """A personal token as listed (its digest kept to revoke it)."""
+
+    token_id: str
+    label: str
+    scopes: tuple[str, ...]
+    created_at: float
+    digest: str
+
+
+class AccountStore(Protocol):
+    """Accounts, their sessions and personal tokens, and counts of failed logins."""
+
+    def create(self, record: AccountRecord) -> bool:
+        """Write a new account and claim its name; False (nothing kept) when the name is taken."""
+        ...
+
+    def find(self, name: str) -> AccountRecord | None:
+        """The account of ``name`` (any case), or None."""
+        ...
+
+    def get(self, account_id: str) -> AccountRecord | None:
+        """The account ``account_id``, or None."""
+        ...
+
+    def grant(self, digest: str) -> Grant | None:
+        """What the token of ``digest`` may do, or None (unknown, revoked or expired)."""
+        ...
+
+    def add_session(self, account_id: str, digest: str, ttl_s: int) -> None:
+        """Keep a session token's digest for ``ttl_s`` seconds."""
+        ...
+
+    def drop_session(self, account_id: str, digest: str) -> None:
+        """Revoke a session."""
+        ...
+
+    def add_token(self, account_id: str, token: TokenRecord) -> None:
+        """Keep a personal token (no lifetime)."""
+        ...
+
+    def tokens(self, account_id: str) -> list[TokenRecord]:
+        """The account's personal tokens, oldest first."""
+        ...
+
+    def drop_token(self, account_id: str, token_id: str) -> bool:
+        """Revoke a personal token; False when the account has none of that id."""
+        ...
+
+    def erase(self, record: AccountRecord) -> None:
+        """Delete the account's credentials and every token; its name stays closed."""
+        ...
+
+    def failures(self, keys: list[str]) -> list[tuple[int, int]]:
+        """(count, seconds left) of the failed-login counters ``keys`` (``name:…``, ``addr:…``)."""
+        ...
+
+    def fail(self, keys: list[str], window_s: int) -> None:
+        """Count one failed login on each counter of ``keys``; a new counter lasts ``window_s``."""
+        ...
+
+
+def _grant_json(grant: Grant) -> bytes:
+    return wire.dumps({"a": grant.account_id, "t": grant.token_id, "s": list(grant.scopes)})
+
+
+class RedisAccounts:
+    """The :class:`AccountStore` on the matches' Redis (one server or a cluster)."""
+
+    def __init__(self, client: Client) -> None:
+        self._redis = client
+        scripts: Any = client  # one server or a cluster: both register scripts
+        self._fail = scripts.register_script(_FAIL)
+
+    def _call(self, work: Any) -> Any:
+        try:
+            return work()
+        except STORE_ERRORS as error:
+            raise StoreUnavailableError(str(error)) from error
+
+    def create(self, record: AccountRecord) -> bool:
+        """Write a new account and claim its name; False (nothing kept) when the name is taken."""
+        fields = {
+            "name": record.name,
+            "kind": record.kind,
+            "created_at": repr(record.created_at),
+            "password": record.password_hash,
+        }
+        self._call(lambda: self._redis.hset(account_key(record.account_id), mapping=fields))
+        if self._call(lambda: self._redis.set(name_key(record.name), record.account_id, nx=True)):
+            return True
+        self._call(lambda: self._redis.delete(account_key(record.account_id)))
+        return False
+
+    def find(self, name: str) -> AccountRecord | None:
+        """The account of ``name`` (any case), or None."""
+        account_id = self._call(lambda: self._redis.get(name_key(name)))
+        if account_id is None or account_id.decode() == CLOSED:
+            return None
+        return self.get(account_id.decode())
+
+    def get(self, account_id: str) -> AccountRecord | None:
+        """The account ``account_id``, or None."""
+        found = self._call(lambda: self._redis.hgetall(account_key(account_id)))
+        if not found:
+            return None
+        text = {key.decode(): value.decode() for key, value in found.items()}
+        return AccountRecord(account_id, text["name"], text["kind"], float(text["created_at"]), text["password"])
+
+    def grant(self, digest: str) -> Grant | None:
+        """What the token of ``digest`` may do, or None (unknown, revoked or expired)."""
+        found = self._call(lambda: self._redis.get(token_key(digest)))
+        if found is None:
+            return None
+        data = wire.loads(found)
+        return Grant(data["a"], data["t"], tuple(data["s"]))
+
+    def add_session(self, account_id: str, digest: str, ttl_s: int) -> None:
+        """Keep a session token's digest for ``ttl_s`` seconds."""
+        grant = Grant(account_id, None, ("play", "account"))
+        now = time.time()
+        self._call(lambda: self._redis.zremrangebyscore(sessions_key(account_id), "-inf", now))
+        self._call(lambda: self._redis.zadd(sessions_key(account_id), {digest: now + ttl_s}))
+        self._call(lambda: self._redis.set(token_key(digest), _grant_json(grant), ex=ttl_s))
+
+    def drop_session(self, account_id: str, digest: str) -> None:
+        """Revoke a session."""
+        self._call(lambda: self._redis.delete(token_key(digest)))
+        self._call(lambda: self._redis.zrem(sessions_key(account_id), digest))
+
+    def add_token(self, account_id: str, token: TokenRecord) -> None:
+        """Keep a personal token (no lifetime)."""
+        listed = {
+            "id": token.token_id,
+            "label": token.label,
+            "scopes": list(token.scopes),
+            "created_at": token.created_at,
+            "digest": token.digest,
+        }
+        grant = Grant(account_id, token.token_id, token.scopes)
+        self._call(lambda: self._redis.hset(tokens_key(account_id), token.token_id, wire.dumps(listed).decode()))
+        self._call(lambda: self._redis.set(token_key(token.digest), _grant_json(grant)))
+
+    def tokens(self, account_id: str) -> list[TokenRecord]:
+        """The account's personal tokens, oldest first."""
+        found = self._call(lambda: self._redis.hvals(tokens_key(account_id)))
+        records = [
+            TokenRecord(d["id"], d["label"], tuple(d["scopes"]), float(d["created_at"]), d["digest"])
+            for d in (wire.loads(value) for value in found)
+        ]
+        return sorted(records, key=lambda token: (token.created_at, token.token_id))
+
+    def drop_token(self, account_id: str, token_id: str) -> bool:
+        """Revoke a personal token; False when the account has none of that id."""
+        found = self._call(lambda: self._redis.hget(tokens_key(account_id), token_id))
+        if found is None:
+            return False
+        self._call(lambda: self._redis.delete(token_key(wire.loads(found)["digest"])))
+        self._call(lambda: self._redis.hdel(tokens_key(account_id), token_id))
+        return True
+
+    def erase(self, record: AccountRecord) -> None:
+        """Delete the account's credentials and every token; its name stays closed."""
+        account_id = record.account_id
+        digests = [token.digest for token in self.tokens(account_id)]
+        digests += [d.decode() for d in self._call(lambda: self._redis.zrange(sessions_key(account_id), 0, -1))]
+        for digest in digests:  # each token has a slot of its own: one DEL each
+            self._call(lambda digest=digest: self._redis.delete(token_key(digest)))
+        self._call(lambda: self._redis.set(name_key(record.name), CLOSED))
+        keys = [account_key(account_id), tokens_key(account_id), sessions_key(account_id)]
+        self._call(lambda: self._redis.delete(*keys))
+
+    def failures(self, keys: list[str]) -> list[tuple[int, int]]:
+        """(count, seconds left) of the failed-login counters ``keys`` (``name:…``, ``addr:…``)."""
+        found: list[tuple[int, int]] = []
+        for who in keys:
+            count = self._call(lambda who=who: self._redis.get(fails_key(who)))
+            left = self._call(lambda who=who: self._redis.ttl(fails_key(who))) if count is not None else 0
+            found.append((int(count or 0), max(int(left), 1) if count is not None else 0))
+        return found
+
+    def fail(self, keys: list[str], window_s: int) -> None:
+        """Count one failed login on each counter of ``keys``; a new counter lasts ``window_s``."""
+        for who in keys:  # one script a counter: a counter never outlives its window
+            self._call(lambda who=who: self._fail(keys=[fails_key(who)], args=[window_s]))
