@@ -1,0 +1,59 @@
+"""Defects of the browser table found in use, each with the rule it broke: the waiting table fits a phone, a seat
+left is asked about no more, "wait for your turn" ends with the match, Hint leaves the focus where it was, Leave
+asks first, and every log line begins with a capital letter (in English and Vietnamese)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.web.conftest import PHONE, PageFactory
+from tests.web.support import TWO_SEAT_DEAL, call, seat_at
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+LANGUAGES = ["en", "vi"]
+WAIT_FOR_YOUR_TURN = {"en": "wait for your turn", "vi": "chờ đến lượt bạn"}
+LEAVE_QUESTION = {"en": "Leave the match?", "vi": "Rời trận đấu?"}
+YOU_PLAYED_THE_3S = {"en": "You played pair of 3s", "vi": "Bạn đánh đôi 3"}
+A_BOT_PLAYS_FOR_BO = {"en": "A bot (bot: medium) plays for Bo", "vi": "Máy (máy: vừa) chơi thay Bo"}
+
+
+def _two_remote_seats(base: str, hands: int = 1) -> tuple[str, str, str]:
+    """A two-player match of remote seats Ann (0) and Bo (1) on TWO_SEAT_DEAL: (match id, Ann's, Bo's token)."""
+    created = call(
+        base,
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": "Ann"}, {"name": "Bo"}], "rules": {"hands": hands}, "deal": TWO_SEAT_DEAL},
+    )
+    return created["match_id"], created["tokens"][0]["token"], created["tokens"][1]["token"]
+
+
+def _in_language(page: Page, base: str, lang: str) -> None:
+    """Choose the page's language in the menu (kept in localStorage for the pages that follow)."""
+    page.goto(base + "/")
+    page.select_option("#lang", lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_waiting_table_with_its_share_link_fits_a_phone(pages: PageFactory, live_server: str, lang: str) -> None:
+    """Rule: at 375 px the table of a match with an open seat (the share link shown) scrolls no sideways; the link
+    wraps inside the width and still reads (and copies) whole."""
+    created = call(live_server, "POST", "/v1/matches", {"seats": [{"name": "Ann"}, {"open": True}]})
+    match_id = created["match_id"]
+    page = pages(viewport=PHONE)
+    _in_language(page, live_server, lang)
+    seat_at(page, live_server, match_id, 0, created["tokens"][0]["token"], "Ann")
+    link = page.wait_for_selector("#join-link")
+    assert link is not None
+    href = link.get_attribute("href")
+    assert href is not None and href.endswith(f"/m/{match_id}")
+    assert link.inner_text().replace("\n", "") == href  # the whole link, to read and copy
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = link.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
