@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import PHONE, PageFactory
-from tests.web.support import TWO_SEAT_DEAL, call, seat_at
+from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, seat_at
+from tests.web.test_table_play import _play_out
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -57,3 +58,20 @@ def test_waiting_table_with_its_share_link_fits_a_phone(pages: PageFactory, live
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     box = link.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_wait_for_your_turn_is_gone_once_the_match_is_over(pages: PageFactory, live_server: str, lang: str) -> None:
+    """Rule: after the match's end no "wait for your turn" remains on the page, with no card picked or with one."""
+    match_id, ann, bo = _two_remote_seats(live_server)
+    page = pages()
+    _in_language(page, live_server, lang)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    _play_out(live_server, match_id, {0: ann, 1: bo})
+    page.wait_for_selector("#winner")
+    page.wait_for_function("document.querySelector('#showing').textContent === ''")  # every event shown
+    assert WAIT_FOR_YOUR_TURN[lang] not in page.inner_text("body").lower()
+    if page.locator("#hand button").count():
+        page.locator("#hand button").first.click()
+        assert WAIT_FOR_YOUR_TURN[lang] not in page.inner_text("body").lower()

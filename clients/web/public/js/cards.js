@@ -100,6 +100,7 @@ export function describe(cards) {
  */
 export function judge(selected, legal, view) {
   const mine = view.status === "playing" && view.turn === view.seat;
+  if (view.status === "finished") return { ok: false, text: "" }; // the match is over: no turn to wait for
   if (selected.length === 0) return { ok: false, text: mine ? t("pick") : t("not_turn") };
   const found = classify(selected);
   if ("problem" in found) return { ok: false, text: t(found.problem) };
