@@ -75,3 +75,21 @@ def test_wait_for_your_turn_is_gone_once_the_match_is_over(pages: PageFactory, l
     if page.locator("#hand button").count():
         page.locator("#hand button").first.click()
         assert WAIT_FOR_YOUR_TURN[lang] not in page.inner_text("body").lower()
+
+
+@pytest.mark.parametrize("by", ["keyboard", "click"])
+def test_hint_keeps_the_focus_on_hint_and_picks_its_cards(pages: PageFactory, live_server: str, by: str) -> None:
+    """Rule: Hint (Enter on it, or a click) picks the hinted cards and leaves the focus on Hint, not on a card."""
+    match_id, ann, _ = _two_remote_seats(live_server)
+    page = pages()
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    if by == "keyboard":
+        page.focus("#hint")
+        page.keyboard.press("Enter")
+    else:
+        page.click("#hint")
+    page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
+    page.wait_for_function(MY_TURN)
+    assert page.locator("#hand button[aria-pressed=true]").count() >= 1  # the lead with 3♠ the hint advises
+    assert page.evaluate("document.activeElement.id") == "hint"

@@ -62,6 +62,10 @@ export async function showTable(root, matchId, go) {
     log.element,
   );
 
+  // a button disabled only while a request of the page is under way: the focus goes back to it after (Hint, say)
+  /** @type {HTMLElement | null} */
+  let parked = null;
+
   /** Draw every part from the state, keeping the keyboard focus where it was. */
   function redraw() {
     const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -69,10 +73,14 @@ export async function showTable(root, matchId, go) {
     keepSelectionInHand(state);
     for (const part of [seats, felt, hand, actions, leaving, results]) part.draw();
     const back = focusedCard ? hand.element.querySelector(`[data-card="${focusedCard}"]`) : null;
+    // the parked button still has the focus, unless the focus moved elsewhere meanwhile
+    const had = parked && (active === null || active === parked || active === document.body) ? parked : active;
+    parked = null;
+    const lost = had && (!had.isConnected || (had instanceof HTMLButtonElement && had.disabled));
     if (back instanceof HTMLElement) back.focus();
-    else if (active && (!active.isConnected || (active instanceof HTMLButtonElement && active.disabled))) {
-      (hand.element.querySelector("button") ?? root).focus();
-    }
+    else if (had && lost && state.busy && had.isConnected) parked = had;
+    else if (had && lost) (hand.element.querySelector("button") ?? root).focus();
+    else if (had && had !== active) had.focus();
   }
 
   // drawn at once, its buttons held (busy) until the log and the legal plays are in
