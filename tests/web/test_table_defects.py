@@ -93,3 +93,19 @@ def test_hint_keeps_the_focus_on_hint_and_picks_its_cards(pages: PageFactory, li
     page.wait_for_function(MY_TURN)
     assert page.locator("#hand button[aria-pressed=true]").count() >= 1  # the lead with 3♠ the hint advises
     assert page.evaluate("document.activeElement.id") == "hint"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_log_line_begins_with_a_capital_letter(pages: PageFactory, live_server: str, lang: str) -> None:
+    """Rule: each line of the log begins with a capital letter, the ones that begin with "you" or "a bot" too."""
+    match_id, ann, bo = _two_remote_seats(live_server, hands=2)
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["3S", "3C"]}, ann)
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
+    call(live_server, "POST", f"/v1/matches/{match_id}/leave", token=bo)  # a bot takes Bo's seat
+    page = pages()
+    _in_language(page, live_server, lang)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_selector("#log li[data-type=seat_taken_over]")
+    lines = page.locator("#log li").all_inner_texts()
+    assert YOU_PLAYED_THE_3S[lang] in lines and A_BOT_PLAYS_FOR_BO[lang] in lines, lines
+    assert [line for line in lines if not line[:1].isupper() and not line[:1].isdigit()] == [], lines

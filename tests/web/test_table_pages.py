@@ -314,7 +314,7 @@ def test_vietnamese_table_and_hint_have_no_english(pages: PageFactory, live_serv
     assert page.inner_text("#turn-text") == "Lượt của bạn"
     assert page.inner_text("#table-play").startswith("Bo đã đánh đôi 4:")
     assert "còn 11 lá" in page.inner_text(".seat[data-seat='1']")
-    assert page.locator("#log li").all_inner_texts()[:2] == ["Bo đánh đôi 4", "bạn đánh đôi 3"]
+    assert page.locator("#log li").all_inner_texts()[:2] == ["Bo đánh đôi 4", "Bạn đánh đôi 3"]
     pick(page, ["9S", "9D"])
     assert page.inner_text("#selection") == "đôi 9, đè được bài trên bàn"
     with page.expect_response(lambda r: r.url.endswith("/hint")) as caught:
@@ -399,7 +399,7 @@ def test_turn_and_log_are_polite_live_regions_that_redraws_leave_alone(pages: Pa
     page.wait_for_function(MY_TURN)
     page.wait_for_function("window.changes.turn.at(-1) === 'Your turn'")
     changes = page.evaluate("window.changes")
-    assert changes["log"] == ["you played pair of 3s", "Bo played pair of 4s"]
+    assert changes["log"] == ["You played pair of 3s", "Bo played pair of 4s"]
     assert [text for text in changes["turn"] if text] == ["Bo's turn", "Your turn"], changes
 
 

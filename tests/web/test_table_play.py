@@ -210,13 +210,13 @@ def test_clock_counts_down_at_once_and_the_seat_passes_when_it_runs_out(pages: P
     page.wait_for_function("n => parseInt(document.querySelector('#clock-text').textContent) < n", arg=first)
     page.wait_for_selector("#log li[data-type=timed_out]")
     assert "Ann" not in page.inner_text("#log li[data-type=timed_out]")  # our own seat is "you"
-    assert page.inner_text("#log li[data-type=timed_out]") == "you ran out of time"
+    assert page.inner_text("#log li[data-type=timed_out]") == "You ran out of time"
     timed_out = int(page.get_attribute("#log li[data-type=timed_out]", "data-seq") or 0)
     ours = "#log li[data-seat='0'][data-type=passed], #log li[data-seat='0'][data-type=played]"
     page.wait_for_selector(ours)
     acted = page.locator(ours).first
     assert int(acted.get_attribute("data-seq") or 0) > timed_out
-    assert acted.inner_text() == "you passed"  # the table held the bot's lead: the clock passes for us
+    assert acted.inner_text() == "You passed"  # the table held the bot's lead: the clock passes for us
     # the turn moved on: the bot's next move comes after our pass, then our turn (and clock) again
     bot_after = "n => [...document.querySelectorAll('#log li[data-seat=\"1\"]')].some(li => Number(li.dataset.seq) > n)"
     page.wait_for_function(bot_after, arg=int(acted.get_attribute("data-seq") or 0))
@@ -256,7 +256,7 @@ def test_phone_width_keyboard_only_turn(pages: PageFactory, live_server: str) ->
     _tab_to(page, "document.activeElement.id === 'play'")
     page.keyboard.press("Enter")
     page.wait_for_selector("#log li[data-type=played][data-seat='0']")
-    assert page.inner_text("#log li[data-type=played][data-seat='0']") == "you played pair of 3s"
+    assert page.inner_text("#log li[data-type=played][data-seat='0']") == "You played pair of 3s"
 
 
 def _tab_to(page: Page, reached: str) -> None:

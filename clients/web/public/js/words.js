@@ -3,14 +3,23 @@
 
 import { seatOf } from "./api.js";
 import { describe, shown } from "./cards.js";
-import { fill, has, t } from "./i18n.js";
+import { fill, has, language, t } from "./i18n.js";
 
 /**
- * The sentence of one event, or "" for an event the log does not show.
+ * The sentence of one event, beginning with a capital, or "" for an event the log does not show.
  * @param {import("./api.js").MatchEvent} event
  * @param {(seat: number | undefined) => string} name a seat's name ("you" for the page's own seat)
  */
 export function eventWords(event, name) {
+  const words = sentence(event, name);
+  return words.charAt(0).toLocaleUpperCase(language()) + words.slice(1); // a line of the log begins with a capital
+}
+
+/**
+ * The event's sentence as its text has it ("you played…").
+ * @param {import("./api.js").MatchEvent} event @param {(seat: number | undefined) => string} name
+ */
+function sentence(event, name) {
   const who = name(seatOf(event));
   switch (event.type) {
     case "played": {
