@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import PHONE, PageFactory
-from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, seat_at
+from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, pick, seat_at
 from tests.web.test_table_play import _play_out
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Request
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -60,6 +60,42 @@ def test_waiting_table_with_its_share_link_fits_a_phone(pages: PageFactory, live
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
 
 
+def test_after_leave_nothing_is_asked_with_the_revoked_token(pages: PageFactory, live_server: str) -> None:
+    """Rule: once the leave is answered the page makes no request with the seat's token (it is revoked: each such
+    request would be a 401), though Leave comes while a bot's play is still being shown at the page's pace (the
+    showing used to end in a read of the view)."""
+    created = call(
+        live_server,
+        "POST",
+        "/v1/matches",
+        {"seats": [{"name": "Ann"}, {"name": "Bot", "bot": "easy"}], "rules": {"hands": 1}, "deal": TWO_SEAT_DEAL},
+    )
+    match_id, ann = created["match_id"], created["tokens"][0]["token"]
+    page = pages(pace=2_500)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    sent: list[str] = []  # the page's requests carrying the token, and the moment the leave was answered
+
+    def record(request: Request) -> None:
+        if request.headers.get("authorization") == f"Bearer {ann}":
+            sent.append(f"{request.method} {request.url}")
+
+    page.on("request", record)
+    page.on("response", lambda response: sent.append("answered") if response.url.endswith("/leave") else None)
+    pick(page, ["3S", "3C"])
+    page.click("#play")
+    page.wait_for_selector("#log li[data-type=played][data-seat='1']")  # the bot's answer, shown for 2.5 s
+    assert page.inner_text("#showing") != "", "the bot's play is still being shown"
+    page.click("#leave")
+    page.click("#leave-yes")
+    page.wait_for_url(live_server + "/")
+    page.wait_for_selector("#create")
+    page.wait_for_timeout(3_500)  # the showing of the bot's play is over meanwhile
+    assert "answered" in sent, sent
+    assert sent[sent.index("answered") + 1 :] == [], sent
+    assert call(live_server, "GET", f"/v1/matches/{match_id}")["seats"][0]["left"] is True
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_wait_for_your_turn_is_gone_once_the_match_is_over(pages: PageFactory, live_server: str, lang: str) -> None:
     """Rule: after the match's end no "wait for your turn" remains on the page, with no card picked or with one."""
@@ -93,6 +129,42 @@ def test_hint_keeps_the_focus_on_hint_and_picks_its_cards(pages: PageFactory, li
     page.wait_for_function(MY_TURN)
     assert page.locator("#hand button[aria-pressed=true]").count() >= 1  # the lead with 3♠ the hint advises
     assert page.evaluate("document.activeElement.id") == "hint"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_leave_asks_first_no_keeps_the_seat_yes_leaves(pages: PageFactory, live_server: str, lang: str) -> None:
+    """Rule: Leave asks "Leave the match?" inline (the focus on No); No (or Escape) keeps the seat, asking nothing
+    of the server and putting the focus back on Leave; Yes, reached by the keyboard, leaves."""
+    match_id, ann, _ = _two_remote_seats(live_server)
+    page = pages()
+    _in_language(page, live_server, lang)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    leaves: list[str] = []
+    page.on("request", lambda request: leaves.append(request.url) if request.url.endswith("/leave") else None)
+    assert page.is_hidden("#leave-confirm")
+    page.click("#leave")
+    assert page.is_visible("#leave-confirm") and page.is_hidden("#leave")
+    assert page.inner_text("#leave-question") == LEAVE_QUESTION[lang]
+    assert page.get_attribute("#leave-confirm", "role") == "group"
+    assert page.evaluate("document.activeElement.id") == "leave-no"
+    page.keyboard.press("Enter")  # No
+    assert page.is_hidden("#leave-confirm") and page.evaluate("document.activeElement.id") == "leave"
+    page.keyboard.press("Enter")  # Leave again, then Escape
+    assert page.evaluate("document.activeElement.id") == "leave-no"
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#leave-confirm") and page.evaluate("document.activeElement.id") == "leave"
+    page.wait_for_timeout(500)
+    assert leaves == []
+    assert match_id in page.evaluate("localStorage.getItem('tienlen.seats')")
+    assert call(live_server, "GET", f"/v1/matches/{match_id}")["seats"][0]["left"] is False
+    page.keyboard.press("Enter")  # Leave, then Shift+Tab to Yes and Enter
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "leave-yes"
+    page.keyboard.press("Enter")
+    page.wait_for_url(live_server + "/")
+    assert call(live_server, "GET", f"/v1/matches/{match_id}")["seats"][0]["left"] is True
+    assert match_id not in (page.evaluate("localStorage.getItem('tienlen.seats')") or "")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

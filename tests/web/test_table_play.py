@@ -84,6 +84,7 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
     next_id, _, _ = held(page)
     assert next_id != match_id
     page.click("#leave")
+    page.click("#leave-yes")  # Leave asks first
     page.wait_for_url(live_server + "/")
     page.wait_for_selector("#create")
     assert next_id not in page.evaluate("localStorage.getItem('tienlen.seats')")

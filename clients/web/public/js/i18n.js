@@ -47,6 +47,7 @@ export const LANGUAGES = [{
     forget: "Forget", bot_name: "Bot {n}", refresh: "Refresh", default_name: "Player",
     // the table
     waiting: "Waiting for players. Share this link:", play: "Play", pass: "Pass", hint: "Hint", leave: "Leave",
+    leave_question: "Leave the match?", leave_yes: "Yes, leave", leave_no: "No, stay",
     rematch: "Rematch", your_turn: "Your turn", turn_of: "{name}'s turn", table_empty: "The table is empty.",
     table_by: "{name} played {what}:", cards_left: "{n} cards left", card_left: "1 card left",
     passed_mark: "passed", place: "place {n}", left_mark: "left", taken_over: "a bot plays",
@@ -120,6 +121,7 @@ export const LANGUAGES = [{
     link_or_id: "Liên kết hoặc mã bàn", go: "Mở", your_matches: "Bàn của bạn", resume: "Chơi tiếp {id}",
     forget: "Bỏ", bot_name: "Máy {n}", refresh: "Tải lại", default_name: "Người chơi",
     waiting: "Đang chờ người chơi. Gửi liên kết này:", play: "Đánh", pass: "Bỏ lượt", hint: "Gợi ý", leave: "Rời bàn",
+    leave_question: "Rời trận đấu?", leave_yes: "Có, rời bàn", leave_no: "Không, ở lại",
     rematch: "Chơi lại", your_turn: "Lượt của bạn", turn_of: "Lượt của {name}", table_empty: "Bàn trống.",
     table_by: "{name} đã đánh {what}:", cards_left: "còn {n} lá", card_left: "còn 1 lá",
     passed_mark: "đã bỏ", place: "hạng {n}", left_mark: "đã rời", taken_over: "máy chơi thay",

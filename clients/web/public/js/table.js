@@ -56,7 +56,7 @@ export async function showTable(root, matchId, go) {
     seats.share,
     h("div", { id: "board" }, [seats.seats, felt.element]),
     h("section", { id: "mine", "aria-label": t("your_hand") }, [hand.element, hand.selection,
-      h("div", { class: "actions", role: "group", "aria-label": t("actions_label") }, [...actions.buttons, leaving.leaveButton]),
+      h("div", { class: "actions", role: "group", "aria-label": t("actions_label") }, [...actions.buttons, leaving.element]),
       actions.hintLine, error]),
     results.element,
     log.element,
@@ -90,7 +90,7 @@ export async function showTable(root, matchId, go) {
   await log.showHistory();
   const stopFollowing = following.start();
   const timer = setInterval(felt.tick, 250);
-  state.legal = myTurn(state) ? await api.legal(matchId, held.token).catch(() => null) : null;
+  state.legal = myTurn(state) && !state.stopped ? await api.legal(matchId, held.token).catch(() => null) : null;
   state.busy = false;
   redraw();
   return () => { state.stopped = true; stopFollowing(); clearInterval(timer); };

@@ -34,8 +34,10 @@ export function follower({ state, redraw, showError }, show) {
 
   /** The seat's view and, on its turn, its legal plays: the truth after the events shown. */
   async function refresh() {
+    if (state.stopped) return; // the page has left the table (its token may be revoked): nothing is asked
     const ask = ++asked;
     const fresh = await api.view(state.matchId, state.held.token);
+    if (state.stopped) return;
     const options = fresh.status === "playing" && fresh.turn === fresh.seat ? await api.legal(state.matchId, state.held.token) : null;
     if (ask !== asked || state.stopped) return;
     state.view = fresh;
