@@ -28,6 +28,8 @@ from typing import Any
 
 from tienlen_client import ApiError, Client, Seat
 
+from .processes import stop_process
+
 __all__ = ["MatchPlan", "SeatOutcome", "Stewarding", "bot_command", "play_match"]
 
 _POLL_S = 0.05
@@ -137,7 +139,7 @@ def _play_match(api: Client, base_url: str, plan: MatchPlan, stewarding: Steward
             outcome.note = f"the tournament lost the match: {error}"
             final = None
             if process is not None and process.poll() is None:
-                _kill(process)
+                stop_process(process, _KILL_WAIT_S)
                 outcome.killed = True
         if process is not None:
             _finish_process(process, outcome)
@@ -167,7 +169,7 @@ def _steward(
             outcome.stalled = True
             outcome.note = f"no end after {stewarding.match_limit_s:.0f} s"
             if process is not None and process.poll() is None:
-                _kill(process)
+                stop_process(process, _KILL_WAIT_S)
                 outcome.killed = True
             return None
         if not standing_in and process is not None and process.poll() is not None:
@@ -195,7 +197,7 @@ def _steward(
                     standing_in = True
                     outcome.stood_in = True
                     if process is not None and process.poll() is None:
-                        _kill(process)
+                        stop_process(process, _KILL_WAIT_S)
                         outcome.killed = True
                 continue
         elif not on_turn and watched is not None:
@@ -232,21 +234,11 @@ def _finish_process(process: subprocess.Popen[bytes], outcome: SeatOutcome) -> N
         try:
             process.wait(timeout=_EXIT_GRACE_S)
         except subprocess.TimeoutExpired:
-            _kill(process)
+            stop_process(process, _KILL_WAIT_S)
             outcome.killed = True
     outcome.exit_code = process.returncode
     if process.returncode != 0 and not outcome.killed:
         outcome.crashed = True
-
-
-def _kill(process: subprocess.Popen[bytes]) -> None:
-    """Stop the bot's process: SIGTERM, then SIGKILL."""
-    process.terminate()
-    try:
-        process.wait(timeout=_KILL_WAIT_S)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def _tail(path: Path, lines: int = 3) -> str:

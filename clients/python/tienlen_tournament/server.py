@@ -24,6 +24,8 @@ from tienlen_client import ApiError, Client, RetryPolicy
 from tienlen.bots import DEFAULT_BUDGET_S
 from tienlen.local_redis import LocalRedis, free_port
 
+from .processes import stop_process
+
 __all__ = ["ILLEGAL_STATUSES", "PrivateServer", "refused_actions"]
 
 _START_TIMEOUT_S = 60.0
@@ -91,12 +93,7 @@ class PrivateServer:
         """Stop the server (SIGTERM, then SIGKILL) and its Redis."""
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=_STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_process(process, _STOP_TIMEOUT_S)
         self.redis.stop()
 
     def refused_actions(self) -> Counter[str]:

@@ -9,7 +9,7 @@ each with a ``reason``.
 
 from ..store.records import MatchStatus
 from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, ServiceError, StaleVersion
-from .matches import Following, Joined, MatchService
+from .matches import Following, MatchService
 from .states import (
     ActionOutcome,
     Created,
@@ -30,7 +30,6 @@ __all__ = [
     "Following",
     "InvalidRequest",
     "InvalidToken",
-    "Joined",
     "LeaveOutcome",
     "LobbyPage",
     "MatchFull",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
 
@@ -70,15 +69,6 @@ from .states import (
 )
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
-
-
-@dataclass(frozen=True, slots=True)
-class Joined:
-    """A seat taken by a join, and its token."""
-
-    record: MatchRecord
-    seat: int
-    token: str
 
 
 class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
@@ -241,7 +231,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         tokens = tuple(SeatToken(int(t["seat"]), str(t["token"])) for t in first["tokens"])
         return Created(record.match_id, tokens, match_state(record))
 
-    def join(self, match_id: str, name: str, key: str | None = None, client: str = "") -> Joined:
+    def join(self, match_id: str, name: str, key: str | None = None, client: str = "") -> SeatToken:
         """Fill the lowest open seat; deal when the last seat waiting is filled.
 
         With an Idempotency-``key`` (unique for the ``client``, the caller's
@@ -260,7 +250,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 first = answer_again(loaded.cached, digest)
                 if not any(s.open for s in record.seats):
                     self.store.lobby_remove(match_id)  # in case the first try's unlisting was lost
-                return Joined(record, int(first["seat"]), str(first["token"]))
+                return SeatToken(int(first["seat"]), str(first["token"]))
             expected = record.version
             open_seats = [i for i, s in enumerate(record.seats) if s.open]
             if not open_seats or record.status != "waiting":
@@ -276,7 +266,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             if self.store.commit(record, expected, events, kept):
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
-                return Joined(record, seat, token)
+                return SeatToken(seat, token)
         raise StaleVersion("the match kept changing; try again")
 
     def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:
@@ -382,4 +372,4 @@ class Following(Iterator[list[EventDict]]):
             close()
 
 
-__all__ = ["Following", "Joined", "MatchService"]
+__all__ = ["Following", "MatchService"]

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, g
 from flask.views import MethodView
 
-from ...service import Created, Joined, LobbyPage, MatchState, SeatToken, match_state
+from ...service import Created, LobbyPage, MatchState, SeatToken, match_state
 from ..schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -156,7 +156,7 @@ class Join(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any], match_id: str) -> Joined:
+    def post(self, body: dict[str, Any], match_id: str) -> SeatToken:
         """Join a match: fills the lowest open seat and answers its token.
 
         The first hand is dealt when the last open seat fills.
