@@ -30,11 +30,13 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedi
 
 @pytest.fixture
 def app(redis_server: LocalRedis) -> Flask:
-    """The app on the session's Redis, with a small bot budget to keep tests quick and no rate limits.
+    """The app on the session's Redis, with a small bot budget to keep tests quick, no rate limits, open hosting.
 
-    The tests send many requests from one address; tests/api/test_api_limits.py runs with limits on.
+    The tests send many requests from one address; tests/api/test_api_limits.py runs with limits on. Most host
+    matches with open seats without an account; tests/api/test_api_rooms.py checks that by default it takes one.
     """
     settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    settings |= {"TIENLEN_ANONYMOUS_HOSTING": "1"}
     return create_app({"REDIS_URL": redis_server.url, **settings})
 
 

@@ -108,9 +108,7 @@ def test_every_python_file_is_in_exactly_one_part_of_the_picture() -> None:
 
 def test_every_import_between_parts_is_a_declared_use() -> None:
     parts = picture()["parts"]
-    undeclared = {
-        f"{a} -> {b}": made[:3] for (a, b), made in arrows().items() if b not in parts[a]["uses"]
-    }
+    undeclared = {f"{a} -> {b}": made[:3] for (a, b), made in arrows().items() if b not in parts[a]["uses"]}
     assert not undeclared, f"imports docs/architecture.json does not allow: {undeclared}"
 
 

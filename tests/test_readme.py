@@ -42,9 +42,7 @@ def test_the_readme_curl_walkthrough_runs_as_written(live_server: str, tmp_path:
     script = script.replace("localhost:8000", live_server.removeprefix("http://"))
     script = script.replace(".venv/bin/", f"{Path(sys.executable).parent}/")
     prelude = 'set -euo pipefail\ncurl() { command curl --fail-with-body "$@"; }\n'
-    done = subprocess.run(
-        ["bash", "-c", prelude + script], cwd=tmp_path, capture_output=True, text=True, timeout=240
-    )
+    done = subprocess.run(["bash", "-c", prelude + script], cwd=tmp_path, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, f"exit {done.returncode}\n--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr}"
     out = done.stdout
     assert "every action legal: 1 hand, " in out, "the replay of the finished match was refereed"
@@ -60,8 +58,7 @@ def test_the_readme_lists_every_error_reason_under_its_status() -> None:
 
     text = README.read_text(encoding="utf-8")
     rows = {
-        match.group(1): match.group(2)
-        for match in re.finditer(r"^\| (\d{3}|any other) \| (.*) \|$", text, flags=re.M)
+        match.group(1): match.group(2) for match in re.finditer(r"^\| (\d{3}|any other) \| (.*) \|$", text, flags=re.M)
     }
     statuses = REASON_STATUS | {reason: status for status, reason in DEFAULT_REASONS.items()}
     for reason, status in statuses.items():

@@ -90,4 +90,3 @@ class OneWriteGeventWorker(GeventWorker):  # type: ignore[misc]
         """Make gunicorn build every answer of this worker process with :class:`OneWriteResponse`, then run."""
         wsgi.Response = OneWriteResponse  # the class gunicorn's ``wsgi.create`` instantiates
         super().init_process()
-

@@ -84,6 +84,8 @@ VARIABLES = (
     "TIENLEN_HEARTBEAT",
     "TIENLEN_RATE_LIMITS",
     "TIENLEN_SESSION_DAYS",
+    "TIENLEN_ANONYMOUS_HOSTING",
+    "TIENLEN_HISTORY_DAYS",
     "TIENLEN_CORS_ORIGINS",
     "TIENLEN_WEB_DIR",
     "TIENLEN_LOG_LEVEL",
@@ -146,6 +148,9 @@ class Settings:
                                                 :data:`DEFAULT_RATE_LIMITS`, each limit in flask-limiter's notation
                                                 (``10/minute``, ``5 per second``)
     ``TIENLEN_SESSION_DAYS``   ``30``           days a login's session token works
+    ``TIENLEN_ANONYMOUS_HOSTING`` ``0``         ``1``: a match with open seats may be made without an account (a
+                                                private server); by default hosting one takes an account
+    ``TIENLEN_HISTORY_DAYS``   (keep)           days a finished match stays in its players' histories; unset: kept
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
@@ -177,6 +182,8 @@ class Settings:
     heartbeat_s: float = DEFAULT_HEARTBEAT_S
     rate_limits: dict[str, str] | None = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # None: off
     session_days: int = DEFAULT_SESSION_DAYS
+    anonymous_hosting: bool = False
+    history_days: int | None = None  # None: kept for good
     cors_origins: tuple[str, ...] = ()
     web_dir: Path | None = field(default_factory=checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
@@ -210,6 +217,8 @@ class Settings:
             heartbeat_s=_positive_float(values, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
             rate_limits=parse_rate_limits(values.get("TIENLEN_RATE_LIMITS", "")),
             session_days=_whole_number(values, "TIENLEN_SESSION_DAYS", DEFAULT_SESSION_DAYS),
+            anonymous_hosting=_flag(values, "TIENLEN_ANONYMOUS_HOSTING"),
+            history_days=_days_or_forever(values, "TIENLEN_HISTORY_DAYS"),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),
@@ -327,6 +336,13 @@ def _flag(values: Mapping[str, str], name: str) -> bool:
     if raw in ("1", "true", "yes", "on"):
         return True
     raise SettingsError(f"{name} must be 1 or 0, not {values[name]!r}")
+
+
+def _days_or_forever(values: Mapping[str, str], name: str) -> int | None:
+    """A positive number of days, or None (for good) when the variable is unset or empty."""
+    if not values.get(name):
+        return None
+    return _whole_number(values, name, 1)
 
 
 def _whole_number(values: Mapping[str, str], name: str, default: int, *, least: int = 1) -> int:

@@ -238,9 +238,7 @@ BAD_TOKENS = [
 
 
 @pytest.mark.parametrize("body", BAD_TOKENS)
-def test_a_bad_token_body_is_refused_and_changes_nothing(
-    web: FlaskClient, db: Any, body: dict[str, Any]
-) -> None:
+def test_a_bad_token_body_is_refused_and_changes_nothing(web: FlaskClient, db: Any, body: dict[str, Any]) -> None:
     session = register(web, fresh_name())["token"]
     before = keys(db)
     answer = web.post("/v1/me/tokens", json=body, headers=auth(session))
@@ -248,9 +246,7 @@ def test_a_bad_token_body_is_refused_and_changes_nothing(
     assert keys(db) == before
 
 
-def test_no_value_kept_and_no_later_answer_holds_a_password_or_token_in_clear(
-    web: FlaskClient, db: Any
-) -> None:
+def test_no_value_kept_and_no_later_answer_holds_a_password_or_token_in_clear(web: FlaskClient, db: Any) -> None:
     before = keys(db)
     name, password = fresh_name(), "pä55 wörd " + secrets.token_hex(8)
     secrets_seen = [password]

@@ -166,6 +166,7 @@ def cluster_pair(
 def app(cluster: LocalCluster) -> Flask:
     """The app in this process on the cluster, for the tests that need it (see the module's docstring)."""
     settings = {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    settings |= {"TIENLEN_ANONYMOUS_HOSTING": "1"}  # as for every API test (the default is tested on one Redis)
     return create_app({"REDIS_URL": cluster.url, "TIENLEN_BOT_BUDGET": "0.02", **settings})
 
 

@@ -214,6 +214,7 @@ def test_the_lobby_lists_listed_open_matches_newest_first_by_page_and_filter(api
         "name": "A",
         "bot": None,
         "open": False,
+        "account": False,
     }
 
 

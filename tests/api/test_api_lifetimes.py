@@ -33,8 +33,9 @@ def direct(redis_server: LocalRedis) -> Iterator[Any]:
 
 
 def app_client(redis_server: LocalRedis, **settings: str) -> FlaskClient:
-    """A test client of an app on the tests' Redis with these settings (rate limits off)."""
+    """A test client of an app on the tests' Redis with these settings (rate limits off, open hosting)."""
     config = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    config |= {"TIENLEN_ANONYMOUS_HOSTING": "1"}
     return create_app(config | settings).test_client()
 
 

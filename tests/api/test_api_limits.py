@@ -109,7 +109,7 @@ def test_rate_limits_setting_parses_overrides_and_off() -> None:
 def test_limits_off_lets_a_burst_through_without_headers(redis_server: LocalRedis) -> None:
     """Rule: ``TIENLEN_RATE_LIMITS=off`` counts nothing; with a limit of 1 a minute the second create is 429."""
     body = {"seats": [{"name": "A"}, {"open": True}]}
-    base = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING"}
+    base = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_ANONYMOUS_HOSTING": "1"}
     limited = create_app(base | {"TIENLEN_RATE_LIMITS": "create=1/minute"}).test_client()
     limited.environ_base["REMOTE_ADDR"] = f"10.0.0.{time.time_ns() % 250 + 1}"
     answers = [limited.post("/v1/matches", json=body) for _ in range(2)]

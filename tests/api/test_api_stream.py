@@ -287,9 +287,7 @@ def _racing(app: Flask, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, Comm
     service = service_of(app)
     store = service.store
     assert isinstance(store, RedisMatchStore)
-    created = json_object(
-        app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}] + [{"open": True}] * 3})
-    )
+    created = json_object(app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}] + [{"open": True}] * 3}))
     match_id = created["match_id"]
     names = iter("BCD")
     race = CommitAfterRead(store, match_id, lambda: service.join(match_id, next(names)))

@@ -56,6 +56,7 @@ def test_no_more_than_the_set_number_of_writes_run_at_once(at_once: int) -> None
 def test_a_write_lets_the_worker_settle_first_for_at_most_the_yield_limit() -> None:
     happened: list[str] = []
     turns = WriteTurns(1, lambda max_s: happened.append(f"settle {max_s}"))
+
     def write() -> str:
         happened.append("write")
         return "answer"

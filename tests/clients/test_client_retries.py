@@ -67,8 +67,15 @@ def test_a_503_store_unavailable_is_retried_and_a_timed_out_answer_too(stub: Stu
 
 @pytest.mark.parametrize(
     ("status", "reason"),
-    [(409, "stale_version"), (409, "not_your_turn"), (422, "does_not_beat"), (401, "invalid_token"),
-     (404, "match_not_found"), (503, "too_many_waiters"), (500, "internal_error")],
+    [
+        (409, "stale_version"),
+        (409, "not_your_turn"),
+        (422, "does_not_beat"),
+        (401, "invalid_token"),
+        (404, "match_not_found"),
+        (503, "too_many_waiters"),
+        (500, "internal_error"),
+    ],
 )
 def test_a_write_refused_otherwise_is_not_retried(stub: StubServer, status: int, reason: str) -> None:
     stub.script = [refusal(status, reason)]

@@ -45,9 +45,7 @@ def test_redocly_lint_finds_no_error(node_tools: Path) -> None:
     assert report["totals"]["errors"] == 0, errors(report)
 
 
-def test_redocly_lint_fails_a_public_operation_that_does_not_say_it_is_public(
-    node_tools: Path, tmp_path: Path
-) -> None:
+def test_redocly_lint_fails_a_public_operation_that_does_not_say_it_is_public(node_tools: Path, tmp_path: Path) -> None:
     """The check above can fail: without its ``security: []``, the lobby's operation is an error."""
     spec = json.loads(SPEC.read_text())
     del spec["paths"]["/v1/matches"]["get"]["security"]

@@ -30,13 +30,14 @@ def start_server(
     """Run ``python -m tienlen serve`` on ``port`` against ``redis_url``; wait until healthy.
 
     The server's output is appended to ``log``; by default one (gevent) worker,
-    a small bot budget and no rate limits (the tests send many requests from
-    one address; tests/api/test_api_limits.py turns them on); ``env`` adds or
+    a small bot budget, no rate limits (the tests send many requests from
+    one address; tests/api/test_api_limits.py turns them on) and hosting
+    without an account (the account tests turn it off); ``env`` adds or
     overrides variables, ``args`` replaces the worker options. Fails the test (with the log's tail) when the server is
     not healthy within 30 seconds.
     """
     variables = os.environ | {"REDIS_URL": redis_url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_BOT_BUDGET": "0.02"}
-    variables |= {"TIENLEN_RATE_LIMITS": "off"}
+    variables |= {"TIENLEN_RATE_LIMITS": "off", "TIENLEN_ANONYMOUS_HOSTING": "1"}
     variables |= dict(env or {})
     with log.open("ab") as out:
         process = subprocess.Popen(

@@ -164,6 +164,8 @@ def test_reload_mid_hand_resumes_the_same_seat(pages: PageFactory, live_server: 
     page.wait_for_selector("#hand button")
     assert page.url == url
     assert page.locator("#hand button").all_inner_texts() == before
+    # the history is read after the view, so the log fills a moment after the hand shows
+    page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=len(log))
     assert page.locator("#log li").all_inner_texts() == log  # the hand's events so far, in words
     match_id, _, seat = held(page)
     assert "(you)" in page.inner_text(f".seat[data-seat='{seat}']")

@@ -35,7 +35,7 @@ from .errors import (
     TokenNotFound,
 )
 
-SCOPES = ("play", "account")  # play: act for the account's seats (the next step); account: manage the account
+SCOPES = ("play", "account")  # play: sit and act for the account's seats; account: manage the account
 SESSION_SCOPES = SCOPES
 ACCOUNT_KINDS = ("human", "bot")
 RESERVED_NAMES = frozenset(level.lower() for level in LEVELS)  # the house bots' names
@@ -93,6 +93,25 @@ class IssuedToken(PersonalToken):
     """A new personal token with its secret, shown this once."""
 
     token: str
+
+
+def grant_of(store: AccountStore, token: str | None) -> tuple[Grant, AccountRecord]:
+    """What an account's ``token`` may do and its account; :class:`InvalidToken` when it is none of an account's."""
+    if not token:
+        raise InvalidToken("send an account's token: Authorization: Bearer <token>")
+    grant = store.grant(token_digest(token))
+    record = None if grant is None else store.get(grant.account_id)
+    if grant is None or record is None:
+        raise InvalidToken("the token is unknown, revoked or expired")
+    return grant, record
+
+
+def authorized(store: AccountStore, token: str | None, scope: str) -> AccountRecord:
+    """The account ``token`` acts for, when the token has ``scope``; :class:`ScopeMissing` (403) when it has not."""
+    grant, record = grant_of(store, token)
+    if scope not in grant.scopes:
+        raise ScopeMissing(f"this token was not given the {scope!r} scope")
+    return record
 
 
 def _account(record: AccountRecord) -> Account:
@@ -168,19 +187,10 @@ class AccountService:
 
     def authorize(self, token: str | None, scope: str) -> AccountRecord:
         """The account ``token`` acts for, when the token has ``scope``; else refused (401 or 403)."""
-        grant, record = self._grant(token)
-        if scope not in grant.scopes:
-            raise ScopeMissing(f"this token was not given the {scope!r} scope")
-        return record
+        return authorized(self.store, token, scope)
 
     def _grant(self, token: str | None) -> tuple[Grant, AccountRecord]:
-        if not token:
-            raise InvalidToken("send an account's token: Authorization: Bearer <token>")
-        grant = self.store.grant(token_digest(token))
-        record = None if grant is None else self.store.get(grant.account_id)
-        if grant is None or record is None:
-            raise InvalidToken("the token is unknown, revoked or expired")
-        return grant, record
+        return grant_of(self.store, token)
 
     def _open_session(self, record: AccountRecord) -> Session:
         token = new_token()

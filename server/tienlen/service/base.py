@@ -15,8 +15,11 @@ from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import Event, Match, format_mask
-from ..store import AnswerKey, MatchRecord, MatchStore
-from .errors import InvalidToken, MatchNotFound, MatchNotPlaying
+from ..store import AnswerKey, MatchRecord, MatchStore, StoreUnavailableError, token_digest
+from ..store.accounts import AccountRecord
+from .accounts import authorized
+from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
+from .rooms import new_room_code
 
 T = TypeVar("T")
 Offload = Callable[[Callable[[], Any]], Any]
@@ -31,7 +34,11 @@ def _in_place(work: Callable[[], Any]) -> Any:
 
 
 class ServiceBase:
-    """The store, the bots' budget, where heavy work runs, and the clock (``now``, epoch seconds)."""
+    """The store, the bots' budget, where heavy work runs, and the clock (``now``, epoch seconds).
+
+    With ``anonymous_hosting`` a match with open seats may be made without an
+    account's token (a private server); by default hosting takes an account.
+    """
 
     def __init__(
         self,
@@ -39,8 +46,12 @@ class ServiceBase:
         bot_budget_s: float,
         offload: Offload | None = None,
         now: Callable[[], float] = time.time,
+        *,
+        anonymous_hosting: bool = False,
     ) -> None:
         self.store = store
+        self.accounts = store.accounts()
+        self.anonymous_hosting = anonymous_hosting
         self.bot_budget_s = bot_budget_s
         self._offload: Offload = offload or _in_place
         self.now = now
@@ -56,11 +67,31 @@ class ServiceBase:
         return record
 
     def seat_of(self, record: MatchRecord, token: str | None) -> int:
-        """The seat a bearer token belongs to; :class:`InvalidToken` when none."""
+        """The seat a bearer token acts for: the seat's own token, or a token of the account that holds the seat.
+
+        :class:`InvalidToken` when it is neither a seat's nor an account's;
+        an account's token without the ``play`` scope is :class:`ScopeMissing`,
+        and one whose account holds no seat here :class:`NotSeated`.
+        """
         seat = None if token is None else record.seat_of_token(token)
+        if seat is not None:
+            return seat
+        grant = None if token is None else self.accounts.grant(token_digest(token))
+        if grant is None:
+            raise InvalidToken(
+                "send 'Authorization: Bearer <token>' with a token of a seat of this match, "
+                "or of the account that holds one"
+            )
+        if "play" not in grant.scopes:
+            raise ScopeMissing("this token was not given the 'play' scope")
+        seat = record.seat_of_account(grant.account_id)
         if seat is None:
-            raise InvalidToken("send 'Authorization: Bearer <token>' with a token of a seat of this match")
+            raise NotSeated("the account of this token holds no seat of this match")
         return seat
+
+    def player(self, token: str | None) -> AccountRecord | None:
+        """The account an optional bearer token sits for (scope ``play``); None without a token."""
+        return None if token is None else authorized(self.accounts, token, "play")
 
     # ----- bots -------------------------------------------------------------------------
 
@@ -97,12 +128,24 @@ class ServiceBase:
         events: list[EventDict] = []
         if not any(s.open or s.reserved for s in record.seats):
             events = self._deal(record)
+        elif any(s.open for s in record.seats) and record.room_code is None:
+            record.room_code = self._claim_room_code(record.match_id)
         self._seal(record, events)
         if not self.store.commit(record, None, events, answer):
+            if record.room_code is not None:
+                self.store.release_room(record.room_code, record.match_id)
             return False
         if record.listed and any(s.open for s in record.seats):
             self.store.lobby_add(record.match_id, record.created_at)
         return True
+
+    def _claim_room_code(self, match_id: str) -> str:
+        """A room code of no other live match, now held by ``match_id``."""
+        for _ in range(MAX_ATTEMPTS):
+            code = new_room_code()
+            if self.store.claim_room(code, match_id):
+                return code
+        raise StoreUnavailableError("could not find a free room code")
 
     def _deal(self, record: MatchRecord) -> list[EventDict]:
         """Deal the first hand and play any bot turns; the events."""

@@ -114,3 +114,37 @@ class LoginThrottled(ServiceError):
     def __init__(self, message: str, *, retry_after_s: int) -> None:
         super().__init__(message)
         self.retry_after_s = retry_after_s
+
+
+class AccountRequired(ServiceError):
+    """This needs an account's token (hosting a match with open seats, on a server that asks for one)."""
+
+    reason = "account_required"
+
+
+class NotSeated(ServiceError):
+    """The account's token is good, but the account holds no seat of this match."""
+
+    reason = "not_seated"
+
+
+class AlreadySeated(ServiceError):
+    """The account already holds a seat of this match (one account, one seat)."""
+
+    reason = "already_seated"
+
+
+class RoomNotFound(ServiceError):
+    """No live match has that room code."""
+
+    reason = "room_not_found"
+
+
+class PlayerNotFound(ServiceError):
+    """No account has that name (never made, or deleted)."""
+
+    reason = "player_not_found"
+
+
+class LookupsThrottled(LoginThrottled):
+    """Too many lookups of unknown room codes from the client's address: wait ``retry_after_s`` seconds."""

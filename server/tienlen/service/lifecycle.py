@@ -153,6 +153,8 @@ class LifecycleMixin(ServiceBase):
             if self.store.commit(record, expected, events):
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
+                if status == "waiting" and record.room_code is not None:
+                    self.store.touch_room(record.room_code)
                 return leave_outcome(record, events)
         raise StaleVersion("the match kept changing; try again")
 
@@ -168,6 +170,8 @@ class LifecycleMixin(ServiceBase):
             self._seal(record, events)
             if self.store.delete(record, expected, events):
                 self.store.lobby_remove(match_id)
+                if record.room_code is not None:
+                    self.store.release_room(record.room_code, match_id)
                 return
         raise StaleVersion("the match kept changing; try again")
 
@@ -184,7 +188,7 @@ class LifecycleMixin(ServiceBase):
         """
         record = self.get(match_id)
         seat = self.seat_of(record, token)
-        assert token is not None
+        held_digest = record.seats[seat].token_sha256
         if record.status != "finished":
             raise MatchNotFinished("a rematch is for a finished match")
         next_id = record.next_match_id or next_match_id(match_id)
@@ -196,7 +200,8 @@ class LifecycleMixin(ServiceBase):
                 raise _rematch_gone(next_id)  # made and cancelled since this call read the finished match
         if record.next_match_id is None:
             self._announce_rematch(match_id, next_id)
-        mine = rematch_token(token, next_id)
+        assert held_digest is not None  # a seat that left has no token, and no account acts for it
+        mine = rematch_token(held_digest, next_id)
         self._claim_seat(next_id, seat, mine)
         return SeatToken(seat, mine, next_id)
 
@@ -248,13 +253,14 @@ def next_match_id(match_id: str) -> str:
     return hashlib.sha256(f"tienlen-rematch:{match_id}".encode()).hexdigest()[:20]
 
 
-def rematch_token(token: str, next_id: str) -> str:
-    """A seat's token in the rematch, derived from its token in the finished match.
+def rematch_token(seat_digest: str, next_id: str) -> str:
+    """A seat's token in the rematch, derived from the digest of its token in the finished match.
 
-    Only the holder of the old token can work it out, and the same call
-    always gives the same token, so nothing secret needs to be stored.
+    The digest never leaves the server, and the same seat always gets the
+    same token, whether it asks with its seat's token or with the token of
+    the account that holds it; so nothing more needs to be stored.
     """
-    digest = hmac.new(token.encode("utf-8", "surrogatepass"), f"tienlen-rematch:{next_id}".encode(), hashlib.sha256)
+    digest = hmac.new(seat_digest.encode(), f"tienlen-rematch:{next_id}".encode(), hashlib.sha256)
     return token_text(digest.digest()[:TOKEN_BYTES])
 
 
@@ -271,7 +277,7 @@ def _next_match(finished: MatchRecord, next_id: str, now: float) -> MatchRecord:
         elif held.left:
             seats.append(SeatRecord(open=True))
         else:
-            seats.append(SeatRecord(name=held.name, reserved=True))
+            seats.append(SeatRecord(name=held.name, reserved=True, account=held.account))
     return MatchRecord(
         match_id=next_id,
         version=0,
@@ -283,4 +289,5 @@ def _next_match(finished: MatchRecord, next_id: str, now: float) -> MatchRecord:
         clock=finished.clock,
         takeover=finished.takeover,
         rematch_of=finished.match_id,
+        host=finished.host,
     )

@@ -40,7 +40,17 @@ from ..store import (
     token_digest,
 )
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
-from .errors import IdempotencyKeyReused, InvalidRequest, MatchFull, MatchNotFound, StaleVersion
+from .errors import (
+    AccountRequired,
+    AlreadySeated,
+    IdempotencyKeyReused,
+    InvalidRequest,
+    LookupsThrottled,
+    MatchFull,
+    MatchNotFound,
+    RoomNotFound,
+    StaleVersion,
+)
 from .idempotency import (
     KEPT_REFUSALS,
     KeptAction,
@@ -56,15 +66,18 @@ from .idempotency import (
 )
 from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
+from .rooms import MAX_ROOM_MISSES, ROOM_MISS_WINDOW_S, read_room_code
 from .states import (
     ActionOutcome,
     Created,
     EventPage,
+    Room,
     SeatState,
     SeatToken,
     action_outcome,
     legal_in_order,
     match_state,
+    room,
     seat_state,
 )
 
@@ -149,10 +162,15 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
 
     # ----- writing --------------------------------------------------------------
 
-    def create(self, body: Mapping[str, Any], key: str | None = None, client: str = "") -> Created:
+    def create(
+        self, body: Mapping[str, Any], key: str | None = None, client: str = "", token: str | None = None
+    ) -> Created:
         """Create a match; deal at once unless a seat is open.
 
-        With an Idempotency-``key`` (unique for the ``client``, the caller's
+        With an account's ``token`` (scope ``play``) the account hosts the
+        match and holds its first remote seat, under the account's name.
+        Open seats (a room code to join by) take an account unless
+        :attr:`anonymous_hosting`. With an Idempotency-``key`` (unique for the ``client``, the caller's
         address) the match's id is derived from both, and its id and tokens are
         kept under the key in the same commit: a retry with the same key and
         body answers them again (with the match as it is now) and creates
@@ -161,6 +179,9 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         seats_in = body["seats"]
         if all("bot" in s for s in seats_in):
             raise InvalidRequest("at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
+        host = self.player(token)
+        if host is None and not self.anonymous_hosting and any(s.get("open") for s in seats_in):
+            raise AccountRequired("hosting a match with open seats takes an account: sign in and send its token")
         rules_in = dict(body["rules"])
         if "players" in rules_in and rules_in["players"] != len(seats_in):
             raise InvalidRequest("rules.players must equal the number of seats", errors={"rules": ["players"]})
@@ -185,9 +206,12 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             elif "bot" in seat:
                 seats.append(SeatRecord(name=seat["name"], bot=seat["bot"]))
             else:
-                token = new_token()
-                tokens.append(SeatToken(index, token))
-                seats.append(SeatRecord(name=seat["name"], token_sha256=token_digest(token)))
+                made = new_token()
+                tokens.append(SeatToken(index, made))
+                held = SeatRecord(name=seat["name"], token_sha256=token_digest(made))
+                if host is not None and not any(s.account for s in seats):
+                    held.name, held.account = host.name, host.account_id
+                seats.append(held)
         now = self.now()
         answer = None if key is None else AnswerKey("create:" + client, key)
         digest = body_digest(body)
@@ -201,8 +225,8 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                     return self._created_again(loaded, digest)
                 if loaded.record is not None:
                     raise IdempotencyKeyReused("this Idempotency-Key made a match longer ago than its answer is kept")
-                made = [{"seat": t.seat, "token": t.token} for t in tokens]
-                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": made}))
+                given = [{"seat": t.seat, "token": t.token} for t in tokens]
+                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": given}))
             record = MatchRecord(
                 match_id=match_id,
                 version=0,
@@ -214,6 +238,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
                 listed=body["listed"],
                 clock=clock,
                 takeover=body["takeover"],
+                host=None if host is None else host.account_id,
             )
             if self.add(record, kept):
                 return Created(match_id, tuple(tokens), match_state(record))
@@ -231,14 +256,29 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         tokens = tuple(SeatToken(int(t["seat"]), str(t["token"])) for t in first["tokens"])
         return Created(record.match_id, tokens, match_state(record))
 
-    def join(self, match_id: str, name: str, key: str | None = None, client: str = "") -> SeatToken:
+    def join(
+        self,
+        match_id: str,
+        name: str | None,
+        key: str | None = None,
+        client: str = "",
+        token: str | None = None,
+    ) -> SeatToken:
         """Fill the lowest open seat; deal when the last seat waiting is filled.
 
-        With an Idempotency-``key`` (unique for the ``client``, the caller's
-        address) the seat and token are kept under it in the same commit: a
-        retry with the same key and name answers them again and takes no other
-        seat; with another name, :class:`IdempotencyKeyReused`.
+        With an account's ``token`` (scope ``play``) the seat is the
+        account's, under its name (one seat an account: :class:`AlreadySeated`);
+        without one the seat takes ``name``. With an Idempotency-``key``
+        (unique for the ``client``, the caller's address) the seat and token
+        are kept under it in the same commit: a retry with the same key and
+        name answers them again and takes no other seat; with another name,
+        :class:`IdempotencyKeyReused`.
         """
+        account = self.player(token)
+        if account is not None:
+            name = account.name
+        if name is None:
+            raise InvalidRequest("name: a name is needed to join without an account", errors={"name": ["missing"]})
         answer = None if key is None else AnswerKey("join:" + client, key)
         digest = body_digest({"name": name})
         for _ in range(MAX_ATTEMPTS):
@@ -255,19 +295,55 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             open_seats = [i for i, s in enumerate(record.seats) if s.open]
             if not open_seats or record.status != "waiting":
                 raise MatchFull("no seat of this match is open")
+            if account is not None and record.seat_of_account(account.account_id) is not None:
+                raise AlreadySeated(f"the account {name!r} already holds a seat of this match")
             seat = open_seats[0]
-            token = new_token()
-            record.seats[seat] = SeatRecord(name=name, token_sha256=token_digest(token))
+            made = new_token()
+            held = SeatRecord(name=name, token_sha256=token_digest(made))
+            held.account = None if account is None else account.account_id
+            record.seats[seat] = held
             events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": name}]
             if not any(s.open or s.reserved for s in record.seats):
                 events += self._deal(record)
             self._seal(record, events)
-            kept = None if answer is None else (answer, kept_answer(digest, {"seat": seat, "token": token}))
+            kept = None if answer is None else (answer, kept_answer(digest, {"seat": seat, "token": made}))
             if self.store.commit(record, expected, events, kept):
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
-                return SeatToken(seat, token)
+                elif record.room_code is not None:
+                    self.store.touch_room(record.room_code)
+                return SeatToken(seat, made)
         raise StaleVersion("the match kept changing; try again")
+
+    # ----- rooms ----------------------------------------------------------------
+
+    def room(self, code: str, client: str) -> Room:
+        """The match a room code names, as anybody may see it; lookups of unknown codes are throttled."""
+        record = self._room_record(code, client)
+        host = None if record.host is None else self.accounts.get(record.host)
+        return room(record, None if host is None else host.name)
+
+    def join_room(
+        self, code: str, name: str | None, key: str | None = None, client: str = "", token: str | None = None
+    ) -> SeatToken:
+        """Join the match a room code names (as :meth:`join`), answering its id with the seat and token."""
+        match_id = self._room_record(code, client).match_id
+        joined = self.join(match_id, name, key, client, token)
+        return SeatToken(joined.seat, joined.token, match_id)
+
+    def _room_record(self, code: str, client: str) -> MatchRecord:
+        """The match of ``code``; :class:`RoomNotFound` (counted) when none, refused once too many missed."""
+        counter = [f"rooms:{client}"]
+        ((misses, left),) = self.accounts.failures(counter)
+        if misses >= MAX_ROOM_MISSES:
+            raise LookupsThrottled("too many unknown room codes: wait before trying again", retry_after_s=left)
+        code = read_room_code(code)
+        match_id = self.store.room(code)
+        record = None if match_id is None else self.store.load(match_id).record
+        if record is None or record.room_code != code:
+            self.accounts.fail(counter, ROOM_MISS_WINDOW_S)
+            raise RoomNotFound(f"no match waits under the room code {code!r}")
+        return record
 
     def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:
         """Apply a play or pass for the token's seat, then every bot turn that follows.

@@ -34,6 +34,7 @@ class PublicSeat:
     score: int
     left: bool
     taken_over: bool
+    account: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ class MatchState:
     updated_at: float
     listed: bool
     next_match_id: str | None
+    room_code: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,20 @@ class LobbySeat:
     name: str | None
     bot: str | None
     open: bool
+    account: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A match found by its room code: who sits where, the rules, its host (an account's name), when made."""
+
+    room_code: str
+    match_id: str
+    status: MatchStatus
+    seats: tuple[LobbySeat, ...]
+    rules: RuleSet
+    host: str | None
+    created_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +211,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         return kind(
             record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
             None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
-            record.updated_at, record.listed, record.next_match_id, **more,
+            record.updated_at, record.listed, record.next_match_id, record.room_code, **more,
         )  # fmt: skip
     table = None if public.table is None or public.table_seat is None else public.table
     outcome = public.outcome
@@ -224,17 +240,40 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         updated_at=record.updated_at,
         listed=record.listed,
         next_match_id=record.next_match_id,
+        room_code=record.room_code,
         **more,
     )
 
 
 def _seat(index: int, seat: SeatRecord, cards_left: int, passed: bool, place: int | None, score: int) -> PublicSeat:
     return PublicSeat(
-        index, seat.name, seat.bot, seat.open, cards_left, passed, place, score, seat.left, seat.taken_over
+        index,
+        seat.name,
+        seat.bot,
+        seat.open,
+        cards_left,
+        passed,
+        place,
+        score,
+        seat.left,
+        seat.taken_over,
+        seat.account is not None,
     )
+
+
+def lobby_seats(record: MatchRecord) -> tuple[LobbySeat, ...]:
+    """The seats of a match as a lobby or a room shows them."""
+    return tuple(LobbySeat(i, s.name, s.bot, s.open, s.account is not None) for i, s in enumerate(record.seats))
 
 
 def lobby_entry(record: MatchRecord) -> LobbyEntry:
     """A match as the lobby lists it."""
-    seats = tuple(LobbySeat(i, s.name, s.bot, s.open) for i, s in enumerate(record.seats))
-    return LobbyEntry(record.match_id, seats, record.rules, record.created_at)
+    return LobbyEntry(record.match_id, lobby_seats(record), record.rules, record.created_at)
+
+
+def room(record: MatchRecord, host: str | None) -> Room:
+    """A match found by its room code (``host``: the name of the account that made it)."""
+    assert record.room_code is not None
+    return Room(
+        record.room_code, record.match_id, record.status, lobby_seats(record), record.rules, host, record.created_at
+    )

@@ -170,3 +170,21 @@ class MatchStore(Protocol):
     def lobby_page(self, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
         """Up to ``count`` listed (match id, created ms), newest first, after the cursor ``before``."""
         ...
+
+    # ----- room codes: the record names its code, the index finds the match ----------------
+
+    def claim_room(self, code: str, match_id: str) -> bool:
+        """Give ``code`` to ``match_id`` for as long as a waiting match is kept; False when a live match holds it."""
+        ...
+
+    def room(self, code: str) -> str | None:
+        """The id of the match holding ``code``, or None."""
+        ...
+
+    def touch_room(self, code: str) -> None:
+        """Keep ``code`` as long again as a waiting match is kept (its match still waits for players)."""
+        ...
+
+    def release_room(self, code: str, match_id: str) -> None:
+        """Let ``code`` go, if ``match_id`` still holds it."""
+        ...

@@ -25,6 +25,7 @@ from .connect import WriteScript
 IDEMPOTENCY_TTL_S = 24 * 3600
 MAX_EVENTS_PER_READ = 500
 
+
 @dataclass(frozen=True, slots=True)
 class Lifetimes:
     """Seconds a match is kept after its last write: while waiting for seats, in play, finished."""
@@ -36,6 +37,7 @@ class Lifetimes:
     def of(self, status: str) -> int:
         """The lifetime of a match in ``status``."""
         return {"waiting": self.waiting_s, "finished": self.finished_s}.get(status, self.playing_s)
+
 
 # KEYS: state, events, wake channel[, kept answer]. ARGV: expected version, new version, record,
 # ttl, first seq, event count, answer, answer ttl, publish command, then the events.

@@ -45,7 +45,9 @@ class SeatRecord:
     ``bot`` plays it from then on (a seat that ``left`` also lost its token).
     ``timeouts`` counts the seat's clock timeouts in a row. ``kept`` holds the
     compact answers to the seat's last actions sent with an ``Idempotency-Key``
-    (see :mod:`tienlen.service.idempotency`), oldest first.
+    (see :mod:`tienlen.service.idempotency`), oldest first. ``account`` is the
+    id of the account that holds the seat (its tokens act for the seat too),
+    None for an anonymous player or a bot.
     """
 
     name: str | None = None
@@ -57,6 +59,7 @@ class SeatRecord:
     taken_over: bool = False
     timeouts: int = 0
     kept: list[str] = field(default_factory=list)
+    account: str | None = None
 
     @property
     def remote(self) -> bool:
@@ -73,6 +76,8 @@ class SeatRecord:
             data["timeouts"] = self.timeouts
         if self.kept:
             data["kept"] = self.kept
+        if self.account is not None:
+            data["acct"] = self.account
         return data
 
     @classmethod
@@ -88,6 +93,7 @@ class SeatRecord:
             taken_over=data.get("taken_over", False),
             timeouts=data.get("timeouts", 0),
             kept=list(data.get("kept", ())),
+            account=data.get("acct"),
         )
 
 
@@ -99,6 +105,9 @@ class MatchRecord:
     ``turn_deadline`` is when the clock of the seat on turn runs out (epoch
     seconds) and ``deadline_for`` the (hand, actions so far) it was set for;
     ``ended`` is ``"abandoned"`` once no remote seat is left in play.
+    ``host`` is the id of the account that created the match (None when
+    anonymous); ``room_code`` the code others join it by (a match made with
+    open seats has one).
     """
 
     match_id: str
@@ -119,6 +128,8 @@ class MatchRecord:
     next_match_id: str | None = None
     rematch_of: str | None = None
     ended: str | None = None
+    host: str | None = None
+    room_code: str | None = None
 
     @property
     def bots(self) -> dict[int, str]:
@@ -133,6 +144,13 @@ class MatchRecord:
         if self.ended is not None or self.engine.outcome is not None:
             return MatchStatus.FINISHED
         return MatchStatus.PLAYING
+
+    def seat_of_account(self, account_id: str) -> int | None:
+        """The seat the account holds and still plays or may read (not one it left), or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.account == account_id and not seat.left:
+                return index
+        return None
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat this bearer token belongs to, compared in constant time, or None."""
@@ -167,6 +185,8 @@ class MatchRecord:
             "next": self.next_match_id,
             "rematch_of": self.rematch_of,
             "ended": self.ended,
+            "host": self.host,
+            "room": self.room_code,
         }
         data.update((key, value) for key, value in optional.items() if value is not None)
         return wire.dumps(data)
@@ -198,6 +218,8 @@ class MatchRecord:
             next_match_id=data.get("next"),
             rematch_of=data.get("rematch_of"),
             ended=data.get("ended"),
+            host=data.get("host"),
+            room_code=data.get("room"),
         )
 
 

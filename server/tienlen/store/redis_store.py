@@ -3,6 +3,7 @@
 Waiting for events holds no connection (see :mod:`.waiting`). A write that
 fails says whether it may have been applied (see :mod:`.connect`).
 """
+
 from __future__ import annotations
 
 import threading
@@ -33,10 +34,11 @@ from .layout import (
     wake_channel,
 )
 from .records import MatchRecord
+from .rooms import RedisRooms
 from .waiting import Hold, Waiting
 
 
-class RedisMatchStore(RedisIndexes):
+class RedisMatchStore(RedisIndexes, RedisRooms):
     """Loads and atomically writes match records and their events in Redis (a :class:`MatchStore`).
 
     With ``per_thread`` (threaded servers on one Redis) each thread keeps one
@@ -66,7 +68,8 @@ class RedisMatchStore(RedisIndexes):
         self._waiting = Waiting(client.pubsub, wake_channel, max_waiters, cluster=self._cluster)
         self._pinger = pinger
         self._observer: StoreObserver | None = None
-        super().__init__(client)
+        RedisIndexes.__init__(self, client)
+        RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
     def limits_uri(self) -> str:
         """Where the rate limits are counted: this Redis (``redis+cluster://`` and one node for a cluster)."""

@@ -18,8 +18,10 @@ from ..schemas import ErrorSchema
 __all__ = [
     "AUTH",
     "MATCH_ID",
+    "OPTIONAL_AUTH",
     "PER_ADDRESS",
     "PER_SEAT_TOKEN",
+    "SEAT_REASONS",
     "Blueprint",
     "bearer_token",
     "client_address",
@@ -34,6 +36,9 @@ __all__ = [
 
 MATCH_ID = "<string:match_id>"
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]  # anonymous, or as an account
+# Who may act for a seat: its own token, or a token (scope play) of the account that holds it.
+SEAT_REASONS = ("invalid_token", "scope_missing", "not_seated")
 
 
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]

@@ -57,9 +57,7 @@ public, so a browser's `EventSource` can follow a match.
 """
 
 NOTHING_LEFT = {
-    "204": {
-        "description": "The match is finished and has no event after `after` (an `EventSource` stops reconnecting)"
-    }
+    "204": {"description": "The match is finished and has no event after `after` (an `EventSource` stops reconnecting)"}
 }
 
 

@@ -22,7 +22,9 @@ from ..schemas import (
 from .common import (
     AUTH,
     MATCH_ID,
+    OPTIONAL_AUTH,
     PER_ADDRESS,
+    SEAT_REASONS,
     Blueprint,
     bearer_token,
     client_address,
@@ -59,8 +61,12 @@ class Matches(MethodView):
     @blp.response(201, CreatedMatchSchema)
     @blp.doc(
         operationId="create_match",
+        security=OPTIONAL_AUTH,
         responses=errors(
             "bad_request",
+            "account_required",
+            "invalid_token",
+            "scope_missing",
             "match_not_found",
             "payload_too_large",
             "unsupported_media_type",
@@ -87,8 +93,16 @@ class Matches(MethodView):
         first hand is dealt at once unless a seat is open; bots that are on
         turn play before the answer. At least one seat must not be a bot.
         Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
+
+        With an account's token (`Authorization: Bearer`, scope `play`) the
+        account hosts the match and holds its first remote seat, under the
+        account's name; the account's token then acts for that seat too.
+        A match with open seats gets a `room_code` to join it by, and hosting
+        one takes an account (401 `account_required` without a token, unless
+        the server sets `TIENLEN_ANONYMOUS_HOSTING`). Matches against bots
+        alone need no account.
         """
-        created = service().create(body, idempotency_key(), client_address())
+        created = service().create(body, idempotency_key(), client_address(), bearer_token())
         g.match_id = created.match_id  # for the request log line
         return created
 
@@ -107,9 +121,7 @@ class MatchResource(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="cancel_match",
-        responses=errors(
-            "invalid_token", "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"
-        ),
+        responses=errors(*SEAT_REASONS, "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"),
     )
     def delete(self, match_id: str) -> Response:
         """Cancel a match that is still waiting for players (any seat's token).
@@ -135,10 +147,14 @@ class Join(MethodView):
     @blp.response(201, SeatTokenSchema)
     @blp.doc(
         operationId="join_match",
+        security=OPTIONAL_AUTH,
         responses=errors(
             "bad_request",
+            "invalid_token",
+            "scope_missing",
             "match_not_found",
             "match_full",
+            "already_seated",
             "payload_too_large",
             "unsupported_media_type",
             "invalid_request",
@@ -159,9 +175,12 @@ class Join(MethodView):
     def post(self, body: dict[str, Any], match_id: str) -> SeatToken:
         """Join a match: fills the lowest open seat and answers its token.
 
-        The first hand is dealt when the last open seat fills.
+        The first hand is dealt when the last open seat fills. With an
+        account's token (scope `play`) the seat is the account's, under its
+        name, and the account's token acts for it too; an account holds one
+        seat of a match (409 `already_seated`). Without one, `name` is needed.
         """
-        return service().join(match_id, body["name"], idempotency_key(), client_address())
+        return service().join(match_id, body.get("name"), idempotency_key(), client_address(), bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/rematch")
@@ -173,7 +192,7 @@ class Rematch(MethodView):
         security=AUTH,
         operationId="rematch",
         responses=errors(
-            "invalid_token",
+            *SEAT_REASONS,
             "match_not_found",
             "match_not_finished",
             "rematch_cancelled",

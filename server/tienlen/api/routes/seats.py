@@ -15,6 +15,7 @@ from .common import (
     AUTH,
     MATCH_ID,
     PER_SEAT_TOKEN,
+    SEAT_REASONS,
     Blueprint,
     bearer_token,
     errors,
@@ -28,7 +29,8 @@ blp = Blueprint(
     "seats",
     __name__,
     url_prefix="/v1/matches",
-    description="A seat's own view, legal plays, actions and hints (`Authorization: Bearer <token>`)",
+    description="A seat's own view, legal plays, actions and hints (`Authorization: Bearer <token>`: the seat's "
+    "token, or a token with scope `play` of the account that holds the seat)",
 )
 
 _RULE_REASONS = ("invalid_request", *(r for r in REFUSAL_REASONS if REASON_STATUS[r] == 422))
@@ -42,7 +44,7 @@ class View(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="get_seat_view",
-        responses=errors("invalid_token", "match_not_found", "store_unavailable"),
+        responses=errors(*SEAT_REASONS, "match_not_found", "store_unavailable"),
     )
     def get(self, match_id: str) -> SeatState:
         """The public state plus the asking seat's own cards, low to high."""
@@ -57,7 +59,7 @@ class Legal(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="get_legal_plays",
-        responses=errors("invalid_token", "match_not_found", "store_unavailable"),
+        responses=errors(*SEAT_REASONS, "match_not_found", "store_unavailable"),
     )
     def get(self, match_id: str) -> LegalPlays:
         """Every distinct legal play of the asking seat, fewest cards first.
@@ -80,7 +82,7 @@ class Actions(MethodView):
         operationId="post_action",
         responses=errors(
             "bad_request",
-            "invalid_token",
+            *SEAT_REASONS,
             "match_not_found",
             "match_not_playing",
             "not_your_turn",
@@ -128,7 +130,7 @@ class HintResource(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="get_hint",
-        responses=errors("invalid_token", "match_not_found", "match_not_playing", "not_your_turn", "store_unavailable"),
+        responses=errors(*SEAT_REASONS, "match_not_found", "match_not_playing", "not_your_turn", "store_unavailable"),
     )
     def get(self, match_id: str) -> Hint:
         """The action the strongest bot would take in your seat, and why."""
@@ -143,7 +145,7 @@ class Leave(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="leave_match",
-        responses=errors("invalid_token", "match_not_found", "store_unavailable", "outcome_unknown"),
+        responses=errors(*SEAT_REASONS, "match_not_found", "store_unavailable", "outcome_unknown"),
     )
     def post(self, match_id: str) -> LeaveOutcome:
         """Leave the match; your token stops working.

@@ -9,9 +9,7 @@ from ...service.accounts import ACCOUNT_KINDS, SCOPES
 from .common import TIME, Time, enum_field
 from .dumping import AnswerSchema
 
-ACCOUNT_NAME = validate.Regexp(
-    r"^[A-Za-z0-9_-]{3,20}$", error="3 to 20 letters, digits, '_' or '-'"
-)
+ACCOUNT_NAME = validate.Regexp(r"^[A-Za-z0-9_-]{3,20}$", error="3 to 20 letters, digits, '_' or '-'")
 PASSWORD = validate.Length(min=8, max=128)
 ACCOUNT_TOKEN = (
     "An account's bearer token (a session's or a personal one), shown only here: keep it secret. "

@@ -28,6 +28,15 @@ def bot_level(about: str = "Bot level, or null") -> fields.String:
     return enum_field("BotLevel", LEVELS, nullable=True, metadata={"description": about})
 
 
+ACCOUNT_SEAT = fields.Boolean(
+    required=True,
+    metadata={
+        "description": "An account holds the seat (`name` is its name, `GET /v1/players/{name}` its profile); "
+        "its tokens act for the seat"
+    },
+)
+
+
 class MatchSeatSchema(AnswerSchema):
     """A seat as everybody sees it."""
 
@@ -44,6 +53,7 @@ class MatchSeatSchema(AnswerSchema):
         required=True,
         metadata={"description": "A bot (its level in `bot`) plays the seat now: its player left or timed out"},
     )
+    account = ACCOUNT_SEAT
 
 
 class TableSchema(AnswerSchema):
@@ -75,8 +85,7 @@ def _rule_answer_field(name: str) -> fields.Field[Any]:
 
 # All resolved rule parameters and the preset they started from.
 RulesSchema = AnswerSchema.from_dict(
-    {"preset": enum_field("Preset", PRESET_NAMES)}
-    | {p.name: _rule_answer_field(p.name) for p in PARAMETERS},
+    {"preset": enum_field("Preset", PRESET_NAMES)} | {p.name: _rule_answer_field(p.name) for p in PARAMETERS},
     name="RulesSchema",
 )
 
@@ -117,6 +126,15 @@ class MatchSchema(AnswerSchema):
     updated_at = Time(required=True, metadata=TIME)
     listed = fields.Boolean(required=True, metadata={"description": "Shown in the lobby while a seat is open"})
     next_match_id = fields.String(allow_none=True, required=True, metadata={"description": "The rematch, once made"})
+    room_code = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The code others join this match by (`POST /v1/rooms/{code}/join`), given to a match "
+            "made with open seats; null otherwise",
+            "example": "K7QM2X",
+        },
+    )
 
 
 class SeatViewSchema(MatchSchema):
@@ -320,6 +338,7 @@ class LobbySeatSchema(AnswerSchema):
     name = fields.String(allow_none=True, required=True)
     bot = bot_level()
     open = fields.Boolean(required=True)
+    account = ACCOUNT_SEAT
 
 
 class LobbyMatchSchema(AnswerSchema):

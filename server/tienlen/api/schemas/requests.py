@@ -192,9 +192,12 @@ class CreateMatchSchema(ma.Schema):
 
 
 class JoinSchema(ma.Schema):
-    """Body of ``POST /v1/matches/{match_id}/join``."""
+    """Body of a join (``POST /v1/matches/{match_id}/join``, ``POST /v1/rooms/{code}/join``)."""
 
-    name = fields.String(required=True, validate=NAME_RULES)
+    name = fields.String(
+        validate=NAME_RULES,
+        metadata={"description": "The seat's name; needed without an account's token (with one, the account's name)"},
+    )
 
 
 VERSION = WholeNumber(
@@ -211,7 +214,7 @@ class PlayActionSchema(ma.Schema):
         fields.String(validate=validate.Length(max=8)),
         required=True,
         validate=validate.Length(min=1, max=52),
-        metadata={"description": "The cards played, at least one (else 422 invalid_request), e.g. [\"3S\", \"3D\"]"},
+        metadata={"description": 'The cards played, at least one (else 422 invalid_request), e.g. ["3S", "3D"]'},
     )
     version = VERSION
 
@@ -220,9 +223,7 @@ class PassActionSchema(ma.Schema):
     """Pass."""
 
     type = Tag("pass")
-    cards = fields.List(
-        fields.String(), validate=validate.Length(max=0), metadata={"description": "Absent or empty"}
-    )
+    cards = fields.List(fields.String(), validate=validate.Length(max=0), metadata={"description": "Absent or empty"})
     version = VERSION
 
 
