@@ -1,7 +1,7 @@
 """Redis memory per match: waiting for seats, in play (4 seats), finished.
 
 Starts a private ``redis-server`` (no AOF) and the app in this process
-(``TIENLEN_RATE_LIMITS=off``), then for each kind makes ``--matches`` matches
+(``TIENLEN_RATE_LIMITS=off``, ``TIENLEN_ANONYMOUS_HOSTING=1``), then for each kind makes ``--matches`` matches
 through the HTTP API and prints one JSON object with, per kind:
 
 - ``memory_usage_bytes``: the median over the matches of ``MEMORY USAGE``
@@ -114,7 +114,8 @@ def _used_memory(client: Any) -> int:
 def measure(matches: int, actions: int) -> dict[str, Any]:
     """The figures of every kind, on a fresh private Redis."""
     with tempfile.TemporaryDirectory() as data, LocalRedis(Path(data), appendonly=False) as server:
-        app = create_app({"REDIS_URL": server.url, "TIENLEN_RATE_LIMITS": "off", "TIENLEN_LOG_LEVEL": "WARNING"})
+        settings = {"TIENLEN_RATE_LIMITS": "off", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_ANONYMOUS_HOSTING": "1"}
+        app = create_app({"REDIS_URL": server.url, **settings})
         client = app.test_client()
         direct: Any = redis.Redis.from_url(server.url)  # redis-py's answers are loosely typed
         makers: dict[str, Callable[[int], str]] = {

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _client(redis_server: LocalRedis, **extra: str) -> FlaskClient:
-    config = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING"} | extra
+    config = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_ANONYMOUS_HOSTING": "1"} | extra
     return create_app(config).test_client()
 
 
