@@ -265,6 +265,8 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     )  # a live match it hosts
     live_id = json_object(waiting)["match_id"]
     seat_token = tokens_of(json_object(waiting))[0]
+    wrong = client.delete("/v1/me", json={"password": "not the password"}, headers=auth(session))
+    assert wrong.status_code == 401 and db.exists(f"tl:{{fails:name:{name}}}")  # a counter that names it
     before = [part for part in everything(db) if name.encode() in part]
     assert before, "the account's name is stored somewhere before it is deleted"
     deleted = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(session))
@@ -287,6 +289,22 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     assert kept["seats"][1] == kept["seats"][1] | {"name": "(deleted)", "account": False}
     assert json_object(client.get(f"/v1/matches/{finished}/replay"))["seats"][1]["name"] == "(deleted)"
     assert api.view(live_id, seat_token)["seats"][0]["name"] == "(deleted)"  # the seat still plays
+
+
+def test_an_abandoned_match_is_kept_without_places(api: Api, client: FlaskClient) -> None:
+    """Rule: a match that ends abandoned (its last remote seat left) is kept too: abandoned, no places."""
+    name = fresh_name()
+    token = register(client, name)
+    body = {"seats": [{"name": "Me"}, {"name": "Bot", "bot": "easy"}], "seed": 80}
+    created = json_object(api.client.post("/v1/matches", json=body, headers=auth(token)))
+    left = api.client.post(f"/v1/matches/{created['match_id']}/leave", headers=auth(token))
+    assert left.status_code == 200, left.json
+    (kept,) = history_of(client, name)["matches"]
+    assert kept["match_id"] == created["match_id"] and kept["abandoned"] is True
+    assert [s["place"] for s in kept["seats"]] == [None, None] and kept["hands"] == 1
+    replay = json_object(client.get(f"/v1/matches/{created['match_id']}/replay"))
+    assert replay["result"]["abandoned"] is True and referee(replay).abandoned
+    assert json_object(client.get(f"/v1/players/{name}"))["wins"] == 0
 
 
 def test_an_unknown_player_is_404_and_bad_queries_are_422(client: FlaskClient) -> None:
