@@ -28,6 +28,9 @@ __all__ = ["NDJSON", "Export", "KeptMatch", "KeptSeat", "MatchPage", "Player"]
 NDJSON = "application/x-ndjson"
 """The media type of an export: one JSON document a line."""
 
+READ_SIZE = 64 * 1024
+"""The most an export reads from its connection at once."""
+
 
 class Player(TypedDict):
     """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them)."""
@@ -106,6 +109,7 @@ class Export(Iterator[dict[str, Any]]):
         self._sleep = sleep
         self._connection: http.client.HTTPConnection | None = None
         self._response: http.client.HTTPResponse | None = None
+        self._buffer = bytearray()
 
     def __iter__(self) -> Export:
         """The export itself."""
@@ -116,22 +120,43 @@ class Export(Iterator[dict[str, Any]]):
         while not self.ended:
             if self._response is None:
                 self._response = self._open()
-            try:
-                raw = self._response.readline()
-            except (OSError, http.client.HTTPException, ValueError, AttributeError) as error:  # cut, or closed
-                self.close()
-                message = f"the export from {self.endpoint.url} broke off after {self.yielded} lines: {error}"
-                raise ConnectionFailed(message, error, 1) from error
-            if not raw:
-                self.close()
-                break
-            line = raw.strip()
+            line = self._next_line(self._response).strip()
             if not line:
-                continue
+                continue  # a blank line, or the end of the answer (then ``ended``)
             document: dict[str, Any] = json.loads(line)
             self.yielded += 1
             return document
         raise StopIteration
+
+    def _next_line(self, response: http.client.HTTPResponse) -> bytes:
+        """The next line of the answer (without a newline is the last one); closes the export at the end.
+
+        ``readline()`` of ``http.client`` takes a chunked answer cut short for
+        its end, so the body is read with ``read1`` (which raises
+        ``IncompleteRead`` then) and split here.
+
+        Raises:
+            ConnectionFailed: when the connection fails or the answer is cut before its end.
+        """
+        searched = 0
+        while (end := self._buffer.find(b"\n", searched)) < 0:
+            searched = len(self._buffer)
+            try:
+                data = response.read1(READ_SIZE)
+                if not data and response.length:  # a length the answer did not come up to
+                    raise http.client.IncompleteRead(b"", response.length)
+            except (OSError, http.client.HTTPException, ValueError, AttributeError) as error:  # cut, or closed
+                self.close()
+                message = f"the export from {self.endpoint.url} broke off after {self.yielded} lines: {error!r}"
+                raise ConnectionFailed(message, error, 1) from error
+            if not data:
+                line = bytes(self._buffer)
+                self.close()
+                return line
+            self._buffer += data
+        line = bytes(self._buffer[: end + 1])
+        del self._buffer[: end + 1]
+        return line
 
     def _open(self) -> http.client.HTTPResponse:
         """Ask for the export, retried as a read is; the 200 answer, its body still to read."""
