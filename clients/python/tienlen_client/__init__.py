@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
-from .history import Export, KeptMatch, KeptSeat, MatchPage, Player
+from .history import Export, KeptMatch, KeptPage, KeptSeat, Player
 from .rooms import LobbySeat, Room, RoomSeat
 from .seat import Seat
 from .stream import FINAL_EVENTS, EventStream
@@ -90,9 +90,9 @@ __all__ = [
     "Export",
     "IssuedToken",
     "KeptMatch",
+    "KeptPage",
     "KeptSeat",
     "LobbySeat",
-    "MatchPage",
     "PersonalToken",
     "Player",
     "Registered",

@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
-from .history import Export, KeptMatch, MatchPage, Player
+from .history import Export, KeptMatch, KeptPage, Player
 from .rooms import Room, RoomSeat
 from .seat import Seat, key_header
 from .stream import EventStream
@@ -290,7 +290,7 @@ class Client:
         """``GET /v1/players/{name}``: an account's profile (name in any case; 404 ``player_not_found``)."""
         return cast(Player, self.request("GET", f"/v1/players/{_segment(name)}", expect=200))
 
-    def player_matches(self, name: str, cursor: str | None = None, limit: int = 20) -> MatchPage:
+    def player_matches(self, name: str, cursor: str | None = None, limit: int = 20) -> KeptPage:
         """``GET /v1/players/{name}/matches``: one page of the matches the player sat in, newest first.
 
         ``limit`` is 1 to 100 (else 422 ``invalid_request``); pass a page's
@@ -301,7 +301,7 @@ class Client:
         if cursor is not None:
             query["cursor"] = cursor
         path = f"/v1/players/{_segment(name)}/matches?{urllib.parse.urlencode(query)}"
-        return cast(MatchPage, self.request("GET", path, expect=200))
+        return cast(KeptPage, self.request("GET", path, expect=200))
 
     def all_player_matches(self, name: str, page_size: int = 100) -> Iterator[KeptMatch]:
         """Every match the player sat in, newest first, asking for one page (``page_size``) at a time.

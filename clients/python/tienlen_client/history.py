@@ -23,7 +23,7 @@ from .transport import (
     should_retry,
 )
 
-__all__ = ["NDJSON", "Export", "KeptMatch", "KeptSeat", "MatchPage", "Player"]
+__all__ = ["NDJSON", "Export", "KeptMatch", "KeptPage", "KeptSeat", "Player"]
 
 NDJSON = "application/x-ndjson"
 """The media type of an export: one JSON document a line."""
@@ -47,7 +47,7 @@ class KeptSeat(TypedDict):
     ``points`` its final match score; ``name`` is ``(deleted)`` for an account deleted since."""
 
     seat: int
-    name: str
+    name: str | None
     account: bool
     bot: str | None
     place: int | None
@@ -67,7 +67,7 @@ class KeptMatch(TypedDict):
     seats: list[KeptSeat]
 
 
-class MatchPage(TypedDict):
+class KeptPage(TypedDict):
     """One page of a player's matches, newest first; ``next_cursor`` asks for the next page (None: the last)."""
 
     matches: list[KeptMatch]
