@@ -12,6 +12,25 @@ beside it. Usage::
     python clients/python/lowest_bot.py http://127.0.0.1:8000 MATCH_ID TOKEN
     python clients/python/lowest_bot.py https://cards.example/tienlen MATCH_ID --join "Robo"
     python clients/python/lowest_bot.py http://127.0.0.1:8000 MATCH_ID TOKEN --long-poll
+    python clients/python/lowest_bot.py http://127.0.0.1:8000 --room K7QM2X --join "Robo"
+
+Playing under an account (a bot account, say): make a personal token with
+the ``play`` scope (``POST /v1/me/tokens``) and give it with ``--token`` or
+in ``TIENLEN_TOKEN``. The bot then signs in with it (``GET /v1/me``) and
+plays as the account, with that one token for every match: the account's
+token acts for the seat its account holds, so no seat token is kept::
+
+    export TIENLEN_TOKEN=...                                   # the personal token
+    python clients/python/lowest_bot.py http://127.0.0.1:8000                      # a new match vs 3 Easy bots
+    python clients/python/lowest_bot.py http://127.0.0.1:8000 --vs hard --players 2 --hands 1 --matches 3
+    python clients/python/lowest_bot.py http://127.0.0.1:8000 --room K7QM2X        # join by room code
+    python clients/python/lowest_bot.py http://127.0.0.1:8000 MATCH_ID             # join (or resume) a match
+
+Joining by room code when the account already sits there (a restarted bot)
+plays the seat it holds; so does a MATCH_ID whose seat the account holds
+(403 ``not_seated`` otherwise, and the bot joins). ``--matches N`` plays N
+matches in a row, asking for the rematch after each (each seat of the
+rematch must claim its place before it is dealt).
 
 The server's URL may be ``https://`` (the certificate is checked against the
 system's authorities; ``SSL_CERT_FILE`` names another bundle) and may have a
@@ -30,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -64,6 +84,9 @@ def from_view_available() -> bool:
         return False
     return True
 
+
+TOKEN_VARIABLE = "TIENLEN_TOKEN"
+"""Where the bot finds a token when none is given on its command line (e.g. an account's personal token)."""
 
 TURN_EVENTS = frozenset({"hand_started", "table_cleared", "played", "passed"})
 """The events after which the turn may have come to the seat."""
@@ -165,17 +188,32 @@ def play_match_long_polling(seat: Seat, wait: float = 20, choose: Chooser = lowe
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Join or take a seat and play it to the end; the exit status.
+    """Take a seat (see the module's usage) and play it to the end, then any rematches asked for; the exit status.
 
     0 when the match ended (or was cancelled before it was dealt); 1, with one
     line on standard error, when the server refused a call (its status, reason
     and message) or could not be reached after the retries; 2 for bad arguments.
     """
-    parser = argparse.ArgumentParser(description="Play a seat with the lowest legal play.")
+    parser = argparse.ArgumentParser(
+        description="Play a seat with the lowest legal play.",
+        epilog="With an account's token (--token, else TIENLEN_TOKEN) the bot plays as the account: it joins "
+        "MATCH_ID or --room CODE, or without either makes a match against house bots.",
+    )
     parser.add_argument("base_url")
-    parser.add_argument("match_id")
-    parser.add_argument("token", nargs="?")
-    parser.add_argument("--join", metavar="NAME", help="join an open seat under this name")
+    parser.add_argument("match_id", nargs="?", help="the match to play (none: --room, or a new match with bots)")
+    parser.add_argument("token", nargs="?", help="a token that acts for the seat: the seat's or its account's")
+    parser.add_argument("--join", metavar="NAME", help="join an open seat under this name, without an account")
+    parser.add_argument(
+        "--token",
+        dest="account_token",
+        metavar="TOKEN",
+        help=f"an account's personal token with the 'play' scope (default: ${TOKEN_VARIABLE})",
+    )
+    parser.add_argument("--room", metavar="CODE", help="join the match this room code names")
+    parser.add_argument("--vs", default="easy", metavar="LEVEL", help="the house bots' level in a new match")
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="seats of a new match")
+    parser.add_argument("--hands", type=int, metavar="N", help="hands of a new match (default: the preset's)")
+    parser.add_argument("--matches", type=int, default=1, metavar="N", help="play N matches in a row (rematches)")
     parser.add_argument(
         "--from-view",
         action="store_true",
@@ -190,20 +228,42 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.from_view and not from_view_available():
         parser.error("--from-view needs the tienlen package (pip install -e . in the server's repository)")
-    if not args.token and not args.join:
-        parser.error("give a token or --join NAME")
+    if args.token and args.account_token:
+        parser.error("give the token once: as TOKEN or with --token")
+    token = args.token or args.account_token or os.environ.get(TOKEN_VARIABLE) or None
+    if args.join:
+        token = args.token  # --join sits without an account
+    if args.match_id and args.room:
+        parser.error("give a MATCH_ID or --room CODE, not both")
+    if not token and not args.join:
+        parser.error(f"give a token (TOKEN, --token or ${TOKEN_VARIABLE}) or --join NAME")
+    if not args.match_id and not args.room and args.join:
+        parser.error("--join NAME needs a MATCH_ID or --room CODE (a new match is made with an account's token)")
+    if args.matches < 1:
+        parser.error("--matches must be at least 1")
     try:
         client = Client(args.base_url)
     except ValueError as error:
         parser.error(str(error))
+    choose = lowest_from_view if args.from_view else lowest_from_legal
     try:
         with client:
-            token = client.join(args.match_id, args.join)["token"] if args.join else args.token
-            final = play_match(
-                client.seat(args.match_id, token),
-                choose=lowest_from_view if args.from_view else lowest_from_legal,
-                long_poll=args.long_poll,
-            )
+            seat, as_account = take_seat(client, args, token)
+            may_join = bool(args.match_id and not args.join)  # the token may be an account's with no seat yet
+            for played in range(1, args.matches + 1):
+                try:
+                    final = play_match(seat, choose=choose, long_poll=args.long_poll)
+                except ApiError as error:
+                    if not may_join or error.reason != "not_seated":
+                        raise
+                    client.join(seat.match_id, token=seat.token)  # an account's token: its seat is taken now
+                    as_account = True
+                    final = play_match(seat, choose=choose, long_poll=args.long_poll)
+                may_join = False
+                print(f"{outcome(final)}, scores {[s['score'] for s in final['seats']]}", flush=True)
+                if played < args.matches:
+                    again = seat.rematch()  # the account's token acts in the rematch too; a seat's does not
+                    seat = client.seat(again["match_id"], seat.token if as_account else again["token"])
     except MatchCancelled as cancelled:
         print(cancelled)
         return 0
@@ -215,8 +275,45 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    print(f"{outcome(final)}, scores {[s['score'] for s in final['seats']]}")
     return 0
+
+
+def take_seat(client: Client, args: argparse.Namespace, token: str | None) -> tuple[Seat, bool]:
+    """The seat to play (see the module's usage), and whether its token is known to be an account's (one that
+    acts in the rematches too). With a MATCH_ID the token is used as it is (a seat's or an account's).
+
+    Raises:
+        ApiError: when the server refuses a call.
+    """
+    if args.join:  # without an account, under a name
+        if args.room:
+            joined = client.join_room(args.room, args.join)
+            return client.seat(joined["match_id"], joined["token"]), False
+        return client.seat(args.match_id, client.join(args.match_id, args.join)["token"]), False
+    assert token is not None
+    if args.match_id:
+        return client.seat(args.match_id, token), False
+    account = client.me(token)
+    print(f"signed in as {account['name']} ({account['kind']})", flush=True)
+    if args.room:
+        match_id = join_room_as_account(client, args.room, token)
+        print(f"room {args.room.upper()}: match {match_id}", flush=True)
+        return client.seat(match_id, token), True
+    bots = [{"type": "bot", "name": f"{args.vs.title()} {n}", "bot": args.vs} for n in range(1, args.players)]
+    rules = {} if args.hands is None else {"hands": args.hands}
+    created = client.create_match([{"type": "remote", "name": account["name"]}, *bots], rules=rules, token=token)
+    print(f"match {created['match_id']} against {args.players - 1} {args.vs} bots", flush=True)
+    return client.seat(created["match_id"], token), True
+
+
+def join_room_as_account(client: Client, code: str, token: str) -> str:
+    """Join the match ``code`` names with an account's ``token`` (or find the seat it holds there); its id."""
+    try:
+        return client.join_room(code, token=token)["match_id"]
+    except ApiError as error:
+        if error.reason != "already_seated":
+            raise
+        return client.room(code)["match_id"]
 
 
 def outcome(final: dict[str, Any]) -> str:

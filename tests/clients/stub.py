@@ -7,7 +7,10 @@ Each request takes the next step of :attr:`StubServer.script` (a 200
 - ``Slow(seconds, answer)``: wait, then answer (too late for a client with a shorter timeout);
 - ``Answer(status, body, headers)``: answer that;
 - ``Stream(events, hold_s)``: a Server-Sent Events answer with those events, then
-  ``hold_s`` seconds of silence with the connection open (no end of the answer).
+  ``hold_s`` seconds of silence with the connection open (no end of the answer);
+- ``Lines(documents, hold_s, end)``: a chunked ``application/x-ndjson`` answer, one
+  JSON document a line; after the first line ``hold_s`` seconds of silence, then
+  the other lines and the end of the answer (``end``), or a cut connection.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-__all__ = ["DROP", "Answer", "Received", "Slow", "Stream", "StubServer", "refusal"]
+__all__ = ["DROP", "Answer", "Lines", "Received", "Slow", "Stream", "StubServer", "refusal"]
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,19 @@ class Stream:
     hold_s: float
 
 
+@dataclass(frozen=True)
+class Lines:
+    """A 200 NDJSON answer: the first document, ``hold_s`` of silence, the others, then its end (or a cut)."""
+
+    documents: list[dict[str, Any]]
+    hold_s: float = 0.0
+    end: bool = True
+
+
 DROP = "drop"
 """Close the connection without answering."""
 
-Step = Answer | Slow | Stream | str
+Step = Answer | Slow | Stream | Lines | str
 
 
 def refusal(status: int, reason: str, retry_after: str | None = None) -> Answer:
@@ -114,6 +126,9 @@ class StubHandler(http.server.BaseHTTPRequestHandler):
         if isinstance(step, Stream):
             self.stream(step)
             return
+        if isinstance(step, Lines):
+            self.lines(step)
+            return
         if isinstance(step, Slow):
             time.sleep(step.seconds)
             step = step.answer
@@ -138,6 +153,22 @@ class StubHandler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
         self.wfile.flush()
         time.sleep(step.hold_s)
+        self.close_connection = True
+
+    def lines(self, step: Lines) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for number, document in enumerate(step.documents):
+            line = json.dumps(document).encode() + b"\n"
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+            self.wfile.flush()
+            if number == 0:
+                time.sleep(step.hold_s)
+        if step.end:
+            self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
         self.close_connection = True
 
     do_GET = answer

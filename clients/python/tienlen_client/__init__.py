@@ -39,20 +39,43 @@ Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
 session token; :meth:`Client.me`, :meth:`Client.create_token`,
 :meth:`Client.tokens`, :meth:`Client.revoke_token`, :meth:`Client.logout` and
 :meth:`Client.delete_account` take an account's token (their answers are the
-typed dictionaries of :mod:`.accounts`). Matches do not take account tokens yet.
+typed dictionaries of :mod:`.accounts`).
+
+Playing under an account: :meth:`Client.create_match`, :meth:`Client.join`
+and :meth:`Client.join_room` take an account's ``token`` (a personal token
+with the ``play`` scope, or a session's): the seat is the account's, and the
+same token then acts for it in every seat call, so one token serves all of a
+bot's matches::
+
+    token = os.environ["TIENLEN_TOKEN"]
+    joined = client.join_room("K7QM2X", token=token)      # or create_match(..., token=token)
+    seat = client.seat(joined["match_id"], token)         # the account's token, not the seat's
+    seat.view(); seat.hint(); seat.rematch()
+
+Room codes: :meth:`Client.room` reads the match a code names and
+:meth:`Client.join_room` takes its lowest open seat (typed dictionaries of
+:mod:`.rooms`). History: :meth:`Client.player` (a profile),
+:meth:`Client.player_matches` (one page), :meth:`Client.all_player_matches`
+(every match, page after page) and :meth:`Client.export` (the replays, read
+one NDJSON line at a time: :class:`Export`); typed dictionaries of :mod:`.history`.
 
 Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
-calls), :mod:`.stream` (the event stream); and :mod:`.botkit` (a seat's legal
-plays worked out from its view), the one module that needs the server's
+calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
+:mod:`.history` (the answers' types, and the export), :mod:`.stream` (the
+event stream); and :mod:`.botkit` (a seat's legal plays worked out from its
+view), the one module that needs the server's
 ``tienlen`` package (its rules engine), imported only when asked for.
 """
 
 from __future__ import annotations
 
-from .accounts import Account, IssuedToken, PersonalToken, Registered, Session
-from .api import Client, Seat
+from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
+from .api import Client
+from .history import Export, KeptMatch, KeptPage, KeptSeat, Player
+from .rooms import LobbySeat, Room, RoomSeat
+from .seat import Seat
 from .stream import FINAL_EVENTS, EventStream
 from .transport import ApiError, ConnectionFailed, Endpoint, Response, RetryPolicy, new_idempotency_key
 
@@ -64,11 +87,20 @@ __all__ = [
     "ConnectionFailed",
     "Endpoint",
     "EventStream",
+    "Export",
     "IssuedToken",
+    "KeptMatch",
+    "KeptPage",
+    "KeptSeat",
+    "LobbySeat",
     "PersonalToken",
+    "Player",
     "Registered",
     "Response",
     "RetryPolicy",
+    "Room",
+    "RoomSeat",
+    "Scope",
     "Seat",
     "Session",
     "new_idempotency_key",

@@ -1,4 +1,5 @@
-"""The calls of the API v1: :class:`Client` (no token, or an account's) and :class:`Seat` (one seat's token).
+"""The calls of the API v1: :class:`Client` (no token, or an account's) and :class:`~.seat.Seat` (a seat's token,
+or the token of the account that holds the seat).
 
 Retries (see :class:`~tienlen_client.transport.Transport`): every read may be
 sent again, since it changes nothing. Every write carries an
@@ -9,14 +10,18 @@ whether sending the write again is safe.
 
 from __future__ import annotations
 
+import datetime
 import ssl
 import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
+from .history import Export, KeptMatch, KeptPage, Player
+from .rooms import Room, RoomSeat
+from .seat import Seat, key_header
 from .stream import EventStream
 from .transport import NO_RETRY, ApiError, Endpoint, Response, RetryPolicy, Transport, error_body
 
@@ -125,12 +130,18 @@ class Client:
         deal: list[list[str]] | None = None,
         *,
         key: str | None = None,
+        token: str | None = None,
         **options: Any,
     ) -> dict[str, Any]:
         """``POST /v1/matches`` → 201 ``{match_id, tokens, match}``.
 
         ``options`` adds other fields of the body (``clock``, ``takeover``,
-        ``listed``). Safe to retry: it carries one ``Idempotency-Key`` (``key``,
+        ``listed``). With an account's ``token`` (scope ``play``) the account
+        hosts the match and holds its first remote seat (``{"name": …}``; the
+        seat takes the account's name), and that token acts for the seat
+        (:meth:`seat`). A match with open seats gets a ``room_code``; hosting
+        one takes an account's token unless the server allows anonymous
+        hosting (else 401 ``account_required``). Safe to retry: it carries one ``Idempotency-Key`` (``key``,
         else a fresh one) on every attempt, and the server answers a retry with
         the same key and body (from the same address, within 24 h) with the
         same ``match_id`` and tokens, making no second match (404 if that match
@@ -143,17 +154,25 @@ class Client:
             body["seed"] = seed
         if deal is not None:
             body["deal"] = deal
-        return dict(self.request("POST", "/v1/matches", body, headers=_key(key), expect=201))
+        return dict(self.request("POST", "/v1/matches", body, token=token, headers=key_header(key), expect=201))
 
-    def join(self, match_id: str, name: str, *, key: str | None = None) -> dict[str, Any]:
+    def join(
+        self, match_id: str, name: str | None = None, *, key: str | None = None, token: str | None = None
+    ) -> dict[str, Any]:
         """``POST /v1/matches/{id}/join`` → 201 ``{seat, token}`` (409 ``match_full``).
+
+        Without a ``token`` the seat needs a ``name``. With an account's
+        ``token`` (scope ``play``) the seat is the account's, under its name
+        (``name`` is not needed), and that token acts for it too; an account
+        holds one seat of a match (409 ``already_seated``).
 
         Safe to retry: it carries one ``Idempotency-Key`` on every attempt, and
         the server answers a retry with the same key and body (from the same
         address, within 24 h) with the same seat and token, taking no second seat.
         """
         path = f"/v1/matches/{match_id}/join"
-        return dict(self.request("POST", path, {"name": name}, headers=_key(key), expect=201))
+        body = {} if name is None else {"name": name}
+        return dict(self.request("POST", path, body, token=token, headers=key_header(key), expect=201))
 
     def match(self, match_id: str) -> dict[str, Any]:
         """``GET /v1/matches/{id}``: the public state (a read: always safe to retry)."""
@@ -236,87 +255,101 @@ class Client:
         self.request("DELETE", f"/v1/me/tokens/{urllib.parse.quote(token_id, safe='')}", token=token, expect=204)
 
     def seat(self, match_id: str, token: str) -> Seat:
-        """Calls made with one seat's token."""
+        """Calls made for one seat: with its token, or with a token of the account that holds it."""
         return Seat(self, match_id, token)
 
+    # ------------------------------------------------------------------ rooms
 
-class Seat:
-    """One seat of one match, authenticated by its token."""
+    def room(self, code: str) -> Room:
+        """``GET /v1/rooms/{code}``: the match a room code names (any case; 404 ``room_not_found``).
 
-    def __init__(self, client: Client, match_id: str, token: str) -> None:
-        """A seat of ``match_id`` whose calls go through ``client`` with ``token``."""
-        self.client = client
-        self.match_id = match_id
-        self.token = token
-
-    def _call(self, method: str, tail: str, body: Any = None, key: str | None = None, expect: int = 200) -> Any:
-        return self.client.request(
-            method, f"/v1/matches/{self.match_id}{tail}", body, token=self.token, headers=_key(key), expect=expect
-        )
-
-    def view(self) -> dict[str, Any]:
-        """The seat's view (public state plus its own cards)."""
-        return dict(self._call("GET", "/view"))
-
-    def legal(self) -> dict[str, Any]:
-        """``{can_pass, plays}``."""
-        return dict(self._call("GET", "/legal"))
-
-    def hint(self) -> dict[str, Any]:
-        """``{action, explanation}``."""
-        return dict(self._call("GET", "/hint"))
-
-    def play(self, cards: list[str], version: int | None = None, key: str | None = None) -> dict[str, Any]:
-        """Play cards; answers the view after every bot reply (see :meth:`act` for retries)."""
-        return self.act({"type": "play", "cards": cards}, version, key)
-
-    def pass_turn(self, version: int | None = None, key: str | None = None) -> dict[str, Any]:
-        """Pass (see :meth:`act` for retries)."""
-        return self.act({"type": "pass"}, version, key)
-
-    def act(self, action: dict[str, Any], version: int | None = None, key: str | None = None) -> dict[str, Any]:
-        """``POST …/actions`` with an optional ``version``; answers the seat's view after every bot reply.
-
-        Safe to retry: the server keeps the answer under the ``Idempotency-Key``
-        (``key``, else a fresh one for this call) for 24 h and answers a retry
-        with it, applying nothing again, also after a 503 ``outcome_unknown``.
+        422 ``invalid_request`` for text that cannot be a code. Lookups of
+        unknown codes are counted per address: past 20 in 10 minutes the
+        server answers 429 ``rate_limited`` with a ``Retry-After`` longer than
+        the client waits, so it is raised.
         """
-        body = dict(action)
-        if version is not None:
-            body["version"] = version
-        return dict(self._call("POST", "/actions", body, key))
+        return cast(Room, self.request("GET", f"/v1/rooms/{_segment(code)}", expect=200))
 
-    def leave(self, *, key: str | None = None) -> dict[str, Any]:
-        """``POST …/leave`` → the public match: the seat opens again (waiting) or a bot takes it over.
+    def join_room(
+        self, code: str, name: str | None = None, *, key: str | None = None, token: str | None = None
+    ) -> RoomSeat:
+        """``POST /v1/rooms/{code}/join`` → 201 the match's id, the seat and its token.
 
-        Retried, but the server keeps no answer for it (the ``Idempotency-Key``
-        it carries, as every write does, is ignored): leaving twice changes
-        nothing more, yet the seat's token stops working once it has left, so a
-        retry after an attempt that was applied (e.g. one answered 503
-        ``outcome_unknown``) answers 401 ``invalid_token``; when
-        :attr:`ApiError.attempts` > 1, read the match to tell.
+        As :meth:`join` (``name`` without a token; with an account's ``token``
+        the seat is the account's, and 409 ``already_seated`` when it holds one
+        there already); 404 ``room_not_found``, 409 ``match_full``. Safe to
+        retry, as :meth:`join` is.
         """
-        return dict(self._call("POST", "/leave", key=key))
+        body = {} if name is None else {"name": name}
+        path = f"/v1/rooms/{_segment(code)}/join"
+        return cast(RoomSeat, self.request("POST", path, body, token=token, headers=key_header(key), expect=201))
 
-    def rematch(self, *, key: str | None = None) -> dict[str, Any]:
-        """``POST …/rematch`` → 201 ``{match_id, seat, token}`` in the next match (409 ``match_not_finished``).
+    # ------------------------------------------------------------------ history
 
-        Safe to retry: the same seat's call again answers the same seat and token.
+    def player(self, name: str) -> Player:
+        """``GET /v1/players/{name}``: an account's profile (name in any case; 404 ``player_not_found``)."""
+        return cast(Player, self.request("GET", f"/v1/players/{_segment(name)}", expect=200))
+
+    def player_matches(self, name: str, cursor: str | None = None, limit: int = 20) -> KeptPage:
+        """``GET /v1/players/{name}/matches``: one page of the matches the player sat in, newest first.
+
+        ``limit`` is 1 to 100 (else 422 ``invalid_request``); pass a page's
+        ``next_cursor`` as ``cursor`` for the next one: a cursor names a
+        position, so no match is skipped or repeated while new ones end.
         """
-        return dict(self._call("POST", "/rematch", key=key, expect=201))
+        query: dict[str, str | int] = {"limit": limit}
+        if cursor is not None:
+            query["cursor"] = cursor
+        path = f"/v1/players/{_segment(name)}/matches?{urllib.parse.urlencode(query)}"
+        return cast(KeptPage, self.request("GET", path, expect=200))
 
-    def cancel(self, *, key: str | None = None) -> None:
-        """``DELETE /v1/matches/{id}`` → 204: cancel a match still waiting for seats (409 ``match_not_waiting``).
+    def all_player_matches(self, name: str, page_size: int = 100) -> Iterator[KeptMatch]:
+        """Every match the player sat in, newest first, asking for one page (``page_size``) at a time.
 
-        Retried, but the server keeps no answer for it (the ``Idempotency-Key``
-        it carries is ignored): a cancelled match is gone, so a retry after an
-        attempt that was applied answers 404 ``match_not_found``; when
-        :attr:`ApiError.attempts` > 1, that most likely means the match was
-        cancelled by this call.
+        Nothing is asked before the first match is; each page is a read of its own, retried as reads are.
         """
-        self._call("DELETE", "", key=key, expect=204)
+        cursor: str | None = None
+        while True:
+            page = self.player_matches(name, cursor, page_size)
+            yield from page["matches"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    def export(
+        self, name: str, since: datetime.datetime | str | None = None, until: datetime.datetime | str | None = None
+    ) -> Export:
+        """``GET /v1/players/{name}/matches/export``: the player's replays, one at a time (see :class:`Export`).
+
+        Each is a ``tienlen-replay/1`` document with ``match_id`` and
+        ``ended_at``, newest first; ``since`` <= ``ended_at`` < ``until``
+        (RFC 3339 text, or datetimes with a time zone). The answer is read
+        line by line on a connection of its own as the items are asked for.
+
+        Raises:
+            ValueError: for a datetime without a time zone.
+        """
+        query = {key: _instant(value) for key, value in (("since", since), ("until", until)) if value is not None}
+        path = f"/v1/players/{_segment(name)}/matches/export"
+        if query:
+            path += "?" + urllib.parse.urlencode(query)
+        transport = self.transport
+        return Export(self.endpoint, path, timeout=transport.timeout, retry=transport.retry, sleep=transport.sleep)
 
 
-def _key(key: str | None) -> dict[str, str] | None:
-    """The ``Idempotency-Key`` header for a given key (None: the transport makes a fresh one)."""
-    return {"Idempotency-Key": key} if key else None
+def _segment(text: str) -> str:
+    """``text`` as one segment of a path (a name or a code, quoted)."""
+    return urllib.parse.quote(text, safe="")
+
+
+def _instant(value: datetime.datetime | str) -> str:
+    """An RFC 3339 date-time: text as it is, a datetime with its offset.
+
+    Raises:
+        ValueError: for a datetime without a time zone.
+    """
+    if isinstance(value, str):
+        return value
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"give the time zone of {value.isoformat()} (e.g. datetime.UTC)")
+    return value.isoformat()

@@ -33,6 +33,7 @@ __all__ = [
     "error_body",
     "new_idempotency_key",
     "retry_after_s",
+    "should_retry",
 ]
 
 RETRYABLE_WRITE_REASONS = frozenset({"store_unavailable", "outcome_unknown"})
@@ -280,7 +281,7 @@ NO_RETRY = RetryPolicy(attempts=1)
 """A policy that sends each call once."""
 
 
-def _should_retry(method: str, response: Response) -> bool:
+def should_retry(method: str, response: Response) -> bool:
     """Whether an answer says "send it again": 429 ``rate_limited``; 503 ``store_unavailable`` or
     ``outcome_unknown`` for a write; any 503 for a read."""
     if response.status == 429:
@@ -303,11 +304,12 @@ class Transport:
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        """Send to ``endpoint``; ``timeout`` seconds for any one read; ``retry`` (default :class:`RetryPolicy`)."""
+        """Send to ``endpoint``; ``timeout`` seconds for any one read; ``retry`` (default :class:`RetryPolicy`);
+        ``sleep`` pauses between attempts."""
         self.endpoint = endpoint
         self.timeout = timeout
         self.retry = retry if retry is not None else RetryPolicy()
-        self._sleep = sleep
+        self.sleep = sleep
         self._connection: http.client.HTTPConnection | None = None
 
     def close(self) -> None:
@@ -390,11 +392,11 @@ class Transport:
                     tries = f"{attempt} attempt" + ("s" if attempt > 1 else "")
                     message = f"no answer from {self.endpoint.url} ({method} {path}) after {tries}: {error}"
                     raise ConnectionFailed(message, error, attempt) from error
-                self._sleep(policy.pause_s(attempt))
+                self.sleep(policy.pause_s(attempt))
                 continue
-            if attempt >= policy.attempts or not _should_retry(method, response):
+            if attempt >= policy.attempts or not should_retry(method, response):
                 return response, attempt
             wait = retry_after_s(response.headers.get("retry-after"))
             if wait is not None and wait > policy.max_retry_after_s:
                 return response, attempt  # longer than we are willing to wait: the caller sees the refusal
-            self._sleep(policy.pause_s(attempt, wait))
+            self.sleep(policy.pause_s(attempt, wait))
