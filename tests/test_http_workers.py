@@ -7,6 +7,9 @@ that records every ``sendall``, and compares.
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,3 +104,23 @@ def test_serve_runs_the_one_write_gevent_worker() -> None:
     app = TienLenApplication(options, app_factory=lambda: None)  # type: ignore[arg-type,return-value]
     assert app.cfg.worker_class is OneWriteGeventWorker
     assert issubclass(OneWriteGeventWorker, GeventWorker)
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "status", "reason"),
+    [
+        ("/v1/matches?cursor=" + "a" * 5000, {}, 414, "uri_too_long"),
+        ("/healthz", {"X-Big": "a" * 9000}, 431, "headers_too_large"),
+    ],
+)
+def test_what_gunicorn_refuses_before_the_app_is_answered_in_the_error_shape(
+    live_server: str, path: str, headers: dict[str, str], status: int, reason: str
+) -> None:
+    """Rule: every refusal is JSON with a reason, also those the server refuses before any view runs."""
+    request = urllib.request.Request(live_server + path, headers=headers)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    answer = refused.value
+    assert answer.code == status and answer.headers.get_content_type() == "application/json"
+    body = json.loads(answer.read())
+    assert body["reason"] == reason and body["code"] == status and body["message"]

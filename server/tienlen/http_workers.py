@@ -10,16 +10,24 @@ Nothing else changes: gunicorn still builds the head and frames the body.
 
 ``tienlen serve`` runs :class:`OneWriteGeventWorker` as its default gevent
 workers; its threaded workers stay gunicorn's own.
+
+A request gunicorn refuses before the app sees it (a request line or headers
+too long, a malformed request line) is answered in the API's one error shape
+(:func:`write_refusal`), not gunicorn's HTML page.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gunicorn import util
 from gunicorn.http import wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
-__all__ = ["OneWriteGeventWorker", "OneWriteResponse"]
+from . import wire
+from .api.errors import refusal_body
+
+__all__ = ["OneWriteGeventWorker", "OneWriteResponse", "answer_refusals_as_json", "write_refusal"]
 
 LAST_CHUNK = b"0\r\n\r\n"
 
@@ -90,3 +98,18 @@ class OneWriteGeventWorker(GeventWorker):  # type: ignore[misc]
         """Make gunicorn build every answer of this worker process with :class:`OneWriteResponse`, then run."""
         wsgi.Response = OneWriteResponse  # the class gunicorn's ``wsgi.create`` instantiates
         super().init_process()
+
+
+def write_refusal(sock: Any, status: int, phrase: str, message: str) -> None:
+    """gunicorn's ``util.write_error`` in the API's error shape: ``{code, status, message, reason}`` as JSON."""
+    data = wire.dumps(refusal_body(status, message or phrase))
+    head = (
+        f"HTTP/1.1 {status} {phrase}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(data)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + data)
+
+
+def answer_refusals_as_json() -> None:
+    """Make this worker answer the requests gunicorn refuses itself with :func:`write_refusal`."""
+    util.write_error = write_refusal

@@ -31,6 +31,7 @@ from .metrics import count_store_error, install_metrics
 from .routes import accounts, events, matches, meta, players, rooms, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
+from .schemas.document import RefusedBeforeTheApp
 from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
 
 API_TITLE = "Tien Len Game Server"
@@ -226,6 +227,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
+    api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     for blueprint in (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api

@@ -62,7 +62,9 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (NameTaken.reason, 409, False),
     (AlreadySeated.reason, 409, False),
     ("payload_too_large", 413, True),
+    ("uri_too_long", 414, True),  # refused by gunicorn before the app (a request line over 4094 bytes)
     ("unsupported_media_type", 415, True),
+    ("headers_too_large", 431, True),  # refused by gunicorn before the app
     (InvalidRequest.reason, 422, True),
     (IdempotencyKeyReused.reason, 422, False),
     (LoginThrottled.reason, 429, True),
@@ -89,6 +91,13 @@ FALLBACK_REASON = "error"  # an HTTP error of a status that has no reason of its
 
 # Every reason an error answer may give (the ``reason`` enum of the OpenAPI document).
 REASONS: tuple[str, ...] = tuple(dict.fromkeys([*REASON_STATUS, *DEFAULT_REASONS.values(), FALLBACK_REASON]))
+
+
+def refusal_body(status: int, message: str) -> dict[str, Any]:
+    """The error answer of an HTTP status that carries no reason of its own (its default reason)."""
+    reason = DEFAULT_REASONS.get(status, FALLBACK_REASON)
+    phrase = HTTP_STATUS_CODES.get(status, "Error")
+    return {"code": status, "status": phrase, "message": message, "reason": reason}
 
 
 def error_body(reason: str, message: str, errors: dict[str, Any] | None = None) -> tuple[dict[str, Any], int]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import marshmallow as ma
 from apispec import BasePlugin
@@ -83,6 +83,28 @@ class PublicUnlessAuthorized(BasePlugin):
         for operation in (operations or {}).values():
             if isinstance(operation, dict):
                 operation.setdefault("security", [])
+
+
+class RefusedBeforeTheApp(BasePlugin):
+    """Every operation may answer 414 ``uri_too_long`` and 431 ``headers_too_large``.
+
+    The server (gunicorn) refuses a request line over 4094 bytes or headers
+    over its limits before any view runs, in the same error shape.
+    """
+
+    ANSWERS: ClassVar[dict[str, str]] = {
+        "414": "Reasons: `uri_too_long` (the request line is over 4094 bytes)",
+        "431": "Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them)",
+    }
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
+        """Document both answers on every operation of ``path``."""
+        for operation in (operations or {}).values():
+            if isinstance(operation, dict):
+                responses = operation.setdefault("responses", {})
+                for status, about in self.ANSWERS.items():
+                    content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+                    responses.setdefault(status, {"description": about, "content": content})
 
 
 def _one_boolean(found: dict[str, Any]) -> dict[str, Any]:
