@@ -67,6 +67,14 @@ export interface paths {
          *     first hand is dealt at once unless a seat is open; bots that are on
          *     turn play before the answer. At least one seat must not be a bot.
          *     Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
+         *
+         *     With an account's token (`Authorization: Bearer`, scope `play`) the
+         *     account hosts the match and holds its first remote seat, under the
+         *     account's name; the account's token then acts for that seat too.
+         *     A match with open seats gets a `room_code` to join it by, and hosting
+         *     one takes an account (401 `account_required` without a token, unless
+         *     the server sets `TIENLEN_ANONYMOUS_HOSTING`). Matches against bots
+         *     alone need no account.
          */
         post: operations["create_match"];
         delete?: never;
@@ -190,7 +198,10 @@ export interface paths {
         put?: never;
         /**
          * Join a match: fills the lowest open seat and answers its token.
-         * @description The first hand is dealt when the last open seat fills.
+         * @description The first hand is dealt when the last open seat fills. With an
+         *     account's token (scope `play`) the seat is the account's, under its
+         *     name, and the account's token acts for it too; an account holds one
+         *     seat of a match (409 `already_seated`). Without one, `name` is needed.
          */
         post: operations["join_match"];
         delete?: never;
@@ -433,6 +444,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/rooms/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The match a room code names: its rules, the seats taken and open, and its host.
+         * @description Codes are 6 characters of `23456789ABCDEFGHJKMNPQRSTUVWXYZ` (no 0/O,
+         *     1/I/L), read in any case (422 `invalid_request` for anything else). A
+         *     code is kept while its match waits for players (and as long after each
+         *     join or leave as a waiting match is kept); 404 `room_not_found` when no
+         *     live match has it. After 20 unknown codes in 10 minutes from one client
+         *     address, every lookup and room join from there answers 429
+         *     `rate_limited` (with `Retry-After`) until the window ends.
+         */
+        get: operations["get_room"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/rooms/{code}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the match a room code names: the lowest open seat, its token and the match's id.
+         * @description Anyone may join, with an account or not: with an account's token
+         *     (scope `play`) the seat is the account's, under its name (one seat an
+         *     account: 409 `already_seated`); without one, `name` is needed. 409
+         *     `match_full` once no seat is open. Lookups are throttled as for
+         *     `GET /v1/rooms/{code}`.
+         */
+        post: operations["join_room"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rules": {
         parameters: {
             query?: never;
@@ -533,6 +598,11 @@ export interface components {
             next_match_id: string | null;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
+            /**
+             * @description The code others join this match by (`POST /v1/rooms/{code}/join`), given to a match made with open seats; null otherwise
+             * @example K7QM2X
+             */
+            room_code: string | null;
             rules: components["schemas"]["Rules"];
             seat: number;
             seats: components["schemas"]["MatchSeat"][];
@@ -643,7 +713,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "scope_missing" | "match_not_found" | "token_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "payload_too_large" | "unsupported_media_type" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -728,7 +798,8 @@ export interface components {
             token: string;
         };
         Join: {
-            name: string;
+            /** @description The seat's name; needed without an account's token (with one, the account's name) */
+            name?: string;
         };
         LeaveAnswer: {
             clock: components["schemas"]["Clock"] | null;
@@ -753,6 +824,11 @@ export interface components {
             next_match_id: string | null;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
+            /**
+             * @description The code others join this match by (`POST /v1/rooms/{code}/join`), given to a match made with open seats; null otherwise
+             * @example K7QM2X
+             */
+            room_code: string | null;
             rules: components["schemas"]["Rules"];
             seats: components["schemas"]["MatchSeat"][];
             status: components["schemas"]["MatchStatus"];
@@ -795,6 +871,8 @@ export interface components {
             seats: components["schemas"]["LobbySeat"][];
         };
         LobbySeat: {
+            /** @description An account holds the seat (`name` is its name, `GET /v1/players/{name}` its profile); its tokens act for the seat */
+            account: boolean;
             /** @description Bot level, or null */
             bot: components["schemas"]["BotLevel"] | null;
             name: string | null;
@@ -826,6 +904,11 @@ export interface components {
             next_match_id: string | null;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
+            /**
+             * @description The code others join this match by (`POST /v1/rooms/{code}/join`), given to a match made with open seats; null otherwise
+             * @example K7QM2X
+             */
+            room_code: string | null;
             rules: components["schemas"]["Rules"];
             seats: components["schemas"]["MatchSeat"][];
             status: components["schemas"]["MatchStatus"];
@@ -881,6 +964,8 @@ export interface components {
             winners: number[];
         };
         MatchSeat: {
+            /** @description An account holds the seat (`name` is its name, `GET /v1/players/{name}` its profile); its tokens act for the seat */
+            account: boolean;
             /** @description Bot level, or null */
             bot: components["schemas"]["BotLevel"] | null;
             cards_left: number;
@@ -1049,6 +1134,27 @@ export interface components {
             bot: components["schemas"]["BotLevel"] | null;
             name: string | null;
         };
+        Room: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            /** @description The name of the account that made the match; null when made anonymously */
+            host: string | null;
+            match_id: string;
+            /** @example K7QM2X */
+            room_code: string;
+            rules: components["schemas"]["Rules"];
+            seats: components["schemas"]["LobbySeat"][];
+            status: components["schemas"]["MatchStatus"];
+        };
+        RoomSeat: {
+            match_id: string;
+            seat: number;
+            /** @description The seat's bearer token: URL-safe, never beginning with '-' (a bot may take it as an argument). */
+            token: string;
+        };
         RuleCatalog: {
             default_preset: components["schemas"]["Preset"];
             /** @description What each parameter means and allows */
@@ -1181,6 +1287,11 @@ export interface components {
             next_match_id: string | null;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
+            /**
+             * @description The code others join this match by (`POST /v1/rooms/{code}/join`), given to a match made with open seats; null otherwise
+             * @example K7QM2X
+             */
+            room_code: string | null;
             rules: components["schemas"]["Rules"];
             seat: number;
             seats: components["schemas"]["MatchSeat"][];
@@ -1517,6 +1628,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `account_required`, `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -1666,6 +1801,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -1755,6 +1901,17 @@ export interface operations {
                     "Server-Timing"?: string;
                     /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1962,6 +2119,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -2055,6 +2221,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -2066,7 +2256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `match_full` */
+            /** @description Reasons: `match_full`, `already_seated` */
             409: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
@@ -2176,6 +2366,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -2232,6 +2433,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -2282,6 +2492,17 @@ export interface operations {
                     "Server-Timing"?: string;
                     /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,6 +2714,15 @@ export interface operations {
                 headers: {
                     /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing`, `not_seated` */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,6 +3118,223 @@ export interface operations {
                 };
             };
             /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_room: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Room"];
+                };
+            };
+            /** @description Reasons: `room_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` */
+            429: {
+                headers: {
+                    /** @description With `rate_limited`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    join_room: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description As for `POST /v1/matches/{match_id}/join`: a retry with the same key and body within 24 h takes no other seat and answers the same `seat` and `token` */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Join"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoomSeat"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `room_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `match_full`, `already_seated` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `idempotency_key_reused`, `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `outcome_unknown`, `store_unavailable` */
             503: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
