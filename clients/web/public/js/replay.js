@@ -79,7 +79,7 @@ export async function showReplay(root, matchId) {
         h("span", { class: "faces" }, cards.map((c) => faceUp(c))),
       ]);
     }));
-    result.replaceChildren(...(atEnd ? [h("p", { id: "replay-winner", class: "winner" }, [
+    result.replaceChildren(...(atEnd ? [h("p", { id: "replay-winner" }, [
       replay.result.abandoned ? t("ev_abandoned") : replay.result.winner === null ? t("no_winner") : t("winner", { name: name(replay.result.winner) })]),
     h("p", { id: "replay-scores" }, [`${t("scores")}: `, replay.seats.map((_, i) => `${name(i)} ${replay.result.scores[i] ?? 0}`).join(", ")])] : []));
     const first = handAt === 0 && step === 0;
