@@ -113,7 +113,7 @@ def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_
     bo = account_pages(viewport=PHONE)
     bo.goto(account_server + "/")
     bo.click("#sign-in-link")
-    bo.wait_for_url("**/account")
+    bo.wait_for_url("**/account?next=%2F")  # the way back, once signed in
     _sign_up(bo, bo_name)
     bo.wait_for_url(account_server + "/")  # back to the lobby, signed up
     bo.wait_for_selector("#code-as")

@@ -115,7 +115,9 @@ export function drawAccountBar(bar, go) {
   bar.setAttribute("aria-label", t("account"));
   const session = signedIn();
   if (!session) {
-    bar.replaceChildren(h("a", { href: "/account", id: "sign-in-link" }, [t("sign_in_or_up")]));
+    // back where you were once signed in
+    const here = location.pathname === "/account" ? "" : `?next=${encodeURIComponent(location.pathname)}`;
+    bar.replaceChildren(h("a", { href: `/account${here}`, id: "sign-in-link" }, [t("sign_in_or_up")]));
     return;
   }
   const error = h("span", { role: "alert", class: "bar-error" });
