@@ -1,7 +1,7 @@
-"""Redis memory per match: waiting for seats, in play (4 seats), finished.
+"""Redis memory per match: waiting for seats, in play (4 seats), finished, and kept in a player's history.
 
 Starts a private ``redis-server`` (no AOF) and the app in this process
-(``TIENLEN_RATE_LIMITS=off``), then for each kind makes ``--matches`` matches
+(``TIENLEN_RATE_LIMITS=off``, ``TIENLEN_ANONYMOUS_HOSTING=1``), then for each kind makes ``--matches`` matches
 through the HTTP API and prints one JSON object with, per kind:
 
 - ``memory_usage_bytes``: the median over the matches of ``MEMORY USAGE``
@@ -18,7 +18,13 @@ turn clock, after ``--actions`` plays or passes (the lowest legal play, else
 a pass); ``finished`` is a one-hand match of one remote seat and three Easy
 bots played to its end. Every create and action sends an ``Idempotency-Key``,
 as the clients do; ``active_4_seats_without_keys`` is the active kind without
-any, for comparison. Run with ``make bench-memory``.
+any, for comparison.
+
+``kept`` is the same one-hand 4-player match with an account at the remote
+seat: what stays after its live keys expire. ``memory_usage_bytes`` is then
+``MEMORY USAGE`` of the kept record (``tl:{kept:<id>}``) and
+``index_bytes_per_match`` the account's history indexes (matches and wins)
+divided by the matches they list. Run with ``make bench-memory``.
 """
 
 from __future__ import annotations
@@ -102,6 +108,37 @@ def make_finished(client: Any, index: int) -> str:
     return match_id
 
 
+def make_kept(client: Any, token: str, index: int) -> str:
+    """A one-hand match of an account's seat and three Easy bots, played to its end (and so kept)."""
+    seats = [{"name": "Ann"}] + [{"name": n, "bot": "easy"} for n in ("Bo", "Cy", "Di")]
+    created = _post(client, "/v1/matches", {"seats": seats, "rules": {"hands": 1}, "seed": index}, token)
+    match_id, seat_token = str(created["match_id"]), created["tokens"][0]["token"]
+    while _get(client, f"/v1/matches/{match_id}")["status"] == "playing":
+        legal = _get(client, f"/v1/matches/{match_id}/legal", seat_token)
+        action = {"type": "play", "cards": legal["plays"][0]["cards"]} if legal["plays"] else {"type": "pass"}
+        _post(client, f"/v1/matches/{match_id}/actions", action, seat_token)
+    return match_id
+
+
+def _kept_figures(client: Any, direct: Any, matches: int) -> dict[str, Any]:
+    """The kept kind: one account plays every match; its kept records and its indexes are measured."""
+    name = f"bench{uuid.uuid4().hex[:12]}"
+    body = {"name": name, "password": "bench password", "kind": "human"}
+    token = str(_post(client, "/v1/accounts", body, keyed=False)["token"])
+    account_id = direct.get(f"tl:{{name:{name.lower()}}}").decode()
+    made = [make_kept(client, token, i) for i in range(matches)]
+    usages = [int(direct.memory_usage(f"tl:{{kept:{m}}}", samples=0) or 0) for m in made]
+    index = sum(
+        int(direct.memory_usage(f"tl:{{acct:{account_id}}}:{key}", samples=0) or 0) for key in ("matches", "wins")
+    )
+    return {
+        "memory_usage_bytes": int(statistics.median(usages)),
+        "memory_usage_max_bytes": max(usages),
+        "index_bytes_per_match": index // matches,
+        "kept_per_match": len(direct.zrange(f"tl:{{acct:{account_id}}}:matches", 0, -1)) / matches,
+    }
+
+
 def _usage(client: Any, match_id: str) -> int:
     keys = [f"tl:{{{match_id}}}:{key}" for key in KEYS] + list(client.scan_iter(f"tl:{{{match_id}}}:idem:*"))
     return sum(int(client.memory_usage(key, samples=0) or 0) for key in keys)
@@ -114,7 +151,8 @@ def _used_memory(client: Any) -> int:
 def measure(matches: int, actions: int) -> dict[str, Any]:
     """The figures of every kind, on a fresh private Redis."""
     with tempfile.TemporaryDirectory() as data, LocalRedis(Path(data), appendonly=False) as server:
-        app = create_app({"REDIS_URL": server.url, "TIENLEN_RATE_LIMITS": "off", "TIENLEN_LOG_LEVEL": "WARNING"})
+        settings = {"TIENLEN_RATE_LIMITS": "off", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_ANONYMOUS_HOSTING": "1"}
+        app = create_app({"REDIS_URL": server.url, **settings})  # the waiting kind hosts open seats anonymously
         client = app.test_client()
         direct: Any = redis.Redis.from_url(server.url)  # redis-py's answers are loosely typed
         makers: dict[str, Callable[[int], str]] = {
@@ -139,6 +177,7 @@ def measure(matches: int, actions: int) -> dict[str, Any]:
                 "used_memory_delta_bytes": grown // matches,
                 "events": int(statistics.median(events)),
             }
+        figures["kept"] = _kept_figures(client, direct, matches)
         version = str(direct.info("server")["redis_version"])
     return {"matches_per_kind": matches, "actions_in_active": actions, "redis": version} | figures
 

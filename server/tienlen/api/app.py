@@ -28,7 +28,7 @@ from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
-from .routes import accounts, events, matches, meta, rooms, seats, web
+from .routes import accounts, events, matches, meta, players, rooms, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
@@ -210,15 +210,23 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         if settings.writes_at_once:
             turns = WriteTurns(settings.writes_at_once, gevent_settle, lambda: store.waiters > 0)
             offload = turns.lending(gevent_offload)
-    app.extensions["tienlen"] = MatchService(
-        store, settings.bot_budget_s, offload, anonymous_hosting=settings.anonymous_hosting
+    matches_service = MatchService(
+        store,
+        settings.bot_budget_s,
+        offload,
+        anonymous_hosting=settings.anonymous_hosting,
+        history_days=settings.history_days,
     )
-    app.extensions["tienlen_accounts"] = AccountService(store.accounts(), settings.session_days * 24 * 3600)
+    app.extensions["tienlen"] = matches_service
+    app.extensions["tienlen_history"] = matches_service.history
+    app.extensions["tienlen_accounts"] = AccountService(
+        store.accounts(), settings.session_days * 24 * 3600, matches_service.history
+    )
     app.extensions["tienlen_settings"] = settings
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
-    for blueprint in (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints):
+    for blueprint in (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once

@@ -18,6 +18,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -34,6 +35,9 @@ from .errors import (
     ScopeMissing,
     TokenNotFound,
 )
+
+if TYPE_CHECKING:
+    from .history import HistoryService
 
 SCOPES = ("play", "account")  # play: sit and act for the account's seats; account: manage the account
 SESSION_SCOPES = SCOPES
@@ -119,11 +123,16 @@ def _account(record: AccountRecord) -> Account:
 
 
 class AccountService:
-    """The account use cases over an :class:`~tienlen.store.accounts.AccountStore`."""
+    """The account use cases over an :class:`~tienlen.store.accounts.AccountStore`.
 
-    def __init__(self, store: AccountStore, session_ttl_s: int) -> None:
+    With ``history`` (the matches' kept history) deleting an account also
+    takes its name out of every match it sat in.
+    """
+
+    def __init__(self, store: AccountStore, session_ttl_s: int, history: HistoryService | None = None) -> None:
         self.store = store
         self.session_ttl_s = session_ttl_s
+        self.history = history
 
     # ----- accounts and sessions -----------------------------------------------------------
 
@@ -154,10 +163,19 @@ class AccountService:
         return _account(self._grant(token)[1])
 
     def delete(self, token: str | None, password: str, address: str) -> None:
-        """Erase the account of ``token`` (scope ``account``) once ``password`` is confirmed."""
+        """Erase the account of ``token`` (scope ``account``) once ``password`` is confirmed.
+
+        Its credentials and tokens go; in every match it sat in, kept or
+        live, its seats are renamed ``(deleted)`` and lose the account (once
+        more after the erase, for a seat bound meanwhile).
+        """
         record = self.authorize(token, "account")
         self._check_password(record.name, password, address)
+        if self.history is not None:
+            self.history.forget(record.account_id, record.name)
         self.store.erase(record)
+        if self.history is not None:
+            self.history.forget(record.account_id, record.name)
 
     # ----- personal tokens -------------------------------------------------------------------
 

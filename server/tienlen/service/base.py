@@ -19,6 +19,7 @@ from ..store import AnswerKey, MatchRecord, MatchStore, StoreUnavailableError, t
 from ..store.accounts import AccountRecord
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
+from .history import HistoryService, finishes
 from .rooms import new_room_code
 
 T = TypeVar("T")
@@ -38,6 +39,8 @@ class ServiceBase:
 
     With ``anonymous_hosting`` a match with open seats may be made without an
     account's token (a private server); by default hosting takes an account.
+    Every finished match an account sat in is kept (:attr:`history`), for
+    ``history_days`` days (None: for good).
     """
 
     def __init__(
@@ -48,6 +51,7 @@ class ServiceBase:
         now: Callable[[], float] = time.time,
         *,
         anonymous_hosting: bool = False,
+        history_days: int | None = None,
     ) -> None:
         self.store = store
         self.accounts = store.accounts()
@@ -56,6 +60,7 @@ class ServiceBase:
         self._offload: Offload = offload or _in_place
         self.now = now
         self.on_bot_decision: bots.DecisionHook | None = None  # sees each bot decision (the metrics time them)
+        self.history = HistoryService(store, history_days, now)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -130,8 +135,11 @@ class ServiceBase:
             events = self._deal(record)
         elif any(s.open for s in record.seats) and record.room_code is None:
             record.room_code = self._claim_room_code(record.match_id)
+        for seat in record.seats:
+            if seat.account is not None:  # before the commit: the match is always found to scrub the name from
+                self.history.kept.seat_bound(seat.account, record.match_id, self.now())
         self._seal(record, events)
-        if not self.store.commit(record, None, events, answer):
+        if not self._commit(record, None, events, answer):
             if record.room_code is not None:
                 self.store.release_room(record.room_code, record.match_id)
             return False
@@ -162,17 +170,34 @@ class ServiceBase:
 
         A new turn deadline is registered with the store now, before the
         commit, so that a crash between the two can only leave a deadline
-        for the sweeper to check, never lose one.
+        for the sweeper to check, never lose one; so is a match this write
+        finishes, to be kept (:meth:`HistoryService.finishing`).
         """
         now = self.now()
         record.version += 1
         record.updated_at = now
+        if finishes(events):
+            record.ended_at = now
+            self.history.finishing(record, events)
         if _set_deadline(record, now):
             assert record.turn_deadline is not None
             self.store.schedule(record.match_id, record.turn_deadline)
         for event in events:
             record.last_seq += 1
             event["seq"] = record.last_seq
+
+    def _commit(
+        self,
+        record: MatchRecord,
+        expected_version: int | None,
+        events: list[EventDict],
+        answer: tuple[AnswerKey, dict[str, Any]] | None = None,
+    ) -> bool:
+        """Commit a sealed write (:meth:`MatchStore.commit`); keep the match at once when the write finished it."""
+        if not self.store.commit(record, expected_version, events, answer):
+            return False
+        self.history.finished(record, events)
+        return True
 
 
 def _set_deadline(record: MatchRecord, now: float) -> bool:

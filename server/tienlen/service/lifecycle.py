@@ -54,7 +54,8 @@ class LifecycleMixin(ServiceBase):
         once. Without ``dispatch`` each is applied here, one after another;
         a server's sweeper passes one that runs them side by side, so a match
         whose bots think long holds up neither the other matches' clocks nor
-        the next sweep.
+        the next sweep. Finished matches still due to be kept are kept too
+        (not counted).
         """
         done = 0
         for _ in range(SWEEP_ROUNDS):
@@ -72,6 +73,7 @@ class LifecycleMixin(ServiceBase):
                     done += 1
             if len(due) < limit:
                 break
+        self.history.sweep(dispatch=dispatch)  # finished matches whose request did not keep them
         return done
 
     @property
@@ -119,7 +121,7 @@ class LifecycleMixin(ServiceBase):
             if record.status == "playing":
                 events += self._bots_play_on(record)
             self._seal(record, events)
-            if self.store.commit(record, expected, events):
+            if self._commit(record, expected, events):
                 return True
         return False
 
@@ -150,7 +152,7 @@ class LifecycleMixin(ServiceBase):
                     events += self._take_over(record, seat)
                     events += self._bots_play_on(record)
             self._seal(record, events)
-            if self.store.commit(record, expected, events):
+            if self._commit(record, expected, events):
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
                 if status == "waiting" and record.room_code is not None:
@@ -215,7 +217,7 @@ class LifecycleMixin(ServiceBase):
             record.next_match_id = next_id
             events: list[EventDict] = [{"type": "rematch", "next_match_id": next_id}]
             self._seal(record, events)
-            if self.store.commit(record, expected, events):
+            if self._commit(record, expected, events):
                 return
         raise StaleVersion("the match kept changing; try again")
 
@@ -236,7 +238,7 @@ class LifecycleMixin(ServiceBase):
             if not any(s.open or s.reserved for s in record.seats):
                 events += self._deal(record)
             self._seal(record, events)
-            if self.store.commit(record, expected, events):
+            if self._commit(record, expected, events):
                 return
         raise StaleVersion("the match kept changing; try again")
 

@@ -7,11 +7,11 @@ import binascii
 import re
 from typing import Any
 
-from .. import replay
 from ..store import MatchRecord
 from ..store.records import MatchStatus
 from .base import ServiceBase
 from .errors import InvalidRequest, MatchNotFinished
+from .kept import replay_of
 from .states import LobbyPage, lobby_entry
 
 SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers with a cursor
@@ -69,22 +69,18 @@ class LobbyMixin(ServiceBase):
         return LobbyPage(tuple(lobby_entry(record) for record in found), next_cursor)
 
     def replay(self, match_id: str) -> dict[str, Any]:
-        """The whole match, to watch again or check: every hand's deal and actions, and the result."""
-        record = self.get(match_id)
+        """The whole match, to watch again or check: every hand's deal and actions, and the result.
+
+        Once the live match is gone, a match an account sat in answers from
+        what was kept of it (:mod:`.history`).
+        """
+        record = self.store.load(match_id).record
+        if record is None:
+            return self.history.replay(match_id)
         engine = record.engine
         if record.status != MatchStatus.FINISHED or engine is None or record.seed is None:
             raise MatchNotFinished("a replay is for a finished match (no deal is shown while it is played)")
-        return replay.export(
-            rules=record.rules,
-            seed=record.seed,
-            first_deal=record.deal,
-            deal_seed=engine.deal_seed,
-            seats=[{"name": s.name, "bot": None if s.taken_over else s.bot} for s in record.seats],
-            events=self.store.all_events(match_id),
-            scores=list(engine.scores),
-            winner=None if engine.outcome is None else engine.outcome.winner,
-            abandoned=record.ended == "abandoned",
-        )
+        return replay_of(record, self.store.all_events(match_id))
 
 
 def _open(record: MatchRecord) -> bool:

@@ -305,9 +305,11 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": name}]
             if not any(s.open or s.reserved for s in record.seats):
                 events += self._deal(record)
+            if account is not None:  # before the commit: the match is always found to scrub the name from
+                self.history.kept.seat_bound(account.account_id, match_id, self.now())
             self._seal(record, events)
             kept = None if answer is None else (answer, kept_answer(digest, {"seat": seat, "token": made}))
-            if self.store.commit(record, expected, events, kept):
+            if self._commit(record, expected, events, kept):
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
                 elif record.room_code is not None:
@@ -379,7 +381,7 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
             self._seal(record, events)
             if answer_key is not None:
                 remember_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
-            if self.store.commit(record, expected, events):
+            if self._commit(record, expected, events):
                 return action_outcome(record, seat, events)
         raise StaleVersion("the match kept changing while your action was applied; try again")
 

@@ -15,6 +15,7 @@ from .records import MatchRecord
 
 if TYPE_CHECKING:
     from .accounts import AccountStore
+    from .history import HistoryStore
 
 DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
 
@@ -82,6 +83,10 @@ class MatchStore(Protocol):
 
     def accounts(self) -> AccountStore:
         """The players' accounts, sessions and personal tokens, beside the matches."""
+        ...
+
+    def history(self) -> HistoryStore:
+        """The kept records of finished matches and the accounts' indexes of them, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

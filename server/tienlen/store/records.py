@@ -107,7 +107,7 @@ class MatchRecord:
     ``ended`` is ``"abandoned"`` once no remote seat is left in play.
     ``host`` is the id of the account that created the match (None when
     anonymous); ``room_code`` the code others join it by (a match made with
-    open seats has one).
+    open seats has one); ``ended_at`` when the write that finished it was made (epoch seconds).
     """
 
     match_id: str
@@ -130,6 +130,7 @@ class MatchRecord:
     ended: str | None = None
     host: str | None = None
     room_code: str | None = None
+    ended_at: float | None = None
 
     @property
     def bots(self) -> dict[int, str]:
@@ -187,6 +188,7 @@ class MatchRecord:
             "ended": self.ended,
             "host": self.host,
             "room": self.room_code,
+            "ended_at": self.ended_at,
         }
         data.update((key, value) for key, value in optional.items() if value is not None)
         return wire.dumps(data)
@@ -220,6 +222,7 @@ class MatchRecord:
             ended=data.get("ended"),
             host=data.get("host"),
             room_code=data.get("room"),
+            ended_at=data.get("ended_at"),
         )
 
 

@@ -20,6 +20,7 @@ from .. import wire
 from .accounts import RedisAccounts
 from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
 from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, read_replies, run_script
+from .history import RedisHistory
 from .indexes import RedisIndexes
 from .layout import (
     COMMIT,
@@ -68,6 +69,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._waiting = Waiting(client.pubsub, wake_channel, max_waiters, cluster=self._cluster)
         self._pinger = pinger
         self._observer: StoreObserver | None = None
+        self._history = RedisHistory(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -78,6 +80,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def accounts(self) -> RedisAccounts:
         """The players' accounts, sessions and personal tokens, in this Redis (:mod:`.accounts`)."""
         return RedisAccounts(self._shared)
+
+    def history(self) -> RedisHistory:
+        """The kept matches and the accounts' indexes of them, in this Redis (:mod:`.history`)."""
+        return self._history
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""

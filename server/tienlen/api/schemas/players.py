@@ -1,0 +1,85 @@
+"""The queries and answers of players' profiles and histories (``/v1/players``)."""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from ...service.accounts import ACCOUNT_KINDS
+from .answers import RulesSchema, bot_level
+from .common import TIME, Time, enum_field
+from .dumping import AnswerSchema
+
+MAX_PAGE = 100
+MOMENT = {"format": "date-time", "description": "RFC 3339 (a time without an offset is read as UTC)"}
+
+
+class PlayerSchema(AnswerSchema):
+    """A player's public profile."""
+
+    name = fields.String(required=True, metadata={"description": "The account's name as it chose it"})
+    kind = enum_field("AccountKind", ACCOUNT_KINDS, metadata={"description": "A person, or a program"})
+    joined_at = Time(required=True, metadata=TIME)
+    games = fields.Integer(required=True, metadata={"description": "Finished matches kept in its history"})
+    wins = fields.Integer(required=True, metadata={"description": "Of those, the matches it won (place 1)"})
+
+
+class KeptSeatSchema(AnswerSchema):
+    """A seat of a kept match."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(
+        allow_none=True, required=True, metadata={"description": "`(deleted)` for an account deleted since"}
+    )
+    account = fields.Boolean(required=True, metadata={"description": "An account held the seat"})
+    bot = bot_level("The bot level of a bot seat, or null")
+    place = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The seat's final standing (1 = winner; shared wins share 1); null when abandoned"},
+    )
+    points = fields.Integer(required=True, metadata={"description": "The seat's final match score"})
+
+
+class KeptMatchSchema(AnswerSchema):
+    """A finished match in a player's history."""
+
+    match_id = fields.String(required=True)
+    created_at = Time(required=True, metadata=TIME)
+    ended_at = Time(required=True, metadata=TIME)
+    rules = fields.Nested(RulesSchema, required=True)
+    hands = fields.Integer(required=True, metadata={"description": "Hands played"})
+    abandoned = fields.Boolean(required=True, metadata={"description": "No remote seat was left to play it out"})
+    seat = fields.Integer(required=True, metadata={"description": "The player's seat"})
+    seats = fields.List(fields.Nested(KeptSeatSchema), required=True)
+
+
+class KeptPageSchema(AnswerSchema):
+    """A page of a player's kept matches, newest first."""
+
+    matches = fields.List(fields.Nested(KeptMatchSchema), required=True)
+    next_cursor = fields.String(
+        allow_none=True, required=True, metadata={"description": "Pass as `cursor` for the next page; null at the end"}
+    )
+
+
+class PlayerMatchesQuerySchema(ma.Schema):
+    """Query of ``GET /v1/players/{name}/matches``."""
+
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=MAX_PAGE))
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=200), metadata={"description": "`next_cursor` of the previous page"}
+    )
+
+
+class ExportQuerySchema(ma.Schema):
+    """Query of ``GET /v1/players/{name}/matches/export``."""
+
+    since = fields.AwareDateTime(
+        default_timezone=UTC, metadata=MOMENT | {"description": "Only matches that ended at or after this"}
+    )
+    until = fields.AwareDateTime(
+        default_timezone=UTC, metadata=MOMENT | {"description": "Only matches that ended before this"}
+    )

@@ -1,0 +1,179 @@
+"""A kept match: the compact record of a finished match, written once it ends and read by the history.
+
+The record holds the match's id, times, rules, seats (name, account id, bot
+level, final place and points) and its replay without what the record says
+already (rules, seats), as zlib-compressed compact JSON: about 1 KB for a
+4-player one-hand match (``make bench-memory`` measures it).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from .. import replay, wire
+from ..engine import Match, RuleSet
+from ..store import MatchRecord
+
+RECORD_FORMAT = 1
+DELETED_NAME = "(deleted)"  # the name of a deleted account's seat in what is kept
+_LEVEL = 9
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSeat:
+    """A seat of a kept match: who held it, its final place (None when abandoned) and points."""
+
+    seat: int
+    name: str | None
+    account_id: str | None
+    bot: str | None
+    place: int | None
+    points: int
+
+    @property
+    def account(self) -> bool:
+        """An account held the seat."""
+        return self.account_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class KeptMatch:
+    """A finished match as kept; ``seat`` is the seat of the player whose history lists it (else -1)."""
+
+    match_id: str
+    created_at: float
+    ended_at: float
+    rules: RuleSet
+    hands: int
+    abandoned: bool
+    seats: tuple[KeptSeat, ...]
+    replay_body: dict[str, Any]
+    seat: int = -1
+
+    def seat_of(self, account_id: str) -> int:
+        """The seat the account held, or -1."""
+        return next((s.seat for s in self.seats if s.account_id == account_id), -1)
+
+    def replay(self) -> dict[str, Any]:
+        """The ``tienlen-replay/1`` document, as ``GET /v1/matches/{id}/replay`` answered it."""
+        body = self.replay_body
+        return {
+            "format": replay.FORMAT,
+            "rules": self.rules.to_dict(),
+            "seed": body["seed"],
+            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "hands": body["hands"],
+            "result": body["result"],
+        }
+
+
+def replay_of(record: MatchRecord, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The replay of a finished match from its record and every event it had."""
+    engine = record.engine
+    assert engine is not None and record.seed is not None
+    return replay.export(
+        rules=record.rules,
+        seed=record.seed,
+        first_deal=record.deal,
+        deal_seed=engine.deal_seed,
+        seats=[{"name": s.name, "bot": None if s.taken_over else s.bot} for s in record.seats],
+        events=events,
+        scores=list(engine.scores),
+        winner=None if engine.outcome is None else engine.outcome.winner,
+        abandoned=record.ended == "abandoned",
+    )
+
+
+def places(engine: Match, abandoned: bool) -> list[int | None]:
+    """Each seat's final standing: the winners share 1st, then by score, then by the last hand's finish."""
+    if abandoned or engine.outcome is None:
+        return [None] * engine.rules.players
+    winners = set(engine.outcome.winners)
+    last = engine.completed[-1].places if engine.completed else ()
+
+    def key(seat: int) -> tuple[int, int, int]:
+        if seat in winners:
+            return (0, 0, 0)
+        finish = last.index(seat) if seat in last else len(last)
+        return (1, -engine.scores[seat], finish)
+
+    keys = [key(seat) for seat in range(engine.rules.players)]
+    return [1 + sum(other < mine for other in keys) for mine in keys]
+
+
+def kept_of(record: MatchRecord, events: list[dict[str, Any]], present: set[str]) -> KeptMatch:
+    """The kept form of a finished match; accounts not in ``present`` (deleted since) are kept anonymous."""
+    engine = record.engine
+    assert engine is not None
+    abandoned = record.ended == "abandoned"
+    document = replay_of(record, events)
+    standing = places(engine, abandoned)
+    seats: list[KeptSeat] = []
+    for index, (held, shown) in enumerate(zip(record.seats, document["seats"], strict=True)):
+        account = held.account if held.account in present else None
+        name = DELETED_NAME if held.account is not None and account is None else shown["name"]
+        seats.append(KeptSeat(index, name, account, shown["bot"], standing[index], engine.scores[index]))
+    ended = record.ended_at if record.ended_at is not None else record.updated_at
+    body = {"seed": document["seed"], "hands": document["hands"], "result": document["result"]}
+    return KeptMatch(
+        record.match_id, record.created_at, ended, record.rules, len(document["hands"]), abandoned, tuple(seats), body
+    )
+
+
+def encode(kept: KeptMatch) -> bytes:
+    """The stored form: zlib of compact JSON, the replay's actions as ``"<seat> <cards...>"`` texts."""
+    hands = [
+        [hand["hand_number"], hand["deal"], [" ".join([str(a["seat"]), *a["cards"]]) for a in hand["actions"]]]
+        for hand in kept.replay_body["hands"]
+    ]
+    data = {
+        "f": RECORD_FORMAT,
+        "id": kept.match_id,
+        "c": kept.created_at,
+        "e": kept.ended_at,
+        "r": kept.rules.to_dict(),
+        "ab": kept.abandoned,
+        "s": [[s.name, s.account_id, s.bot, s.place, s.points] for s in kept.seats],
+        "seed": kept.replay_body["seed"],
+        "h": hands,
+        "res": kept.replay_body["result"],
+    }
+    return zlib.compress(wire.dumps(data), _LEVEL)
+
+
+def decode(blob: bytes) -> KeptMatch:
+    """Read a record written by :func:`encode`."""
+    data = wire.loads(zlib.decompress(blob))
+    if data.get("f") != RECORD_FORMAT:
+        raise ValueError(f"unknown kept match format {data.get('f')!r}")
+    hands = []
+    for number, deal, actions in data["h"]:
+        steps = []
+        for text in actions:
+            seat, *cards = text.split(" ")
+            steps.append({"seat": int(seat), "type": "play" if cards else "pass", "cards": cards})
+        hands.append({"hand_number": number, "deal": deal, "actions": steps})
+    seats = tuple(KeptSeat(i, *entry) for i, entry in enumerate(data["s"]))
+    body = {"seed": data["seed"], "hands": hands, "result": data["res"]}
+    rules = RuleSet.from_dict(data["r"])
+    return KeptMatch(data["id"], data["c"], data["e"], rules, len(hands), data["ab"], seats, body)
+
+
+def anonymized(kept: KeptMatch, account_id: str) -> KeptMatch:
+    """The record with the account's seats named :data:`DELETED_NAME` and no account id."""
+    seats = tuple(
+        KeptSeat(s.seat, DELETED_NAME, None, s.bot, s.place, s.points) if s.account_id == account_id else s
+        for s in kept.seats
+    )
+    return KeptMatch(
+        kept.match_id,
+        kept.created_at,
+        kept.ended_at,
+        kept.rules,
+        kept.hands,
+        kept.abandoned,
+        seats,
+        kept.replay_body,
+    )
