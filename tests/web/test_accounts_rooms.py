@@ -1,6 +1,6 @@
 """Accounts and room codes at the browser table, on a server that asks for an account to host open seats: sign up,
 sign in and out, hosting that needs an account, the room code at a waiting table (large, with Copy), joining with
-a code, and a finished match's replay."""
+a code, a player's profile with their matches, and a finished match's replay."""
 
 from __future__ import annotations
 
@@ -66,13 +66,14 @@ def _play_to_the_end(players: list[Page]) -> int:
     raise AssertionError("the match did not end")
 
 
-def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_the_end(
+def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_the_end_both_profiles_show_it(
     account_pages: PageFactory, account_server: str
 ) -> None:
     """Rule: hosting open seats without an account is refused and the page offers to sign up; once signed up the
     account hosts; the waiting table shows the room code large and Copy puts it on the clipboard; a second browser,
     signed up too, joins with that code from the lobby's first box (typed in lower case); both play the match to its
-    end, each seat held by its account."""
+    end, each seat held by its account; the match is then on both profiles (with the other player, the place and the
+    counts) and its entry opens its replay."""
     ann_name, bo_name = _new_name("ann"), _new_name("bo")
     ann = account_pages()
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=account_server)
@@ -133,6 +134,24 @@ def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_
     names = [(("you", bo_name), ann), (("you", ann_name), bo)]  # each page names its own seat "you"
     for seat, ((own, other), page) in enumerate(names):
         assert page.inner_text("#winner") == f"Winner of the match: {own if finished['winner'] == seat else other}!"
+    # the match on both profiles, each entry opening its replay
+    for seat, (page, own, other) in enumerate(((ann, ann_name, bo_name), (bo, bo_name, ann_name))):
+        page.click("#profile-link")
+        page.wait_for_url(f"**/p/{own}")
+        entry = page.locator(f"#history li.kept[data-match='{match_id}']")
+        entry.wait_for()
+        assert page.inner_text("#profile-h") == own
+        facts = page.locator("#profile-facts dd").all_inner_texts()
+        assert (facts[0], facts[2], facts[3]) == ("person", "1", "1" if finished["winner"] == seat else "0")
+        assert entry.locator(f".kept-seats a[href='/p/{other}']").inner_text() == other
+        assert f"place {1 if finished['winner'] == seat else 2} of 2" in entry.locator(".kept-facts").inner_text()
+        assert entry.locator("a.replay-link").get_attribute("href") == f"/m/{match_id}/replay"
+    bo.click(f"#history li.kept[data-match='{match_id}'] a.replay-link")
+    bo.wait_for_url(f"**/m/{match_id}/replay")
+    bo.wait_for_selector("#replay-seats li")
+    assert bo.inner_text("#replay-h") == f"Replay: {ann_name}, {bo_name}"
+    bo.keyboard.press("ArrowRight")
+    assert bo.inner_text("#replay-position").startswith("Hand 1 of 1, move 1 of ")
 
 
 def test_sign_in_and_sign_out_revokes_the_session_and_forgets_it(
@@ -311,3 +330,49 @@ def test_a_replay_steps_through_the_match_by_buttons_and_arrow_keys(
     page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"), full_page=True)
     assert _contrast(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_profile_lists_the_players_matches_newest_first_a_page_at_a_time(
+    account_pages: PageFactory, account_server: str
+) -> None:
+    """Rule: /p/<name> (any case) shows the player's kind, games and wins and their matches as GET .../matches
+    answers them, newest first; "More" (by keyboard) brings the next page after the first and takes the focus to its
+    first match, and is gone at the end; a bot's seat is no link; an unknown player is said so; a phone's width."""
+    name, token = _account(account_server, "Ivy")
+    for _ in range(3):
+        created = call(
+            account_server,
+            "POST",
+            "/v1/matches",
+            {"seats": [{"name": name}, {"name": "Bot", "bot": "easy"}], "rules": {"hands": 1}},
+            token,
+        )
+        _play_out(account_server, created["match_id"], {0: token})
+    kept = call(account_server, "GET", f"/v1/players/{name}/matches")["matches"]
+    assert len(kept) == 3
+    wins = sum(1 for match in kept if match["seats"][0]["place"] == 1)
+    page = account_pages(viewport=PHONE)
+    # pages of two (the page asks for the server's default size): the second page comes by "More"
+    page.route(
+        "**/v1/players/*/matches*",
+        lambda route: route.continue_(url=route.request.url + ("&" if "?" in route.request.url else "?") + "limit=2"),
+    )
+    page.goto(f"{account_server}/p/{name.upper()}")
+    page.wait_for_selector("#history li.kept")
+    assert page.inner_text("#profile-h") == name
+    assert page.locator("#profile-facts dd").all_inner_texts()[2:] == ["3", str(wins)]
+    assert page.locator("#history li.kept").evaluate_all("ls => ls.map(l => l.dataset.match)") == [
+        m["match_id"] for m in kept[:2]
+    ]
+    assert page.locator("#history .kept-seats a").count() == 2  # the player's own seats link; the bot's do not
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert _contrast(page) == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "profile-phone.png"), full_page=True)
+    page.focus("#more")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#history li.kept').length === 3")
+    assert page.evaluate("document.activeElement.closest('li.kept')?.dataset.match") == kept[2]["match_id"]
+    assert page.locator("#more").is_hidden()
+    page.goto(f"{account_server}/p/nobody_{secrets.token_hex(4)}")
+    page.wait_for_function("document.querySelector('#error')?.textContent === 'No such player.'")

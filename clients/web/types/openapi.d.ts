@@ -444,6 +444,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The public profile of the account named `name` (any case): its kind, when it joined, games and wins.
+         * @description `games` counts the finished matches kept in its history, `wins` those
+         *     it won. An unknown or deleted account answers 404 `player_not_found`.
+         */
+        get: operations["get_player"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{name}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The player's finished matches, newest first (by when each ended), with seats, places and points.
+         * @description Page with `limit` (1 to 100) and the answer's `next_cursor`: a cursor
+         *     names a place in the history, so matches that end meanwhile do not
+         *     shift the pages. The replay of each is at `GET /v1/matches/{match_id}/replay`.
+         */
+        get: operations["list_player_matches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{name}/matches/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download every kept match of the player (NDJSON).
+         * @description Every kept match of the player as NDJSON (`application/x-ndjson`), newest first, for bulk download.
+         *
+         *     One line per match: its `tienlen-replay/1` document (as `GET /v1/matches/{match_id}/replay` answers it) with
+         *     `match_id` and `ended_at` added; `tienlen replay` referees each line. Only matches with `since` <= `ended_at`
+         *     < `until` (both optional). The answer starts at once and the history is read a page at a time as it is sent.
+         */
+        get: operations["export_player_matches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rooms/{code}": {
         parameters: {
             query?: never;
@@ -801,6 +874,45 @@ export interface components {
             /** @description The seat's name; needed without an account's token (with one, the account's name) */
             name?: string;
         };
+        KeptMatch: {
+            /** @description No remote seat was left to play it out */
+            abandoned: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            ended_at: string;
+            /** @description Hands played */
+            hands: number;
+            match_id: string;
+            rules: components["schemas"]["Rules"];
+            /** @description The player's seat */
+            seat: number;
+            seats: components["schemas"]["KeptSeat"][];
+        };
+        KeptPage: {
+            matches: components["schemas"]["KeptMatch"][];
+            /** @description Pass as `cursor` for the next page; null at the end */
+            next_cursor: string | null;
+        };
+        KeptSeat: {
+            /** @description An account held the seat */
+            account: boolean;
+            /** @description The bot level of a bot seat, or null */
+            bot: components["schemas"]["BotLevel"] | null;
+            /** @description `(deleted)` for an account deleted since */
+            name: string | null;
+            /** @description The seat's final standing (1 = winner; shared wins share 1); null when abandoned */
+            place: number | null;
+            /** @description The seat's final match score */
+            points: number;
+            seat: number;
+        };
         LeaveAnswer: {
             clock: components["schemas"]["Clock"] | null;
             /**
@@ -1062,6 +1174,21 @@ export interface components {
              * @enum {string}
              */
             type: "played";
+        };
+        Player: {
+            /** @description Finished matches kept in its history */
+            games: number;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            joined_at: string;
+            /** @description A person, or a program */
+            kind: components["schemas"]["AccountKind"];
+            /** @description The account's name as it chose it */
+            name: string;
+            /** @description Of those, the matches it won (place 1) */
+            wins: number;
         };
         /** @enum {string} */
         Preset: "standard" | "classic" | "ladder";
@@ -3122,6 +3249,156 @@ export interface operations {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Player"];
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    list_player_matches: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeptPage"];
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    export_player_matches: {
+        parameters: {
+            query?: {
+                /** @description Only matches that ended at or after this */
+                since?: string;
+                /** @description Only matches that ended before this */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The kept matches, one replay a line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -25,6 +25,10 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["RoomSeat"]} RoomSeat */
 /** @typedef {import("../../types/openapi").components["schemas"]["Replay"]} Replay */
 /** @typedef {import("../../types/openapi").components["schemas"]["Rules"]} Rules */
+/** @typedef {import("../../types/openapi").components["schemas"]["Player"]} Player */
+/** @typedef {import("../../types/openapi").components["schemas"]["KeptPage"]} KeptPage */
+/** @typedef {import("../../types/openapi").components["schemas"]["KeptMatch"]} KeptMatch */
+/** @typedef {import("../../types/openapi").components["schemas"]["KeptSeat"]} KeptSeat */
 
 /** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
 export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
@@ -78,16 +82,8 @@ export class ApiError extends Error {
  * @returns {Promise<Answer<Paths[P][M]>>}
  */
 export async function call(method, path, request) {
-  return send(method, path, request);
-}
-
-/**
- * One request, untyped: `path` with `{name}` parts filled from `options.path`; its JSON answer, or ApiError.
- * @param {Method} method @param {string} path
- * @param {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string}} options
- * @returns {Promise<any>}
- */
-async function send(method, path, options) {
+  /** @type {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string}} */
+  const options = request;
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : "";
   const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(options.path?.[key] ?? "")) + query;
   /** @type {Record<string, string>} */
@@ -127,19 +123,11 @@ export const joinRoom = (code, name, token) =>
 /** @param {string} id @returns {Promise<Replay>} */
 export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
-/**
- * The history API (GET /v1/players/...), typed here after its contract until openapi.json has it.
- * @typedef {{name: string, kind: "human" | "bot", joined_at: string, games: number, wins: number}} Player
- * @typedef {{seat: number, name: string | null, account: boolean, bot: BotLevel | null, place: number | null, points: number}} KeptSeat
- * @typedef {{match_id: string, created_at: string, ended_at: string, rules: Rules, hands: number, abandoned: boolean,
- *   seat: number, seats: KeptSeat[]}} KeptMatch
- * @typedef {{matches: KeptMatch[], next_cursor: string | null}} KeptPage
- */
 /** @param {string} name @returns {Promise<Player>} */
-export const player = (name) => send("get", "/v1/players/{name}", { path: { name } });
+export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
 /** A page of the player's kept matches, newest first. @param {string} name @param {string | null} cursor @returns {Promise<KeptPage>} */
 export const playerMatches = (name, cursor) =>
-  send("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });
+  call("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });
 
 /** A new (human) account and its first session. @param {string} name @param {string} password @returns {Promise<Registered>} */
 export const signUp = (name, password) => call("post", "/v1/accounts", { body: { name, password, kind: "human" } });

@@ -16,12 +16,15 @@ export const dateText = (when) =>
 export const rulesText = (rules) => [has(`preset_${rules.preset}`) ? t(`preset_${rules.preset}`) : rules.preset,
   rules.hands === 1 ? t("one_hand") : t("n_hands", { n: rules.hands })].join(" · ");
 
+/** @param {number} points */
+const pointsText = (points) => t(points === 1 ? "one_point" : "n_points", { n: points });
+
 /** A seat of a kept match: its name (a link to its profile for an account), its place and points. @param {api.KeptSeat} seat */
 function keptSeat(seat) {
   const name = seat.name ?? "—";
-  const who = seat.account && seat.name ? h("a", { href: `/p/${encodeURIComponent(seat.name)}` }, [name]) : name;
+  const who = seat.account && seat.name && seat.name !== "(deleted)" ? h("a", { href: `/p/${encodeURIComponent(seat.name)}` }, [name]) : name;
   const facts = [...(seat.bot ? [t(`bot_${seat.bot}`)] : []), ...(seat.place ? [t("place", { n: seat.place })] : []),
-    t(seat.points === 1 ? "one_point" : "n_points", { n: seat.points })];
+    pointsText(seat.points)];
   return h("li", { "data-seat": seat.seat }, [who, ` (${facts.join(", ")})`]);
 }
 
@@ -29,7 +32,7 @@ function keptSeat(seat) {
 function keptMatch(kept) {
   const mine = kept.seats.find((s) => s.seat === kept.seat);
   const result = kept.abandoned ? t("abandoned")
-    : mine?.place ? t("placed", { n: mine.place, of: kept.seats.length, points: mine.points }) : "";
+    : mine?.place ? t("placed", { n: mine.place, of: kept.seats.length, points: pointsText(mine.points) }) : "";
   return h("li", { class: "kept", "data-match": kept.match_id }, [
     h("a", { href: `/m/${encodeURIComponent(kept.match_id)}/replay`, class: "replay-link" }, [t("replay_of", { date: dateText(kept.ended_at) })]),
     h("p", { class: "kept-facts" }, [[rulesText(kept.rules), result].filter(Boolean).join(" · ")]),
