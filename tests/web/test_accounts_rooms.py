@@ -376,3 +376,53 @@ def test_a_profile_lists_the_players_matches_newest_first_a_page_at_a_time(
     assert page.locator("#more").is_hidden()
     page.goto(f"{account_server}/p/nobody_{secrets.token_hex(4)}")
     page.wait_for_function("document.querySelector('#error')?.textContent === 'No such player.'")
+
+
+def _signed_in(page: Page, base: str, name: str, token: str) -> None:
+    """Give the page the session of ``name`` (as signing in keeps it)."""
+    page.goto(base + "/account")
+    page.evaluate(
+        "s => localStorage.setItem('tienlen.account', JSON.stringify(s))",
+        {"name": name, "token": token, "expires_at": "2999-01-01T00:00:00Z"},
+    )
+
+
+def test_signed_in_the_link_joins_as_the_account_and_the_code_brings_back_a_seat_it_holds(
+    account_pages: PageFactory, account_server: str
+) -> None:
+    """Rule: signed in, a match's link joins as the account (no name asked; the seat is the account's); the code of
+    a match where the account already sits (409 already_seated, from another browser, say) opens that seat, the
+    account's token acting for it; the account page says who is signed in and links the profile."""
+    host, host_token = _account(account_server, "Jo")
+    guest, guest_token = _account(account_server, "Kim")
+    seats = [{"name": "x"}, {"open": True}, {"open": True}]  # one seat stays open: the code still answers
+    created = call(account_server, "POST", "/v1/matches", {"seats": seats}, host_token)
+    match_id, code = created["match_id"], created["match"]["room_code"]
+    page = account_pages()
+    _signed_in(page, account_server, guest, guest_token)
+    page.goto(f"{account_server}/m/{match_id}")
+    assert page.inner_text("#join-as") == f"You join as {guest}."
+    assert page.locator("#join-name").count() == 0
+    page.click("#join")
+    page.wait_for_selector(".seat[data-seat='1']")
+    assert page.inner_text(".seat[data-seat='1'] .seat-name") == f"{guest} (you)"
+    seats = call(account_server, "GET", f"/v1/matches/{match_id}")["seats"]
+    assert [(s["name"], s["account"]) for s in seats[:2]] == [(host, True), (guest, True)]
+
+    other = account_pages()  # the host, in a browser that holds no seat
+    _signed_in(other, account_server, host, host_token)
+    other.goto(account_server + "/account")
+    other.wait_for_selector("#signed-in-as")
+    assert other.inner_text("#signed-in-as") == f"Signed in as {host}."
+    assert other.get_attribute("#my-profile", "href") == f"/p/{host}"
+    other.goto(account_server + "/")
+    other.fill("#room-code-input", code)
+    with other.expect_response(lambda r: r.url.endswith("/join")) as refused:
+        other.click("#join-code")
+    assert refused.value.status == 409 and refused.value.json()["reason"] == "already_seated"
+    other.wait_for_url(f"**/m/{match_id}")
+    other.wait_for_selector(".seat[data-seat='0']")
+    assert other.inner_text(".seat[data-seat='0'] .seat-name") == f"{host} (you)"
+    assert other.inner_text("#room-code") == code
+    kept = other.evaluate(f"JSON.parse(localStorage.getItem('tienlen.seats'))['{match_id}']")
+    assert (kept["seat"], kept["token"]) == (0, host_token)
