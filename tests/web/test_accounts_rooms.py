@@ -1,39 +1,24 @@
 """Accounts and room codes at the browser table, on a server that asks for an account to host open seats: sign up,
 sign in and out, hosting that needs an account, the room code at a waiting table (large, with Copy), joining with
-a code, a player's profile with their matches, and a finished match's replay."""
+a code or a link, and a match played to its end by two browsers shown on both players' profiles."""
 
 from __future__ import annotations
 
-import secrets
 import urllib.error
 from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
-from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call
+from tests.web.support import MY_TURN, PASSWORD, account, call, new_name
 from tests.web.test_table_pages import _contrast
-from tests.web.test_table_play import _play_out
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.xdist_group("browser")
 
-PASSWORD = "table-secret-42"
 SIGNED_IN = "JSON.parse(localStorage.getItem('tienlen.account') ?? 'null')"
-
-
-def _new_name(prefix: str) -> str:
-    """An account name no other test uses (3 to 20 of A-Z a-z 0-9 _ -)."""
-    return f"{prefix}_{secrets.token_hex(4)}"
-
-
-def _account(base: str, prefix: str) -> tuple[str, str]:
-    """A new account made over the API: (its name, its session token)."""
-    name = _new_name(prefix)
-    made = call(base, "POST", "/v1/accounts", {"name": name, "password": PASSWORD, "kind": "human"})
-    return name, made["token"]
 
 
 def _sign_up(page: Page, name: str) -> None:
@@ -74,7 +59,7 @@ def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_
     signed up too, joins with that code from the lobby's first box (typed in lower case); both play the match to its
     end, each seat held by its account; the match is then on both profiles (with the other player, the place and the
     counts) and its entry opens its replay."""
-    ann_name, bo_name = _new_name("ann"), _new_name("bo")
+    ann_name, bo_name = new_name("ann"), new_name("bo")
     ann = account_pages()
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=account_server)
     ann.goto(account_server + "/")
@@ -159,7 +144,7 @@ def test_sign_in_and_sign_out_revokes_the_session_and_forgets_it(
 ) -> None:
     """Rule: signing in keeps the session in localStorage under the account's own spelling of its name; Sign out
     revokes the token (GET /v1/me answers 401 with it) and forgets it, and the bar offers Sign in again (focused)."""
-    name, _ = _account(account_server, "Cy")
+    name, _ = account(account_server, "Cy")
     page = account_pages()
     page.goto(account_server + "/account")
     page.fill("#signin-name", name.lower())
@@ -184,7 +169,7 @@ def test_a_session_revoked_elsewhere_is_forgotten_when_the_page_opens(
     account_pages: PageFactory, account_server: str
 ) -> None:
     """Rule: a kept session the server no longer knows is forgotten on load: the page shows Sign in, never a name."""
-    name, token = _account(account_server, "Di")
+    name, token = account(account_server, "Di")
     page = account_pages()
     page.goto(account_server + "/")
     page.evaluate(
@@ -204,7 +189,7 @@ def test_the_forms_say_what_is_wrong_in_the_pages_words(
 ) -> None:
     """Rule: a name or password the server would refuse is caught before sending (the field marked and focused);
     the server's refusals (a wrong password, a taken name, an unknown room code) are said in the page's language."""
-    taken, _ = _account(account_server, "Ed")
+    taken, _ = account(account_server, "Ed")
     page = account_pages()
     page.goto(account_server + "/")
     page.select_option("#lang", lang)
@@ -226,7 +211,7 @@ def test_the_forms_say_what_is_wrong_in_the_pages_words(
     assert page.inner_text("#signup-error") == texts["account_name_rule"]
     assert page.get_attribute("#signup-name", "aria-invalid") == "true"
     assert page.evaluate("document.activeElement.id") == "signup-name"
-    page.fill("#signup-name", _new_name("Fay"))
+    page.fill("#signup-name", new_name("Fay"))
     page.fill("#signup-password", "short")
     page.click("#signup")
     assert page.inner_text("#signup-error") == texts["password_rule"]
@@ -249,7 +234,7 @@ def test_signed_out_join_with_a_code_takes_a_name_and_everything_fits_a_phone(
 ) -> None:
     """Rule: signed out, the code box asks for a name and seats it; at 375 px the lobby (code box, account forms
     offered), the account page and the waiting table with its code and Copy scroll no sideways."""
-    _, token = _account(account_server, "Gus")
+    _, token = account(account_server, "Gus")
     created = call(
         account_server, "POST", "/v1/matches", {"seats": [{"name": "host"}, {"open": True}, {"open": True}]}, token
     )
@@ -283,101 +268,6 @@ def test_signed_out_join_with_a_code_takes_a_name_and_everything_fits_a_phone(
     assert (seats[1]["name"], seats[1]["account"]) == ("Hal", False)
 
 
-def test_a_replay_steps_through_the_match_by_buttons_and_arrow_keys(
-    account_pages: PageFactory, account_server: str
-) -> None:
-    """Rule: /m/<id>/replay shows a finished match from its deal (every seat's 13 cards face up), one move per Next
-    or → (back with Previous or ←), each move in words; its last move shows the winner and the scores, Next is then
-    disabled and the focus moves to Previous; at 375 px nothing scrolls sideways."""
-    created = call(
-        account_server,
-        "POST",
-        "/v1/matches",
-        {"seats": [{"name": "Ann"}, {"name": "Bo"}], "rules": {"hands": 1}, "deal": TWO_SEAT_DEAL},
-    )
-    match_id = created["match_id"]
-    _play_out(account_server, match_id, {0: created["tokens"][0]["token"], 1: created["tokens"][1]["token"]})
-    replay = call(account_server, "GET", f"/v1/matches/{match_id}/replay")
-    actions = replay["hands"][0]["actions"]
-    page = account_pages(viewport=PHONE)
-    page.goto(f"{account_server}/m/{match_id}/replay")
-    page.wait_for_selector("#replay-seats li")
-    assert page.evaluate("document.activeElement.id") == "next"
-    assert page.inner_text("#replay-move") == "Hand 1 starts"
-    assert [page.locator(f"#replay-seats li[data-seat='{s}'] .face").count() for s in (0, 1)] == [13, 13]
-    assert page.is_disabled("#prev")
-    page.click("#next")
-    first = actions[0]
-    assert (first["seat"], first["type"]) == (0, "play") and "3S" in first["cards"]  # Ann holds 3S: she leads
-    assert page.inner_text("#replay-move").startswith("Ann played ")
-    assert page.inner_text("#replay-table").startswith("Last play, by Ann:")
-    assert page.locator("#replay-seats li[data-seat='0'] .face").count() == 13 - len(first["cards"])
-    assert page.get_attribute("#replay-seats li[data-seat='0']", "aria-current") == "true"
-    page.keyboard.press("ArrowRight")
-    assert page.inner_text("#replay-position") == f"Hand 1 of 1, move 2 of {len(actions)}"
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")
-    assert page.inner_text("#replay-position") == f"Hand 1 of 1, move 0 of {len(actions)}"
-    assert page.locator("#replay-winner").count() == 0
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    for _ in actions:
-        page.keyboard.press("ArrowRight")
-    assert page.inner_text("#replay-position") == f"Hand 1 of 1, move {len(actions)} of {len(actions)}"
-    winner = replay["seats"][replay["result"]["winner"]]["name"]
-    assert page.inner_text("#replay-winner") == f"Winner of the match: {winner}!"
-    assert page.is_disabled("#next") and page.evaluate("document.activeElement.id") == "prev"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"), full_page=True)
-    assert _contrast(page) == []
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-
-
-def test_a_profile_lists_the_players_matches_newest_first_a_page_at_a_time(
-    account_pages: PageFactory, account_server: str
-) -> None:
-    """Rule: /p/<name> (any case) shows the player's kind, games and wins and their matches as GET .../matches
-    answers them, newest first; "More" (by keyboard) brings the next page after the first and takes the focus to its
-    first match, and is gone at the end; a bot's seat is no link; an unknown player is said so; a phone's width."""
-    name, token = _account(account_server, "Ivy")
-    for _ in range(3):
-        created = call(
-            account_server,
-            "POST",
-            "/v1/matches",
-            {"seats": [{"name": name}, {"name": "Bot", "bot": "easy"}], "rules": {"hands": 1}},
-            token,
-        )
-        _play_out(account_server, created["match_id"], {0: token})
-    kept = call(account_server, "GET", f"/v1/players/{name}/matches")["matches"]
-    assert len(kept) == 3
-    wins = sum(1 for match in kept if match["seats"][0]["place"] == 1)
-    page = account_pages(viewport=PHONE)
-    # pages of two (the page asks for the server's default size): the second page comes by "More"
-    page.route(
-        "**/v1/players/*/matches*",
-        lambda route: route.continue_(url=route.request.url + ("&" if "?" in route.request.url else "?") + "limit=2"),
-    )
-    page.goto(f"{account_server}/p/{name.upper()}")
-    page.wait_for_selector("#history li.kept")
-    assert page.inner_text("#profile-h") == name
-    assert page.locator("#profile-facts dd").all_inner_texts()[2:] == ["3", str(wins)]
-    assert page.locator("#history li.kept").evaluate_all("ls => ls.map(l => l.dataset.match)") == [
-        m["match_id"] for m in kept[:2]
-    ]
-    assert page.locator("#history .kept-seats a").count() == 2  # the player's own seats link; the bot's do not
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert _contrast(page) == []
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "profile-phone.png"), full_page=True)
-    page.focus("#more")
-    page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelectorAll('#history li.kept').length === 3")
-    assert page.evaluate("document.activeElement.closest('li.kept')?.dataset.match") == kept[2]["match_id"]
-    assert page.locator("#more").is_hidden()
-    page.goto(f"{account_server}/p/nobody_{secrets.token_hex(4)}")
-    page.wait_for_function("document.querySelector('#error')?.textContent === 'No such player.'")
-
-
 def _signed_in(page: Page, base: str, name: str, token: str) -> None:
     """Give the page the session of ``name`` (as signing in keeps it)."""
     page.goto(base + "/account")
@@ -393,8 +283,8 @@ def test_signed_in_the_link_joins_as_the_account_and_the_code_brings_back_a_seat
     """Rule: signed in, a match's link joins as the account (no name asked; the seat is the account's); the code of
     a match where the account already sits (409 already_seated, from another browser, say) opens that seat, the
     account's token acting for it; the account page says who is signed in and links the profile."""
-    host, host_token = _account(account_server, "Jo")
-    guest, guest_token = _account(account_server, "Kim")
+    host, host_token = account(account_server, "Jo")
+    guest, guest_token = account(account_server, "Kim")
     seats = [{"name": "x"}, {"open": True}, {"open": True}]  # one seat stays open: the code still answers
     created = call(account_server, "POST", "/v1/matches", {"seats": seats}, host_token)
     match_id, code = created["match_id"], created["match"]["room_code"]
