@@ -82,6 +82,9 @@ def test_a_replay_steps_through_the_match_by_buttons_and_arrow_keys(
     page.wait_for_selector("#replay-seats li")
     assert page.evaluate("document.activeElement.id") == "next"
     assert page.inner_text("#replay-move") == "Hand 1 starts"
+    # each step is announced whole: where the replay is and the move made there
+    assert page.get_attribute("#replay-now", "aria-live") == "polite"
+    assert page.locator("#replay-now #replay-position, #replay-now #replay-move").count() == 2
     assert [page.locator(f"#replay-seats li[data-seat='{s}'] .face").count() for s in (0, 1)] == [13, 13]
     assert page.is_disabled("#prev")
     page.click("#next")

@@ -40,7 +40,7 @@ export async function showReplay(root, matchId) {
   const name = (/** @type {number} */ seat) => replay.seats[seat]?.name ?? `#${seat}`;
   let handAt = 0;
   let step = 0;
-  const where = h("p", { id: "replay-position", "aria-live": "polite" });
+  const where = h("p", { id: "replay-position" });
   const move = h("p", { id: "replay-move" });
   const last = h("div", { id: "replay-table", class: "replay-table" });
   const seats = h("ul", { id: "replay-seats", class: "replay-seats", "aria-label": t("seats_label") });
@@ -104,7 +104,8 @@ export async function showReplay(root, matchId) {
     h("h2", { id: "replay-h" }, [t("replay_title", { names: replay.seats.map((_, i) => name(i)).join(", ") })]),
     h("p", { id: "replay-rules" }, [rulesText(replay.rules)]),
     h("div", { class: "actions replay-controls", role: "group", "aria-label": t("replay_controls") }, [prevHand, prev, next, nextHand]),
-    where, move, last, seats, result,
+    // where the replay is and the move made there, announced together at each step
+    h("div", { id: "replay-now", "aria-live": "polite", "aria-atomic": "true" }, [where, move]), last, seats, result,
     h("p", { class: "replay-help" }, [t("replay_keys")]),
   ]), error);
   draw();
