@@ -74,12 +74,12 @@ export function codeSection(go) {
     h("h2", { id: "code-h" }, [t("join_code")]),
     h("form", { id: "code-form", novalidate: true, onsubmit: join }, [
       h("div", { class: "code-row" }, [
-        h("div", { class: "field" }, [h("label", { for: code.id }, [t("room_code")]), code,
-          h("small", { id: "room-code-about", class: "about" }, [t("code_about")])]),
+        h("div", { class: "field" }, [h("label", { for: code.id }, [t("room_code")]), code]),
         ...(session ? [h("p", { id: "code-as" }, [t("join_as", { name: session.name })])]
           : [h("div", { class: "field" }, [h("label", { for: name.id }, [t("your_name")]), name])]),
         button,
       ]),
+      h("small", { id: "room-code-about", class: "about" }, [t("code_about")]),
       error,
     ]),
   ]);
