@@ -46,6 +46,7 @@ import redis
 
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
+from tienlen.store.accounts import name_key
 
 KEYS = ("state", "events")
 
@@ -125,7 +126,7 @@ def _kept_figures(client: Any, direct: Any, matches: int) -> dict[str, Any]:
     name = f"bench{uuid.uuid4().hex[:12]}"
     body = {"name": name, "password": "bench password", "kind": "human"}
     token = str(_post(client, "/v1/accounts", body, keyed=False)["token"])
-    account_id = direct.get(f"tl:{{name:{name.lower()}}}").decode()
+    account_id = direct.get(name_key(name)).decode()
     made = [make_kept(client, token, i) for i in range(matches)]
     usages = [int(direct.memory_usage(f"tl:{{kept:{m}}}", samples=0) or 0) for m in made]
     index = sum(
@@ -152,7 +153,7 @@ def measure(matches: int, actions: int) -> dict[str, Any]:
     """The figures of every kind, on a fresh private Redis."""
     with tempfile.TemporaryDirectory() as data, LocalRedis(Path(data), appendonly=False) as server:
         settings = {"TIENLEN_RATE_LIMITS": "off", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_ANONYMOUS_HOSTING": "1"}
-        app = create_app({"REDIS_URL": server.url, **settings})  # the waiting kind hosts open seats anonymously
+        app = create_app({"REDIS_URL": server.url, **settings})
         client = app.test_client()
         direct: Any = redis.Redis.from_url(server.url)  # redis-py's answers are loosely typed
         makers: dict[str, Callable[[int], str]] = {

@@ -20,6 +20,7 @@ from flask.testing import FlaskClient
 
 from tienlen.local_redis import LocalRedis
 from tienlen.service.accounts import MAX_ADDRESS_FAILURES, MAX_NAME_FAILURES
+from tienlen.store.accounts import name_digest, name_key
 
 PASSWORD = "correct horse battery"
 
@@ -150,7 +151,7 @@ def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskCli
     refused = web.post("/v1/sessions", json={"name": name, "password": PASSWORD})  # even the right one
     assert refused.status_code == 429 and refused.get_json()["reason"] == "rate_limited"
     assert 0 < int(refused.headers["Retry-After"]) <= 15 * 60
-    assert 0 < db.ttl(f"tl:{{fails:name:{name}}}") <= 15 * 60  # a counter never outlives its window
+    assert 0 < db.ttl(f"tl:{{fails:name:{name_digest(name)}}}") <= 15 * 60  # a counter never outlives its window
     other = fresh_name()
     register(web, other)
     assert web.post("/v1/sessions", json={"name": other, "password": PASSWORD}).status_code == 201
@@ -284,8 +285,9 @@ def test_deleting_the_account_leaves_no_credential_and_closes_the_name(web: Flas
     for token in (session, second):
         assert web.get("/v1/me", headers=auth(token)).status_code == 401
     left = keys(db) - before
-    assert {key for key in left if not key.startswith(b"tl:{fails:")} == {f"tl:{{name:{name}}}".encode()}
-    assert db.get(f"tl:{{name:{name}}}") == b"-"  # closed, and no credential in it
+    assert {key for key in left if not key.startswith(b"tl:{fails:")} == {name_key(name).encode()}
+    assert db.get(name_key(name)) == b"-"  # closed, and no credential in it
+    assert not any(name.lower().encode() in key.lower() for key in keys(db)), "no key spells the name"
     again = web.post("/v1/accounts", json={"name": name, "password": PASSWORD, "kind": "human"})
     assert again.status_code == 409 and again.get_json()["reason"] == "name_taken"
     assert web.post("/v1/sessions", json={"name": name, "password": PASSWORD}).status_code == 401

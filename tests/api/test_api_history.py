@@ -28,6 +28,7 @@ from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.replay import referee
 from tienlen.store import token_digest
+from tienlen.store.accounts import name_digest, name_key
 from tienlen.store.history import DUE_KEY, kept_key
 
 PASSWORD = "correct horse battery"
@@ -249,11 +250,11 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     """Rule: after DELETE /v1/me no key or value holds the account's name, id, password hash, token or digest.
 
     Kept matches (compressed) and the live records and event streams of the matches it sat in included;
-    its seats are named ``(deleted)``. Only the closed name's own index entry (``-``) is left, by design.
+    its seats are named ``(deleted)``.
     """
     name, guest_name = fresh_name(), fresh_name()
     session, guest = register(client, name), register(client, guest_name)
-    account_id = db.get(f"tl:{{name:{name}}}").decode()
+    account_id = db.get(name_key(name)).decode()
     password_hash = db.hget(f"tl:{{acct:{account_id}}}:account", "password")
     personal = json_object(
         client.post("/v1/me/tokens", json={"label": "bot", "scopes": ["play"]}, headers=auth(session))
@@ -265,6 +266,8 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     )  # a live match it hosts
     live_id = json_object(waiting)["match_id"]
     seat_token = tokens_of(json_object(waiting))[0]
+    wrong = client.delete("/v1/me", json={"password": "not the password"}, headers=auth(session))
+    assert wrong.status_code == 401 and db.exists(f"tl:{{fails:name:{name_digest(name)}}}")
     before = [part for part in everything(db) if name.encode() in part]
     assert before, "the account's name is stored somewhere before it is deleted"
     deleted = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(session))
@@ -272,11 +275,8 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     secrets_of = [name.lower().encode(), name.encode(), account_id.encode(), password_hash]
     secrets_of += [t.encode() for t in (session, personal["token"])]
     secrets_of += [token_digest(t).encode() for t in (session, personal["token"])]
-    closed = f"tl:{{name:{name.lower()}}}".encode()
-    assert db.get(closed) == b"-"
+    assert db.get(name_key(name)) == b"-"  # the name stays closed, spelt nowhere
     for part in everything(db):
-        if part == closed:
-            continue
         for secret in secrets_of:
             assert secret not in part, (secret, part[:200])
         assert name.encode() not in part.lower(), part[:200]
@@ -287,6 +287,22 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     assert kept["seats"][1] == kept["seats"][1] | {"name": "(deleted)", "account": False}
     assert json_object(client.get(f"/v1/matches/{finished}/replay"))["seats"][1]["name"] == "(deleted)"
     assert api.view(live_id, seat_token)["seats"][0]["name"] == "(deleted)"  # the seat still plays
+
+
+def test_an_abandoned_match_is_kept_without_places(api: Api, client: FlaskClient) -> None:
+    """Rule: a match that ends abandoned (its last remote seat left) is kept too: abandoned, no places."""
+    name = fresh_name()
+    token = register(client, name)
+    body = {"seats": [{"name": "Me"}, {"name": "Bot", "bot": "easy"}], "seed": 80}
+    created = json_object(api.client.post("/v1/matches", json=body, headers=auth(token)))
+    left = api.client.post(f"/v1/matches/{created['match_id']}/leave", headers=auth(token))
+    assert left.status_code == 200, left.json
+    (kept,) = history_of(client, name)["matches"]
+    assert kept["match_id"] == created["match_id"] and kept["abandoned"] is True
+    assert [s["place"] for s in kept["seats"]] == [None, None] and kept["hands"] == 1
+    replay = json_object(client.get(f"/v1/matches/{created['match_id']}/replay"))
+    assert replay["result"]["abandoned"] is True and referee(replay).abandoned
+    assert json_object(client.get(f"/v1/players/{name}"))["wins"] == 0
 
 
 def test_an_unknown_player_is_404_and_bad_queries_are_422(client: FlaskClient) -> None:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _client(redis_server: LocalRedis, **extra: str) -> FlaskClient:
-    config = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING"} | extra
+    config = {"REDIS_URL": redis_server.url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_ANONYMOUS_HOSTING": "1"} | extra
     return create_app(config).test_client()
 
 
@@ -86,13 +86,7 @@ def test_a_page_on_another_origin_may_send_the_api_headers_and_read_every_docume
     documented = documented_headers(spec)
     assert {"Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(documented)
     origin = "http://table.example:3000"
-    # the open seat needs anonymous hosting (the default asks for an account since 8da0c8f: this test then got 401)
-    client = _client(
-        redis_server,
-        TIENLEN_CORS_ORIGINS=origin,
-        TIENLEN_RATE_LIMITS="create=1/minute",
-        TIENLEN_ANONYMOUS_HOSTING="1",
-    )
+    client = _client(redis_server, TIENLEN_CORS_ORIGINS=origin, TIENLEN_RATE_LIMITS="create=1/minute")
     client.environ_base["REMOTE_ADDR"] = "10." + ".".join(str(random.randrange(256)) for _ in range(3))  # my own count
     sent = ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"]
     preflight = client.options(

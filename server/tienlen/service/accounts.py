@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
 from ..store import new_token, token_digest
-from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord
+from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, name_digest
 from .errors import (
     InvalidCredentials,
     InvalidRequest,
@@ -217,7 +217,7 @@ class AccountService:
 
     def _check_password(self, name: str, password: str, address: str) -> AccountRecord:
         """The account of ``name`` when ``password`` is its own; failures counted and throttled."""
-        counters = [f"name:{name.lower()}", f"addr:{address}"]
+        counters = [f"name:{name_digest(name)}", f"addr:{address}"]
         (by_name, name_left), (by_address, address_left) = self.store.failures(counters)
         limits = ((by_name, name_left, MAX_NAME_FAILURES), (by_address, address_left, MAX_ADDRESS_FAILURES))
         waits = [left for count, left, most in limits if count >= most]

@@ -3,15 +3,16 @@
 Keys (each account's own share the hash tag ``{acct:<id>}`` so a Redis Cluster
 keeps them on one slot; a name and a token each have a slot of their own):
 
-- ``tl:{name:<lower-case name>}`` the account id a name belongs to (``-`` once the account is deleted:
-  the name stays closed)
+- ``tl:{name:<digest of the lower-case name>}`` the account id a name belongs to (``-`` once the account is
+  deleted: the name stays closed, and no key or value still spells it)
 - ``tl:{acct:<id>}:account`` hash: ``name``, ``kind``, ``created_at``, ``password`` (the Argon2id hash)
 - ``tl:{acct:<id>}:tokens`` hash: token id → the personal token's JSON (label, scopes, created, digest)
 - ``tl:{acct:<id>}:sessions`` sorted set: the digests of the account's sessions by when each expires (to
   revoke them all; the expired ones are dropped as a new one is added)
 - ``tl:{token:<sha256>}`` the JSON of what a token may do (account id, token id, scopes); a session's
   expires with the session, a personal token's never
-- ``tl:{fails:name:<lower-case name>}``, ``tl:{fails:addr:<address>}`` failed logins, counted for a while
+- ``tl:{fails:<who>}`` failed logins (or lookups of unknown room codes), counted for a while; ``who`` names a
+  name only by its digest (:func:`name_digest`)
 
 Accounts have no lifetime; sessions do. A name is claimed with ``SET NX``
 after its account is written, so a name never points at nothing.
@@ -19,6 +20,7 @@ after its account is written, so a name never points at nothing.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -37,9 +39,14 @@ return count
 """
 
 
+def name_digest(name: str) -> str:
+    """A name, ignoring case, as a digest: what keys hold in its place (a deleted account's name is spelt nowhere)."""
+    return hashlib.sha256(name.lower().encode()).hexdigest()[:32]
+
+
 def name_key(name: str) -> str:
     """The key of a name's index entry (names are unique ignoring case)."""
-    return f"tl:{{name:{name.lower()}}}"
+    return f"tl:{{name:{name_digest(name)}}}"
 
 
 def account_key(account_id: str) -> str:

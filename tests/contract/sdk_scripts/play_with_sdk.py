@@ -9,14 +9,18 @@ import sys
 import uuid
 
 from tienlen_sdk import AuthenticatedClient, Client
+from tienlen_sdk.api.accounts import create_account
 from tienlen_sdk.api.events import get_events
 from tienlen_sdk.api.matches import create_match
+from tienlen_sdk.api.rooms import get_room
 from tienlen_sdk.api.seats import get_legal_plays, get_seat_view, post_action
 from tienlen_sdk.models import (
+    AccountKind,
     ActionAnswer,
     BotLevel,
     BotSeatRequest,
     BotSeatRequestType,
+    CreateAccount,
     CreatedMatch,
     CreateMatch,
     Error,
@@ -33,22 +37,32 @@ from tienlen_sdk.models import (
     PlayActionType,
     PlayedEvent,
     Preset,
+    Registered,
     RemoteSeatRequest,
     RemoteSeatRequestType,
+    Room,
     RulesRequest,
     SeatView,
 )
 
 
 def main(base_url: str) -> int:
-    """Create a match against two bots, play the lowest legal play (or pass) until it ends; print a summary."""
+    """Sign up, create a match against a bot, play the lowest legal play (or pass) until it ends; print a summary.
+
+    Creating takes an optional account token, so the generated call takes an authenticated client: the account's.
+    """
     client = Client(base_url=base_url)
+    name = "sdk" + uuid.uuid4().hex[:12]
+    sign_up = CreateAccount(kind=AccountKind.BOT, name=name, password="x" * 12)
+    signed_up = create_account.sync(client=client, body=sign_up)
+    assert isinstance(signed_up, Registered), signed_up
+    account = AuthenticatedClient(base_url=base_url, token=signed_up.token)
     body = CreateMatch(
         seats=[RemoteSeatRequest(name="Ann"), BotSeatRequest(name="Bo", bot=BotLevel.EASY)],
         rules=RulesRequest(preset=Preset.LADDER),
         seed=11,
     )
-    created = create_match.sync(client=client, body=body)
+    created = create_match.sync(client=account, body=body)
     assert isinstance(created, CreatedMatch), created
     # Each kind of seat, saying its type (what a generated client tells them apart by), and no optional field.
     typed: list[RemoteSeatRequest | BotSeatRequest | OpenSeatRequest] = [
@@ -56,10 +70,13 @@ def main(base_url: str) -> int:
         BotSeatRequest(name="Bo", bot=BotLevel.HARD, type_=BotSeatRequestType.BOT),
         OpenSeatRequest(open_=True, type_=OpenSeatRequestType.OPEN),
     ]
-    waiting = create_match.sync(client=client, body=CreateMatch(seats=typed))
+    waiting = create_match.sync(client=account, body=CreateMatch(seats=typed))
     assert isinstance(waiting, CreatedMatch), waiting
-    shown = [(seat.name, seat.bot, seat.open_) for seat in waiting.match.seats]
-    assert shown == [("Ann", None, False), ("Bo", BotLevel.HARD, False), (None, None, True)], shown
+    shown = [(seat.name, seat.bot, seat.open_, seat.account) for seat in waiting.match.seats]
+    assert shown == [(name, None, False, True), ("Bo", BotLevel.HARD, False, False), (None, None, True, False)], shown
+    assert isinstance(waiting.match.room_code, str)
+    room = get_room.sync(waiting.match.room_code.lower(), client=client)
+    assert isinstance(room, Room) and room.host == name and room.match_id == waiting.match_id, room
     seat = AuthenticatedClient(base_url=base_url, token=created.tokens[0].token)
     match_id = created.match_id
     refused = post_action.sync(match_id, client=seat, body=PlayAction(cards=["ZZ"], type_=PlayActionType.PLAY))

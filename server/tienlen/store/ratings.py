@@ -1,0 +1,144 @@
+"""Ratings in Redis: each account's rating per table size, the settled result of each rated match, leaderboards.
+
+Keys (Cluster-safe: an account's own share its hash tag, the others each have one):
+
+- ``tl:{acct:<id>}:ratings`` hash: table size → the rating's JSON (``mu``, ``sigma``, ``games``)
+- ``tl:{acct:<id>}:rated`` set: the rated matches already applied to the account (applied once each)
+- ``tl:{rated:<match id>}`` the settled result of a rated match: every rated account's rating before and after;
+  the first to settle it wins and every later try reads the same (so a match's end processed twice, or by two
+  workers at once, moves each rating once)
+- ``tl:{board:<players>:<kind>}`` sorted set: account id → its shown rating at that table size
+
+A result is applied to each account as a change (``mu`` moved by the result's difference, ``sigma`` scaled by
+its ratio, one more game) in one script on the account's slot, which also notes the match as applied: so two rated
+matches of one account that end together both count, and neither counts twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar, cast
+
+from .. import wire
+from .base import StoreUnavailableError
+from .connect import STORE_ERRORS, Client
+
+T = TypeVar("T")
+RatingDict = dict[str, float | int]
+
+# KEYS: ratings hash, applied set. ARGV: match id, table size, mu change, sigma ratio, the new player's rating JSON.
+_APPLY = """
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 0 end
+local current = redis.call('HGET', KEYS[1], ARGV[2])
+if current == false then current = ARGV[5] end
+local rating = cjson.decode(current)
+rating.mu = rating.mu + tonumber(ARGV[3])
+rating.sigma = rating.sigma * tonumber(ARGV[4])
+rating.games = rating.games + 1
+redis.call('HSET', KEYS[1], ARGV[2], cjson.encode(rating))
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+"""
+
+
+def ratings_key(account_id: str) -> str:
+    """The key of an account's ratings (by table size)."""
+    return f"tl:{{acct:{account_id}}}:ratings"
+
+
+def applied_key(account_id: str) -> str:
+    """The key of the rated matches applied to an account."""
+    return f"tl:{{acct:{account_id}}}:rated"
+
+
+def result_key(match_id: str) -> str:
+    """The key of a rated match's settled result."""
+    return f"tl:{{rated:{match_id}}}"
+
+
+def board_key(players: int, kind: str) -> str:
+    """The key of the leaderboard of ``kind`` accounts (human, bot) at ``players`` seats."""
+    return f"tl:{{board:{players}:{kind}}}"
+
+
+def _zrem(client: Any, *, key: str, member: str) -> Any:
+    return client.zrem(key, member)
+
+
+class RedisRatings:
+    """Ratings, settled results and leaderboards on the store's Redis client."""
+
+    def __init__(self, client: Client) -> None:
+        self._ratings_client = client
+        scripts: Any = client
+        self._apply = scripts.register_script(_APPLY)
+
+    def ratings(self, account_id: str) -> dict[int, RatingDict]:
+        """The account's ratings by table size (none where it has no rated game)."""
+        found = self._ratings(lambda r: r.hgetall(ratings_key(account_id)))
+        return {int(size): cast(RatingDict, wire.loads(value)) for size, value in found.items()}
+
+    def settle(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
+        """Keep ``result`` as the match's settled result unless one is kept already; the kept one."""
+        key = result_key(match_id)
+        self._ratings(lambda r: r.set(key, wire.dumps(result), nx=True))
+        kept = self._ratings(lambda r: r.get(key))
+        if kept is None:  # cannot be: it was just set, and results have no lifetime
+            raise StoreUnavailableError(f"the rated result of {match_id} was not kept")
+        return cast(dict[str, Any], wire.loads(kept))
+
+    def settled(self, match_id: str) -> dict[str, Any] | None:
+        """The match's settled result, or None."""
+        kept = self._ratings(lambda r: r.get(result_key(match_id)))
+        return None if kept is None else cast(dict[str, Any], wire.loads(kept))
+
+    def apply(self, account_id: str, match_id: str, players: int, change: tuple[float, float], new: RatingDict) -> bool:
+        """Move the account's rating by ``change`` (mu difference, sigma ratio) once for the match; False if done.
+
+        ``new`` is the rating of a player with none yet at this table size.
+        """
+        mu_change, sigma_ratio = change
+        args = [match_id, players, repr(mu_change), repr(sigma_ratio), wire.dumps(new)]
+        keys = [ratings_key(account_id), applied_key(account_id)]
+        return bool(self._ratings(lambda r: self._apply(keys=keys, args=args, client=r)))
+
+    def rank(self, players: int, kind: str, account_id: str, shown: int) -> None:
+        """Put the account on the leaderboard of its kind at ``players`` seats with its ``shown`` rating."""
+        self._ratings(lambda r: r.zadd(board_key(players, kind), {account_id: shown}))
+
+    def unrank(self, account_id: str) -> None:
+        """Take the account off every leaderboard (it was deleted)."""
+        keys = [board_key(players, kind) for players in (2, 3, 4) for kind in ("human", "bot")]
+        for key in keys:  # each board has a slot of its own
+            self._ratings(partial(_zrem, key=key, member=account_id))
+
+    def board_page(self, players: int, kind: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` (account id, shown rating), best first, after the cursor ``before``."""
+        top: int | str = "+inf" if before is None else before[0]
+        found = self._ratings(
+            lambda r: r.zrevrangebyscore(
+                board_key(players, kind), top, "-inf", start=0, num=count + 64, withscores=True
+            )
+        )
+        page: list[tuple[str, int]] = []
+        for member, score in cast(list[tuple[bytes, float]], found):
+            entry = (member.decode(), int(score))
+            # equal scores come in descending member order; skip what the cursor already passed
+            if before is not None and entry[1] == before[0] and entry[0] >= before[1]:
+                continue
+            page.append(entry)
+            if len(page) == count:
+                break
+        return page
+
+    def forget(self, account_id: str) -> None:
+        """Delete the account's ratings and applied matches (it was deleted)."""
+        self._ratings(lambda r: r.delete(ratings_key(account_id), applied_key(account_id)))
+        self.unrank(account_id)
+
+    def _ratings(self, command: Callable[[Any], T]) -> T:
+        try:
+            return command(self._ratings_client)
+        except STORE_ERRORS as error:
+            raise StoreUnavailableError(str(error)) from error
