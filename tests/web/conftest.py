@@ -18,7 +18,9 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
+from tests.support.servers import ServerStarter, stop_server
 from tests.support.tools import require_tool
+from tienlen.local_redis import LocalRedis, free_port
 
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
 # Screenshots of the table that each run saves (desktop and phone); one of them is committed in docs/.
@@ -48,7 +50,32 @@ def pages(browser: Browser, live_server: str) -> Iterator[PageFactory]:
 
     ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default).
     """
-    host = urlparse(live_server).netloc
+    yield from _pages(browser, live_server)
+
+
+@pytest.fixture(scope="session")
+def account_server(
+    redis_server: LocalRedis, server_starter: ServerStarter, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A real server as deployed: hosting a match with open seats takes an account (no anonymous hosting)."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("account-server") / "server.log"
+    process = server_starter(redis_server.url, port, log, env={"TIENLEN_ANONYMOUS_HOSTING": "0"})
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_server(process)
+
+
+@pytest.fixture
+def account_pages(browser: Browser, account_server: str) -> Iterator[PageFactory]:
+    """Pages as ``pages`` gives them, that must stay on ``account_server``."""
+    yield from _pages(browser, account_server)
+
+
+def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
+    """The page factory of ``pages``: pages that may ask ``base``'s host alone; the contexts closed after the test."""
+    host = urlparse(base).netloc
     foreign: list[str] = []
     contexts: list[BrowserContext] = []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,22 @@ def call(base: str, method: str, path: str, body: object = None, token: str | No
     request = urllib.request.Request(base + path, data, headers, method=method)
     with urllib.request.urlopen(request, timeout=20) as answer:
         return json.loads(answer.read() or b"null")
+
+
+# The password of the accounts the tests make.
+PASSWORD = "table-secret-42"
+
+
+def new_name(prefix: str) -> str:
+    """An account name no other test uses (3 to 20 of A-Z a-z 0-9 _ -)."""
+    return f"{prefix}_{secrets.token_hex(4)}"
+
+
+def account(base: str, prefix: str) -> tuple[str, str]:
+    """A new account made over the API: (its name, its session token)."""
+    name = new_name(prefix)
+    made = call(base, "POST", "/v1/accounts", {"name": name, "password": PASSWORD, "kind": "human"})
+    return name, made["token"]
 
 
 def seat_at(page: Page, base: str, match_id: str, seat: int, token: str, name: str) -> None:
@@ -65,4 +82,16 @@ def selection(page: Page) -> str:
     return page.inner_text("#selection")
 
 
-__all__ = ["MY_TURN", "MY_TURN_OR_OVER", "TWO_SEAT_DEAL", "call", "held", "pick", "seat_at", "selection"]
+__all__ = [
+    "MY_TURN",
+    "MY_TURN_OR_OVER",
+    "PASSWORD",
+    "TWO_SEAT_DEAL",
+    "account",
+    "call",
+    "held",
+    "new_name",
+    "pick",
+    "seat_at",
+    "selection",
+]

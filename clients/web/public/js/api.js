@@ -18,6 +18,17 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["BotLevel"]} BotLevel */
 /** @typedef {import("../../types/openapi").components["schemas"]["Event"]} MatchEvent */
 /** @typedef {import("../../types/openapi").components["schemas"]["EventPage"]} EventPage */
+/** @typedef {import("../../types/openapi").components["schemas"]["Registered"]} Registered */
+/** @typedef {import("../../types/openapi").components["schemas"]["Session"]} Session */
+/** @typedef {import("../../types/openapi").components["schemas"]["Account"]} Account */
+/** @typedef {import("../../types/openapi").components["schemas"]["Room"]} Room */
+/** @typedef {import("../../types/openapi").components["schemas"]["RoomSeat"]} RoomSeat */
+/** @typedef {import("../../types/openapi").components["schemas"]["Replay"]} Replay */
+/** @typedef {import("../../types/openapi").components["schemas"]["Rules"]} Rules */
+/** @typedef {import("../../types/openapi").components["schemas"]["Player"]} Player */
+/** @typedef {import("../../types/openapi").components["schemas"]["KeptPage"]} KeptPage */
+/** @typedef {import("../../types/openapi").components["schemas"]["KeptMatch"]} KeptMatch */
+/** @typedef {import("../../types/openapi").components["schemas"]["KeptSeat"]} KeptSeat */
 
 /** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
 export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
@@ -96,14 +107,36 @@ const at = (id) => ({ match_id: id });
 
 /** @returns {Promise<Presets>} */
 export const rules = () => call("get", "/v1/rules", {});
-/** @param {CreateMatch} body @returns {Promise<CreatedMatch>} */
-export const createMatch = (body) => call("post", "/v1/matches", { body });
+/** A match made; with an account's token, the account hosts it. @param {CreateMatch} body @param {string} [token] @returns {Promise<CreatedMatch>} */
+export const createMatch = (body, token) => call("post", "/v1/matches", { body, token });
 /** @returns {Promise<Lobby>} */
 export const lobby = () => call("get", "/v1/matches", {});
 /** @param {string} id @returns {Promise<Match>} */
 export const getMatch = (id) => call("get", M, { path: at(id) });
-/** @param {string} id @param {string} name @returns {Promise<Token>} */
-export const join = (id, name) => call("post", `${M}/join`, { path: at(id), body: { name } });
+/** Join a match: with an account's token, as the account (no name needed). @param {string} id @param {string | undefined} name @param {string} [token] @returns {Promise<Token>} */
+export const join = (id, name, token) => call("post", `${M}/join`, { path: at(id), body: name === undefined ? {} : { name }, token });
+/** @param {string} code @returns {Promise<Room>} */
+export const room = (code) => call("get", "/v1/rooms/{code}", { path: { code } });
+/** Join by room code, like `join`. @param {string} code @param {string | undefined} name @param {string} [token] @returns {Promise<RoomSeat>} */
+export const joinRoom = (code, name, token) =>
+  call("post", "/v1/rooms/{code}/join", { path: { code }, body: name === undefined ? {} : { name }, token });
+/** @param {string} id @returns {Promise<Replay>} */
+export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
+
+/** @param {string} name @returns {Promise<Player>} */
+export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
+/** A page of the player's kept matches, newest first. @param {string} name @param {string | null} cursor @returns {Promise<KeptPage>} */
+export const playerMatches = (name, cursor) =>
+  call("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });
+
+/** A new (human) account and its first session. @param {string} name @param {string} password @returns {Promise<Registered>} */
+export const signUp = (name, password) => call("post", "/v1/accounts", { body: { name, password, kind: "human" } });
+/** A new session of an account. @param {string} name @param {string} password @returns {Promise<Session>} */
+export const signIn = (name, password) => call("post", "/v1/sessions", { body: { name, password } });
+/** Revoke the session of `token`. @param {string} token @returns {Promise<null>} */
+export const signOut = (token) => call("delete", "/v1/sessions/current", { token });
+/** The account of `token`. @param {string} token @returns {Promise<Account>} */
+export const me = (token) => call("get", "/v1/me", { token });
 /** @param {string} id @param {string} token @returns {Promise<SeatView>} */
 export const view = (id, token) => call("get", `${M}/view`, { path: at(id), token });
 /** @param {string} id @param {string} token @returns {Promise<Legal>} */

@@ -1,9 +1,15 @@
 // @ts-check
-/** The lobby: create a match (its rules read from GET /v1/rules), the open listed matches, join by link, yours. */
+/**
+ * The lobby: join with a room code, create a match (its rules read from GET /v1/rules; hosting open seats may need
+ * an account: then the page offers to sign in), the open listed matches, join by link, yours.
+ */
 
+import { accountForms } from "./account.js";
 import * as api from "./api.js";
+import { codeSection } from "./code.js";
 import { h, message } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { forgetIfRevoked, signedIn } from "./session.js";
 import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 
 /** @typedef {import("./api.js").BotLevel} BotLevel */
@@ -98,6 +104,7 @@ export async function showLobby(root, go) {
   const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
   const joinByLink = () => { const id = matchIdOf(linkInput.value); if (id) go(`/m/${encodeURIComponent(id)}`); };
   root.replaceChildren(
+    codeSection(go),
     createPanel,
     h("section", { "aria-labelledby": "open-h", class: "panel" }, [
       h("h2", { id: "open-h" }, [t("open_matches")]), open,
@@ -130,6 +137,27 @@ export async function showLobby(root, go) {
  */
 function createForm(catalog, createButton, error, go) {
   const name = field("name", t("your_name"), { value: localStorage.getItem("tienlen.name") || t("default_name"), maxlength: 40, required: true, autocomplete: "nickname" });
+  // signed in, the account hosts the match and sits at its first seat under its own name
+  const hostAs = h("p", { id: "host-as" });
+  const showWho = () => {
+    const session = signedIn();
+    name.row.hidden = session !== null;
+    hostAs.hidden = session === null;
+    hostAs.textContent = session ? t("host_as", { name: session.name }) : "";
+  };
+  showWho();
+  const signing = h("div", { id: "host-sign-in" });
+  /** Hosting needs an account: say so and offer the forms; once signed in, Create hosts. @param {string} why */
+  const offerSignIn = (why) => {
+    error.textContent = why;
+    signing.replaceChildren(accountForms(() => {
+      signing.replaceChildren();
+      showWho();
+      error.textContent = "";
+      createButton.focus();
+    }));
+    /** @type {HTMLElement | null} */ (signing.querySelector("#signin-name"))?.focus();
+  };
   const seatCount = catalog.parameters.players ?? { about: "", minimum: 2, maximum: 4 };
   const most = seatCount.maximum ?? 4;
   const counts = Array.from({ length: most - (seatCount.minimum ?? 2) + 1 }, (_, i) => String((seatCount.minimum ?? 2) + i));
@@ -155,10 +183,12 @@ function createForm(catalog, createButton, error, go) {
   showSeats();
 
   const create = async () => {
-    localStorage.setItem("tienlen.name", name.input.value);
+    const session = signedIn();
+    if (!session) localStorage.setItem("tienlen.name", name.input.value);
+    const host = session ? session.name : name.input.value;
     const count = Number(players.input.value);
     /** @type {api.CreateMatch["seats"]} */
-    const seats = [{ name: name.input.value }, ...seatKinds.slice(0, count - 1).map((s, i) =>
+    const seats = [{ name: host }, ...seatKinds.slice(0, count - 1).map((s, i) =>
       s.input.value === "open" ? { open: /** @type {true} */ (true) }
         : { name: t("bot_name", { n: i + 1 }), bot: /** @type {BotLevel} */ (s.input.value) })];
     // the preset and the parameters that differ from it
@@ -175,11 +205,13 @@ function createForm(catalog, createButton, error, go) {
       body.clock = { turn_seconds: Number(clock.input.value), timeouts_before_takeover: Number(timeouts.input.value) };
     }
     try {
-      const created = await api.createMatch(body);
-      keepSeat(created.match_id, { seat: 0, token: created.tokens[0].token, name: name.input.value });
+      const created = await api.createMatch(body, session?.token);
+      keepSeat(created.match_id, { seat: 0, token: created.tokens[0].token, name: host });
       go(`/m/${encodeURIComponent(created.match_id)}`);
     } catch (e) {
-      error.textContent = message(e);
+      if (forgetIfRevoked(e)) offerSignIn(t("session_ended"));
+      else if (e instanceof api.ApiError && e.reason === "account_required") offerSignIn(t("hosting_needs_account"));
+      else error.textContent = message(e);
     }
   };
   createButton.addEventListener("click", () => void create());
@@ -187,11 +219,12 @@ function createForm(catalog, createButton, error, go) {
   const main = MAIN_RULES.flatMap((key) => rules.filter((r) => r.name === key));
   const more = rules.filter((r) => !MAIN_RULES.includes(r.name));
   return [
+    hostAs,
     h("div", { class: "form-grid" }, [
       name.row, players.row, ...seatKinds.map((s) => s.row), preset.row, ...main.map((r) => r.row),
       clock.row, timeouts.row, takeover.row, listed.row,
     ]),
     h("details", { id: "more-rules" }, [h("summary", {}, [t("more_rules")]), h("div", { class: "form-grid" }, more.map((r) => r.row))]),
-    createButton, error,
+    createButton, error, signing,
   ];
 }

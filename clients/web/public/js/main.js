@@ -1,13 +1,21 @@
 // @ts-check
-/** The page's entry: the language menu and the two views, the lobby at / and a match at /m/<id>. */
+/**
+ * The page's entry: the language menu, the account bar, and the views: the lobby at /, a match at /m/<id>, its
+ * replay at /m/<id>/replay, a player's profile at /p/<name>, signing in and up at /account.
+ */
 
+import { drawAccountBar, showAccount } from "./account.js";
 import { h } from "./dom.js";
 import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { showProfile } from "./profile.js";
+import { showReplay } from "./replay.js";
+import { checkSession, onSessionChange, signedIn } from "./session.js";
 import { showTable } from "./table.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const switcher = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
+const bar = /** @type {HTMLElement} */ (document.getElementById("account-bar"));
 let stop = () => {};
 
 /** Show the view of the current path. */
@@ -15,8 +23,15 @@ async function route() {
   stop();
   stop = () => {};
   /** @type {HTMLElement} */ (document.getElementById("lang-label")).textContent = t("language");
-  const found = location.pathname.match(/^\/m\/([^/]+)$/);
-  if (found) stop = await showTable(root, decodeURIComponent(found[1]), go);
+  drawAccountBar(bar, go);
+  const path = location.pathname;
+  const match = path.match(/^\/m\/([^/]+)$/);
+  const replay = path.match(/^\/m\/([^/]+)\/replay$/);
+  const profile = path.match(/^\/p\/([^/]+)$/);
+  if (match) stop = await showTable(root, decodeURIComponent(match[1]), go);
+  else if (replay) stop = await showReplay(root, decodeURIComponent(replay[1]));
+  else if (profile) stop = await showProfile(root, decodeURIComponent(profile[1]));
+  else if (path === "/account") showAccount(root, go);
   else await showLobby(root, go);
 }
 
@@ -32,4 +47,6 @@ setLanguage(savedLanguage());
 switcher.value = language();
 switcher.addEventListener("change", () => { setLanguage(switcher.value); void route(); });
 window.addEventListener("popstate", () => void route());
+onSessionChange(() => drawAccountBar(bar, go));
+if (signedIn()) await checkSession(); // a session revoked elsewhere is forgotten before a view sends it
 void route();

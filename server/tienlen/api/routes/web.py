@@ -1,9 +1,11 @@
 """The browser table and the offline API docs: static files only, outside the OpenAPI contract.
 
-- ``GET /`` and ``GET /m/<match_id>`` answer the page of the browser table
+- ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``,
+  ``GET /p/<name>`` and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
-  checkout's ``clients/web/public``); the page itself calls only the public
-  API. ``GET /web/<file>`` answers its scripts and styles.
+  checkout's ``clients/web/public``), which shows the lobby, a match, its
+  replay, a player's profile or signing in; the page itself calls only the
+  public API. ``GET /web/<file>`` answers its scripts and styles.
 - ``GET /docs/assets/<file>`` answers Swagger UI's own files, from the
   ``flask-swagger-ui`` package (its ``dist/VERSION`` names the Swagger UI
   release), so ``/docs`` loads nothing from another host.
@@ -99,6 +101,24 @@ def table_page() -> Response:
 @blp.get("/m/<string:match_id>")
 def match_page(match_id: str) -> Response:
     """The browser table at one match (the link players share); the page itself asks the API about it."""
+    return _page()
+
+
+@blp.get("/m/<string:match_id>/replay")
+def replay_page(match_id: str) -> Response:
+    """The browser table's replay of a finished match, move by move."""
+    return _page()
+
+
+@blp.get("/p/<string:name>")
+def profile_page(name: str) -> Response:
+    """The browser table's profile of a player: who they are and their matches."""
+    return _page()
+
+
+@blp.get("/account")
+def account_page() -> Response:
+    """The browser table's forms to sign in and sign up (and Sign out, when signed in)."""
     return _page()
 
 

@@ -1,9 +1,11 @@
 // @ts-check
-/** Someone with a match's link and no seat at it: the seats, and a form to join an open one. */
+/** Someone with a match's link and no seat at it: the seats, and a form to join an open one (as your account when signed in). */
 
+import { refusal } from "../account.js";
 import * as api from "../api.js";
 import { h, message } from "../dom.js";
 import { t } from "../i18n.js";
+import { forgetIfRevoked, signedIn } from "../session.js";
 import { keepSeat } from "../store.js";
 
 /**
@@ -11,20 +13,23 @@ import { keepSeat } from "../store.js";
  * @returns {Promise<() => void>} stops the view (nothing to stop)
  */
 export async function showJoin(root, matchId, go) {
+  const session = signedIn();
   const input = /** @type {HTMLInputElement} */ (h("input", { id: "join-name", value: localStorage.getItem("tienlen.name") || t("default_name"), maxlength: 40, required: true }));
   const error = h("p", { role: "alert", id: "error", class: "error" });
   const join = async () => {
+    const name = session ? session.name : input.value;
     try {
-      const token = await api.join(matchId, input.value);
-      localStorage.setItem("tienlen.name", input.value);
-      keepSeat(matchId, { seat: token.seat, token: token.token, name: input.value });
+      const token = await api.join(matchId, session ? undefined : name, session?.token);
+      if (!session) localStorage.setItem("tienlen.name", name);
+      keepSeat(matchId, { seat: token.seat, token: token.token, name });
       go(`/m/${encodeURIComponent(matchId)}`);
     } catch (e) {
-      error.textContent = message(e);
+      error.textContent = forgetIfRevoked(e) ? t("session_ended") : refusal(e);
     }
   };
   const seats = h("ul", { id: "join-seats" });
-  root.replaceChildren(h("h2", {}, [t("join")]), seats, h("label", {}, [t("your_name"), " ", input]),
+  root.replaceChildren(h("h2", {}, [t("join")]), seats,
+    session ? h("p", { id: "join-as" }, [t("join_as", { name: session.name })]) : h("label", {}, [t("your_name"), " ", input]),
     h("button", { id: "join", type: "button", onclick: join }, [t("join")]), error);
   try {
     const match = await api.getMatch(matchId);

@@ -1,0 +1,95 @@
+// @ts-check
+/**
+ * A player's profile at /p/<name>: who they are (GET /v1/players/{name}) and their matches, newest first, a page at
+ * a time ("More"), each opening its replay.
+ */
+
+import * as api from "./api.js";
+import { h, message } from "./dom.js";
+import { has, language, t } from "./i18n.js";
+
+/** A date and time in the language in use. @param {string} when RFC 3339 */
+export const dateText = (when) =>
+  new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(when));
+
+/** The rules of a match in short: its preset and its number of hands. @param {api.Rules} rules */
+export const rulesText = (rules) => [has(`preset_${rules.preset}`) ? t(`preset_${rules.preset}`) : rules.preset,
+  rules.hands === 1 ? t("one_hand") : t("n_hands", { n: rules.hands })].join(" · ");
+
+/** @param {number} points */
+const pointsText = (points) => t(points === 1 ? "one_point" : "n_points", { n: points });
+
+/** A seat of a kept match: its name (a link to its profile for an account), its place and points. @param {api.KeptSeat} seat */
+function keptSeat(seat) {
+  const name = seat.name ?? "—";
+  const who = seat.account && seat.name && seat.name !== "(deleted)" ? h("a", { href: `/p/${encodeURIComponent(seat.name)}` }, [name]) : name;
+  const facts = [...(seat.bot ? [t(`bot_${seat.bot}`)] : []), ...(seat.place ? [t("place", { n: seat.place })] : []),
+    pointsText(seat.points)];
+  return h("li", { "data-seat": seat.seat }, [who, ` (${facts.join(", ")})`]);
+}
+
+/** One match of the list: when it ended (the link to its replay), the rules, how the player did, the seats. @param {api.KeptMatch} kept */
+function keptMatch(kept) {
+  const mine = kept.seats.find((s) => s.seat === kept.seat);
+  const result = kept.abandoned ? t("abandoned")
+    : mine?.place ? t("placed", { n: mine.place, of: kept.seats.length, points: pointsText(mine.points) }) : "";
+  return h("li", { class: "kept", "data-match": kept.match_id }, [
+    h("a", { href: `/m/${encodeURIComponent(kept.match_id)}/replay`, class: "replay-link" }, [t("replay_of", { date: dateText(kept.ended_at) })]),
+    h("p", { class: "kept-facts" }, [[rulesText(kept.rules), result].filter(Boolean).join(" · ")]),
+    h("ul", { class: "kept-seats", "aria-label": t("seats_label") }, kept.seats.map(keptSeat)),
+  ]);
+}
+
+/**
+ * @param {HTMLElement} root @param {string} name
+ * @returns {Promise<() => void>} stops the view (nothing to stop)
+ */
+export async function showProfile(root, name) {
+  const error = h("p", { id: "error", role: "alert", class: "error" });
+  root.replaceChildren(error);
+  /** @type {api.Player} */
+  let found;
+  try {
+    found = await api.player(name);
+  } catch (e) {
+    error.textContent = e instanceof api.ApiError && e.status === 404 ? t("player_not_found") : message(e);
+    root.append(h("p", {}, [h("a", { href: "/" }, [t("home")])]));
+    return () => {};
+  }
+  const list = h("ol", { id: "history", class: "history" });
+  const more = /** @type {HTMLButtonElement} */ (h("button", { id: "more", type: "button", hidden: true }, [t("more")]));
+  const status = h("p", { id: "history-status", role: "status" });
+  /** @type {string | null} */
+  let cursor = null;
+  /** Read the next page of the list; after "More", the focus goes to the first match it brought. */
+  const load = async (/** @type {boolean} */ focus) => {
+    more.disabled = true;
+    try {
+      const page = await api.playerMatches(found.name, cursor);
+      const entries = page.matches.map(keptMatch);
+      list.append(...entries);
+      cursor = page.next_cursor;
+      more.hidden = cursor === null;
+      status.textContent = list.children.length === 0 ? t("no_matches") : "";
+      if (focus) /** @type {HTMLElement | null} */ (entries[0]?.querySelector("a"))?.focus();
+    } catch (e) {
+      error.textContent = message(e);
+    }
+    more.disabled = false;
+  };
+  more.addEventListener("click", () => void load(true));
+  const facts = /** @type {[string, string][]} */ ([
+    [t("kind"), t(`kind_${found.kind}`)], [t("joined"), dateText(found.joined_at)],
+    [t("games"), String(found.games)], [t("wins"), String(found.wins)],
+  ]);
+  root.replaceChildren(
+    h("section", { "aria-labelledby": "profile-h", class: "panel" }, [
+      h("h2", { id: "profile-h" }, [found.name]),
+      h("dl", { id: "profile-facts", class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, [term]), h("dd", {}, [value])])),
+    ]),
+    h("section", { "aria-labelledby": "history-h" }, [h("h2", { id: "history-h" }, [t("matches")]), list, status, more]),
+    error,
+  );
+  await load(false);
+  return () => {};
+}
