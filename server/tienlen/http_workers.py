@@ -18,14 +18,12 @@ too long, a malformed request line) is answered in the API's one error shape
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gunicorn import util
 from gunicorn.http import wsgi
 from gunicorn.workers.ggevent import GeventWorker
-
-from . import wire
-from .api.errors import refusal_body
 
 __all__ = ["OneWriteGeventWorker", "OneWriteResponse", "answer_refusals_as_json", "write_refusal"]
 
@@ -102,7 +100,10 @@ class OneWriteGeventWorker(GeventWorker):  # type: ignore[misc]
 
 def write_refusal(sock: Any, status: int, phrase: str, message: str) -> None:
     """gunicorn's ``util.write_error`` in the API's error shape: ``{code, status, message, reason}`` as JSON."""
-    data = wire.dumps(refusal_body(status, message or phrase))
+    # imported here: gunicorn loads this module in its master, before the workers set up gevent and metrics
+    from .api.errors import refusal_body
+
+    data = json.dumps(refusal_body(status, message or phrase)).encode()
     head = (
         f"HTTP/1.1 {status} {phrase}\r\nConnection: close\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(data)}\r\n\r\n"

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
-from .http_workers import answer_refusals_as_json
 from .local_redis import DataDirInUseError, LocalRedis
 from .logs import logging_config
 from .settings import Settings, SettingsError, misspelt
@@ -120,6 +119,8 @@ def _post_worker_init(worker: Any) -> None:
     of holding this one for its whole graceful timeout.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .http_workers import answer_refusals_as_json  # here: the master must not load the app's modules
+
     answer_refusals_as_json()
     # The app, its modules and tables live as long as the worker: kept out of the garbage collector's
     # full passes, which then scan only what requests made (a full pass over them took ~50 ms, a stall
