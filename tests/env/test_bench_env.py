@@ -16,7 +16,7 @@ def test_a_short_run_prints_the_steps_and_hands_a_second_of_the_environment_and_
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     figures = json.loads(done.stdout)
-    for key in ("aec_steps_per_s", "aec_steps_per_s_without_view", "core_steps_per_s"):
+    for key in ("aec_steps_per_s", "aec_steps_per_cpu_s", "aec_steps_per_s_without_view", "core_steps_per_s"):
         assert figures[key] > 100, key
     assert figures["aec_hands_per_s"] > 0 and figures["core_hands_per_s"] > 0
     assert figures["target_steps_per_s"] == 50_000 and figures["engine"] == "python"
