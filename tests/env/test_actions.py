@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.env.positions import SETUPS, random_positions
-from tienlen.engine import Bombs, Kind, classify, seat_legal_masks
+from tienlen.engine import PRESET_NAMES, Bombs, Kind, classify, seat_legal_masks
 from tienlen.engine.cards import FULL_DECK
 from tienlen.env.actions import ACTION_COUNT, ACTIONS, PASS, action_mask, describe, index_of, play_of
 
@@ -85,7 +85,7 @@ def test_the_mask_is_exactly_the_engines_legal_set_and_every_play_comes_back(pre
     nothing else; an exact index plays back the very play; a run's index plays back the canonical
     member of its class (the smallest mask of the legal plays of that class), itself legal."""
     positions = runs = 0
-    for match in random_positions(preset, players, matches=80, seed=hash((preset, players)) & 0xFFFF):
+    for match in random_positions(preset, players, matches=80, seed=10 * PRESET_NAMES.index(preset) + players):
         seat = match.turn
         assert seat is not None
         hand = match.hands[seat]
@@ -109,7 +109,7 @@ def test_the_mask_is_exactly_the_engines_legal_set_and_every_play_comes_back(pre
                 spec = ACTIONS[index]
                 assert {_class_of(p) for p in plays} == {(spec.kind, spec.length, spec.top)}, describe(index)
         positions += 1
-    assert positions > 2000 and runs > 0
+    assert positions > 1000 and runs > 0
 
 
 def test_crafted_hands_with_long_runs_and_bombs_map_exactly() -> None:

@@ -65,13 +65,12 @@ class TienLenSingleEnv(gymnasium.Env[dict[str, Any], Any]):
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}")
         others = [s for s in range(players) if s != seat]
-        chosen = list(opponents) if isinstance(opponents, Sequence) and not isinstance(opponents, str) else None
-        if chosen is not None and len(chosen) != len(others):
+        chosen: list[Opponent] = (
+            [opponents] * len(others) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+        )
+        if len(chosen) != len(others):
             raise ValueError(f"give one opponent, or one for each of the {len(others)} other seats")
-        self.opponents: dict[int, Opponent] = {
-            other: (chosen[i] if chosen is not None else opponents)  # type: ignore[misc]
-            for i, other in enumerate(others)
-        }
+        self.opponents: dict[int, Opponent] = dict(zip(others, chosen, strict=True))
         for opponent in self.opponents.values():
             if isinstance(opponent, str) and opponent not in ARENA_LEVELS:
                 raise ValueError(f"unknown level {opponent!r}: expected one of {', '.join(ARENA_LEVELS)} or a callable")
