@@ -56,24 +56,24 @@ def test_every_observation_is_in_bounds_and_says_what_the_view_says(preset: str,
 
 
 def _check_encoding(match: Match, seat: int, players: int) -> None:
-    if True:
-        view = seat_view(match, seat)
-        x = encode_view(view)
-        assert x.dtype == np.float32 and x.shape == (OBS_SIZE,)
-        assert x.min() >= 0 and x.max() <= 1
-        hand = FIELD["hand"]
-        assert sum(1 << c for c in np.flatnonzero(x[hand.start : hand.stop])) == view.hand
-        table = FIELD["table"]
-        assert sum(1 << c for c in np.flatnonzero(x[table.start : table.stop])) == (
-            0 if view.table is None else view.table.mask
-        )
-        slots = x[FIELD["seats"].start : FIELD["seats"].stop].reshape(-1, len(SEAT_FEATURES))
-        for other in range(players):
-            slot = slots[(other - seat) % players]
-            assert slot[0] == 1 and slot[1] == pytest.approx(view.cards_left[other] / 13)
-            assert slot[2] == view.public.passed(other) and slot[6] == (match.turn == other)
-        assert not slots[players:].any()
-        assert x[FIELD["my_turn"].start] == (match.turn == seat)
+    """The seat's encoding: float32 in [0, 1], and its hand, table and seat slots read back as the view's."""
+    view = seat_view(match, seat)
+    x = encode_view(view)
+    assert x.dtype == np.float32 and x.shape == (OBS_SIZE,)
+    assert x.min() >= 0 and x.max() <= 1
+    hand = FIELD["hand"]
+    assert sum(1 << c for c in np.flatnonzero(x[hand.start : hand.stop])) == view.hand
+    table = FIELD["table"]
+    assert sum(1 << c for c in np.flatnonzero(x[table.start : table.stop])) == (
+        0 if view.table is None else view.table.mask
+    )
+    slots = x[FIELD["seats"].start : FIELD["seats"].stop].reshape(-1, len(SEAT_FEATURES))
+    for other in range(players):
+        slot = slots[(other - seat) % players]
+        assert slot[0] == 1 and slot[1] == pytest.approx(view.cards_left[other] / 13)
+        assert slot[2] == view.public.passed(other) and slot[6] == (match.turn == other)
+    assert not slots[players:].any()
+    assert x[FIELD["my_turn"].start] == (match.turn == seat)
 
 
 def _play_remote_seat(api: Api, preset: str, players: int, seed: int) -> tuple[str, list[dict[str, Any]]]:
