@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install bench-engine bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install bench-engine bench-env bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ $(BIN)/python:
 
 $(RUNTIME): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.$(if $(EMBEDDED),[$(EMBEDDED)])'
+	touch $@
+
+# The env extra (numpy, gymnasium, pettingzoo: tienlen.env, docs/env.md) for `make bench-env`; the dev extra holds it too.
+ENV := $(VENV)/.installed-env
+$(ENV): pyproject.toml $(RUNTIME)
+	$(BIN)/pip install --quiet -e '.[env$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
 	touch $@
 
 $(DEV): pyproject.toml $(RUNTIME)
@@ -42,6 +48,10 @@ test: lint
 
 bench-engine: $(RUNTIME)
 	$(BIN)/python bench/engine.py
+
+# The training environment: steps and hands a second with random legal actions (pure Python)
+bench-env: $(ENV)
+	$(BIN)/python bench/env.py
 
 bench-bots: $(RUNTIME)
 	$(BIN)/python bench/bots.py --hints

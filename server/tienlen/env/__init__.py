@@ -1,0 +1,37 @@
+"""A training environment for bot authors, on the server's own engine (docs/env.md).
+
+- :mod:`.actions`: the fixed action space (518 indices: pass and every class of
+  combination) and its mapping to and from the engine's plays;
+- :mod:`.encoding`: a seat's view as a fixed-size vector, from the engine's
+  view or from the server's JSON view alike;
+- :mod:`.game`: one match stepped by action index, rewards per seat;
+- :mod:`.aec`: the PettingZoo AEC environment (needs ``pettingzoo``);
+- :mod:`.single`: the Gymnasium single-agent wrapper, the other seats played by
+  a house level or a callable (needs ``gymnasium``).
+
+Everything here needs numpy; install the ``env`` extra (``pip install -e '.[env]'``).
+This package imports neither PettingZoo nor Gymnasium itself, so a bot that
+only encodes views and decodes actions needs numpy alone.
+"""
+
+from .actions import ACTION_COUNT, ACTIONS, PASS, ActionSpec, action_mask, describe, index_of, play_of
+from .encoding import FIELDS, OBS_SIZE, ViewFacts, encode, encode_json, encode_view, facts_of_json, facts_of_view
+
+__all__ = [
+    "ACTIONS",
+    "ACTION_COUNT",
+    "FIELDS",
+    "OBS_SIZE",
+    "PASS",
+    "ActionSpec",
+    "ViewFacts",
+    "action_mask",
+    "describe",
+    "encode",
+    "encode_json",
+    "encode_view",
+    "facts_of_json",
+    "facts_of_view",
+    "index_of",
+    "play_of",
+]
