@@ -51,7 +51,7 @@ DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 # What one client may do, by kind of request: create and join per address, act and hint per seat
-# token, wait (long polls and streams), make an account and log in per address.
+# token, wait (long polls and streams), make an account, log in and export a history per address.
 # ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
     "create": "60/minute",
@@ -61,6 +61,7 @@ DEFAULT_RATE_LIMITS = {
     "wait": "300/minute",
     "account": "20/hour",
     "login": "60/minute",
+    "export": "10/minute",
 }
 # The browser table's files in a checkout of the project (see checkout_web_dir).
 CHECKOUT_WEB_FILES = Path("clients", "web", "public")

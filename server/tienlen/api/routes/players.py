@@ -17,7 +17,7 @@ from ...service.history import HistoryService, KeptPage, Player
 from ...service.kept import KeptMatch
 from ..schemas.common import rfc3339
 from ..schemas.players import ExportQuerySchema, KeptPageSchema, PlayerMatchesQuerySchema, PlayerSchema
-from .common import Blueprint, errors
+from .common import PER_ADDRESS, Blueprint, errors, limited
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players' profiles and match histories")
 
@@ -74,6 +74,7 @@ class PlayerMatches(MethodView):
 class PlayerExport(MethodView):
     """One player's kept matches, all at once."""
 
+    @limited("export", PER_ADDRESS)
     @blp.arguments(ExportQuerySchema(), location="query")
     @blp.response(
         200,
