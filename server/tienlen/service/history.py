@@ -13,10 +13,7 @@ indexes then); without, it is kept for good.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import logging
-import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,7 +23,8 @@ from typing import Any
 from ..store import MatchRecord, MatchStore, StoreUnavailableError
 from ..store.accounts import AccountRecord
 from ..store.history import Indexed
-from .errors import InvalidRequest, MatchNotFound, PlayerNotFound
+from .cursors import decode_cursor, encode_cursor
+from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned"})  # the events of a write that finishes a match
@@ -35,7 +33,6 @@ KEEP_LEASE_S = 10.0  # a claimed due entry is due again this long after its clai
 KEEP_BATCH = 32
 EXPORT_PAGE = 50
 SCRUB_ATTEMPTS = 8
-_MATCH_ID = re.compile(r"[0-9a-f]{20}")
 _log = logging.getLogger("tienlen.service")
 
 
@@ -61,23 +58,6 @@ class KeptPage:
 def finishes(events: list[dict[str, Any]]) -> bool:
     """Whether a write with these events finishes its match (played out or abandoned)."""
     return any(event["type"] in FINAL_EVENTS for event in events)
-
-
-def encode_cursor(ended_ms: int, match_id: str) -> str:
-    """An opaque cursor into a player's matches: where the last page ended."""
-    return base64.urlsafe_b64encode(f"{ended_ms}:{match_id}".encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[int, str]:
-    """The position a cursor names; :class:`InvalidRequest` when it is not one of ours."""
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        ended, match_id = text.split(":")
-        if not ended.isdigit() or not _MATCH_ID.fullmatch(match_id):
-            raise ValueError(text)
-        return int(ended), match_id
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InvalidRequest("cursor: not a cursor this server gave", errors={"cursor": ["unknown cursor"]}) from None
 
 
 class HistoryService:

@@ -2,38 +2,18 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import re
 from typing import Any
 
 from ..store import MatchRecord
 from ..store.records import MatchStatus
 from .base import ServiceBase
-from .errors import InvalidRequest, MatchNotFinished
+from .cursors import decode_cursor, encode_cursor
+from .errors import MatchNotFinished
 from .kept import replay_of
 from .states import LobbyPage, lobby_entry
 
 SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers with a cursor
 PAGE = 100
-_MATCH_ID = re.compile(r"[0-9a-f]{20}")
-
-
-def encode_cursor(created_ms: int, match_id: str) -> str:
-    """An opaque cursor for the lobby: where the last page ended."""
-    return base64.urlsafe_b64encode(f"{created_ms}:{match_id}".encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[int, str]:
-    """The position a lobby cursor names; :class:`InvalidRequest` when it is not one of ours."""
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        created, match_id = text.split(":")
-        if not created.isdigit() or not _MATCH_ID.fullmatch(match_id):
-            raise ValueError(text)
-        return int(created), match_id
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InvalidRequest("cursor: not a cursor this server gave", errors={"cursor": ["unknown cursor"]}) from None
 
 
 class LobbyMixin(ServiceBase):

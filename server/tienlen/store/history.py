@@ -24,6 +24,7 @@ from .. import wire
 from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client, WriteScript, run_script
 from .layout import events_key, state_key
+from .paging import page_down
 
 DUE_KEY = "tl:{history}:due"
 SEATED_PRUNE_AT = 100  # live matches an account's index holds before the oldest ones are checked
@@ -242,22 +243,9 @@ class RedisHistory:
     ) -> list[tuple[str, int]]:
         """Newest first; ties (same ms) in descending id order, skipped up to the cursor."""
         top: int | str = "+inf" if until_ms is None else f"({until_ms}"
-        if before is not None:
-            top = before[0] if until_ms is None or before[0] < until_ms else top
-        found = self._call(
-            lambda r: r.zrevrangebyscore(
-                matches_key(account_id), top, since_ms, start=0, num=count + 64, withscores=True
-            )
-        )
-        page: list[tuple[str, int]] = []
-        for member, score in cast(list[tuple[bytes, float]], found):
-            entry = (member.decode(), int(score))
-            if before is not None and entry[1] == before[0] and entry[0] >= before[1]:
-                continue
-            page.append(entry)
-            if len(page) == count:
-                break
-        return page
+        if before is not None and until_ms is not None and before[0] >= until_ms:
+            before = None  # a cursor past the bound: the page starts at the bound
+        return self._call(lambda r: page_down(r, matches_key(account_id), before, count, top, since_ms))
 
     def counts(self, account_id: str, keep_from_ms: int | None) -> tuple[int, int]:
         """(games, wins), trimmed to the bound first."""

@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client
 from .outage import REDIS_OUTAGE
+from .paging import page_down
 
 DEADLINES_KEY = "tl:{clock}:deadlines"
 LOBBY_KEY = "tl:{lobby}:open"
@@ -88,20 +89,7 @@ class RedisIndexes:
 
     def lobby_page(self, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
         """Up to ``count`` listed (match id, created ms), newest first, after the cursor ``before``."""
-        top: int | str = "+inf" if before is None else before[0]
-        found = self._call(
-            lambda r: r.zrevrangebyscore(LOBBY_KEY, top, "-inf", start=0, num=count + 64, withscores=True)
-        )
-        page: list[tuple[str, int]] = []
-        for member, score in cast(list[tuple[bytes, float]], found):
-            entry = (member.decode(), int(score))
-            # equal scores come in descending member order; skip what the cursor already passed
-            if before is not None and entry[1] == before[0] and entry[0] >= before[1]:
-                continue
-            page.append(entry)
-            if len(page) == count:
-                break
-        return page
+        return self._call(lambda r: page_down(r, LOBBY_KEY, before, count))
 
     def _call(self, command: Callable[[Any], T]) -> T:
         try:

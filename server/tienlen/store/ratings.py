@@ -23,6 +23,7 @@ from typing import Any, TypeVar, cast
 from .. import wire
 from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client
+from .paging import page_down
 
 T = TypeVar("T")
 RatingDict = dict[str, float | int]
@@ -115,22 +116,7 @@ class RedisRatings:
 
     def board_page(self, players: int, kind: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
         """Up to ``count`` (account id, shown rating), best first, after the cursor ``before``."""
-        top: int | str = "+inf" if before is None else before[0]
-        found = self._ratings(
-            lambda r: r.zrevrangebyscore(
-                board_key(players, kind), top, "-inf", start=0, num=count + 64, withscores=True
-            )
-        )
-        page: list[tuple[str, int]] = []
-        for member, score in cast(list[tuple[bytes, float]], found):
-            entry = (member.decode(), int(score))
-            # equal scores come in descending member order; skip what the cursor already passed
-            if before is not None and entry[1] == before[0] and entry[0] >= before[1]:
-                continue
-            page.append(entry)
-            if len(page) == count:
-                break
-        return page
+        return self._ratings(lambda r: page_down(r, board_key(players, kind), before, count))
 
     def forget(self, account_id: str) -> None:
         """Delete the account's ratings and applied matches (it was deleted)."""
