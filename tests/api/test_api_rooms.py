@@ -24,7 +24,7 @@ from tests.support.api import Api, json_object
 from tests.support.lifecycle import lowest, play_out
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
-from tienlen.service.rooms import MAX_ROOM_MISSES, ROOM_ALPHABET, new_room_code
+from tienlen.service.room_codes import MAX_ROOM_MISSES, ROOM_ALPHABET, new_room_code
 from tienlen.store.rooms import room_key
 
 PASSWORD = "correct horse battery"

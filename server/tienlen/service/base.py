@@ -20,7 +20,7 @@ from ..store.accounts import AccountRecord
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .history import HistoryService, finishes
-from .rooms import new_room_code
+from .room_codes import new_room_code
 
 T = TypeVar("T")
 Offload = Callable[[Callable[[], Any]], Any]

@@ -45,10 +45,8 @@ from .errors import (
     AlreadySeated,
     IdempotencyKeyReused,
     InvalidRequest,
-    LookupsThrottled,
     MatchFull,
     MatchNotFound,
-    RoomNotFound,
     StaleVersion,
 )
 from .idempotency import (
@@ -66,25 +64,23 @@ from .idempotency import (
 )
 from .lifecycle import LifecycleMixin
 from .lobby import LobbyMixin
-from .rooms import MAX_ROOM_MISSES, ROOM_MISS_WINDOW_S, read_room_code
+from .rooms import RoomsMixin
 from .states import (
     ActionOutcome,
     Created,
     EventPage,
-    Room,
     SeatState,
     SeatToken,
     action_outcome,
     legal_in_order,
     match_state,
-    room,
     seat_state,
 )
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
 
-class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
+class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ServiceBase):
     """Use cases of API v1 over one store.
 
     ``offload`` runs the CPU-heavy part of a request (bots thinking, hints)
@@ -319,12 +315,6 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
 
     # ----- rooms ----------------------------------------------------------------
 
-    def room(self, code: str, client: str) -> Room:
-        """The match a room code names, as anybody may see it; lookups of unknown codes are throttled."""
-        record = self._room_record(code, client)
-        host = None if record.host is None else self.accounts.get(record.host)
-        return room(record, None if host is None else host.name)
-
     def join_room(
         self, code: str, name: str | None, key: str | None = None, client: str = "", token: str | None = None
     ) -> SeatToken:
@@ -332,20 +322,6 @@ class MatchService(LifecycleMixin, LobbyMixin, ServiceBase):
         match_id = self._room_record(code, client).match_id
         joined = self.join(match_id, name, key, client, token)
         return SeatToken(joined.seat, joined.token, match_id)
-
-    def _room_record(self, code: str, client: str) -> MatchRecord:
-        """The match of ``code``; :class:`RoomNotFound` (counted) when none, refused once too many missed."""
-        counter = [f"rooms:{client}"]
-        ((misses, left),) = self.accounts.failures(counter)
-        if misses >= MAX_ROOM_MISSES:
-            raise LookupsThrottled("too many unknown room codes: wait before trying again", retry_after_s=left)
-        code = read_room_code(code)
-        match_id = self.store.room(code)
-        record = None if match_id is None else self.store.load(match_id).record
-        if record is None or record.room_code != code:
-            self.accounts.fail(counter, ROOM_MISS_WINDOW_S)
-            raise RoomNotFound(f"no match waits under the room code {code!r}")
-        return record
 
     def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:
         """Apply a play or pass for the token's seat, then every bot turn that follows.

@@ -1,37 +1,33 @@
-"""Room codes: six characters that find a match waiting for players, read aloud or typed on a phone.
-
-The alphabet leaves out the characters that look alike (0 and O, 1, I and
-L); a code is read in any case. Looking up codes that name no match is
-counted per client address: past :data:`MAX_ROOM_MISSES` in
-:data:`ROOM_MISS_WINDOW_S` every lookup from that address is refused
-(``rate_limited``) until the window ends, so codes cannot be guessed.
-"""
+"""Rooms: the match a room code names, as anybody may see it, with lookups of unknown codes throttled."""
 
 from __future__ import annotations
 
-import re
-import secrets
-
-from .errors import InvalidRequest
-
-ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-ROOM_CODE_LENGTH = 6
-MAX_ROOM_MISSES = 20  # lookups of unknown codes from one address in the window
-ROOM_MISS_WINDOW_S = 10 * 60
-_CODE = re.compile(f"[{ROOM_ALPHABET}]{{{ROOM_CODE_LENGTH}}}")
+from ..store import MatchRecord
+from .base import ServiceBase
+from .errors import LookupsThrottled, RoomNotFound
+from .room_codes import MAX_ROOM_MISSES, ROOM_MISS_WINDOW_S, read_room_code
+from .states import Room, room
 
 
-def new_room_code() -> str:
-    """A random room code (about 30 bits)."""
-    return "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+class RoomsMixin(ServiceBase):
+    """Finding a match by its room code (mixed into :class:`~.matches.MatchService`, which joins by it)."""
 
+    def room(self, code: str, client: str) -> Room:
+        """The match a room code names, as anybody may see it; lookups of unknown codes are throttled."""
+        record = self._room_record(code, client)
+        host = None if record.host is None else self.accounts.get(record.host)
+        return room(record, None if host is None else host.name)
 
-def read_room_code(text: str) -> str:
-    """A code as typed, in capitals; :class:`InvalidRequest` when it cannot be a room code."""
-    code = text.strip().upper()
-    if not _CODE.fullmatch(code):
-        raise InvalidRequest(
-            f"a room code is {ROOM_CODE_LENGTH} characters of {ROOM_ALPHABET} (in any case)",
-            errors={"code": ["not a room code"]},
-        )
-    return code
+    def _room_record(self, code: str, client: str) -> MatchRecord:
+        """The match of ``code``; :class:`RoomNotFound` (counted) when none, refused once too many missed."""
+        counter = [f"rooms:{client}"]
+        ((misses, left),) = self.accounts.failures(counter)
+        if misses >= MAX_ROOM_MISSES:
+            raise LookupsThrottled("too many unknown room codes: wait before trying again", retry_after_s=left)
+        code = read_room_code(code)
+        match_id = self.store.room(code)
+        record = None if match_id is None else self.store.load(match_id).record
+        if record is None or record.room_code != code:
+            self.accounts.fail(counter, ROOM_MISS_WINDOW_S)
+            raise RoomNotFound(f"no match waits under the room code {code!r}")
+        return record
