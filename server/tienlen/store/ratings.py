@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from .. import wire
 from .base import StoreUnavailableError
@@ -66,8 +66,44 @@ def _zrem(client: Any, *, key: str, member: str) -> Any:
     return client.zrem(key, member)
 
 
+class RatingStore(Protocol):
+    """Ratings by table size, the settled results of rated matches, and the leaderboards."""
+
+    def ratings(self, account_id: str) -> dict[int, RatingDict]:
+        """The account's ratings by table size (none where it has no rated game)."""
+        ...
+
+    def settle(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
+        """Keep ``result`` as the match's settled result unless one is kept already; the kept one."""
+        ...
+
+    def settled(self, match_id: str) -> dict[str, Any] | None:
+        """The match's settled result, or None."""
+        ...
+
+    def apply(self, account_id: str, match_id: str, players: int, change: tuple[float, float], new: RatingDict) -> bool:
+        """Move the account's rating by ``change`` (mu difference, sigma ratio) once for the match; False if done."""
+        ...
+
+    def rank(self, players: int, kind: str, account_id: str, shown: int) -> None:
+        """Put the account on the leaderboard of its kind at ``players`` seats with its ``shown`` rating."""
+        ...
+
+    def position(self, players: int, kind: str, account_id: str) -> int | None:
+        """The account's 0-based position on the leaderboard (best first), or None when it is not on it."""
+        ...
+
+    def board_page(self, players: int, kind: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` (account id, shown rating), best first, after the cursor ``before``."""
+        ...
+
+    def forget(self, account_id: str) -> None:
+        """Delete the account's ratings and applied matches, and take it off every leaderboard."""
+        ...
+
+
 class RedisRatings:
-    """Ratings, settled results and leaderboards on the store's Redis client."""
+    """Ratings, settled results and leaderboards on the store's Redis client (a :class:`RatingStore`)."""
 
     def __init__(self, client: Client) -> None:
         self._ratings_client = client
@@ -106,6 +142,11 @@ class RedisRatings:
     def rank(self, players: int, kind: str, account_id: str, shown: int) -> None:
         """Put the account on the leaderboard of its kind at ``players`` seats with its ``shown`` rating."""
         self._ratings(lambda r: r.zadd(board_key(players, kind), {account_id: shown}))
+
+    def position(self, players: int, kind: str, account_id: str) -> int | None:
+        """The account's 0-based position on the board (equal ratings in descending id order, as pages list them)."""
+        found = self._ratings(lambda r: r.zrevrank(board_key(players, kind), account_id))
+        return None if found is None else int(found)
 
     def unrank(self, account_id: str) -> None:
         """Take the account off every leaderboard (it was deleted)."""
