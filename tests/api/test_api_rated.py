@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from flask.testing import FlaskClient
 
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of, tokens_of
+from tienlen.service.history import KEEP_AFTER_S
 
 PASSWORD = "correct horse battery"
 
@@ -150,6 +152,42 @@ def test_the_end_kept_by_two_workers_at_once_moves_each_rating_once(
     assert games_of(client, name) == 1 and games_of(client, "hard") == bot_games + 1
     seats = json_object(client.get(f"/v1/players/{name}/matches"))["matches"][0]["seats"]
     assert seats[0]["rating_after"] == ratings_of(client, name)[2]["rating"]
+
+
+def test_a_house_bot_in_several_seats_is_rated_once(api: Api, client: FlaskClient) -> None:
+    """Rule: a name repeated over the seats left is one account: a rated match moves its rating once, and each
+    of its seats shows the same before and after."""
+    name = fresh_name()
+    token = register(client, name)
+    bot_games = games_of(client, "easy", players=4)
+    created = challenge(client, token, to=["easy"], players=4, rated=True)
+    assert [s["name"] for s in created["match"]["seats"]] == [name, "easy", "easy", "easy"]
+    play_out(api, created["match_id"], tokens_of(created))
+    assert games_of(client, name, players=4) == 1 and games_of(client, "easy", players=4) == bot_games + 1
+    seats = json_object(client.get(f"/v1/players/{name}/matches"))["matches"][0]["seats"]
+    assert len({(s["rating_before"], s["rating_after"]) for s in seats[1:]}) == 1
+    assert seats[0]["rating_before"] == 1500 and seats[0]["rating_after"] == ratings_of(client, name)[4]["rating"]
+
+
+def test_a_rated_end_whose_request_died_is_settled_by_the_sweeper(
+    app: Flask, api: Api, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: a rated match whose finishing request died before keeping it is settled by the sweeper later."""
+    service = service_of(app)
+    monkeypatch.setattr(service.history, "finished", lambda record, events: None)  # the request dies here
+    name = fresh_name()
+    token = register(client, name)
+    created = challenge(client, token, to=["medium"], players=2, rated=True)
+    play_out(api, created["match_id"], tokens_of(created))
+    service.history.sweep()  # not due yet: nothing moves
+    assert ratings_of(client, name) == {}
+    monkeypatch.setattr(service.history, "now", lambda: time.time() + 2 * KEEP_AFTER_S)
+    for _ in range(50):  # other tests' due matches may come first
+        if not service.history.sweep():
+            break
+    assert games_of(client, name) == 1
+    kept = json_object(client.get(f"/v1/players/{name}/matches"))["matches"][0]
+    assert kept["rated"] is True and kept["seats"][0]["rating_before"] == 1500
 
 
 def test_a_challenger_who_leaves_is_scored_last_and_the_rating_moves(api: Api, client: FlaskClient) -> None:
