@@ -15,12 +15,16 @@ import time
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.api.test_api_history import everything
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of, tokens_of
+from tienlen.local_redis import LocalRedis
 from tienlen.service.history import KEEP_AFTER_S
+from tienlen.store.accounts import name_key
 
 PASSWORD = "correct horse battery"
 
@@ -281,3 +285,23 @@ def test_bad_leaderboard_queries_are_refused(client: FlaskClient, query: dict[st
     """Rule: a leaderboard query out of range, or a cursor this server did not give, is 422 invalid_request."""
     answer = client.get("/v1/leaderboard", query_string=query)
     assert answer.status_code == 422 and json_object(answer)["reason"] == "invalid_request"
+
+
+def test_a_deleted_accounts_id_leaves_its_ratings_and_rated_results(
+    api: Api, client: FlaskClient, redis_server: LocalRedis
+) -> None:
+    """Rule: after DELETE /v1/me no rating, board entry or settled rated result holds the account's id, and the
+    house bot it played keeps its rating."""
+    db = redis.Redis.from_url(redis_server.url)
+    name = fresh_name()
+    token = register(client, name)
+    account_id = db.get(name_key(name)).decode()
+    created = challenge(client, token, to=["easy"], players=2, rated=True)
+    play_out(api, created["match_id"], tokens_of(created))
+    bot_games = games_of(client, "easy")
+    assert any(account_id.encode() in part for part in everything(db))
+    deleted = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token))
+    assert deleted.status_code == 204, deleted.json
+    assert not any(account_id.encode() in part for part in everything(db))
+    assert games_of(client, "easy") == bot_games
+    db.close()

@@ -1,7 +1,7 @@
 """A small simulation of rated play: an account that plays at random against each house bot level.
 
-Rule checked: rated 2-player matches sort the players by strength: after a round of matches against each
-level, the random player's rating is below the start and below every house bot's. It runs on a Redis
+Rule checked: rated 2-player matches sort the players by strength: after rounds of matches against each
+level, the random player's rating is below every house bot's. It runs on a Redis
 database of its own (the tests' server, another database number), so the house bots start fresh there.
 """
 

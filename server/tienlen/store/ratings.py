@@ -174,9 +174,23 @@ class RedisRatings:
         return page
 
     def forget(self, account_id: str) -> None:
-        """Delete the account's ratings and applied matches (it was deleted)."""
+        """Delete the account's ratings and applied matches (it was deleted), and its id from their results.
+
+        A result without the account still settles the match for the others (the account is no longer rated).
+        """
+        applied = self._ratings(lambda r: r.smembers(applied_key(account_id)))
+        for member in cast(set[bytes], applied):
+            self._drop_from_result(member.decode(), account_id)
         self._ratings(lambda r: r.delete(ratings_key(account_id), applied_key(account_id)))
         self.unrank(account_id)
+
+    def _drop_from_result(self, match_id: str, account_id: str) -> None:
+        result = self.settled(match_id)
+        if result is None or account_id not in result.get("accounts", {}):
+            return
+        del result["accounts"][account_id]
+        result["seats"] = {seat: held for seat, held in result["seats"].items() if held != account_id}
+        self._ratings(lambda r: r.set(result_key(match_id), wire.dumps(result), xx=True))
 
     def _ratings(self, command: Callable[[Any], T]) -> T:
         try:
