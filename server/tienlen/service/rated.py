@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import logging
 import secrets
 import time
 from collections.abc import Mapping
@@ -34,7 +33,6 @@ HOUSE_BOTS: tuple[str, ...] = LEVELS  # each level of the server's bots is a rat
 HOUSE_KIND = "bot"
 NO_PASSWORD = ""  # not an Argon2 hash: no password ever matches it, so nobody logs in as a house bot
 _ACCOUNT_ID_HEX = 20
-_log = logging.getLogger("tienlen.service")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +125,6 @@ class RatedService:
                 raise InvalidRequest(f"the house bot {level!r} has no account")  # its name was closed: cannot be
             self._house[level] = found
         return self._house
-
-    def house_level(self, account_id: str | None) -> str | None:
-        """The level of the house bot of ``account_id``, or None when it is not one."""
-        return next((level for level, a in self.house_bots().items() if a.account_id == account_id), None)
 
     # ----- settling a rated match -----------------------------------------------------------
 
