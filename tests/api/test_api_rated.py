@@ -292,7 +292,7 @@ def test_a_deleted_accounts_id_leaves_its_ratings_and_rated_results(
 ) -> None:
     """Rule: after DELETE /v1/me no rating, board entry or settled rated result holds the account's id, and the
     house bot it played keeps its rating."""
-    db = redis.Redis.from_url(redis_server.url)
+    db: Any = redis.Redis.from_url(redis_server.url)
     name = fresh_name()
     token = register(client, name)
     account_id = db.get(name_key(name)).decode()
