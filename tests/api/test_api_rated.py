@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 from tests.api.test_api_history import everything
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of, tokens_of
+from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.service.history import KEEP_AFTER_S
 from tienlen.store.accounts import name_key
@@ -305,3 +306,15 @@ def test_a_deleted_accounts_id_leaves_its_ratings_and_rated_results(
     assert not any(account_id.encode() in part for part in everything(db))
     assert games_of(client, "easy") == bot_games
     db.close()
+
+
+def test_house_bots_not_made_at_start_are_made_when_first_asked_for(
+    redis_server: LocalRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: when the store did not answer at start, a house bot's profile (or a challenge) makes the accounts."""
+    monkeypatch.setattr("tienlen.api.app._make_house_bots", lambda app, service: None)  # as if Redis were down
+    url = redis_server.url.rsplit("/", 1)[0] + "/8"  # a database no other test uses: no house bot there yet
+    client = create_app({"REDIS_URL": url, "TIENLEN_LOG_LEVEL": "WARNING"}).test_client()
+    profile = client.get("/v1/players/Hard")
+    assert profile.status_code == 200 and json_object(profile)["name"] == "hard"
+    assert json_object(profile)["kind"] == "bot" and json_object(profile)["ratings"] == []
