@@ -45,6 +45,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Challenge house bots to a match, `rated` or not; it starts at once.
+         * @description Takes an account's token (scope `play`): the account sits at seat 0
+         *     (its seat token is in `tokens`, and the account's token acts for the
+         *     seat too), the house bots named in `to` at seats 1, 2, ... (the last
+         *     name fills the seats left). Each bot seat holds its bot's account, so
+         *     a rated match moves every rating in it when it ends, once; a
+         *     challenger who leaves is scored last. An unknown name answers 404
+         *     `player_not_found`; an account that is not a house bot 422
+         *     `invalid_request` (challenges between accounts are not available yet).
+         */
+        post: operations["create_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rated accounts of a `kind` (`human` or `bot`) at `players` seats, best rating first.
+         * @description Every account with a rated match at that table size is listed;
+         *     `provisional` marks those with fewer than 10. Page with `limit` (1 to
+         *     100) and the answer's `next_cursor`.
+         */
+        get: operations["get_leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches": {
         parameters: {
             query?: never;
@@ -669,6 +718,8 @@ export interface components {
             match_id: string;
             /** @description The rematch, once made */
             next_match_id: string | null;
+            /** @description A rated match: its end moves the ratings of the accounts in it (`GET /v1/leaderboard`) */
+            rated: boolean;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
             /**
@@ -707,6 +758,18 @@ export interface components {
             /** @enum {string} */
             type: "play" | "pass";
         };
+        BoardEntry: {
+            /** @description Rated matches at this table size */
+            games: number;
+            kind: components["schemas"]["AccountKind"];
+            name: string;
+            /** @description Fewer than 10 rated matches yet */
+            provisional: boolean;
+            /** @description 1 = best */
+            rank: number | null;
+            /** @description The rating shown: 1500 for a new player, rising with finishing places */
+            rating: number;
+        };
         /** @enum {string} */
         Bombs: "exact" | "classic" | "ladder" | "off";
         /** @enum {string} */
@@ -722,6 +785,18 @@ export interface components {
              * @enum {string}
              */
             type?: "bot";
+        };
+        Challenge: {
+            /** @description Seats */
+            players: number;
+            /** @description The rules' preset (standard by default) */
+            preset?: components["schemas"]["Preset"];
+            /** @description Whether the match moves its players' ratings (default `false`) */
+            rated?: boolean;
+            /** @description The level of the bot that plays the challenger's seat if it leaves (default `medium`) */
+            takeover?: components["schemas"]["BotLevel"];
+            /** @description The challenged players' names for seats 1, 2, ...: house bots (`easy`, `medium`, `hard`) for now; the last name fills the seats left */
+            to: string[];
         };
         Clock: {
             timeouts_before_takeover: number;
@@ -890,6 +965,8 @@ export interface components {
             /** @description Hands played */
             hands: number;
             match_id: string;
+            /** @description A rated match (it moved ratings) */
+            rated: boolean;
             rules: components["schemas"]["Rules"];
             /** @description The player's seat */
             seat: number;
@@ -911,7 +988,16 @@ export interface components {
             place: number | null;
             /** @description The seat's final match score */
             points: number;
+            /** @description In a rated match, the account's rating shown after it; else null */
+            rating_after: number | null;
+            /** @description In a rated match, the account's rating shown before it; else null */
+            rating_before: number | null;
             seat: number;
+        };
+        Leaderboard: {
+            entries: components["schemas"]["BoardEntry"][];
+            /** @description Pass as `cursor` for the next page; null at the end */
+            next_cursor: string | null;
         };
         LeaveAnswer: {
             clock: components["schemas"]["Clock"] | null;
@@ -934,6 +1020,8 @@ export interface components {
             match_id: string;
             /** @description The rematch, once made */
             next_match_id: string | null;
+            /** @description A rated match: its end moves the ratings of the accounts in it (`GET /v1/leaderboard`) */
+            rated: boolean;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
             /**
@@ -1014,6 +1102,8 @@ export interface components {
             match_id: string;
             /** @description The rematch, once made */
             next_match_id: string | null;
+            /** @description A rated match: its end moves the ratings of the accounts in it (`GET /v1/leaderboard`) */
+            rated: boolean;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
             /**
@@ -1187,8 +1277,20 @@ export interface components {
             kind: components["schemas"]["AccountKind"];
             /** @description The account's name as it chose it */
             name: string;
+            /** @description Its ratings, one per table size it has played rated matches at */
+            ratings: components["schemas"]["PlayerRating"][];
             /** @description Of those, the matches it won (place 1) */
             wins: number;
+        };
+        PlayerRating: {
+            /** @description Rated matches at this table size */
+            games: number;
+            /** @description Table size */
+            players: number;
+            /** @description Fewer than 10 rated matches yet */
+            provisional: boolean;
+            /** @description The rating shown: 1500 for a new player, rising with finishing places */
+            rating: number;
         };
         /** @enum {string} */
         Preset: "standard" | "classic" | "ladder";
@@ -1412,6 +1514,8 @@ export interface components {
             match_id: string;
             /** @description The rematch, once made */
             next_match_id: string | null;
+            /** @description A rated match: its end moves the ratings of the accounts in it (`GET /v1/leaderboard`) */
+            rated: boolean;
             /** @description The seat on turn is pass-locked and may only bomb or pass */
             reentry: boolean;
             /**
@@ -1689,6 +1793,229 @@ export interface operations {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    create_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Challenge"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedMatch"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_leaderboard: {
+        parameters: {
+            query?: {
+                /** @description Table size: a player has one rating per table size */
+                players?: number;
+                /** @description Whose board */
+                kind?: components["schemas"]["AccountKind"];
+                limit?: number;
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

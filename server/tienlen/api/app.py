@@ -28,7 +28,7 @@ from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
-from .routes import accounts, events, matches, meta, players, rooms, seats, web
+from .routes import accounts, events, matches, meta, players, rated, rooms, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
@@ -224,11 +224,13 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         store.accounts(), settings.session_days * 24 * 3600, matches_service.history
     )
     app.extensions["tienlen_settings"] = settings
+    _make_house_bots(app, matches_service)
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
-    for blueprint in (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp):
+    blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp)
+    for blueprint in (*blueprints, *rated.blueprints):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
@@ -243,6 +245,14 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     install_metrics(app)  # GET /metrics
     web.install_cors(app, settings.cors_origins)  # last: a page elsewhere may read every header the document has
     return app
+
+
+def _make_house_bots(app: Flask, service: MatchService) -> None:
+    """Make the house bots' accounts now if the store answers (else when a challenge first needs them)."""
+    try:
+        service.history.rated.house_bots()
+    except StoreUnavailableError as error:
+        app.logger.warning("the house bots' accounts are left for later: %s", error)
 
 
 def challenge(reason: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ already (rules, seats), as zlib-compressed compact JSON: about 1 KB for a
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import replay, wire
@@ -23,7 +23,10 @@ _LEVEL = 9
 
 @dataclass(frozen=True, slots=True)
 class KeptSeat:
-    """A seat of a kept match: who held it, its final place (None when abandoned) and points."""
+    """A seat of a kept match: who held it, its final place (None when abandoned) and points.
+
+    In a rated match, an account's seat has its shown rating before and after the match (else None).
+    """
 
     seat: int
     name: str | None
@@ -31,6 +34,8 @@ class KeptSeat:
     bot: str | None
     place: int | None
     points: int
+    rating_before: int | None = None
+    rating_after: int | None = None
 
     @property
     def account(self) -> bool:
@@ -51,6 +56,7 @@ class KeptMatch:
     seats: tuple[KeptSeat, ...]
     replay_body: dict[str, Any]
     seat: int = -1
+    rated: bool = False
 
     def seat_of(self, account_id: str) -> int:
         """The seat the account held, or -1."""
@@ -103,8 +109,16 @@ def places(engine: Match, abandoned: bool) -> list[int | None]:
     return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
-def kept_of(record: MatchRecord, events: list[dict[str, Any]], present: set[str]) -> KeptMatch:
-    """The kept form of a finished match; accounts not in ``present`` (deleted since) are kept anonymous."""
+def kept_of(
+    record: MatchRecord,
+    events: list[dict[str, Any]],
+    present: set[str],
+    moves: dict[int, tuple[int, int]] | None = None,
+) -> KeptMatch:
+    """The kept form of a finished match; accounts not in ``present`` (deleted since) are kept anonymous.
+
+    ``moves`` are the rated seats' shown ratings before and after a rated match.
+    """
     engine = record.engine
     assert engine is not None
     abandoned = record.ended == "abandoned"
@@ -114,12 +128,26 @@ def kept_of(record: MatchRecord, events: list[dict[str, Any]], present: set[str]
     for index, (held, shown) in enumerate(zip(record.seats, document["seats"], strict=True)):
         account = held.account if held.account in present else None
         name = DELETED_NAME if held.account is not None and account is None else shown["name"]
-        seats.append(KeptSeat(index, name, account, shown["bot"], standing[index], engine.scores[index]))
+        before, after = (None, None) if account is None else (moves or {}).get(index, (None, None))
+        seats.append(KeptSeat(index, name, account, shown["bot"], standing[index], engine.scores[index], before, after))
     ended = record.ended_at if record.ended_at is not None else record.updated_at
     body = {"seed": document["seed"], "hands": document["hands"], "result": document["result"]}
     return KeptMatch(
-        record.match_id, record.created_at, ended, record.rules, len(document["hands"]), abandoned, tuple(seats), body
+        record.match_id,
+        record.created_at,
+        ended,
+        record.rules,
+        len(document["hands"]),
+        abandoned,
+        tuple(seats),
+        body,
+        rated=record.rated,
     )
+
+
+def _seat_entry(seat: KeptSeat) -> list[Any]:
+    entry: list[Any] = [seat.name, seat.account_id, seat.bot, seat.place, seat.points]
+    return entry if seat.rating_before is None else [*entry, seat.rating_before, seat.rating_after]
 
 
 def encode(kept: KeptMatch) -> bytes:
@@ -135,11 +163,13 @@ def encode(kept: KeptMatch) -> bytes:
         "e": kept.ended_at,
         "r": kept.rules.to_dict(),
         "ab": kept.abandoned,
-        "s": [[s.name, s.account_id, s.bot, s.place, s.points] for s in kept.seats],
+        "s": [_seat_entry(s) for s in kept.seats],
         "seed": kept.replay_body["seed"],
         "h": hands,
         "res": kept.replay_body["result"],
     }
+    if kept.rated:
+        data["rt"] = True
     return zlib.compress(wire.dumps(data), _LEVEL)
 
 
@@ -158,7 +188,9 @@ def decode(blob: bytes) -> KeptMatch:
     seats = tuple(KeptSeat(i, *entry) for i, entry in enumerate(data["s"]))
     body = {"seed": data["seed"], "hands": hands, "result": data["res"]}
     rules = RuleSet.from_dict(data["r"])
-    return KeptMatch(data["id"], data["c"], data["e"], rules, len(hands), data["ab"], seats, body)
+    return KeptMatch(
+        data["id"], data["c"], data["e"], rules, len(hands), data["ab"], seats, body, rated=data.get("rt", False)
+    )
 
 
 def anonymized(kept: KeptMatch, account_id: str) -> KeptMatch:
@@ -167,13 +199,4 @@ def anonymized(kept: KeptMatch, account_id: str) -> KeptMatch:
         KeptSeat(s.seat, DELETED_NAME, None, s.bot, s.place, s.points) if s.account_id == account_id else s
         for s in kept.seats
     )
-    return KeptMatch(
-        kept.match_id,
-        kept.created_at,
-        kept.ended_at,
-        kept.rules,
-        kept.hands,
-        kept.abandoned,
-        seats,
-        kept.replay_body,
-    )
+    return replace(kept, seats=seats, seat=-1)

@@ -40,6 +40,7 @@ from ..store import (
     token_digest,
 )
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
+from .challenges import ChallengeMixin
 from .errors import (
     AccountRequired,
     AlreadySeated,
@@ -80,7 +81,7 @@ from .states import (
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
 
-class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ServiceBase):
+class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, ServiceBase):
     """Use cases of API v1 over one store.
 
     ``offload`` runs the CPU-heavy part of a request (bots thinking, hints)

@@ -71,6 +71,7 @@ class MatchState:
     listed: bool
     next_match_id: str | None
     room_code: str | None
+    rated: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +212,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         return kind(
             record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
             None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
-            record.updated_at, record.listed, record.next_match_id, record.room_code, **more,
+            record.updated_at, record.listed, record.next_match_id, record.room_code, record.rated, **more,
         )  # fmt: skip
     table = None if public.table is None or public.table_seat is None else public.table
     outcome = public.outcome
@@ -241,6 +242,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         listed=record.listed,
         next_match_id=record.next_match_id,
         room_code=record.room_code,
+        rated=record.rated,
         **more,
     )
 

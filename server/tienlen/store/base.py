@@ -16,6 +16,7 @@ from .records import MatchRecord
 if TYPE_CHECKING:
     from .accounts import AccountStore
     from .history import HistoryStore
+    from .ratings import RatingStore
 
 DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
 
@@ -87,6 +88,10 @@ class MatchStore(Protocol):
 
     def history(self) -> HistoryStore:
         """The kept records of finished matches and the accounts' indexes of them, beside the matches."""
+        ...
+
+    def ratings(self) -> RatingStore:
+        """The accounts' ratings, the settled results of rated matches and the leaderboards, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from .. import wire
 from .base import StoreUnavailableError
@@ -67,8 +67,44 @@ def _zrem(client: Any, *, key: str, member: str) -> Any:
     return client.zrem(key, member)
 
 
+class RatingStore(Protocol):
+    """Ratings by table size, the settled results of rated matches, and the leaderboards."""
+
+    def ratings(self, account_id: str) -> dict[int, RatingDict]:
+        """The account's ratings by table size (none where it has no rated game)."""
+        ...
+
+    def settle(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
+        """Keep ``result`` as the match's settled result unless one is kept already; the kept one."""
+        ...
+
+    def settled(self, match_id: str) -> dict[str, Any] | None:
+        """The match's settled result, or None."""
+        ...
+
+    def apply(self, account_id: str, match_id: str, players: int, change: tuple[float, float], new: RatingDict) -> bool:
+        """Move the account's rating by ``change`` (mu difference, sigma ratio) once for the match; False if done."""
+        ...
+
+    def rank(self, players: int, kind: str, account_id: str, shown: int) -> None:
+        """Put the account on the leaderboard of its kind at ``players`` seats with its ``shown`` rating."""
+        ...
+
+    def position(self, players: int, kind: str, account_id: str) -> int | None:
+        """The account's 0-based position on the leaderboard (best first), or None when it is not on it."""
+        ...
+
+    def board_page(self, players: int, kind: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` (account id, shown rating), best first, after the cursor ``before``."""
+        ...
+
+    def forget(self, account_id: str) -> None:
+        """Delete the account's ratings and applied matches, and take it off every leaderboard."""
+        ...
+
+
 class RedisRatings:
-    """Ratings, settled results and leaderboards on the store's Redis client."""
+    """Ratings, settled results and leaderboards on the store's Redis client (a :class:`RatingStore`)."""
 
     def __init__(self, client: Client) -> None:
         self._ratings_client = client
@@ -108,6 +144,11 @@ class RedisRatings:
         """Put the account on the leaderboard of its kind at ``players`` seats with its ``shown`` rating."""
         self._ratings(lambda r: r.zadd(board_key(players, kind), {account_id: shown}))
 
+    def position(self, players: int, kind: str, account_id: str) -> int | None:
+        """The account's 0-based position on the board (equal ratings in descending id order, as pages list them)."""
+        found = self._ratings(lambda r: r.zrevrank(board_key(players, kind), account_id))
+        return None if found is None else int(found)
+
     def unrank(self, account_id: str) -> None:
         """Take the account off every leaderboard (it was deleted)."""
         keys = [board_key(players, kind) for players in (2, 3, 4) for kind in ("human", "bot")]
@@ -119,9 +160,23 @@ class RedisRatings:
         return self._ratings(lambda r: page_down(r, board_key(players, kind), before, count))
 
     def forget(self, account_id: str) -> None:
-        """Delete the account's ratings and applied matches (it was deleted)."""
+        """Delete the account's ratings and applied matches (it was deleted), and its id from their results.
+
+        A result without the account still settles the match for the others (the account is no longer rated).
+        """
+        applied = self._ratings(lambda r: r.smembers(applied_key(account_id)))
+        for member in cast(set[bytes], applied):
+            self._drop_from_result(member.decode(), account_id)
         self._ratings(lambda r: r.delete(ratings_key(account_id), applied_key(account_id)))
         self.unrank(account_id)
+
+    def _drop_from_result(self, match_id: str, account_id: str) -> None:
+        result = self.settled(match_id)
+        if result is None or account_id not in result.get("accounts", {}):
+            return
+        del result["accounts"][account_id]
+        result["seats"] = {seat: held for seat, held in result["seats"].items() if held != account_id}
+        self._ratings(lambda r: r.set(result_key(match_id), wire.dumps(result), xx=True))
 
     def _ratings(self, command: Callable[[Any], T]) -> T:
         try:

@@ -108,6 +108,7 @@ class MatchRecord:
     ``host`` is the id of the account that created the match (None when
     anonymous); ``room_code`` the code others join it by (a match made with
     open seats has one); ``ended_at`` when the write that finished it was made (epoch seconds).
+    A ``rated`` match moves its accounts' ratings when it finishes.
     """
 
     match_id: str
@@ -131,6 +132,7 @@ class MatchRecord:
     host: str | None = None
     room_code: str | None = None
     ended_at: float | None = None
+    rated: bool = False
 
     @property
     def bots(self) -> dict[int, str]:
@@ -189,6 +191,7 @@ class MatchRecord:
             "host": self.host,
             "room": self.room_code,
             "ended_at": self.ended_at,
+            "rated": self.rated or None,
         }
         data.update((key, value) for key, value in optional.items() if value is not None)
         return wire.dumps(data)
@@ -223,6 +226,7 @@ class MatchRecord:
             host=data.get("host"),
             room_code=data.get("room"),
             ended_at=data.get("ended_at"),
+            rated=data.get("rated", False),
         )
 
 

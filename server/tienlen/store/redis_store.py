@@ -34,6 +34,7 @@ from .layout import (
     state_key,
     wake_channel,
 )
+from .ratings import RedisRatings
 from .records import MatchRecord
 from .rooms import RedisRooms
 from .waiting import Hold, Waiting
@@ -70,6 +71,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._pinger = pinger
         self._observer: StoreObserver | None = None
         self._history = RedisHistory(client)
+        self._ratings = RedisRatings(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -84,6 +86,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def history(self) -> RedisHistory:
         """The kept matches and the accounts' indexes of them, in this Redis (:mod:`.history`)."""
         return self._history
+
+    def ratings(self) -> RedisRatings:
+        """The ratings, rated matches' settled results and the leaderboards, in this Redis (:mod:`.ratings`)."""
+        return self._ratings
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""

@@ -135,6 +135,12 @@ class MatchSchema(AnswerSchema):
             "example": "K7QM2X",
         },
     )
+    rated = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "A rated match: its end moves the ratings of the accounts in it (`GET /v1/leaderboard`)"
+        },
+    )
 
 
 class SeatViewSchema(MatchSchema):

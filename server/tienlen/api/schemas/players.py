@@ -11,6 +11,7 @@ from ...service.accounts import ACCOUNT_KINDS
 from .answers import RulesSchema, bot_level
 from .common import TIME, Time, enum_field
 from .dumping import AnswerSchema
+from .rated import PlayerRatingSchema
 
 MAX_PAGE = 100
 MOMENT = {"format": "date-time", "description": "RFC 3339 (a time without an offset is read as UTC)"}
@@ -24,6 +25,11 @@ class PlayerSchema(AnswerSchema):
     joined_at = Time(required=True, metadata=TIME)
     games = fields.Integer(required=True, metadata={"description": "Finished matches kept in its history"})
     wins = fields.Integer(required=True, metadata={"description": "Of those, the matches it won (place 1)"})
+    ratings = fields.List(
+        fields.Nested(PlayerRatingSchema),
+        required=True,
+        metadata={"description": "Its ratings, one per table size it has played rated matches at"},
+    )
 
 
 class KeptSeatSchema(AnswerSchema):
@@ -41,6 +47,16 @@ class KeptSeatSchema(AnswerSchema):
         metadata={"description": "The seat's final standing (1 = winner; shared wins share 1); null when abandoned"},
     )
     points = fields.Integer(required=True, metadata={"description": "The seat's final match score"})
+    rating_before = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "In a rated match, the account's rating shown before it; else null"},
+    )
+    rating_after = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "In a rated match, the account's rating shown after it; else null"},
+    )
 
 
 class KeptMatchSchema(AnswerSchema):
@@ -53,6 +69,7 @@ class KeptMatchSchema(AnswerSchema):
     hands = fields.Integer(required=True, metadata={"description": "Hands played"})
     abandoned = fields.Boolean(required=True, metadata={"description": "No remote seat was left to play it out"})
     seat = fields.Integer(required=True, metadata={"description": "The player's seat"})
+    rated = fields.Boolean(required=True, metadata={"description": "A rated match (it moved ratings)"})
     seats = fields.List(fields.Nested(KeptSeatSchema), required=True)
 
 
