@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
-from .history import Export, KeptMatch, KeptPage, KeptSeat, Player
+from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
 from .rooms import LobbySeat, Room, RoomSeat
 from .seat import Seat
 from .stream import FINAL_EVENTS, EventStream
@@ -95,6 +95,7 @@ __all__ = [
     "LobbySeat",
     "PersonalToken",
     "Player",
+    "PlayerRating",
     "Registered",
     "Response",
     "RetryPolicy",

@@ -32,14 +32,24 @@ READ_SIZE = 64 * 1024
 """The most an export reads from its connection at once."""
 
 
+class PlayerRating(TypedDict):
+    """A player's rating at one table size: the number shown (1500 for a new player), its rated games."""
+
+    players: int
+    rating: int
+    games: int
+    provisional: bool
+
+
 class Player(TypedDict):
-    """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them)."""
+    """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them, ratings)."""
 
     name: str
     kind: Literal["human", "bot"]
     joined_at: str
     games: int
     wins: int
+    ratings: list[PlayerRating]
 
 
 class KeptSeat(TypedDict):
@@ -52,6 +62,8 @@ class KeptSeat(TypedDict):
     bot: str | None
     place: int | None
     points: int
+    rating_before: int | None  # the account's shown rating before a rated match; None when unrated
+    rating_after: int | None
 
 
 class KeptMatch(TypedDict):
@@ -63,6 +75,7 @@ class KeptMatch(TypedDict):
     rules: dict[str, Any]
     hands: int
     abandoned: bool
+    rated: bool
     seat: int
     seats: list[KeptSeat]
 
