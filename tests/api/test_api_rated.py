@@ -308,11 +308,8 @@ def test_a_deleted_accounts_id_leaves_its_ratings_and_rated_results(
     db.close()
 
 
-def test_house_bots_not_made_at_start_are_made_when_first_asked_for(
-    redis_server: LocalRedis, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Rule: when the store did not answer at start, a house bot's profile (or a challenge) makes the accounts."""
-    monkeypatch.setattr("tienlen.api.app._make_house_bots", lambda app, service: None)  # as if Redis were down
+def test_house_bots_are_made_when_first_asked_for(redis_server: LocalRedis) -> None:
+    """Rule: the app touches no store as it starts; a house bot's profile (or a challenge) makes the accounts."""
     url = redis_server.url.rsplit("/", 1)[0] + "/8"  # a database no other test uses: no house bot there yet
     client = create_app({"REDIS_URL": url, "TIENLEN_LOG_LEVEL": "WARNING"}).test_client()
     profile = client.get("/v1/players/Hard")

@@ -224,7 +224,6 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         store.accounts(), settings.session_days * 24 * 3600, matches_service.history
     )
     app.extensions["tienlen_settings"] = settings
-    _make_house_bots(app, matches_service)
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
@@ -245,14 +244,6 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     install_metrics(app)  # GET /metrics
     web.install_cors(app, settings.cors_origins)  # last: a page elsewhere may read every header the document has
     return app
-
-
-def _make_house_bots(app: Flask, service: MatchService) -> None:
-    """Make the house bots' accounts now if the store answers (else when a challenge first needs them)."""
-    try:
-        service.history.rated.house_bots()
-    except StoreUnavailableError as error:
-        app.logger.warning("the house bots' accounts are left for later: %s", error)
 
 
 def challenge(reason: str) -> dict[str, str]:

@@ -195,7 +195,7 @@ class HistoryService:
 
     def _account(self, name: str) -> AccountRecord:
         account = self.accounts.find(name)
-        if account is None and name.lower() in HOUSE_BOTS:  # not made yet: the store was down when the app started
+        if account is None and name.lower() in HOUSE_BOTS:  # made when first needed (a profile, a challenge)
             account = self.rated.house_bots()[name.lower()]
         if account is None:
             raise PlayerNotFound(f"no player is named {name!r}")
