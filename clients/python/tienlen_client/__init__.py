@@ -74,6 +74,7 @@ from __future__ import annotations
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
+from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
 from .seat import Seat
 from .stream import FINAL_EVENTS, EventStream
@@ -83,6 +84,7 @@ __all__ = [
     "FINAL_EVENTS",
     "Account",
     "ApiError",
+    "BoardEntry",
     "Client",
     "ConnectionFailed",
     "Endpoint",
@@ -92,6 +94,7 @@ __all__ = [
     "KeptMatch",
     "KeptPage",
     "KeptSeat",
+    "Leaderboard",
     "LobbySeat",
     "PersonalToken",
     "Player",

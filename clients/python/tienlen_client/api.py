@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .history import Export, KeptMatch, KeptPage, Player
+from .ratings import Leaderboard
 from .rooms import Room, RoomSeat
 from .seat import Seat, key_header
 from .stream import EventStream
@@ -315,6 +316,48 @@ class Client:
             cursor = page["next_cursor"]
             if cursor is None:
                 return
+
+    def challenge(
+        self,
+        token: str,
+        to: list[str],
+        players: int = 2,
+        *,
+        preset: str | None = None,
+        rated: bool = False,
+        **options: Any,
+    ) -> dict[str, Any]:
+        """``POST /v1/challenges`` → 201 ``{match_id, tokens, match}``: a match against house bots, dealt at once.
+
+        ``to`` names the house bots (``easy``, ``medium``, ``hard``) of seats
+        1, 2, …; the last fills the seats left. The account of ``token``
+        (scope ``play``) sits at seat 0, and the token acts for it
+        (:meth:`seat`). With ``rated`` the match moves both sides' ratings
+        when it ends. ``options`` adds other fields (``takeover``).
+
+        Sent once, never retried: the server keeps no answer to give a retry,
+        so a lost answer might have made a match (look for it in the
+        account's seat of :meth:`player_matches` once it ends, or just play on).
+        """
+        body: dict[str, Any] = {"to": to, "players": players, "rated": rated, **options}
+        if preset is not None:
+            body["preset"] = preset
+        response, attempts = self.transport.send("POST", "/v1/challenges", body, token=token, retry=NO_RETRY)
+        if response.status != 201:
+            raise ApiError(response.status, error_body(response), "POST /v1/challenges", attempts)
+        return dict(response.json())
+
+    def leaderboard(
+        self, players: int = 4, kind: str = "human", cursor: str | None = None, limit: int = 20
+    ) -> Leaderboard:
+        """``GET /v1/leaderboard``: one page of the ratings at ``players`` seats of ``kind`` accounts, best first.
+
+        Pass a page's ``next_cursor`` as ``cursor`` for the next one.
+        """
+        query: dict[str, str | int] = {"players": players, "kind": kind, "limit": limit}
+        if cursor is not None:
+            query["cursor"] = cursor
+        return cast(Leaderboard, self.request("GET", f"/v1/leaderboard?{urllib.parse.urlencode(query)}", expect=200))
 
     def export(
         self, name: str, since: datetime.datetime | str | None = None, until: datetime.datetime | str | None = None
