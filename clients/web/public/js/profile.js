@@ -28,6 +28,19 @@ function keptSeat(seat) {
   return h("li", { "data-seat": seat.seat }, [who, ` (${facts.join(", ")})`]);
 }
 
+/** A rated match's change: "1500 → 1523 (+23)". @param {number} before @param {number} after */
+export const ratingChange = (before, after) =>
+  t("rating_change", { before, after, diff: `${after - before >= 0 ? "+" : "−"}${Math.abs(after - before)}` });
+
+/** The player's ratings, one line per table size. @param {api.Player} found */
+function ratings(found) {
+  if (found.ratings.length === 0) return h("p", { id: "ratings", class: "ratings" }, [t("no_ratings")]);
+  return h("ul", { id: "ratings", class: "ratings" }, found.ratings.map((r) => h("li", { "data-players": r.players }, [
+    t("rating_at", { players: r.players, rating: r.rating, games: r.games }),
+    ...(r.provisional ? [" ", h("span", { class: "provisional" }, [t("provisional")])] : []),
+  ])));
+}
+
 /** One match of the list: when it ended (the link to its replay), the rules, how the player did, the seats. @param {api.KeptMatch} kept */
 function keptMatch(kept) {
   const mine = kept.seats.find((s) => s.seat === kept.seat);
@@ -37,6 +50,8 @@ function keptMatch(kept) {
     h("a", { href: `/m/${encodeURIComponent(kept.match_id)}/replay`, class: "replay-link" }, [t("replay_of", { date: dateText(kept.ended_at) })]),
     h("p", { class: "kept-facts" }, [[rulesText(kept.rules), result].filter(Boolean).join(" · ")]),
     h("ul", { class: "kept-seats", "aria-label": t("seats_label") }, kept.seats.map(keptSeat)),
+    ...(kept.rated && mine && mine.rating_before !== null && mine.rating_after !== null
+      ? [h("p", { class: "rating-change" }, [ratingChange(mine.rating_before, mine.rating_after)])] : []),
   ]);
 }
 
@@ -86,6 +101,7 @@ export async function showProfile(root, name) {
     h("section", { "aria-labelledby": "profile-h", class: "panel" }, [
       h("h2", { id: "profile-h" }, [found.name]),
       h("dl", { id: "profile-facts", class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, [term]), h("dd", {}, [value])])),
+      h("h3", {}, [t("ratings")]), ratings(found),
     ]),
     h("section", { "aria-labelledby": "history-h" }, [h("h2", { id: "history-h" }, [t("matches")]), list, status, more]),
     error,

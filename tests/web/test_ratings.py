@@ -1,0 +1,42 @@
+"""Ratings at the browser table: a rated challenge to a house bot played to its end moves the player's rating,
+which the profile shows per table size (with the provisional mark) and, in the match list, as the match's change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.conftest import PageFactory
+from tests.web.support import account, call, seat_at
+from tests.web.test_accounts_rooms import _play_to_the_end
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+
+def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_profile(
+    account_pages: PageFactory, account_server: str
+) -> None:
+    """Rule: after a rated match the profile lists the rating of its table size with its rated games and the
+    provisional mark, and the match's entry says the rating before and after with the difference."""
+    name, token = account(account_server, "rated")
+    page = account_pages(pace=None)
+    page.goto(f"{account_server}/p/{name}")
+    page.wait_for_selector("#ratings")
+    assert page.inner_text("#ratings") == "No rated matches yet."
+    made = call(account_server, "POST", "/v1/challenges", {"to": ["easy"], "players": 2, "rated": True}, token)
+    match_id = made["match_id"]
+    seat_at(page, account_server, match_id, 0, token, name)
+    _play_to_the_end([page])
+    kept = call(account_server, "GET", f"/v1/players/{name}/matches")["matches"][0]
+    mine = next(s for s in kept["seats"] if s["seat"] == kept["seat"])
+    before, after = mine["rating_before"], mine["rating_after"]
+    assert kept["rated"] and before == 1500 and isinstance(after, int)
+    page.goto(f"{account_server}/p/{name}")
+    page.wait_for_selector("#history .kept")
+    line = page.locator('#ratings li[data-players="2"]').inner_text()
+    assert re.fullmatch(rf"2 players: {after} \(1 rated matches\) provisional", line), line
+    diff = after - before
+    sign = "+" if diff >= 0 else "−"
+    change = page.locator(f'#history .kept[data-match="{match_id}"] .rating-change').inner_text()
+    assert change == f"Rating: {before} → {after} ({sign}{abs(diff)})"
