@@ -18,7 +18,9 @@ def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_pro
     account_pages: PageFactory, account_server: str
 ) -> None:
     """Rule: after a rated match the profile lists the rating of its table size with its rated games and the
-    provisional mark, and the match's entry says the rating before and after with the difference."""
+    provisional mark, and the match's entry says the rating before and after with the difference; the leaderboard
+    (the header's link) lists the player at that table size and the house bots under Bots, each name a link to its
+    profile."""
     name, token = account(account_server, "rated")
     page = account_pages(pace=None)
     page.goto(f"{account_server}/p/{name}")
@@ -40,3 +42,13 @@ def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_pro
     sign = "+" if diff >= 0 else "−"
     change = page.locator(f'#history .kept[data-match="{match_id}"] .rating-change').inner_text()
     assert change == f"Rating: {before} → {after} ({sign}{abs(diff)})"
+    page.click("#board-link")
+    row = page.locator(f'#board li[data-name="{name}"]')
+    row.wait_for()
+    assert row.inner_text().endswith(f"{name}: {after} (1 rated matches) provisional"), row.inner_text()
+    page.select_option("#board-kind", "bot")
+    page.locator('#board li[data-name="easy"]').wait_for()
+    page.select_option("#board-kind", "human")
+    row.locator("a").click()
+    page.wait_for_url(f"**/p/{name}")
+    page.wait_for_selector('#ratings li[data-players="2"]')

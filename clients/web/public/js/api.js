@@ -29,6 +29,7 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptPage"]} KeptPage */
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptMatch"]} KeptMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptSeat"]} KeptSeat */
+/** @typedef {import("../../types/openapi").components["schemas"]["Leaderboard"]} Leaderboard */
 
 /** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
 export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
@@ -125,6 +126,9 @@ export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
 /** @param {string} name @returns {Promise<Player>} */
 export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
+/** A page of the leaderboard. @param {number} players @param {"human" | "bot"} kind @param {string | null} cursor @returns {Promise<Leaderboard>} */
+export const leaderboard = (players, kind, cursor) =>
+  call("get", "/v1/leaderboard", { query: cursor ? { players, kind, cursor } : { players, kind } });
 /** A page of the player's kept matches, newest first. @param {string} name @param {string | null} cursor @returns {Promise<KeptPage>} */
 export const playerMatches = (name, cursor) =>
   call("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });

@@ -7,6 +7,7 @@
 import { drawAccountBar, showAccount } from "./account.js";
 import { h } from "./dom.js";
 import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
+import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
 import { showProfile } from "./profile.js";
 import { showReplay } from "./replay.js";
@@ -23,6 +24,7 @@ async function route() {
   stop();
   stop = () => {};
   /** @type {HTMLElement} */ (document.getElementById("lang-label")).textContent = t("language");
+  /** @type {HTMLElement} */ (document.getElementById("board-link")).textContent = t("leaderboard");
   drawAccountBar(bar, go);
   const path = location.pathname;
   const match = path.match(/^\/m\/([^/]+)$/);
@@ -31,6 +33,7 @@ async function route() {
   if (match) stop = await showTable(root, decodeURIComponent(match[1]), go);
   else if (replay) stop = await showReplay(root, decodeURIComponent(replay[1]));
   else if (profile) stop = await showProfile(root, decodeURIComponent(profile[1]));
+  else if (path === "/leaderboard") await showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
   else await showLobby(root, go);
 }

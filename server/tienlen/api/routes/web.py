@@ -1,7 +1,7 @@
 """The browser table and the offline API docs: static files only, outside the OpenAPI contract.
 
 - ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``,
-  ``GET /p/<name>`` and ``GET /account`` answer the page of the browser table
+  ``GET /p/<name>``, ``GET /leaderboard`` and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
   checkout's ``clients/web/public``), which shows the lobby, a match, its
   replay, a player's profile or signing in; the page itself calls only the
@@ -113,6 +113,12 @@ def replay_page(match_id: str) -> Response:
 @blp.get("/p/<string:name>")
 def profile_page(name: str) -> Response:
     """The browser table's profile of a player: who they are and their matches."""
+    return _page()
+
+
+@blp.get("/leaderboard")
+def leaderboard_page() -> Response:
+    """The browser table's leaderboards: by table size, players or bots, best rating first."""
     return _page()
 
 
