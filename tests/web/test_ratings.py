@@ -1,5 +1,6 @@
-"""Ratings at the browser table: a rated challenge to a house bot played to its end moves the player's rating,
-which the profile shows per table size (with the provisional mark) and, in the match list, as the match's change."""
+"""Ratings at the browser table: a rated challenge sent from a house bot's profile and played to its end moves the
+player's rating, which the profile shows per table size (with the provisional mark) and, in the match list, as the
+match's change; the leaderboard lists the player."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import re
 import pytest
 
 from tests.web.conftest import PageFactory
-from tests.web.support import account, call, seat_at
-from tests.web.test_accounts_rooms import _play_to_the_end
+from tests.web.support import account, call
+from tests.web.test_accounts_rooms import _play_to_the_end, _signed_in
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -17,18 +18,27 @@ pytestmark = pytest.mark.xdist_group("browser")
 def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_profile(
     account_pages: PageFactory, account_server: str
 ) -> None:
-    """Rule: after a rated match the profile lists the rating of its table size with its rated games and the
-    provisional mark, and the match's entry says the rating before and after with the difference; the leaderboard
-    (the header's link) lists the player at that table size and the house bots under Bots, each name a link to its
-    profile."""
+    """Rule: signed in, a house bot's profile offers Challenge (Rated on by default), which opens the new match's
+    table at the account's seat; after the rated match the profile lists the rating of its table size with its rated
+    games and the provisional mark, and the match's entry says the rating before and after with the difference; the
+    leaderboard (the header's link) lists the player at that table size and the house bots under Bots, each name a
+    link to its profile."""
     name, token = account(account_server, "rated")
     page = account_pages(pace=None)
     page.goto(f"{account_server}/p/{name}")
     page.wait_for_selector("#ratings")
     assert page.inner_text("#ratings") == "No rated matches yet."
-    made = call(account_server, "POST", "/v1/challenges", {"to": ["easy"], "players": 2, "rated": True}, token)
-    match_id = made["match_id"]
-    seat_at(page, account_server, match_id, 0, token, name)
+    _signed_in(page, account_server, name, token)
+    page.goto(f"{account_server}/p/easy")
+    page.wait_for_selector("#challenge")
+    assert page.is_checked("#challenge-rated")
+    page.select_option("#challenge-players", "2")
+    page.click("#challenge")
+    page.wait_for_url("**/m/*")
+    page.wait_for_selector("#board")
+    match_id = page.url.rstrip("/").rsplit("/", 1)[1]
+    seated = call(account_server, "GET", f"/v1/matches/{match_id}")
+    assert seated["rated"] and seated["seats"][0]["name"] == name
     _play_to_the_end([page])
     kept = call(account_server, "GET", f"/v1/players/{name}/matches")["matches"][0]
     mine = next(s for s in kept["seats"] if s["seat"] == kept["seat"])

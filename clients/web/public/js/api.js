@@ -126,6 +126,8 @@ export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
 /** @param {string} name @returns {Promise<Player>} */
 export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
+/** Challenge house bots (the account at seat 0). @param {import("../../types/openapi").components["schemas"]["Challenge"]} body @param {string} token @returns {Promise<CreatedMatch>} */
+export const challenge = (body, token) => call("post", "/v1/challenges", { body, token });
 /** A page of the leaderboard. @param {number} players @param {"human" | "bot"} kind @param {string | null} cursor @returns {Promise<Leaderboard>} */
 export const leaderboard = (players, kind, cursor) =>
   call("get", "/v1/leaderboard", { query: cursor ? { players, kind, cursor } : { players, kind } });

@@ -32,7 +32,7 @@ async function route() {
   const profile = path.match(/^\/p\/([^/]+)$/);
   if (match) stop = await showTable(root, decodeURIComponent(match[1]), go);
   else if (replay) stop = await showReplay(root, decodeURIComponent(replay[1]));
-  else if (profile) stop = await showProfile(root, decodeURIComponent(profile[1]));
+  else if (profile) stop = await showProfile(root, decodeURIComponent(profile[1]), go);
   else if (path === "/leaderboard") await showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
   else await showLobby(root, go);

@@ -7,6 +7,8 @@
 import * as api from "./api.js";
 import { h, message } from "./dom.js";
 import { has, language, t } from "./i18n.js";
+import { signedIn } from "./session.js";
+import { keepSeat } from "./store.js";
 
 /** A date and time in the language in use. @param {string} when RFC 3339 */
 export const dateText = (when) =>
@@ -41,6 +43,29 @@ function ratings(found) {
   ])));
 }
 
+/** Challenge this house bot: a table size and Rated, then the new match's table. @param {string} bot @param {(path: string) => void} go @param {HTMLElement} error */
+function challengeForm(bot, go, error) {
+  const size = /** @type {HTMLSelectElement} */ (h("select", { id: "challenge-players" },
+    [2, 3, 4].map((n) => h("option", { value: String(n) }, [t("n_players", { n })]))));
+  const rated = /** @type {HTMLInputElement} */ (h("input", { id: "challenge-rated", type: "checkbox", checked: true }));
+  const send = /** @type {HTMLButtonElement} */ (h("button", { id: "challenge", type: "button" }, [t("challenge")]));
+  send.addEventListener("click", async () => {
+    const session = signedIn();
+    if (!session) return;
+    send.disabled = true;
+    try {
+      const made = await api.challenge({ to: [bot], players: Number(size.value), rated: rated.checked }, session.token);
+      keepSeat(made.match_id, { seat: 0, token: made.tokens[0].token, name: session.name });
+      go(`/m/${encodeURIComponent(made.match_id)}`);
+    } catch (e) {
+      error.textContent = message(e);
+      send.disabled = false;
+    }
+  });
+  return h("p", { class: "challenge" }, [h("label", {}, [t("table_size"), " ", size]), " ",
+    h("label", {}, [rated, " ", t("rated")]), " ", send]);
+}
+
 /** One match of the list: when it ended (the link to its replay), the rules, how the player did, the seats. @param {api.KeptMatch} kept */
 function keptMatch(kept) {
   const mine = kept.seats.find((s) => s.seat === kept.seat);
@@ -56,10 +81,10 @@ function keptMatch(kept) {
 }
 
 /**
- * @param {HTMLElement} root @param {string} name
+ * @param {HTMLElement} root @param {string} name @param {(path: string) => void} go
  * @returns {Promise<() => void>} stops the view (nothing to stop)
  */
-export async function showProfile(root, name) {
+export async function showProfile(root, name, go) {
   const error = h("p", { id: "error", role: "alert", class: "error" });
   root.replaceChildren(error);
   /** @type {api.Player} */
@@ -102,6 +127,7 @@ export async function showProfile(root, name) {
       h("h2", { id: "profile-h" }, [found.name]),
       h("dl", { id: "profile-facts", class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, [term]), h("dd", {}, [value])])),
       h("h3", {}, [t("ratings")]), ratings(found),
+      ...(found.kind === "bot" && signedIn() ? [challengeForm(found.name, go, error)] : []),
     ]),
     h("section", { "aria-labelledby": "history-h" }, [h("h2", { id: "history-h" }, [t("matches")]), list, status, more]),
     error,
