@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api.test_api_accounts import keys, values
+from tests.support.accounts import keys, values
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 
@@ -33,14 +31,6 @@ def chatty(redis_server: LocalRedis) -> Flask:
     settings_ = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "DEBUG", "TIENLEN_RATE_LIMITS": "off"}
     settings_ |= {"TIENLEN_ANONYMOUS_HOSTING": "1"}  # the hosted match keeps seat records too
     return create_app({"REDIS_URL": redis_server.url, **settings_})
-
-
-@pytest.fixture
-def db(redis_server: LocalRedis) -> Iterator[Any]:
-    """A client of the tests' Redis, to read what the server kept."""
-    client = redis.Redis.from_url(redis_server.url)
-    yield client
-    client.close()
 
 
 def _client(app: Flask) -> FlaskClient:

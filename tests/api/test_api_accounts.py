@@ -11,23 +11,14 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from flask.testing import FlaskClient
 
-from tienlen.local_redis import LocalRedis
+from tests.support.accounts import PASSWORD, auth, fresh_name, keys, sign_up, values
 from tienlen.service.accounts import MAX_ADDRESS_FAILURES, MAX_NAME_FAILURES
 from tienlen.store.accounts import name_digest, name_key
-
-PASSWORD = "correct horse battery"
-
-
-def fresh_name() -> str:
-    """A name no other test uses."""
-    return "p" + secrets.token_hex(5)
 
 
 @pytest.fixture
@@ -37,52 +28,9 @@ def web(client: FlaskClient) -> FlaskClient:
     return client
 
 
-@pytest.fixture
-def db(redis_server: LocalRedis) -> Iterator[Any]:
-    """A client of the tests' Redis, to read what the server kept."""
-    client = redis.Redis.from_url(redis_server.url)
-    yield client
-    client.close()
-
-
-def auth(token: str) -> dict[str, str]:
-    """The Authorization header of ``token``."""
-    return {"Authorization": f"Bearer {token}"}
-
-
-def register(web: FlaskClient, name: str, password: str = PASSWORD, kind: str = "human") -> dict[str, Any]:
-    """Make an account; assert 201; answer the body."""
-    answer = web.post("/v1/accounts", json={"name": name, "password": password, "kind": kind})
-    assert answer.status_code == 201, answer.json
-    body: dict[str, Any] = answer.get_json()
-    return body
-
-
-def keys(db: Any) -> set[bytes]:
-    """Every key of the server's in the tests' Redis now."""
-    return set(db.scan_iter(match="tl:*", count=1000))
-
-
-def values(db: Any, found: set[bytes]) -> list[bytes]:
-    """Every stored value (and hash field, set member) of the keys ``found``."""
-    out: list[bytes] = []
-    for key in found:
-        kind = db.type(key)
-        if kind == b"string":
-            out.append(db.get(key) or b"")
-        elif kind == b"hash":
-            out += [part for pair in db.hgetall(key).items() for part in pair]
-        elif kind == b"set":
-            out += list(db.smembers(key))
-        elif kind == b"zset":
-            out += list(db.zrange(key, 0, -1))
-        out.append(key)
-    return out
-
-
 def test_an_account_answers_itself_and_a_session_that_works(web: FlaskClient) -> None:
     name = fresh_name()
-    body = register(web, name, kind="bot")
+    body = sign_up(web, name, kind="bot")
     assert body["account"]["name"] == name and body["account"]["kind"] == "bot"
     assert set(body) == {"account", "token", "expires_at"} and len(body["token"]) >= 32
     assert not body["token"].startswith("-")
@@ -120,7 +68,7 @@ def test_a_bad_account_body_is_refused_and_changes_nothing(
 @pytest.mark.parametrize("taken", ["{name}", "{upper}", "{title}", "easy", "MEDIUM", "Hard"])
 def test_a_name_taken_ignoring_case_or_a_house_bots_is_refused(web: FlaskClient, db: Any, taken: str) -> None:
     name = fresh_name()
-    register(web, name)
+    sign_up(web, name)
     before = keys(db)
     asked = taken.format(name=name, upper=name.upper(), title=name.title())
     answer = web.post("/v1/accounts", json={"name": asked, "password": PASSWORD, "kind": "human"})
@@ -130,7 +78,7 @@ def test_a_name_taken_ignoring_case_or_a_house_bots_is_refused(web: FlaskClient,
 
 def test_a_wrong_name_and_a_wrong_password_are_refused_alike(web: FlaskClient) -> None:
     name = fresh_name()
-    register(web, name)
+    sign_up(web, name)
     wrong_password = web.post("/v1/sessions", json={"name": name, "password": "not the password"})
     wrong_name = web.post("/v1/sessions", json={"name": fresh_name(), "password": PASSWORD})
     for answer in (wrong_password, wrong_name):
@@ -144,7 +92,7 @@ def test_a_wrong_name_and_a_wrong_password_are_refused_alike(web: FlaskClient) -
 
 def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskClient, db: Any) -> None:
     name = fresh_name()
-    register(web, name)
+    sign_up(web, name)
     for _ in range(MAX_NAME_FAILURES):
         web.environ_base["REMOTE_ADDR"] = "203.0.113." + str(secrets.randbelow(250) + 1) + secrets.token_hex(3)
         assert web.post("/v1/sessions", json={"name": name, "password": "wrong password"}).status_code == 401
@@ -153,13 +101,13 @@ def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskCli
     assert 0 < int(refused.headers["Retry-After"]) <= 15 * 60
     assert 0 < db.ttl(f"tl:{{fails:name:{name_digest(name)}}}") <= 15 * 60  # a counter never outlives its window
     other = fresh_name()
-    register(web, other)
+    sign_up(web, other)
     assert web.post("/v1/sessions", json={"name": other, "password": PASSWORD}).status_code == 201
 
 
 def test_failed_logins_from_one_address_are_throttled_whatever_the_name(web: FlaskClient) -> None:
     name = fresh_name()
-    register(web, name)
+    sign_up(web, name)
     for _ in range(MAX_ADDRESS_FAILURES):
         assert web.post("/v1/sessions", json={"name": fresh_name(), "password": PASSWORD}).status_code == 401
     refused = web.post("/v1/sessions", json={"name": name, "password": PASSWORD})
@@ -170,7 +118,7 @@ def test_failed_logins_from_one_address_are_throttled_whatever_the_name(web: Fla
 
 def test_an_unknown_name_takes_about_as_long_as_a_wrong_password(web: FlaskClient) -> None:
     name = fresh_name()
-    register(web, name)
+    sign_up(web, name)
 
     def median_s(body: dict[str, str]) -> float:
         spent = []
@@ -187,7 +135,7 @@ def test_an_unknown_name_takes_about_as_long_as_a_wrong_password(web: FlaskClien
 
 
 def test_a_token_without_the_scope_is_refused_403(web: FlaskClient) -> None:
-    session = register(web, fresh_name())["token"]
+    session = sign_up(web, fresh_name())["token"]
     made = web.post("/v1/me/tokens", json={"label": "bot", "scopes": ["play"]}, headers=auth(session))
     assert made.status_code == 201
     play_only = made.get_json()["token"]
@@ -204,7 +152,7 @@ def test_a_token_without_the_scope_is_refused_403(web: FlaskClient) -> None:
 
 
 def test_a_revoked_token_is_refused_at_once(web: FlaskClient) -> None:
-    session = register(web, fresh_name())["token"]
+    session = sign_up(web, fresh_name())["token"]
     made = web.post("/v1/me/tokens", json={"label": "ci", "scopes": ["account", "play"]}, headers=auth(session))
     token, token_id = made.get_json()["token"], made.get_json()["id"]
     listed = web.get("/v1/me/tokens", headers=auth(token)).get_json()
@@ -240,7 +188,7 @@ BAD_TOKENS = [
 
 @pytest.mark.parametrize("body", BAD_TOKENS)
 def test_a_bad_token_body_is_refused_and_changes_nothing(web: FlaskClient, db: Any, body: dict[str, Any]) -> None:
-    session = register(web, fresh_name())["token"]
+    session = sign_up(web, fresh_name())["token"]
     before = keys(db)
     answer = web.post("/v1/me/tokens", json=body, headers=auth(session))
     assert answer.status_code == 422 and answer.get_json()["reason"] == "invalid_request"
@@ -251,7 +199,7 @@ def test_no_value_kept_and_no_later_answer_holds_a_password_or_token_in_clear(we
     before = keys(db)
     name, password = fresh_name(), "pä55 wörd " + secrets.token_hex(8)
     secrets_seen = [password]
-    secrets_seen.append(register(web, name, password)["token"])
+    secrets_seen.append(sign_up(web, name, password)["token"])
     login = web.post("/v1/sessions", json={"name": name, "password": password})
     session = login.get_json()["token"]
     secrets_seen.append(session)
@@ -276,7 +224,7 @@ def test_no_value_kept_and_no_later_answer_holds_a_password_or_token_in_clear(we
 def test_deleting_the_account_leaves_no_credential_and_closes_the_name(web: FlaskClient, db: Any) -> None:
     before = keys(db)
     name = fresh_name()
-    session = register(web, name)["token"]
+    session = sign_up(web, name)["token"]
     web.post("/v1/me/tokens", json={"label": "a", "scopes": ["play"]}, headers=auth(session))
     second = web.post("/v1/sessions", json={"name": name, "password": PASSWORD}).get_json()["token"]
     wrong = web.delete("/v1/me", json={"password": "not the password"}, headers=auth(session))
@@ -294,7 +242,7 @@ def test_deleting_the_account_leaves_no_credential_and_closes_the_name(web: Flas
 
 
 def test_logging_out_with_a_personal_token_is_refused(web: FlaskClient) -> None:
-    session = register(web, fresh_name())["token"]
+    session = sign_up(web, fresh_name())["token"]
     token = web.post("/v1/me/tokens", json={"label": "a", "scopes": ["play"]}, headers=auth(session)).get_json()
     answer = web.delete("/v1/sessions/current", headers=auth(token["token"]))
     assert answer.status_code == 422 and answer.get_json()["reason"] == "invalid_request"

@@ -13,14 +13,13 @@ from __future__ import annotations
 import secrets
 import time
 import zlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of, tokens_of
 from tienlen import wire
@@ -30,34 +29,6 @@ from tienlen.replay import referee
 from tienlen.store import token_digest
 from tienlen.store.accounts import name_digest, name_key
 from tienlen.store.history import DUE_KEY, kept_key
-
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def db(redis_server: LocalRedis) -> Iterator[Any]:
-    """A client of the tests' Redis, to read what the server kept."""
-    client = redis.Redis.from_url(redis_server.url)
-    yield client
-    client.close()
-
-
-def fresh_name() -> str:
-    """A name no other test uses."""
-    return "h" + secrets.token_hex(6)
-
-
-def register(client: FlaskClient, name: str) -> str:
-    """Make an account; its session token."""
-    answer = client.post("/v1/accounts", json={"name": name, "password": PASSWORD, "kind": "human"})
-    assert answer.status_code == 201, answer.json
-    token: str = json_object(answer)["token"]
-    return token
-
-
-def auth(token: str) -> dict[str, str]:
-    """The Authorization header of ``token``."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 def four_seat_match(api: Api, host: str, guest: str, seed: int) -> tuple[str, dict[int, str]]:
@@ -98,8 +69,8 @@ def test_a_match_of_two_accounts_and_two_anonymous_seats_is_in_both_histories_wi
     api: Api, client: FlaskClient
 ) -> None:
     """Rule: a finished match is kept for every account that sat in it: seats, places, points, hands, times."""
-    host_name, guest_name = fresh_name(), fresh_name()
-    host, guest = register(client, host_name), register(client, guest_name)
+    host_name, guest_name = fresh_name("h"), fresh_name("h")
+    host, guest = session_of(client, host_name), session_of(client, guest_name)
     match_id, tokens = four_seat_match(api, host, guest, seed=11)
     play_out(api, match_id, tokens)
     final = api.public(match_id)
@@ -127,7 +98,7 @@ def test_the_replay_answers_from_the_kept_record_once_the_live_match_is_gone(
     api: Api, client: FlaskClient, db: Any
 ) -> None:
     """Rule: GET .../replay keeps answering, the same document, for a kept match whose live state expired."""
-    token = register(client, fresh_name())
+    token = session_of(client, fresh_name("h"))
     match_id = solo_match(api, token, seed=5)
     live = json_object(client.get(f"/v1/matches/{match_id}/replay"))
     db.delete(f"tl:{{{match_id}}}:state", f"tl:{{{match_id}}}:events")  # what expiry does
@@ -141,7 +112,9 @@ def test_the_replay_answers_from_the_kept_record_once_the_live_match_is_gone(
 
 def test_a_kept_4_player_one_hand_match_takes_at_most_2_kb(api: Api, client: FlaskClient, db: Any) -> None:
     """Rule: the kept record of a 4-player one-hand match is at most 2 KB of Redis memory."""
-    match_id, tokens = four_seat_match(api, register(client, fresh_name()), register(client, fresh_name()), seed=3)
+    match_id, tokens = four_seat_match(
+        api, session_of(client, fresh_name("h")), session_of(client, fresh_name("h")), seed=3
+    )
     play_out(api, match_id, tokens)
     assert 0 < int(db.memory_usage(kept_key(match_id), samples=0)) <= 2048
 
@@ -150,8 +123,8 @@ def test_the_list_pages_newest_first_and_its_cursor_does_not_shift_as_matches_en
     api: Api, client: FlaskClient
 ) -> None:
     """Rule: pages are newest first; a match ending between two pages neither repeats nor skips one."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("h")
+    token = session_of(client, name)
     made = [solo_match(api, token, seed=20 + i) for i in range(3)]
     first = history_of(client, name, limit=2)
     assert [m["match_id"] for m in first["matches"]] == made[:0:-1]
@@ -165,8 +138,8 @@ def test_the_list_pages_newest_first_and_its_cursor_does_not_shift_as_matches_en
 
 def test_the_export_is_ndjson_of_replays_that_verify_within_since_and_until(api: Api, client: FlaskClient) -> None:
     """Rule: the export streams one replay a line, newest first, each verifying; since/until bound ended_at."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("h")
+    token = session_of(client, name)
     made = [solo_match(api, token, seed=40 + i) for i in range(3)]
     answer = client.get(f"/v1/players/{name}/matches/export")
     assert answer.status_code == 200 and answer.mimetype == "application/x-ndjson"
@@ -188,8 +161,8 @@ def test_a_match_its_request_did_not_keep_is_kept_by_the_sweeper_and_a_lost_race
     api: Api, app: Flask, client: FlaskClient, db: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Rule: a finished match is registered as due before its commit; the sweeper keeps what is still due."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("h")
+    token = session_of(client, name)
     history = service_of(app).history
     monkeypatch.setattr(history, "finished", lambda record, events: None)  # the process died after the commit
     match_id = solo_match(api, token, seed=50)
@@ -208,10 +181,10 @@ def test_history_days_gives_kept_matches_a_lifetime(redis_server: LocalRedis, db
     """Rule: with TIENLEN_HISTORY_DAYS a kept match expires after that many days; by default it never does."""
     settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
     bounded = create_client(redis_server, settings | {"TIENLEN_HISTORY_DAYS": "2"})
-    match_id = solo_match(Api(bounded), register(bounded, fresh_name()), seed=60)
+    match_id = solo_match(Api(bounded), session_of(bounded, fresh_name("h")), seed=60)
     assert 86400 < db.ttl(kept_key(match_id)) <= 2 * 86400
     forever = create_client(redis_server, settings)
-    match_id = solo_match(Api(forever), register(forever, fresh_name()), seed=61)
+    match_id = solo_match(Api(forever), session_of(forever, fresh_name("h")), seed=61)
     assert db.ttl(kept_key(match_id)) == -1
 
 
@@ -252,8 +225,8 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     Kept matches (compressed) and the live records and event streams of the matches it sat in included;
     its seats are named ``(deleted)``.
     """
-    name, guest_name = fresh_name(), fresh_name()
-    session, guest = register(client, name), register(client, guest_name)
+    name, guest_name = fresh_name("h"), fresh_name("h")
+    session, guest = session_of(client, name), session_of(client, guest_name)
     account_id = db.get(name_key(name)).decode()
     password_hash = db.hget(f"tl:{{acct:{account_id}}}:account", "password")
     personal = json_object(
@@ -291,8 +264,8 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
 
 def test_an_abandoned_match_is_kept_without_places(api: Api, client: FlaskClient) -> None:
     """Rule: a match that ends abandoned (its last remote seat left) is kept too: abandoned, no places."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("h")
+    token = session_of(client, name)
     body = {"seats": [{"name": "Me"}, {"name": "Bot", "bot": "easy"}], "seed": 80}
     created = json_object(api.client.post("/v1/matches", json=body, headers=auth(token)))
     left = api.client.post(f"/v1/matches/{created['match_id']}/leave", headers=auth(token))
@@ -307,12 +280,12 @@ def test_an_abandoned_match_is_kept_without_places(api: Api, client: FlaskClient
 
 def test_an_unknown_player_is_404_and_bad_queries_are_422(client: FlaskClient) -> None:
     """Rule: unknown players answer 404 player_not_found; limit out of 1..100, a bad cursor or date, 422."""
-    unknown = fresh_name()
+    unknown = fresh_name("h")
     for path in (f"/v1/players/{unknown}", f"/v1/players/{unknown}/matches", f"/v1/players/{unknown}/matches/export"):
         answer = client.get(path)
         assert answer.status_code == 404 and json_object(answer)["reason"] == "player_not_found", path
-    name = fresh_name()
-    register(client, name)
+    name = fresh_name("h")
+    session_of(client, name)
     assert history_of(client, name) == {"matches": [], "next_cursor": None}
     assert client.get(f"/v1/players/{name}/matches/export").get_data() == b""
     for query in ({"limit": 101}, {"limit": 0}, {"cursor": "nope"}, {"limit": "x"}):

@@ -20,32 +20,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.api.test_api_history import everything
+from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of, tokens_of
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.service.history import KEEP_AFTER_S
 from tienlen.store.accounts import name_key
-
-PASSWORD = "correct horse battery"
-
-
-def fresh_name() -> str:
-    """A name no other test uses."""
-    return "r" + secrets.token_hex(6)
-
-
-def register(client: FlaskClient, name: str) -> str:
-    """Make an account; its session token."""
-    answer = client.post("/v1/accounts", json={"name": name, "password": PASSWORD, "kind": "human"})
-    assert answer.status_code == 201, answer.json
-    token: str = json_object(answer)["token"]
-    return token
-
-
-def auth(token: str) -> dict[str, str]:
-    """The Authorization header of ``token``."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 def ratings_of(client: FlaskClient, name: str) -> dict[int, dict[str, Any]]:
@@ -83,8 +64,8 @@ def test_a_rated_challenge_played_out_moves_both_ratings_once_and_history_shows_
 ) -> None:
     """Rule: a rated 2-player match against easy moves the challenger's and easy's ratings once each, and the
     history of both shows each seat's rating before and after."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     bot_games = games_of(client, "easy")
     created = challenge(client, token, to=["easy"], players=2, rated=True)
     match = created["match"]
@@ -113,8 +94,8 @@ def test_a_rated_challenge_played_out_moves_both_ratings_once_and_history_shows_
 
 def test_an_unrated_challenge_moves_no_rating(api: Api, client: FlaskClient) -> None:
     """Rule: only rated matches move ratings; an unrated one shows null before and after."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     bot_games = games_of(client, "medium", players=3)
     created = challenge(client, token, to=["medium"], players=3, rated=False)
     assert created["match"]["rated"] is False
@@ -133,8 +114,8 @@ def test_the_end_kept_by_two_workers_at_once_moves_each_rating_once(
     once (a sweeper and a retry) move each rating exactly once."""
     service = service_of(app)
     monkeypatch.setattr(service.history, "finished", lambda record, events: None)  # the request dies here
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     bot_games = games_of(client, "hard")
     created = challenge(client, token, to=["hard"], players=2, rated=True)
     play_out(api, created["match_id"], tokens_of(created))
@@ -162,8 +143,8 @@ def test_the_end_kept_by_two_workers_at_once_moves_each_rating_once(
 def test_a_house_bot_in_several_seats_is_rated_once(api: Api, client: FlaskClient) -> None:
     """Rule: a name repeated over the seats left is one account: a rated match moves its rating once, and each
     of its seats shows the same before and after."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     bot_games = games_of(client, "easy", players=4)
     created = challenge(client, token, to=["easy"], players=4, rated=True)
     assert [s["name"] for s in created["match"]["seats"]] == [name, "easy", "easy", "easy"]
@@ -180,8 +161,8 @@ def test_a_rated_end_whose_request_died_is_settled_by_the_sweeper(
     """Rule: a rated match whose finishing request died before keeping it is settled by the sweeper later."""
     service = service_of(app)
     monkeypatch.setattr(service.history, "finished", lambda record, events: None)  # the request dies here
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     created = challenge(client, token, to=["medium"], players=2, rated=True)
     play_out(api, created["match_id"], tokens_of(created))
     service.history.sweep()  # not due yet: nothing moves
@@ -197,8 +178,8 @@ def test_a_rated_end_whose_request_died_is_settled_by_the_sweeper(
 
 def test_a_challenger_who_leaves_is_scored_last_and_the_rating_moves(api: Api, client: FlaskClient) -> None:
     """Rule: a rated match whose player leaves is scored with the leaver last: its rating falls, the bot's rises."""
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     created = challenge(client, token, to=["easy", "hard"], players=3, rated=True)
     assert [s["name"] for s in created["match"]["seats"]] == [name, "easy", "hard"]
     left = api.client.post(f"/v1/matches/{created['match_id']}/leave", headers=auth(token))
@@ -214,9 +195,9 @@ def test_a_challenger_who_leaves_is_scored_last_and_the_rating_moves(api: Api, c
 def test_the_leaderboard_pages_best_first_and_forgets_a_deleted_account(api: Api, client: FlaskClient) -> None:
     """Rule: GET /v1/leaderboard lists every rated account of a kind at a table size, best first, paged by a
     cursor with no repeats; ranks count from 1; a deleted account leaves it and its ratings go."""
-    names = [fresh_name() for _ in range(3)]
+    names = [fresh_name("r") for _ in range(3)]
     for name in names:
-        token = register(client, name)
+        token = session_of(client, name)
         created = challenge(client, token, to=["easy"], players=2, rated=True)
         play_out(api, created["match_id"], tokens_of(created))
     seen: list[dict[str, Any]] = []
@@ -261,7 +242,7 @@ def test_bad_challenges_are_refused_with_their_reasons(
     client: FlaskClient, body: dict[str, Any], status: int, reason: str
 ) -> None:
     """Rule: an unknown name is 404 player_not_found; a bad body is 422 invalid_request; nothing is made."""
-    token = register(client, fresh_name())
+    token = session_of(client, fresh_name("r"))
     answer = client.post("/v1/challenges", json=body, headers=auth(token))
     assert answer.status_code == status and json_object(answer)["reason"] == reason
 
@@ -270,9 +251,9 @@ def test_a_challenge_takes_an_account_and_only_house_bots_for_now(client: FlaskC
     """Rule: no token is 401 invalid_token; challenging an account that is not a house bot is 422 for now."""
     anonymous = client.post("/v1/challenges", json={"to": ["easy"], "players": 2})
     assert anonymous.status_code == 401 and json_object(anonymous)["reason"] == "invalid_token"
-    other = fresh_name()
-    register(client, other)
-    token = register(client, fresh_name())
+    other = fresh_name("r")
+    session_of(client, other)
+    token = session_of(client, fresh_name("r"))
     refused = client.post("/v1/challenges", json={"to": [other], "players": 2}, headers=auth(token))
     assert refused.status_code == 422 and json_object(refused)["reason"] == "invalid_request"
     assert "not available yet" in json_object(refused)["message"]
@@ -294,8 +275,8 @@ def test_a_deleted_accounts_id_leaves_its_ratings_and_rated_results(
     """Rule: after DELETE /v1/me no rating, board entry or settled rated result holds the account's id, and the
     house bot it played keeps its rating."""
     db: Any = redis.Redis.from_url(redis_server.url)
-    name = fresh_name()
-    token = register(client, name)
+    name = fresh_name("r")
+    token = session_of(client, name)
     account_id = db.get(name_key(name)).decode()
     created = challenge(client, token, to=["easy"], players=2, rated=True)
     play_out(api, created["match_id"], tokens_of(created))

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from flask.testing import FlaskClient
 
+from tests.support.accounts import PASSWORD, auth
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import lowest, play_out
 from tienlen.api import create_app
@@ -27,7 +26,6 @@ from tienlen.local_redis import LocalRedis
 from tienlen.service.room_codes import MAX_ROOM_MISSES, ROOM_ALPHABET, new_room_code
 from tienlen.store.rooms import room_key
 
-PASSWORD = "correct horse battery"
 CODE = re.compile(f"[{ROOM_ALPHABET}]{{6}}")
 HOSTED = {"seats": [{"name": "host"}, {"open": True}], "seed": 7}
 
@@ -39,19 +37,6 @@ def web(redis_server: LocalRedis) -> FlaskClient:
     client = create_app({"REDIS_URL": redis_server.url, **settings}).test_client()
     client.environ_base["REMOTE_ADDR"] = f"203.0.113.{secrets.randbelow(250) + 1}:{secrets.token_hex(4)}"
     return client
-
-
-@pytest.fixture
-def db(redis_server: LocalRedis) -> Iterator[Any]:
-    """A client of the tests' Redis, to read what the server kept."""
-    client = redis.Redis.from_url(redis_server.url)
-    yield client
-    client.close()
-
-
-def auth(token: str) -> dict[str, str]:
-    """The Authorization header of ``token``."""
-    return {"Authorization": f"Bearer {token}"}
 
 
 def account(web: FlaskClient) -> tuple[str, str]:

@@ -1,0 +1,55 @@
+"""Accounts in the API tests: a fresh name, signing up, the Authorization header, and reading what Redis keeps."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask.testing import FlaskClient
+
+PASSWORD = "correct horse battery"
+
+
+def fresh_name(prefix: str = "p") -> str:
+    """A name no other test uses."""
+    return prefix + secrets.token_hex(5)
+
+
+def auth(token: str) -> dict[str, str]:
+    """The Authorization header of ``token``."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def sign_up(client: FlaskClient, name: str, password: str = PASSWORD, kind: str = "human") -> dict[str, Any]:
+    """Make an account; assert 201; answer the body (the account and its session's token)."""
+    answer = client.post("/v1/accounts", json={"name": name, "password": password, "kind": kind})
+    assert answer.status_code == 201, answer.json
+    body: dict[str, Any] = answer.get_json()
+    return body
+
+
+def session_of(client: FlaskClient, name: str) -> str:
+    """Make an account named ``name``; its session token."""
+    return str(sign_up(client, name)["token"])
+
+
+def keys(db: Any) -> set[bytes]:
+    """Every key of the server's in the tests' Redis now."""
+    return set(db.scan_iter(match="tl:*", count=1000))
+
+
+def values(db: Any, found: set[bytes]) -> list[bytes]:
+    """Every stored value (and hash field, set member) of the keys ``found``, and the keys themselves."""
+    out: list[bytes] = []
+    for key in found:
+        kind = db.type(key)
+        if kind == b"string":
+            out.append(db.get(key) or b"")
+        elif kind == b"hash":
+            out += [part for pair in db.hgetall(key).items() for part in pair]
+        elif kind == b"set":
+            out += list(db.smembers(key))
+        elif kind == b"zset":
+            out += list(db.zrange(key, 0, -1))
+        out.append(key)
+    return out
