@@ -4392,7 +4392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `idempotency_key_reused`, `invalid_request` */
+            /** @description Reasons: `invalid_request`, `idempotency_key_reused` */
             422: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
@@ -4429,7 +4429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `outcome_unknown`, `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */

@@ -17,6 +17,7 @@ from ..schemas import ErrorSchema
 
 __all__ = [
     "AUTH",
+    "JOIN_REASONS",
     "MATCH_ID",
     "OPTIONAL_AUTH",
     "PER_ADDRESS",
@@ -37,6 +38,20 @@ __all__ = [
 MATCH_ID = "<string:match_id>"
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 OPTIONAL_AUTH: list[dict[str, list[str]]] = [{}, {"bearerAuth": []}]  # anonymous, or as an account
+# What a join may answer, by match id or by room code (each adds how it finds the match).
+JOIN_REASONS = (
+    "bad_request",
+    "invalid_token",
+    "scope_missing",
+    "match_full",
+    "already_seated",
+    "payload_too_large",
+    "unsupported_media_type",
+    "invalid_request",
+    "idempotency_key_reused",
+    "store_unavailable",
+    "outcome_unknown",
+)
 # Who may act for a seat: its own token, or a token (scope play) of the account that holds it.
 SEAT_REASONS = ("invalid_token", "scope_missing", "not_seated")
 
@@ -86,7 +101,7 @@ def errors(*reasons: str) -> dict[str, Any]:
     each of those adds a wrapper that runs on every request.
     """
     by_status: dict[int, list[str]] = {}
-    for reason in reasons:
+    for reason in dict.fromkeys(reasons):  # each once, in the order first named
         by_status.setdefault(REASON_STATUS[reason], []).append(reason)
     answers: dict[str, Any] = {
         str(status): {

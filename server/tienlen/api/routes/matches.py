@@ -21,6 +21,7 @@ from ..schemas import (
 )
 from .common import (
     AUTH,
+    JOIN_REASONS,
     MATCH_ID,
     OPTIONAL_AUTH,
     PER_ADDRESS,
@@ -148,20 +149,7 @@ class Join(MethodView):
     @blp.doc(
         operationId="join_match",
         security=OPTIONAL_AUTH,
-        responses=errors(
-            "bad_request",
-            "invalid_token",
-            "scope_missing",
-            "match_not_found",
-            "match_full",
-            "already_seated",
-            "payload_too_large",
-            "unsupported_media_type",
-            "invalid_request",
-            "idempotency_key_reused",
-            "store_unavailable",
-            "outcome_unknown",
-        ),
+        responses=errors(*JOIN_REASONS, "match_not_found"),
         parameters=[
             idempotency_parameter(
                 "A retry with the same key and body within 24 h takes no other seat and answers 201 again with "

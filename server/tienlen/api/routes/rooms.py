@@ -11,6 +11,7 @@ from ...service.states import Room
 from ..schemas import JoinSchema
 from ..schemas.rooms import RoomSchema, RoomSeatSchema
 from .common import (
+    JOIN_REASONS,
     OPTIONAL_AUTH,
     PER_ADDRESS,
     Blueprint,
@@ -60,21 +61,7 @@ class RoomJoin(MethodView):
     @blp.doc(
         operationId="join_room",
         security=OPTIONAL_AUTH,
-        responses=with_retry_after(
-            errors(
-                "bad_request",
-                "invalid_token",
-                "scope_missing",
-                "match_full",
-                "already_seated",
-                "payload_too_large",
-                "unsupported_media_type",
-                "idempotency_key_reused",
-                "outcome_unknown",
-                *LOOKUP_REASONS,
-            ),
-            "rate_limited",
-        ),
+        responses=with_retry_after(errors(*JOIN_REASONS, *LOOKUP_REASONS), "rate_limited"),
         parameters=[
             idempotency_parameter(
                 "As for `POST /v1/matches/{match_id}/join`: a retry with the same key and body within 24 h takes "
