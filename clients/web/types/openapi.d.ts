@@ -45,6 +45,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bot accounts listening to their inbox in the last minute, the latest first (at most 200).
+         * @description Each with its ratings and which challenges it takes. The house bots
+         *     (`easy`, `medium`, `hard`) are always there to challenge and are not listed.
+         */
+        get: operations["list_bots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/challenges": {
         parameters: {
             query?: never;
@@ -453,6 +474,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's events with `seq` > `after` (at most 500), oldest first (scope `play`).
+         * @description With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes
+         *     as soon as an event arrives, or empty when the wait ends. Pass the
+         *     answer's `last_seq` as the next `after`: a client that reconnects
+         *     misses nothing (the inbox keeps an account's last 1,000 events, for 7
+         *     days). Listening makes the account *online* for a minute: only an
+         *     online account can be challenged, and `GET /v1/bots` lists online bots.
+         */
+        get: operations["get_my_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the account's inbox (Server-Sent Events).
+         * @description The account's events as they happen, as Server-Sent Events (`text/event-stream`); scope `play`.
+         *
+         *     Every event is sent as `id: <seq>`, `event: <type>`, `data: <the event's JSON>` (the same JSON as
+         *     `GET /v1/me/events`), oldest first, starting after `after` or after the `Last-Event-ID` header: a
+         *     client that reconnects misses nothing. A comment line (`: heartbeat`) comes every 15 s while nothing
+         *     happens. The stream never ends by itself, except when the server shuts down (reconnect then). While it
+         *     is open the account is *online*.
+         */
+        get: operations["stream_my_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the account takes rated challenges and casual ones (both, until changed); scope `play`. */
+        get: operations["get_my_settings"];
+        /**
+         * Change which challenges the account takes (scope `account`); fields left out stay as they are.
+         * @description A challenge the account does not take is refused when it is sent
+         *     (409 `challenge_refused`): a bot's owner decides whether it plays rated
+         *     games, casual ones, or neither.
+         */
+        put: operations["set_my_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/tokens": {
         parameters: {
             query?: never;
@@ -798,6 +893,20 @@ export interface components {
             /** @description The challenged players' names for seats 1, 2, ...: house bots (`easy`, `medium`, `hard`) for now; the last name fills the seats left */
             to: string[];
         };
+        /** @enum {string} */
+        ChallengeCancelCause: "withdrawn" | "declined" | "expired";
+        ChallengeSettings: {
+            /** @description Takes casual (unrated) challenges */
+            casual: boolean;
+            /** @description Takes rated challenges */
+            rated: boolean;
+        };
+        ChallengeSettingsChange: {
+            /** @description Take casual (unrated) challenges */
+            casual?: boolean;
+            /** @description Take rated challenges */
+            rated?: boolean;
+        };
         Clock: {
             timeouts_before_takeover: number;
             turn_seconds: number;
@@ -932,6 +1041,55 @@ export interface components {
             explanation: string;
             /** @description The same reason, machine-readable, for a client that writes it in its own words */
             explanation_code: components["schemas"]["ExplanationCode"];
+        };
+        /**
+         * @description One event of an account's inbox: where to look, not what happened at the table.
+         *
+         *     By `type`, these fields are set (the others are absent):
+         *     - `match_started`: `match_id`, `seat`, `players`, `rated`: a match the account sits in was dealt.
+         *     - `your_turn`: `match_id`, `seat`, `version`: the account's seat is on turn (act with that `version`).
+         *     - `match_finished`: `match_id`, `seat`, `place`, `rating_before`, `rating_after` (null unless rated).
+         *     - `challenge_received`: `challenge_id`, `from`, `to`, `players`, `preset`, `rated`, `expires_at`.
+         *     - `challenge_cancelled`: `challenge_id`, `cause` (`withdrawn` by its sender, `declined` by `by`, or `expired`).
+         *     - `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
+         *     - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
+         */
+        InboxEvent: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            at: string;
+            by?: string | null;
+            cause?: components["schemas"]["ChallengeCancelCause"];
+            challenge_id?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            expires_at?: string;
+            from?: string;
+            match_id?: string;
+            place?: number | null;
+            players?: number;
+            preset?: string;
+            rated?: boolean;
+            rating_after?: number | null;
+            rating_before?: number | null;
+            seat?: number;
+            /** @description 1 for the account's first event, then +1 each */
+            seq: number;
+            ticket?: string;
+            to?: string[];
+            type: components["schemas"]["InboxEventType"];
+            version?: number;
+        };
+        /** @enum {string} */
+        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched";
+        InboxPage: {
+            events: components["schemas"]["InboxEvent"][];
+            /** @description The last event's seq (or `after` when none came): the next `after` */
+            last_seq: number;
         };
         IssuedToken: {
             /**
@@ -1191,6 +1349,19 @@ export interface components {
         NearlyOut: {
             cards_left: number;
             seat: number;
+        };
+        OnlineBot: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            last_seen: string;
+            name: string;
+            ratings: components["schemas"]["PlayerRating"][];
+            settings: components["schemas"]["ChallengeSettings"];
+        };
+        OnlineBots: {
+            bots: components["schemas"]["OnlineBot"][];
         };
         OpenSeatRequest: {
             open: boolean;
@@ -1793,6 +1964,54 @@ export interface operations {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    list_bots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineBots"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +3894,397 @@ export interface operations {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_my_events: {
+        parameters: {
+            query?: {
+                /** @description Send the events with `seq` greater than this */
+                after?: number;
+                /** @description Seconds to wait for an event when none is there yet (0 to 30) */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxPage"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `too_many_waiters` */
+            503: {
+                headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    stream_my_events: {
+        parameters: {
+            query?: {
+                /** @description Send the events with `seq` greater than this (`Last-Event-ID` wins if both) */
+                after?: number;
+            };
+            header?: {
+                /** @description Resume after this event (browsers send it when they reconnect) */
+                "Last-Event-ID"?: number;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as they come */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `too_many_waiters` */
+            503: {
+                headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_my_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeSettings"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    set_my_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChallengeSettingsChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeSettings"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -19,6 +19,7 @@ from ..service import MatchService, ServiceError
 from ..service.accounts import AccountService
 from ..service.base import Offload
 from ..service.errors import LoginThrottled
+from ..service.inbox import InboxService
 from ..settings import Settings
 from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
@@ -28,7 +29,7 @@ from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
-from .routes import accounts, events, matches, meta, players, rated, rooms, seats, web
+from .routes import accounts, events, inbox, matches, meta, players, rated, rooms, seats, web
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
@@ -224,12 +225,13 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         store.accounts(), settings.session_days * 24 * 3600, matches_service.history
     )
     app.extensions["tienlen_settings"] = settings
+    app.extensions["tienlen_inbox"] = InboxService(store, matches_service.history.rated, matches_service.now)
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp)
-    for blueprint in (*blueprints, *rated.blueprints):
+    for blueprint in (*blueprints, *rated.blueprints, *inbox.blueprints):
         api.register_blueprint(blueprint)
     app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once

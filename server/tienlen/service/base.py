@@ -20,6 +20,7 @@ from ..store.accounts import AccountRecord
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .history import HistoryService, finishes
+from .notices import Notices
 from .room_codes import new_room_code
 
 T = TypeVar("T")
@@ -60,7 +61,8 @@ class ServiceBase:
         self._offload: Offload = offload or _in_place
         self.now = now
         self.on_bot_decision: bots.DecisionHook | None = None  # sees each bot decision (the metrics time them)
-        self.history = HistoryService(store, history_days, now)
+        self.notices = Notices(store, now)
+        self.history = HistoryService(store, history_days, now, self.notices)
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -196,6 +198,7 @@ class ServiceBase:
         """Commit a sealed write (:meth:`MatchStore.commit`); keep the match at once when the write finished it."""
         if not self.store.commit(record, expected_version, events, answer):
             return False
+        self.notices.committed(record, events)
         self.history.finished(record, events)
         return True
 

@@ -26,6 +26,7 @@ from ..store.history import Indexed
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of
+from .notices import Notices
 from .rated import HOUSE_BOTS, PlayerRating, RatedService
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned"})  # the events of a write that finishes a match
@@ -66,9 +67,14 @@ class HistoryService:
     """Keeps finished matches of accounts, answers profiles, match lists and exports, and forgets an account."""
 
     def __init__(
-        self, store: MatchStore, history_days: int | None = None, now: Callable[[], float] = time.time
+        self,
+        store: MatchStore,
+        history_days: int | None = None,
+        now: Callable[[], float] = time.time,
+        notices: Notices | None = None,
     ) -> None:
         self.store = store
+        self.notices = notices or Notices(store, now)
         self.kept = store.history()
         self.accounts = store.accounts()
         self.history_days = history_days
@@ -101,10 +107,27 @@ class HistoryService:
         moves = self.rated.settle(record, present) if record.rated else None  # before the record: it shows them
         kept = kept_of(record, self.store.all_events(match_id), present, moves)
         ttl = None if self.history_days is None else self.history_days * 86400
-        self.kept.put(match_id, encode(kept), ttl)
+        first = self.kept.put(match_id, encode(kept), ttl)
         indexed = [Indexed(s.account_id, s.place == 1) for s in kept.seats if s.account_id is not None]
         self.kept.index(match_id, int(kept.ended_at * 1000), indexed, self._keep_from_ms())
         self.kept.done_due(match_id)
+        if first:
+            self.notices.tell_many(
+                {
+                    s.account_id: [
+                        {
+                            "type": "match_finished",
+                            "match_id": match_id,
+                            "seat": s.seat,
+                            "place": s.place,
+                            "rating_before": s.rating_before,
+                            "rating_after": s.rating_after,
+                        }
+                    ]
+                    for s in kept.seats
+                    if s.account_id is not None and record.seats[s.seat].token_sha256 is not None  # not a house bot
+                }
+            )
         return True
 
     def sweep(self, limit: int = KEEP_BATCH, dispatch: Callable[[Callable[[], object]], object] | None = None) -> int:
@@ -214,6 +237,7 @@ class HistoryService:
                 self.kept.replace(match_id, encode(anonymized(decode(blob), account_id)))
         self.kept.drop_indexes(account_id)
         self.rated.forget(account_id)
+        self.notices.inbox.forget(account_id)
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""

@@ -148,6 +148,14 @@ class AccountStore(Protocol):
         """Delete the account's credentials and every token; its name stays closed."""
         ...
 
+    def challenge_settings(self, account_id: str) -> tuple[bool, bool]:
+        """Whether the account takes rated challenges, and casual ones (both by default)."""
+        ...
+
+    def set_challenge_settings(self, account_id: str, rated: bool, casual: bool) -> None:
+        """Keep whether the account takes rated challenges, and casual ones."""
+        ...
+
     def failures(self, keys: list[str]) -> list[tuple[int, int]]:
         """(count, seconds left) of the failed-login counters ``keys`` (``name:…``, ``addr:…``)."""
         ...
@@ -266,6 +274,16 @@ class RedisAccounts:
         self._call(lambda: self._redis.set(name_key(record.name), CLOSED))
         keys = [account_key(account_id), tokens_key(account_id), sessions_key(account_id)]
         self._call(lambda: self._redis.delete(*keys))
+
+    def challenge_settings(self, account_id: str) -> tuple[bool, bool]:
+        """Whether the account takes rated challenges, and casual ones (both by default)."""
+        rated, casual = self._call(lambda: self._redis.hmget(account_key(account_id), ["takes_rated", "takes_casual"]))
+        return rated != b"0", casual != b"0"
+
+    def set_challenge_settings(self, account_id: str, rated: bool, casual: bool) -> None:
+        """Keep whether the account takes rated challenges, and casual ones (in the account's hash)."""
+        fields = {"takes_rated": int(rated), "takes_casual": int(casual)}
+        self._call(lambda: self._redis.hset(account_key(account_id), mapping=fields))
 
     def failures(self, keys: list[str]) -> list[tuple[int, int]]:
         """(count, seconds left) of the failed-login counters ``keys`` (``name:…``, ``addr:…``)."""

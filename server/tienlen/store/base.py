@@ -16,6 +16,7 @@ from .records import MatchRecord
 if TYPE_CHECKING:
     from .accounts import AccountStore
     from .history import HistoryStore
+    from .inbox import InboxStore
     from .ratings import RatingStore
 
 DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
@@ -92,6 +93,10 @@ class MatchStore(Protocol):
 
     def ratings(self) -> RatingStore:
         """The accounts' ratings, the settled results of rated matches and the leaderboards, beside the matches."""
+        ...
+
+    def inbox(self) -> InboxStore:
+        """The accounts' inboxes (the events each hears of) and who listens to theirs, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

@@ -7,9 +7,8 @@ fails says whether it may have been applied (see :mod:`.connect`).
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from functools import partial
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -20,7 +19,9 @@ from .. import wire
 from .accounts import RedisAccounts
 from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
 from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, read_replies, run_script
+from .feeds import FeedReader
 from .history import RedisHistory
+from .inbox import RedisInbox, feed_channel
 from .indexes import RedisIndexes
 from .layout import (
     COMMIT,
@@ -37,7 +38,7 @@ from .layout import (
 from .ratings import RedisRatings
 from .records import MatchRecord
 from .rooms import RedisRooms
-from .waiting import Hold, Waiting
+from .waiting import Waiting
 
 
 class RedisMatchStore(RedisIndexes, RedisRooms):
@@ -67,10 +68,12 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self.lifetimes = lifetimes
         self._local = threading.local()
         self._publish: str | None = "SPUBLISH" if self._cluster else None
-        self._waiting = Waiting(client.pubsub, wake_channel, max_waiters, cluster=self._cluster)
+        self._waiting = Waiting(client.pubsub, feed_channel, max_waiters, cluster=self._cluster)
+        self._feeds = FeedReader(self._waiting, lambda match_id, after: self._read(match_id, after), self._ready)
         self._pinger = pinger
         self._observer: StoreObserver | None = None
         self._history = RedisHistory(client)
+        self._inbox = RedisInbox(client, partial(FeedReader, self._waiting, ready=self._ready), self._publish_command)
         self._ratings = RedisRatings(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
@@ -90,6 +93,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def ratings(self) -> RedisRatings:
         """The ratings, rated matches' settled results and the leaderboards, in this Redis (:mod:`.ratings`)."""
         return self._ratings
+
+    def inbox(self) -> RedisInbox:
+        """The accounts' inboxes and who is online, in this Redis (:mod:`.inbox`)."""
+        return self._inbox
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""
@@ -272,46 +279,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         """Public events with ``seq`` > ``after``, oldest first (at most 500); None when the match does not exist.
 
         With ``wait_s`` > 0 and nothing new, wait (holding no connection)
-        until an event arrives, the wait ends, or the server shuts down. A
-        wait on a match that this process already follows starts from what
-        its wake channel said, without reading the stream.
+        until an event arrives, the wait ends, or the server shuts down
+        (:meth:`.feeds.FeedReader.events`).
         """
-        found = self._waiting.news(match_id, after) if wait_s > 0 else None
-        if found is None:
-            found = self._read(match_id, after)
-        if found is None or found or wait_s <= 0:
-            return found
-        try:
-            self._publish_command()
-        except STORE_ERRORS as error:
-            raise StoreUnavailableError(str(error)) from error
-        deadline = time.monotonic() + wait_s
-        with self._waiting.hold(match_id) as hold:
-            generation, found = self._look(hold, match_id, after)
-            while found == [] and not hold.closing:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
-                hold.wait(generation, remaining)
-                generation, found = self._look(hold, match_id, after)
-            if found == [] and not hold.closing:
-                # a commit just before the end may not have woken us yet (a cluster's subscriber looks
-                # every TICK_S): read once more, so the answer holds everything committed during the wait
-                found = self._read(match_id, after)
-            return found
-
-    def _look(self, hold: Hold, match_id: str, after: int) -> tuple[int, list[dict[str, Any]] | None]:
-        """The feed's wake-up count, *then* the events after ``after``: wait on that count next.
-
-        The count is taken before the events are looked at, so an event
-        committed after the look moves it and ends the wait at once: none
-        can slip in between a read and the wait that follows it. The events
-        come from the feed's wake messages when those can tell
-        (:meth:`Hold.events_after`), else from a read of the stream.
-        """
-        generation = hold.generation
-        told = hold.events_after(after)
-        return generation, told if told is not None else self._read(match_id, after)
+        return self._feeds.events(match_id, after, wait_s)
 
     def follow(self, match_id: str, after: int, idle_s: float) -> Iterator[list[dict[str, Any]]]:
         """Every event with ``seq`` > ``after`` as it comes; an empty batch after ``idle_s`` without one.
@@ -319,58 +290,14 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         The waiter's place is taken now (so :class:`TooManyWaitersError` comes
         before any answer starts) and given back when the iterator is closed.
         """
+        return self._feeds.follow(match_id, after, idle_s)
+
+    def _ready(self) -> None:
+        """Learn the publish command before a wait (Redis unreachable: :class:`StoreUnavailableError`)."""
         try:
             self._publish_command()
         except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
-        return _Following(self, match_id, after, idle_s)
-
-
-class _Following(Iterator[list[dict[str, Any]]]):
-    """The iterator of :meth:`RedisMatchStore.follow`: holds a waiter's place until closed."""
-
-    def __init__(self, store: RedisMatchStore, match_id: str, after: int, idle_s: float) -> None:
-        self._store = store
-        self._match_id = match_id
-        self._after = after
-        self._idle_s = idle_s
-        stack = ExitStack()
-        self._hold = stack.enter_context(store._waiting.hold(match_id))
-        self._stack: ExitStack | None = stack
-
-    def __next__(self) -> list[dict[str, Any]]:
-        hold = self._hold
-        if hold.closing:
-            self.close()
-        if self._stack is None:
-            raise StopIteration
-        store, match_id, after = self._store, self._match_id, self._after
-        # what came while the last batch was being sent is in this look, or moves the count after it
-        generation, found = store._look(hold, match_id, after)
-        deadline = time.monotonic() + self._idle_s
-        while found == [] and not hold.closing:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            hold.wait(generation, remaining)
-            generation, found = store._look(hold, match_id, after)
-        if found == [] and hold.closing:
-            found = None
-        elif found == []:
-            # idle: make sure the match still exists, then let the caller send a heartbeat
-            found = store._read(match_id, after)
-        if found is None:
-            self.close()
-            raise StopIteration
-        if found:
-            self._after = found[-1]["seq"]
-        return found
-
-    def close(self) -> None:
-        """Give the waiter's place back."""
-        stack, self._stack = self._stack, None
-        if stack is not None:
-            stack.close()
 
 
 def limits_uri(options: RedisOptions) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
+import marshmallow as ma
 from flask import Response, current_app
 from flask.views import MethodView
 
 from ... import wire
-from ...service import EventPage, Following
+from ...service import EventPage
 from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
 from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, limited, service, settings, with_retry_after
 
@@ -91,22 +92,32 @@ class Stream(MethodView):
 EVENT = EventSchema()  # each event of a stream is written as GET .../events writes it
 
 
-class EventStreamBody:
-    """The body of a stream: events in Server-Sent Events framing; closing it stops following."""
+class Batches(Protocol):
+    """Batches of events as they come (empty when idle), until closed."""
 
-    def __init__(self, following: Following) -> None:
+    def __iter__(self) -> Iterator[list[dict[str, Any]]]: ...
+
+    def close(self) -> None: ...
+
+
+class EventStreamBody:
+    """The body of a stream: events in Server-Sent Events framing, each written by ``schema``; closing it stops
+    following."""
+
+    def __init__(self, following: Batches, schema: ma.Schema = EVENT) -> None:
         self._following = following
+        self._schema = schema
 
     def __iter__(self) -> Iterator[bytes]:
         yield b": following\n\n"  # sends the headers at once, so the client knows it is connected
+        dump = self._schema.dump
         for batch in self._following:
             if not batch:
                 yield b": heartbeat\n\n"
                 continue
             yield b"".join(
-                b"id: %d\nevent: %s\ndata: %s\n\n" % (seq, kind.encode(), wire.dumps(EVENT.dump(event)))
+                b"id: %d\nevent: %s\ndata: %s\n\n" % (event["seq"], event["type"].encode(), wire.dumps(dump(event)))
                 for event in batch
-                for seq, kind in [(event["seq"], event["type"])]
             )
 
     def close(self) -> None:

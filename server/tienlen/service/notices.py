@@ -1,0 +1,78 @@
+"""What an account hears of on its inbox (``GET /v1/me/events``), as numbered events it can resume from.
+
+- ``match_started`` ``{match_id, seat, players, rated}``: a match the account sits in was dealt
+- ``your_turn`` ``{match_id, seat, version}``: the account's seat came on turn (``version`` is the match's
+  version then: act with it)
+- ``match_finished`` ``{match_id, seat, place, rating_before, rating_after}``: a match the account sat in
+  ended and was kept (the ratings are None unless it was rated)
+- ``challenge_received``, ``challenge_cancelled``, ``challenge_started``: see :mod:`.challenges`
+- ``queue_matched`` ``{ticket, match_id, seat}``: see :mod:`.queue`
+
+Every event also has ``seq`` (its number in the account's inbox, from 1) and ``at`` (epoch seconds).
+The match's own events say what happened at the table; these only say where to look.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ..store import MatchStore, StoreUnavailableError
+from ..store.records import MatchRecord
+
+STARTED = "hand_started"
+
+log = logging.getLogger("tienlen.service")
+
+
+class Notices:
+    """Tells accounts of what concerns them, on their inboxes (:class:`~tienlen.store.inbox.InboxStore`)."""
+
+    def __init__(self, store: MatchStore, now: Callable[[], float]) -> None:
+        self.inbox = store.inbox()
+        self.now = now
+
+    def tell(self, account_id: str, kind: str, **fields: Any) -> None:
+        """Put one event of type ``kind`` with ``fields`` in the account's inbox (a lost one is logged, not raised)."""
+        self.tell_many({account_id: [{"type": kind, **fields}]})
+
+    def tell_many(self, events: dict[str, list[dict[str, Any]]]) -> None:
+        """Put each account's events (dicts with ``type``) in its inbox; Redis failing is logged, not raised.
+
+        They are told after the write they tell of was committed: an answer already given is not made to
+        fail because its news could not be sent, and the match's own events still hold what happened.
+        """
+        at = self.now()
+        for account_id, told in events.items():
+            try:
+                self.inbox.push(account_id, [{**event, "at": at} for event in told])
+            except StoreUnavailableError as error:
+                log.warning("could not tell account %s of %s: %s", account_id, [e["type"] for e in told], error)
+
+    def committed(self, record: MatchRecord, events: list[dict[str, Any]]) -> None:
+        """After a match's write with ``events``: tell its accounts the match started, or whose turn it is."""
+        if not events or not any(seat.account for seat in record.seats):
+            return
+        told: dict[str, list[dict[str, Any]]] = {}
+        if any(e["type"] == STARTED and e.get("hand_number") == 1 for e in events):
+            for index, seat in enumerate(record.seats):
+                if seat.account is not None and seat.token_sha256 is not None:  # not a house bot
+                    told.setdefault(seat.account, []).append(
+                        {
+                            "type": "match_started",
+                            "match_id": record.match_id,
+                            "seat": index,
+                            "players": len(record.seats),
+                            "rated": record.rated,
+                        }
+                    )
+        engine = record.engine
+        if record.status == "playing" and engine is not None and engine.turn is not None:
+            seat = record.seats[engine.turn]
+            if seat.account is not None and seat.remote:
+                told.setdefault(seat.account, []).append(
+                    {"type": "your_turn", "match_id": record.match_id, "seat": engine.turn, "version": record.version}
+                )
+        if told:
+            self.tell_many(told)
