@@ -21,7 +21,7 @@ from flask.testing import FlaskClient
 from tests.support.accounts import PASSWORD, auth, fresh_name, session_of, sign_up
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, tokens_of
-from tests.support.sse import SseReader
+from tests.support.sse import Frame, SseReader
 from tienlen.service.inbox import ONLINE_S, InboxService
 
 
@@ -124,7 +124,7 @@ def test_the_inbox_stream_sends_each_event_with_its_seq_and_resumes_after_last_e
     )
     with urllib.request.urlopen(request) as answer:
         assert answer.status == 201
-    frames = []
+    frames: list[Frame] = []
     while len(frames) < 2:
         frame = reader.next()
         assert frame is not None
