@@ -282,6 +282,27 @@ def _lean_log_records() -> None:
     logging.logMultiprocessing = False
 
 
+def _durability_refusal(settings: Settings) -> str | None:
+    """Why the Redis cannot keep ``TIENLEN_DURABILITY``'s promise (``fsync`` on a Redis before 7.2), or None.
+
+    Redis is asked only for ``fsync``; the store module is imported only then (this is gunicorn's first process).
+    """
+    if settings.durability != "fsync" or settings.store != "redis":
+        return None
+    from .store.connect import RedisOptions, durability_refusal
+
+    return durability_refusal(
+        RedisOptions(
+            settings.redis_url,
+            settings.redis_cluster,
+            settings.redis_timeout_s,
+            sentinels=settings.redis_sentinels,
+            sentinel_master=settings.redis_sentinel_master,
+            durability=settings.durability,
+        )
+    )
+
+
 def serve(config: ServeConfig) -> int:
     """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set; the exit status.
 
@@ -320,6 +341,9 @@ def serve(config: ServeConfig) -> int:
             redis_note = f"embedded Redis {embedded.url} (pid {embedded.pid}, AOF in {embedded.data_dir})"
         else:
             redis_note = f"Redis {settings.redis_url} (from REDIS_URL)"
+        refusal = _durability_refusal(settings)
+        if refusal is not None:
+            return _refuse(refusal, BAD_SETTING_STATUS)
         metrics_dir = _metrics_dir()
         options = gunicorn_options(config, max_waiters=settings.max_waiters, log_config=log_config)
         log.info("listening on http://%s (%s), using %s", options["bind"], config.shape, redis_note)

@@ -23,7 +23,8 @@ DEFAULT_STORE = "redis"
 
 @dataclass(frozen=True, slots=True)
 class StoreOptions:
-    """What opening a store takes: where it is, how long a call may take, lifetimes, waiters, the worker's kind."""
+    """What opening a store takes: where it is, how long a call may take, lifetimes, waiters, the worker's kind,
+    the sentinels that know where the primary is, and what a write waits for (``TIENLEN_DURABILITY``)."""
 
     url: str
     cluster: bool
@@ -31,12 +32,23 @@ class StoreOptions:
     lifetimes: Lifetimes
     max_waiters: int
     cooperative: bool  # gevent: requests are greenlets
+    sentinels: tuple[tuple[str, int], ...] = ()
+    sentinel_master: str = "mymaster"
+    durability: str = "local"
 
 
 def _redis(options: StoreOptions) -> MatchStore:
     from .store import RedisMatchStore, RedisOptions
 
-    redis = RedisOptions(options.url, options.cluster, options.timeout_s, options.cooperative)
+    redis = RedisOptions(
+        options.url,
+        options.cluster,
+        options.timeout_s,
+        options.cooperative,
+        sentinels=options.sentinels,
+        sentinel_master=options.sentinel_master,
+        durability=options.durability,
+    )
     return RedisMatchStore.connect(redis, options.lifetimes, max_waiters=options.max_waiters)
 
 

@@ -203,6 +203,9 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
             lifetimes,
             settings.max_waiters,
             cooperative,
+            settings.redis_sentinels,
+            settings.redis_sentinel_master,
+            settings.durability,
         ),
     )
     turns: WriteTurns | None = None

@@ -1,7 +1,7 @@
 """Rate limits: how often one client may create, join, act, ask for hints and wait, kept in the match Redis.
 
 flask-limiter counts requests in fixed windows in the same Redis as the
-matches (a Redis Cluster through its ``redis+cluster`` storage). Creating,
+matches (a Redis Cluster through its ``redis+cluster`` storage, Redis Sentinel through ``redis+sentinel``). Creating,
 joining and waiting (long polls and streams) are counted per client address;
 actions and hints per seat token (its digest; an address when no token is
 sent). The limits are :data:`~tienlen.settings.DEFAULT_RATE_LIMITS`,
@@ -40,7 +40,7 @@ from flask import Flask, Response, g, has_app_context, request
 from flask.views import MethodView
 from flask_limiter import Limiter
 from limits import parse_many
-from limits.storage import RedisClusterStorage, RedisStorage
+from limits.storage import RedisClusterStorage, RedisSentinelStorage, RedisStorage
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -277,6 +277,39 @@ class GuardedRedisClusterStorage(_Counting, RedisClusterStorage):
         if counted:
             return counted[1]
         return _guarded(self.breaker, lambda: super(GuardedRedisClusterStorage, self).get_expiry(key))
+
+    def check(self) -> bool:
+        return not self.breaker.open and super().check()
+
+
+class GuardedRedisSentinelStorage(_Counting, RedisSentinelStorage):
+    """:class:`GuardedRedisStorage` on the primary the Redis Sentinels name (after a failover, the new one)."""
+
+    STORAGE_SCHEME = [SCHEME_PREFIX + "redis+sentinel"]  # noqa: RUF012 (limits names it so)
+
+    def __init__(self, uri: str, breaker: Breaker | None = None, **options: Any) -> None:
+        self.breaker = breaker or Breaker()
+        # every count on the primary: a replica's may lag behind it
+        super().__init__(uri.removeprefix(SCHEME_PREFIX), use_replicas=False, **options)
+
+    def initialize_storage(self, _uri: str) -> None:
+        super().initialize_storage(_uri)
+        self.lua_incr_window = self.get_connection().register_script(INCR_WINDOW)
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return self._incr_window(self, key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        counted = _windows().get(key)
+        if counted:
+            return counted[0]
+        return _guarded(self.breaker, lambda: super(GuardedRedisSentinelStorage, self).get(key))
+
+    def get_expiry(self, key: str) -> float:
+        counted = _windows().get(key)
+        if counted:
+            return counted[1]
+        return _guarded(self.breaker, lambda: super(GuardedRedisSentinelStorage, self).get_expiry(key))
 
     def check(self) -> bool:
         return not self.breaker.open and super().check()

@@ -11,6 +11,16 @@ changed (:class:`StoreUnavailableError`); when it was sent and no answer came
 back, it may have run (:class:`OutcomeUnknownError`). :func:`read_replies`
 sends the reads of a hot path (an action's load) the same lean way, pipelined
 on one connection, without redis-py's per-command layers.
+
+Behind Redis Sentinel (``RedisOptions.sentinels``) every connection asks the
+sentinels where the primary is when it opens, so after a failover the next
+connection goes to the new primary. With a :class:`Durability` other than
+``local`` every command that may write is followed, on its own connection,
+by ``WAIT`` (a replica has the write) or ``WAITAOF`` (the primary's disk has
+it) before its reply is given back: :class:`DurableRedis` does it for
+redis-py's commands, pipelines and scripts, :func:`run_script` for the
+commits. A write not confirmed in time raises :class:`OutcomeUnknownError`:
+the primary applied it, but a failover may yet lose it.
 """
 
 from __future__ import annotations
@@ -23,7 +33,9 @@ from typing import Any, cast
 
 import redis
 from redis.backoff import NoBackoff
+from redis.client import Pipeline
 from redis.cluster import RedisCluster
+from redis.commands import READ_COMMANDS
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -32,6 +44,7 @@ from redis.exceptions import (
     TryAgainError,
 )
 from redis.retry import Retry
+from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
 
 from .base import OutcomeUnknownError, StoreUnavailableError
 
@@ -41,21 +54,163 @@ _NOTHING_RAN = (NoScriptError, AskError, TryAgainError, ClusterDownError)  # Mov
 
 Client = redis.Redis | RedisCluster
 
+# Commands after which nothing is waited for: redis-py's read-only commands and a few that change no data.
+# Any other command may write, and is confirmed (a command missing here costs a wait, never a lost write).
+NOT_WRITES = frozenset(READ_COMMANDS) | {
+    "PING",
+    "INFO",
+    "ECHO",
+    "TIME",
+    "PUBLISH",
+    "SPUBLISH",
+    "SCRIPT LOAD",
+    "SCRIPT EXISTS",
+    "CLIENT SETNAME",
+    "CLIENT SETINFO",
+    "WAIT",
+    "WAITAOF",
+}
+CONFIRM_CHANNEL = "tl:confirm"  # published to (by nobody followed) to confirm earlier writes: confirm_earlier_writes
+WAITAOF_SINCE = (7, 2)  # the first Redis with WAITAOF
+WAIT_SHARE = 0.8  # the share of TIENLEN_REDIS_TIMEOUT a write waits for its copy (the socket gives up at all of it)
+
+
+@dataclass(frozen=True, slots=True)
+class Durability:
+    """What a write waits for before its reply is given back: ``local`` nothing, ``replica`` ``WAIT 1 <ms>``
+    (one replica has it), ``fsync`` ``WAITAOF 1 0 <ms>`` (the primary's append-only file has it on disk)."""
+
+    level: str = "local"
+    timeout_ms: int = 800
+
+    @property
+    def waits(self) -> bool:
+        """Whether writes wait at all."""
+        return self.level != "local"
+
+    def confirm(self, connection: Any) -> None:
+        """On ``connection``, after a write on it: wait for the promised copy.
+
+        Raises :class:`OutcomeUnknownError` when it is not confirmed within
+        :attr:`timeout_ms` or the connection fails meanwhile (the primary has
+        the write; a failover may lose it).
+        """
+        if self.level == "replica":
+            command: tuple[Any, ...] = ("WAIT", 1, self.timeout_ms)
+        elif self.level == "fsync":
+            command = ("WAITAOF", 1, 0, self.timeout_ms)
+        else:
+            return
+        try:
+            connection.send_command(*command)
+            reply = connection.read_response()
+        except STORE_ERRORS as error:
+            connection.disconnect()
+            raise OutcomeUnknownError(f"the write was applied but its copy was not confirmed: {error}") from error
+        copies = int(reply[0] if isinstance(reply, list) else reply)
+        if copies < 1:
+            where = "on a replica" if self.level == "replica" else "on the primary's disk"
+            raise OutcomeUnknownError(f"the write was applied but not confirmed {where} within {self.timeout_ms} ms")
+
+
+def writes(command_name: Any) -> bool:
+    """Whether the command named ``command_name`` may write (so waits under a :class:`Durability`)."""
+    name = command_name.decode() if isinstance(command_name, bytes) else str(command_name)
+    return name.upper() not in NOT_WRITES
+
+
+class DurablePipeline(Pipeline):
+    """A pipeline of a :class:`DurableRedis`: when it holds a write, confirmed once after its last reply."""
+
+    durability = Durability()
+
+    def _execute_pipeline(self, connection: Any, commands: Any, raise_on_error: bool) -> Any:
+        base: Any = super()  # redis-py's pipeline internals are untyped
+        replies = base._execute_pipeline(connection, commands, raise_on_error)
+        if self.durability.waits and any(writes(args[0]) for args, _options in commands):
+            self.durability.confirm(connection)
+        return replies
+
+    def _execute_transaction(self, connection: Any, commands: Any, raise_on_error: bool) -> Any:
+        base: Any = super()
+        replies = base._execute_transaction(connection, commands, raise_on_error)
+        if self.durability.waits and any(writes(args[0]) for args, _options in commands):
+            self.durability.confirm(connection)
+        return replies
+
+
+class DurableRedis(redis.Redis):
+    """A one-server client whose every command that may write waits for :attr:`durability` before its reply.
+
+    The wait runs on the connection that wrote (``WAIT`` counts that
+    connection's writes), and is the one place the server waits for copies:
+    the stores' commands, pipelines and scripts all come through here, and
+    :func:`run_script` confirms the commits itself.
+    """
+
+    durability = Durability()
+
+    def _send_command_parse_response(self, conn: Any, command_name: Any, *args: Any, **options: Any) -> Any:
+        base: Any = super()  # untyped in redis-py
+        reply = base._send_command_parse_response(conn, command_name, *args, **options)
+        if self.durability.waits and writes(command_name):
+            self.durability.confirm(conn)
+        return reply
+
+    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Pipeline:
+        """A pipeline whose writes are confirmed as this client's are."""
+        pipe = DurablePipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+        pipe.durability = self.durability
+        return pipe
+
+
+class PrimaryConnection(SentinelManagedConnection):
+    """A connection to the primary the sentinels name, refused (``ConnectionError``) when that node is no primary.
+
+    Right after a failover a sentinel that has not heard of it yet still
+    names the old primary; once that node is back as a replica it would
+    serve stale reads (and refuse writes). Asking ``ROLE`` on each new
+    connection keeps every command on a primary.
+    """
+
+    def connect_to(self, address: Any) -> None:
+        this: Any = self  # redis-py's connections are untyped
+        base: Any = super()
+        base.connect_to(address)
+        this.send_command("ROLE")
+        role = this.read_response()
+        if not role or role[0] not in (b"master", "master"):
+            this.disconnect()
+            raise redis.ConnectionError(f"{address[0]}:{address[1]} is no longer the primary")
+
+
+class _BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
+    """A Sentinel pool that waits for a free connection (gevent) instead of refusing past its size."""
+
 
 @dataclass(frozen=True, slots=True)
 class RedisOptions:
-    """How to reach Redis: ``url`` (any node of a cluster when ``cluster``), the timeout, the pool."""
+    """How to reach Redis: ``url`` (any node of a cluster when ``cluster``), or the ``sentinels`` watching the
+    primary named ``sentinel_master``; the timeout, the pool, what a write waits for (``durability``)."""
 
     url: str
     cluster: bool = False
     timeout_s: float = 1.0
     cooperative: bool = False  # gevent: one bounded pool shared by every request
     pool_size: int = 16
+    sentinels: tuple[tuple[str, int], ...] = ()
+    sentinel_master: str = "mymaster"
+    durability: str = "local"
+
+
+def durability_of(options: RedisOptions) -> Durability:
+    """What a write waits for under ``options``: its level, within most of the Redis timeout."""
+    return Durability(options.durability, max(1, int(options.timeout_s * 1000 * WAIT_SHARE)))
 
 
 def connect(options: RedisOptions) -> Client:
     """The client for ``options`` (a one-server client opens its connections lazily; a cluster client asks
-    the node named by the URL for the slots at once)."""
+    the node named by the URL for the slots at once; a Sentinel client asks the sentinels on each new connection)."""
     timeouts: dict[str, Any] = {
         "socket_timeout": options.timeout_s,
         "socket_connect_timeout": options.timeout_s,
@@ -65,12 +220,91 @@ def connect(options: RedisOptions) -> Client:
         # No retries of timeouts: a stalled node fails the call within the timeout.
         return RedisCluster.from_url(options.url, retry=Retry(NoBackoff(), 0), **timeouts)
     retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
-    if options.cooperative:
+    client: DurableRedis
+    if options.sentinels:
+        sized: dict[str, Any] = {}
+        pool_class: type[SentinelConnectionPool] = SentinelConnectionPool
+        if options.cooperative:
+            sized = {"max_connections": options.pool_size, "timeout": options.timeout_s}
+            pool_class = _BlockingSentinelPool
+        client = _sentinel(options).master_for(
+            options.sentinel_master,
+            redis_class=DurableRedis,
+            connection_pool_class=pool_class,
+            connection_class=PrimaryConnection,
+            retry=retry,
+            **timeouts,
+            **sized,
+        )
+    elif options.cooperative:
         pool = redis.BlockingConnectionPool.from_url(
             options.url, max_connections=options.pool_size, timeout=options.timeout_s, retry=retry, **timeouts
         )
-        return redis.Redis(connection_pool=pool)
-    return redis.Redis.from_url(options.url, retry=retry, **timeouts)
+        client = DurableRedis(connection_pool=pool)
+    else:
+        client = cast(DurableRedis, DurableRedis.from_url(options.url, retry=retry, **timeouts))
+    client.durability = durability_of(options)
+    return client
+
+
+def thread_client(shared: redis.Redis) -> redis.Redis:
+    """A client of ``shared``'s pool that keeps one connection (a thread's own), writing as durably as ``shared``."""
+    client = type(shared)(connection_pool=shared.connection_pool, single_connection_client=True)
+    if isinstance(client, DurableRedis) and isinstance(shared, DurableRedis):
+        client.durability = shared.durability
+    return client
+
+
+def _sentinel(options: RedisOptions) -> Any:
+    """The sentinels of ``options`` (a redis-py :class:`~redis.sentinel.Sentinel`, untyped), asked with the
+    Redis timeout."""
+    asked = {"socket_timeout": options.timeout_s, "socket_connect_timeout": options.timeout_s}
+    sentinel: Any = Sentinel
+    return sentinel(list(options.sentinels), sentinel_kwargs=asked)
+
+
+def redis_version(client: redis.Redis) -> tuple[int, int]:
+    """The (major, minor) version of the Redis ``client`` reaches."""
+    found = str(cast(dict[str, Any], client.info("server")).get("redis_version", "0.0")).split(".")
+    return int(found[0]), int(found[1]) if len(found) > 1 else 0
+
+
+def durability_refusal(options: RedisOptions) -> str | None:
+    """Why the Redis of ``options`` cannot keep the promise of ``options.durability``, or None when it can.
+
+    ``fsync`` needs ``WAITAOF`` (Redis 7.2 or newer) and the append-only file
+    on; ``replica`` and ``local`` need nothing that can be checked before the
+    first write (a primary without a replica answers 503 ``outcome_unknown``).
+    """
+    if options.durability != "fsync":
+        return None
+    client = _lone_client(options)
+    try:
+        version = redis_version(client)
+        aof = str(cast(dict[str, Any], client.info("persistence")).get("aof_enabled", "0")) == "1"
+    except STORE_ERRORS as error:
+        return f"TIENLEN_DURABILITY=fsync: the version of Redis could not be asked: {error}"
+    finally:
+        client.close()
+    if version < WAITAOF_SINCE:
+        shown = ".".join(map(str, version))
+        return f"TIENLEN_DURABILITY=fsync needs Redis 7.2 or newer (WAITAOF); this Redis is {shown}: use replica"
+    if not aof:
+        return "TIENLEN_DURABILITY=fsync needs the primary's append-only file on (appendonly yes)"
+    return None
+
+
+def _lone_client(options: RedisOptions) -> redis.Redis:
+    """A one-server client of the primary of ``options`` (not a cluster) that never retries."""
+    lone: dict[str, Any] = {
+        "socket_timeout": options.timeout_s,
+        "socket_connect_timeout": options.timeout_s,
+        "retry": Retry(NoBackoff(), 0),
+    }
+    if options.sentinels:
+        primary = _sentinel(options).master_for(options.sentinel_master, connection_class=PrimaryConnection, **lone)
+        return cast(redis.Redis, primary)
+    return redis.Redis.from_url(options.url, **lone)
 
 
 class Pinger:
@@ -78,14 +312,7 @@ class Pinger:
 
     def __init__(self, options: RedisOptions, client: Client) -> None:
         self._cluster = client if isinstance(client, RedisCluster) else None
-        self._single: redis.Redis | None = None
-        if self._cluster is None:
-            self._single = redis.Redis.from_url(
-                options.url,
-                socket_timeout=options.timeout_s,
-                socket_connect_timeout=options.timeout_s,
-                retry=Retry(NoBackoff(), 0),
-            )
+        self._single = _lone_client(options) if self._cluster is None else None
 
     def __call__(self) -> bool:
         """True when the server (every primary of a cluster) answered PING within the timeout."""
@@ -114,7 +341,8 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
 
     Raises :class:`StoreUnavailableError` when Redis cannot have run it (no
     connection, the command not sent in full, a cluster redirection) and
-    :class:`OutcomeUnknownError` when it was sent but its answer did not come.
+    :class:`OutcomeUnknownError` when it was sent but its answer did not come,
+    or its copy (the client's :class:`Durability`) was not confirmed in time.
     """
     for _attempt in range(3):
         with _checkout(client, keys[0]) as (node, connection):
@@ -124,7 +352,7 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
                 connection.disconnect()
                 raise StoreUnavailableError(str(error)) from error
             try:
-                return connection.read_response()
+                reply = connection.read_response()
             except _NOTHING_RAN as error:
                 refusal: Exception = error
             except redis.ResponseError:
@@ -132,6 +360,10 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
             except STORE_ERRORS as error:
                 connection.disconnect()
                 raise OutcomeUnknownError(f"the write was sent but not confirmed: {error}") from error
+            else:
+                if isinstance(node, DurableRedis):
+                    node.durability.confirm(connection)  # the copy promised, on the connection that wrote
+                return reply
         # Redis refused to run it: load the script, or learn the cluster's slots again, and try again.
         if isinstance(refusal, NoScriptError):
             try:
@@ -141,6 +373,29 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
         else:
             _learn_slots(client)
     raise StoreUnavailableError(f"Redis did not run the write: {refusal}")
+
+
+def confirm_earlier_writes(client: Client, key: str) -> None:
+    """Wait, as a write would, until every write the primary holding ``key`` applied so far has its copy.
+
+    For an answer given again (an ``Idempotency-Key`` retry): the attempt
+    that wrote it may have answered 503 because its copy was not confirmed,
+    so the retry confirms it before answering. ``WAIT`` counts a
+    connection's own writes, so this connection writes first: a ``PUBLISH``
+    on a channel nobody follows, which changes no data but is copied to the
+    replicas after everything before it. Nothing when writes do not wait.
+    Raises :class:`OutcomeUnknownError` when the copy is not confirmed in time.
+    """
+    with _checkout(client, key) as (node, connection):
+        if not isinstance(node, DurableRedis) or not node.durability.waits:
+            return
+        try:
+            connection.send_command("PUBLISH", CONFIRM_CHANNEL, "")
+            connection.read_response()
+        except STORE_ERRORS as error:
+            connection.disconnect()
+            raise StoreUnavailableError(str(error)) from error
+        node.durability.confirm(connection)
 
 
 def read_replies(client: Client, key: str, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
