@@ -283,24 +283,15 @@ def _lean_log_records() -> None:
 
 
 def _durability_refusal(settings: Settings) -> str | None:
-    """Why the Redis cannot keep ``TIENLEN_DURABILITY``'s promise (``fsync`` on a Redis before 7.2), or None.
+    """Why the store cannot keep ``TIENLEN_DURABILITY``'s promise (``fsync`` on a Redis before 7.2), or None.
 
-    Redis is asked only for ``fsync``; the store module is imported only then (this is gunicorn's first process).
+    Redis is asked only for ``fsync``, and only then does this process (gunicorn's master) load the app's modules.
     """
-    if settings.durability != "fsync" or settings.store != "redis":
+    if settings.durability != "fsync":
         return None
-    from .store.connect import RedisOptions, durability_refusal
+    from .api import refusal
 
-    return durability_refusal(
-        RedisOptions(
-            settings.redis_url,
-            settings.redis_cluster,
-            settings.redis_timeout_s,
-            sentinels=settings.redis_sentinels,
-            sentinel_master=settings.redis_sentinel_master,
-            durability=settings.durability,
-        )
-    )
+    return refusal(settings)
 
 
 def serve(config: ServeConfig) -> int:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .store import MatchStore
+    from .store import MatchStore, RedisOptions
     from .store.layout import Lifetimes
 
 DEFAULT_STORE = "redis"
@@ -37,10 +37,10 @@ class StoreOptions:
     durability: str = "local"
 
 
-def _redis(options: StoreOptions) -> MatchStore:
-    from .store import RedisMatchStore, RedisOptions
+def _redis_options(options: StoreOptions) -> RedisOptions:
+    from .store import RedisOptions
 
-    redis = RedisOptions(
+    return RedisOptions(
         options.url,
         options.cluster,
         options.timeout_s,
@@ -49,13 +49,32 @@ def _redis(options: StoreOptions) -> MatchStore:
         sentinel_master=options.sentinel_master,
         durability=options.durability,
     )
-    return RedisMatchStore.connect(redis, options.lifetimes, max_waiters=options.max_waiters)
+
+
+def _redis(options: StoreOptions) -> MatchStore:
+    from .store import RedisMatchStore
+
+    return RedisMatchStore.connect(_redis_options(options), options.lifetimes, max_waiters=options.max_waiters)
+
+
+def _redis_refusal(options: StoreOptions) -> str | None:
+    from .store.connect import durability_refusal
+
+    return durability_refusal(_redis_options(options))
 
 
 BACKENDS: dict[str, Callable[[StoreOptions], MatchStore]] = {"redis": _redis}
+# Why a kind's store cannot run with the options (asked once before the server starts), or None.
+REFUSALS: dict[str, Callable[[StoreOptions], str | None]] = {"redis": _redis_refusal}
 STORE_KINDS: tuple[str, ...] = tuple(BACKENDS)
 
 
 def open_store(kind: str, options: StoreOptions) -> MatchStore:
     """The store of kind ``kind`` (one of :data:`STORE_KINDS`)."""
     return BACKENDS[kind](options)
+
+
+def store_refusal(kind: str, options: StoreOptions) -> str | None:
+    """Why the store of kind ``kind`` cannot keep what ``options`` ask (``TIENLEN_DURABILITY=fsync`` on a Redis
+    without ``WAITAOF``), or None; may ask the store, so it is asked once, before the server starts."""
+    return REFUSALS[kind](options)
