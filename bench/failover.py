@@ -1,14 +1,17 @@
 """Failover benchmark: what a Redis primary's death costs under load, by durability (``make bench-failover``).
 
-For each ``--durability`` (by default ``replica`` then ``local``) it starts,
+For the ``--durability`` levels (by default ``replica`` and ``local``) it starts,
 in a temporary directory on free ports, a Redis primary, one replica and
 three Redis Sentinels (:class:`~tienlen.local_redis.sentinel.LocalSentinelGroup`,
 down-after 1 s) and ``python -m tienlen serve`` pointed at the sentinels
 (``TIENLEN_REDIS_SENTINELS``, ``TIENLEN_DURABILITY``), then:
 
-1. *throughput* (``--duration`` s, skipped at 0): ``--threads`` clients play
-   four-seat matches as ``make bench-http`` does (``bench/http_players.py``);
-   actions/s and the action latency's p50/p99;
+1. *throughput* (skipped with ``--duration 0``): one group and a server of
+   each durability on it; ``--threads`` clients play four-seat matches as
+   ``make bench-http`` does (``bench/http_players.py``) against each server
+   in turn, ``--rounds`` phases of ``--duration`` s each, alternated so that
+   both see the same machine; medians of actions/s and the action latency's
+   p50/p99;
 2. *failovers* (``--failovers``): ``--players`` accounts play matches against
    a bot (``bench/failover_players.py``) while, every ``--between`` seconds,
    the primary is SIGKILLed. ``--link-cut-ms`` before each kill the link to
@@ -36,6 +39,7 @@ import json
 import os
 import platform
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,7 +72,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the replica's link is cut this long before each kill (default 300; 0: never)",
     )
     parser.add_argument("--players", type=int, default=8, help="player threads during the failovers (default 8)")
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds of the throughput phase (0: none)")
+    parser.add_argument("--duration", type=float, default=8.0, help="seconds of each throughput phase (0: none)")
+    parser.add_argument("--rounds", type=int, default=3, help="throughput phases per durability, alternated")
     parser.add_argument("--threads", type=int, default=16, help="client threads of the throughput phase")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes (default 2)")
     return parser.parse_args(argv)
@@ -206,7 +211,7 @@ def _downtime(kill: float, writes: list[tuple[float, float]]) -> float | None:
 
 
 def run(durability: str, args: argparse.Namespace, tmpdir: Path) -> dict[str, Any]:
-    """One durability's run on a fresh group and server."""
+    """One durability's failovers on a fresh group and server."""
     folder = tmpdir / durability
     group = LocalSentinelGroup(folder)
     server = None
@@ -214,27 +219,60 @@ def run(durability: str, args: argparse.Namespace, tmpdir: Path) -> dict[str, An
         print(f"bench: {durability}: starting a primary, a replica and 3 sentinels", file=sys.stderr, flush=True)
         group.start()
         server, port = start_server(group, durability, args.workers, folder / "server.log")
-        result: dict[str, Any] = {"durability": durability}
-        if args.duration > 0:
-            print(f"bench: {durability}: throughput for {args.duration:.0f}s", file=sys.stderr, flush=True)
-            result["throughput"] = throughput(port, args.threads, args.duration)
-        if args.failovers > 0:
-            result |= failovers(group, port, args)
-        return result
+        return {"durability": durability} | failovers(group, port, args)
     finally:
         if server is not None:
             stop_process(server)
         group.stop()
 
 
+def compare(durabilities: list[str], args: argparse.Namespace, tmpdir: Path) -> dict[str, Any]:
+    """Actions/s and p99 of each durability: a server each on one group, their phases alternated
+    (``--rounds`` rounds of ``--duration`` s each, the first server of a round taking turns), medians."""
+    folder = tmpdir / "compare"
+    group = LocalSentinelGroup(folder)
+    servers: dict[str, tuple[Any, int]] = {}
+    phases: dict[str, list[dict[str, Any]]] = {d: [] for d in durabilities}
+    try:
+        group.start()
+        for durability in durabilities:
+            servers[durability] = start_server(group, durability, args.workers, folder / f"{durability}.log")
+        for number in range(args.rounds):
+            order = durabilities[number % len(durabilities) :] + durabilities[: number % len(durabilities)]
+            for durability in order:
+                print(f"bench: round {number + 1}: {durability} for {args.duration:.0f}s", file=sys.stderr, flush=True)
+                phases[durability].append(throughput(servers[durability][1], args.threads, args.duration))
+    finally:
+        for server, _port in servers.values():
+            stop_process(server)
+        group.stop()
+    result: dict[str, Any] = {}
+    for durability, measured in phases.items():
+        result[durability] = {
+            "actions_per_s": statistics.median(m["actions_per_s"] for m in measured),
+            "p50_ms": statistics.median(m["p50_ms"] or 0.0 for m in measured),
+            "p99_ms": statistics.median(m["p99_ms"] or 0.0 for m in measured),
+            "errors": sum(m["errors"] for m in measured),
+            "rounds": [m["actions_per_s"] for m in measured],
+        }
+    if "replica" in result and "local" in result and result["local"]["actions_per_s"]:
+        result["replica_over_local"] = round(result["replica"]["actions_per_s"] / result["local"]["actions_per_s"], 3)
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one JSON object."""
     args = parse_args(argv)
+    durabilities = args.durability or ["replica", "local"]
     runs: list[dict[str, Any]] = []
+    compared: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="tienlen-failover-") as tmp:
-        for durability in args.durability or ["replica", "local"]:
-            runs.append(run(durability, args, Path(tmp)))
+        if args.duration > 0:
+            compared = compare(durabilities, args, Path(tmp))
+        if args.failovers > 0:
+            runs = [run(durability, args, Path(tmp)) for durability in durabilities]
     result = {
+        "throughput": compared,
         "runs": runs,
         "setup": {
             "replicas": 1,
@@ -243,9 +281,15 @@ def main(argv: list[str] | None = None) -> int:
             "link_cut_ms": args.link_cut_ms,
             "players": args.players,
             "throughput_threads": args.threads,
+            "rounds": args.rounds,
             "workers": args.workers,
         },
-        "machine": {"nproc": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+        "machine": {
+            "nproc": os.cpu_count(),
+            "load": os.getloadavg()[0],
+            "platform": platform.platform(),
+            "python": platform.python_version(),
+        },
     }
     print(json.dumps(result))
     failed = False

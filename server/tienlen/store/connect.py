@@ -88,21 +88,35 @@ class Durability:
         """Whether writes wait at all."""
         return self.level != "local"
 
-    def confirm(self, connection: Any) -> None:
-        """On ``connection``, after a write on it: wait for the promised copy.
-
-        Raises :class:`OutcomeUnknownError` when it is not confirmed within
-        :attr:`timeout_ms` or the connection fails meanwhile (the primary has
-        the write; a failover may lose it).
-        """
+    @property
+    def command(self) -> tuple[Any, ...] | None:
+        """The command that waits for the copy (sent right behind the write, in the same packet), or None."""
         if self.level == "replica":
-            command: tuple[Any, ...] = ("WAIT", 1, self.timeout_ms)
-        elif self.level == "fsync":
-            command = ("WAITAOF", 1, 0, self.timeout_ms)
-        else:
+            return ("WAIT", 1, self.timeout_ms)
+        if self.level == "fsync":
+            return ("WAITAOF", 1, 0, self.timeout_ms)
+        return None
+
+    def confirm(self, connection: Any) -> None:
+        """On ``connection``, after a write on it: wait for the promised copy (send :attr:`command`, :meth:`check`)."""
+        command = self.command
+        if command is None:
             return
         try:
             connection.send_command(*command)
+        except STORE_ERRORS as error:
+            connection.disconnect()
+            raise OutcomeUnknownError(f"the write was applied but its copy was not confirmed: {error}") from error
+        self.check(connection)
+
+    def check(self, connection: Any) -> None:
+        """Read the reply of :attr:`command`, sent after a write on ``connection``.
+
+        Raises :class:`OutcomeUnknownError` when the copy is not confirmed
+        within :attr:`timeout_ms` or the connection fails meanwhile (the
+        primary has the write; a failover may lose it).
+        """
+        try:
             reply = connection.read_response()
         except STORE_ERRORS as error:
             connection.disconnect()
@@ -111,6 +125,17 @@ class Durability:
         if copies < 1:
             where = "on a replica" if self.level == "replica" else "on the primary's disk"
             raise OutcomeUnknownError(f"the write was applied but not confirmed {where} within {self.timeout_ms} ms")
+
+
+def _skip_reply(connection: Any) -> None:
+    """Read and drop the next reply on ``connection`` (a wait behind a write that failed); a broken
+    connection is closed."""
+    try:
+        connection.read_response()
+    except redis.ResponseError:
+        pass
+    except STORE_ERRORS:
+        connection.disconnect()
 
 
 def writes(command_name: Any) -> bool:
@@ -151,10 +176,21 @@ class DurableRedis(redis.Redis):
     durability = Durability()
 
     def _send_command_parse_response(self, conn: Any, command_name: Any, *args: Any, **options: Any) -> Any:
-        base: Any = super()  # untyped in redis-py
-        reply = base._send_command_parse_response(conn, command_name, *args, **options)
-        if self.durability.waits and writes(command_name):
-            self.durability.confirm(conn)
+        wait = self.durability.command
+        if wait is None or not writes(command_name):
+            base: Any = super()  # untyped in redis-py
+            return base._send_command_parse_response(conn, command_name, *args, **options)
+        conn.send_packed_command(conn.pack_commands([args, wait]))  # the wait right behind: one round trip
+        try:
+            this: Any = self  # parse_response is untyped in redis-py
+            reply = this.parse_response(conn, command_name, **options)
+        except redis.ResponseError:
+            _skip_reply(conn)  # refused: nothing written, nothing to wait for
+            raise
+        except STORE_ERRORS:
+            conn.disconnect()
+            raise
+        self.durability.check(conn)
         return reply
 
     def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Pipeline:
@@ -346,8 +382,10 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
     """
     for _attempt in range(3):
         with _checkout(client, keys[0]) as (node, connection):
-            try:
-                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            wait = node.durability.command if isinstance(node, DurableRedis) else None
+            commands: list[tuple[Any, ...]] = [("EVALSHA", script.sha, len(keys), *keys, *args)]
+            try:  # the wait for the copy (if any) right behind the script, on the connection that wrote
+                connection.send_packed_command(connection.pack_commands([*commands, wait] if wait else commands))
             except STORE_ERRORS as error:  # not sent in full: Redis dropped the partial command
                 connection.disconnect()
                 raise StoreUnavailableError(str(error)) from error
@@ -355,14 +393,18 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
                 reply = connection.read_response()
             except _NOTHING_RAN as error:
                 refusal: Exception = error
+                if wait:
+                    _skip_reply(connection)
             except redis.ResponseError:
+                if wait:
+                    _skip_reply(connection)
                 raise
             except STORE_ERRORS as error:
                 connection.disconnect()
                 raise OutcomeUnknownError(f"the write was sent but not confirmed: {error}") from error
             else:
-                if isinstance(node, DurableRedis):
-                    node.durability.confirm(connection)  # the copy promised, on the connection that wrote
+                if wait:
+                    cast(DurableRedis, node).durability.check(connection)
                 return reply
         # Redis refused to run it: load the script, or learn the cluster's slots again, and try again.
         if isinstance(refusal, NoScriptError):
