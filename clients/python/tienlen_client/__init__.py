@@ -35,6 +35,17 @@ or ``match_cancelled``)::
 
 :meth:`Client.events` with ``wait`` (a long poll) does the same one page at a time.
 
+A bot's one connection: :meth:`Client.follow_my_events` follows the
+account's inbox (``GET /v1/me/events/stream``: challenges, quick-play tables,
+its matches starting and ending, its turns; :class:`InboxStream`, which never
+ends by itself and resumes after the last ``seq`` it yielded), and
+:meth:`Client.my_events` long-polls it one page at a time. Quick play:
+:meth:`Client.enqueue`, :meth:`Client.ticket`, :meth:`Client.leave_queue`;
+:meth:`Client.my_settings`, :meth:`Client.set_my_settings` (which challenges
+the account takes) and :meth:`Client.bots` (bots online); typed dictionaries of
+:mod:`.inbox` and :mod:`.queue`. :mod:`.runner` is ``tienlen-bot``, which plays
+every match an account is seated in with a policy, unattended.
+
 Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
 session token; :meth:`Client.me`, :meth:`Client.create_token`,
 :meth:`Client.tokens`, :meth:`Client.revoke_token`, :meth:`Client.logout` and
@@ -74,10 +85,12 @@ from __future__ import annotations
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
+from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, OnlineBot
+from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
 from .seat import Seat
-from .stream import FINAL_EVENTS, EventStream
+from .stream import FINAL_EVENTS, EventStream, InboxStream
 from .transport import ApiError, ConnectionFailed, Endpoint, Response, RetryPolicy, new_idempotency_key
 
 __all__ = [
@@ -85,17 +98,23 @@ __all__ = [
     "Account",
     "ApiError",
     "BoardEntry",
+    "ChallengeSettings",
     "Client",
     "ConnectionFailed",
     "Endpoint",
     "EventStream",
     "Export",
+    "InboxEvent",
+    "InboxEventType",
+    "InboxPage",
+    "InboxStream",
     "IssuedToken",
     "KeptMatch",
     "KeptPage",
     "KeptSeat",
     "Leaderboard",
     "LobbySeat",
+    "OnlineBot",
     "PersonalToken",
     "Player",
     "PlayerRating",
@@ -107,5 +126,7 @@ __all__ = [
     "Scope",
     "Seat",
     "Session",
+    "Ticket",
+    "TicketStatus",
     "new_idempotency_key",
 ]

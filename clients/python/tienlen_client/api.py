@@ -20,10 +20,12 @@ from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .history import Export, KeptMatch, KeptPage, Player
+from .inbox import ChallengeSettings, InboxPage, OnlineBot
+from .queue import Ticket
 from .ratings import Leaderboard
 from .rooms import Room, RoomSeat
 from .seat import Seat, key_header
-from .stream import EventStream
+from .stream import EventStream, InboxStream
 from .transport import NO_RETRY, ApiError, Endpoint, Response, RetryPolicy, Transport, error_body
 
 __all__ = ["Client", "Seat"]
@@ -110,6 +112,11 @@ class Client:
     def close(self) -> None:
         """Close the connection (the next call opens a new one)."""
         self.transport.close()
+
+    def interrupt(self) -> None:
+        """Cut the connection a call of another thread is blocked on (e.g. a long poll): that call raises
+        :class:`ConnectionFailed` at once, without a retry (safe from any thread)."""
+        self.transport.interrupt()
 
     def __enter__(self) -> Client:
         """The client itself; the connection is closed at the end of the ``with``."""
@@ -378,6 +385,86 @@ class Client:
             path += "?" + urllib.parse.urlencode(query)
         transport = self.transport
         return Export(self.endpoint, path, timeout=transport.timeout, retry=transport.retry, sleep=transport.sleep)
+
+    # ------------------------------------------------------------------ one connection for a bot, quick play
+
+    def my_events(self, token: str, after: int = 0, wait: float = 0) -> InboxPage:
+        """``GET /v1/me/events``: the account's inbox events with ``seq`` > ``after`` (at most 500), oldest first.
+
+        With ``wait`` (seconds, up to 30) and nothing new, the answer comes as
+        soon as an event does (a long poll). Pass the answer's ``last_seq`` as
+        the next ``after`` to miss nothing. Listening makes the account
+        *online* for a minute. Scope ``play``; a read, retried.
+        """
+        query = urllib.parse.urlencode({"after": after, "wait": wait})
+        return cast(InboxPage, self.request("GET", f"/v1/me/events?{query}", token=token, expect=200))
+
+    def follow_my_events(
+        self,
+        token: str,
+        after: int = 0,
+        *,
+        read_timeout: float = 45.0,
+        give_up_after: float | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> InboxStream:
+        """The account's inbox events after ``after`` as they come (``GET /v1/me/events/stream``), for as long
+        as it is iterated: see :class:`~tienlen_client.stream.InboxStream`.
+
+        It reconnects with ``Last-Event-ID`` by itself (after a growing pause
+        with jitter, ``sleep`` making it), giving up after ``give_up_after``
+        seconds without a connection (None: never); the stream has a connection
+        of its own. The events are :class:`~tienlen_client.inbox.InboxEvent`.
+        """
+        return InboxStream(
+            self.endpoint, token, after, read_timeout=read_timeout, give_up_after=give_up_after, sleep=sleep
+        )
+
+    def my_settings(self, token: str) -> ChallengeSettings:
+        """``GET /v1/me/settings``: whether the account takes rated challenges and casual ones."""
+        return cast(ChallengeSettings, self.request("GET", "/v1/me/settings", token=token, expect=200))
+
+    def set_my_settings(self, token: str, rated: bool | None = None, casual: bool | None = None) -> ChallengeSettings:
+        """``PUT /v1/me/settings``: change which challenges the account takes (None: unchanged); the settings now.
+
+        Needs the ``account`` scope (a session's token has it). Safe to retry: it sets values.
+        """
+        body = {name: value for name, value in (("rated", rated), ("casual", casual)) if value is not None}
+        return cast(ChallengeSettings, self.request("PUT", "/v1/me/settings", body, token=token, expect=200))
+
+    def bots(self) -> list[OnlineBot]:
+        """``GET /v1/bots``: the bot accounts online (listening to their inbox in the last minute), latest first."""
+        return cast(list[OnlineBot], self.request("GET", "/v1/bots", expect=200)["bots"])
+
+    def enqueue(self, token: str, players: int = 4, preset: str | None = None, rated: bool = True) -> Ticket:
+        """``POST /v1/queue`` → 202 a quick-play ticket for a table of ``players`` (scope ``play``).
+
+        When it is matched the account hears ``queue_matched`` then
+        ``match_started`` on its inbox (or :meth:`ticket` says so), and its
+        token acts for the seat. 409 ``already_queued`` when the account holds
+        a ticket already: also the answer to a retry whose first attempt was
+        applied (:attr:`ApiError.attempts` > 1).
+        """
+        body: dict[str, Any] = {"players": players, "rated": rated}
+        if preset is not None:
+            body["preset"] = preset
+        return cast(Ticket, self.request("POST", "/v1/queue", body, token=token, expect=202))
+
+    def ticket(self, token: str, ticket: str, wait: float = 0) -> Ticket:
+        """``GET /v1/queue/{ticket}``: the ticket now; with ``wait`` (up to 30 s) as soon as it is matched.
+
+        404 ``ticket_not_found`` for another account's or an unknown ticket. A read, retried.
+        """
+        path = f"/v1/queue/{_segment(ticket)}?{urllib.parse.urlencode({'wait': wait})}"
+        return cast(Ticket, self.request("GET", path, token=token, expect=200))
+
+    def leave_queue(self, token: str, ticket: str) -> None:
+        """``DELETE /v1/queue/{ticket}`` → 204: give the ticket up (409 ``already_matched`` once it found a table).
+
+        Retried as every write is: a refusal after more than one attempt
+        (:attr:`ApiError.attempts` > 1) may mean an earlier one was applied.
+        """
+        self.request("DELETE", f"/v1/queue/{_segment(ticket)}", token=token, expect=204)
 
 
 def _segment(text: str) -> str:
