@@ -123,7 +123,7 @@ def test_a_policy_that_raises_or_plays_illegal_cards_does_not_stop_the_runner(
         wait_until(lambda: runner.finished >= 2, what="the second match to be played")
     for match_id in (first, second):
         assert client.match(match_id)["status"] == "finished"
-    assert Clumsy.made == 2
+    assert Clumsy.made == 2 and runner.fallbacks >= 6  # three mistakes a match
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert any("the policy raised" in w for w in warnings)
     assert any("not an action" in w for w in warnings)
@@ -145,6 +145,27 @@ def test_a_policy_function_plays_a_match_it_was_seated_in_before_the_runner_star
         wait_until(lambda: runner.finished >= 1, what="the match to be played")
     assert client.match(match_id)["status"] == "finished"
     assert [line.split()[1] for line in finished_lines(caplog)] == [match_id]
+
+
+def test_the_trained_example_policy_plays_online_unchanged_through_the_runner(
+    live_server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Rule: a policy saved by train_easy.py plays through tienlen-bot as `train_easy:policy`
+    (TIENLEN_POLICY_FILE names the file): every action it chooses is legal, so none is replaced."""
+    from train_easy import POLICY_VARIABLE, LinearPolicy
+
+    caplog.set_level(logging.INFO, logger="tienlen_bot")
+    saved = tmp_path / "policy.npz"
+    LinearPolicy.zeros().save(saved)  # untrained: uniform over the allowed actions, which is what is checked
+    monkeypatch.setenv(POLICY_VARIABLE, str(saved))
+    client = Client(live_server)
+    member = new_member(client)
+    with running(live_server, member, load_policy("train_easy:policy")) as runner:
+        match_id = house_match(client, member)
+        wait_until(lambda: runner.finished >= 1, what="the match to be played")
+    assert runner.fallbacks == 0
+    assert client.match(match_id)["status"] == "finished"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 # ---------------------------------------------------------------------------------------------- challenges

@@ -79,7 +79,9 @@ class Runner:
 
     :meth:`run` blocks; :meth:`stop` (from any thread, or a signal handler)
     makes it return soon. ``finished`` counts the matches that finished
-    while it ran; ``exit_status`` is 0, or 1 when the server refused the token.
+    while it ran; ``fallbacks`` the turns its workers played the lowest legal
+    play instead of the policy's action (counted as each worker ends);
+    ``exit_status`` is 0, or 1 when the server refused the token.
     """
 
     def __init__(self, config: Config, policy: PolicyFactory, *, wait_s: float = WAIT_S) -> None:
@@ -98,7 +100,9 @@ class Runner:
         self.workers: dict[str, MatchWorker] = {}
         self.ended_at: dict[str, float] = {}  # match → when its worker saw it finished
         self.finished = 0
+        self.fallbacks = 0
         self.exit_status = 0
+        self._count_lock = threading.Lock()
         self._finished = _Remembered()
         self._answered = _Remembered()
         self._ready = False  # the backlog was handled
@@ -253,7 +257,7 @@ class Runner:
             match_id,
             self.policy,
             self.stopping,
-            lambda ended: self.notes.put(WorkerEnded(ended, time.monotonic())),
+            self._ended,
             wait_s=self.wait_s,
         )
         self.workers[match_id] = worker
@@ -261,6 +265,12 @@ class Runner:
         log.debug("match %s: playing", match_id)
         if self._queued and self._ticket is not None:
             self._leave_queue()
+
+    def _ended(self, worker: MatchWorker) -> None:
+        """A worker's last word (in its thread): count its fallbacks, tell the loop."""
+        with self._count_lock:
+            self.fallbacks += worker.fallbacks
+        self.notes.put(WorkerEnded(worker, time.monotonic()))
 
     def _worker_ended(self, note: WorkerEnded) -> None:
         worker = note.worker
