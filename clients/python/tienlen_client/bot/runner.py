@@ -139,7 +139,7 @@ class Runner:
                 except (ApiError, ConnectionError) as error:
                     log.warning("%s", error)
                 if config.max_matches is not None and self.finished >= config.max_matches:
-                    log.info("played %d matches: stopping", self.finished)
+                    log.info("%d matches finished (--max-matches): stopping", self.finished)
                     break
         finally:
             self._shut_down()
