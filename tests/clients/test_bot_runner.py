@@ -297,8 +297,10 @@ def test_the_console_script_plays_until_max_matches_and_stops_cleanly_on_sigterm
     assert len(lines) == 1 and f"match {match_id} finished: seat 0 of 2" in lines[0] and "INFO" in lines[0]
     bot = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        wait_until(lambda: member.name in [b["name"] for b in client.bots()], what="the bot to be online again")
-        time.sleep(0.5)
+        assert bot.stderr is not None
+        first = bot.stderr.readline()  # written once its signal handlers are set
+        assert "tienlen-bot on " in first, first
+        time.sleep(0.5)  # reading its inbox by now
         bot.send_signal(signal.SIGTERM)
         _, err = bot.communicate(timeout=10)
     finally:
