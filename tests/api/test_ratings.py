@@ -110,9 +110,7 @@ def test_the_leaderboard_pages_best_first_without_repeats(ratings: RedisRatings)
     assert not [e for e in ratings.board_page(players, kind, None, 100) if e[0] in made]
 
 
-def test_applied_notes_older_than_a_month_go_as_new_ones_come(
-    ratings: RedisRatings, redis_server: LocalRedis, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_applied_notes_older_than_a_month_go_as_new_ones_come(ratings: RedisRatings, redis_server: LocalRedis) -> None:
     """Rule: an account's notes of applied matches are kept 30 days (a house bot's stay small) and a settled
     result lives as long; a note still kept still stops a second application."""
     from tienlen.store import ratings as store
@@ -120,7 +118,7 @@ def test_applied_notes_older_than_a_month_go_as_new_ones_come(
     account = secrets.token_hex(10)
     new = Rating.new().to_dict()
     now = 1_800_000_000.0
-    monkeypatch.setattr(store.time, "time", lambda: now)
+    ratings.clock = lambda: now
     assert ratings.apply(account, "old-match", 4, (1.0, 1.0), new)
     now += store.APPLIED_KEPT_S - 1
     assert not ratings.apply(account, "old-match", 4, (1.0, 1.0), new)
@@ -131,7 +129,7 @@ def test_applied_notes_older_than_a_month_go_as_new_ones_come(
         assert client.zrange(store.applied_key(account), 0, -1) == [b"new-match"]
         match_id = "m" + secrets.token_hex(10)
         ratings.settle(match_id, {"players": 4, "accounts": {}, "seats": {}})
-        assert 0 < client.ttl(store.result_key(match_id)) <= store.APPLIED_KEPT_S
+        assert 0 < int(client.ttl(store.result_key(match_id))) <= store.APPLIED_KEPT_S
     finally:
         client.close()
     assert ratings.ratings(account)[4]["games"] == 2

@@ -115,6 +115,7 @@ class RedisRatings:
 
     def __init__(self, client: Client) -> None:
         self._ratings_client = client
+        self.clock: Callable[[], float] = time.time  # when a match is applied (to prune old notes)
         scripts: Any = client
         self._apply = scripts.register_script(_APPLY)
 
@@ -143,7 +144,7 @@ class RedisRatings:
         ``new`` is the rating of a player with none yet at this table size.
         """
         mu_change, sigma_ratio = change
-        now = time.time()
+        now = self.clock()
         args = [match_id, players, repr(mu_change), repr(sigma_ratio), wire.dumps(new), repr(now)]
         args.append(repr(now - APPLIED_KEPT_S))
         keys = [ratings_key(account_id), applied_key(account_id)]
