@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.support.accounts import auth, fresh_name, session_of
+from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import json_object
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
@@ -234,3 +234,17 @@ def test_refusals_name_their_reason_and_change_nothing(slow_fill: Flask) -> None
     assert partner["status"] == "matched"
     answer = client.delete(f"/v1/queue/{again['ticket']}", headers=auth(mine))
     assert (answer.status_code, json_object(answer)["reason"]) == (409, "already_matched")
+
+
+def test_deleting_an_account_takes_its_waiting_ticket_out_of_the_queue(slow_fill: Flask) -> None:
+    """Rule: a deleted account waits for no table: its ticket leaves its pool (nobody is seated with it)."""
+    client = slow_fill.test_client()
+    token = session_of(client, fresh_name("q"))
+    made = enqueue(client, token, players=2, preset="classic")
+    queue = service_of(slow_fill).queue
+    assert [w.ticket for w in queue.waiting("2:classic:1")] == [made["ticket"]]
+    gone = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token))
+    assert gone.status_code == 204, gone.json
+    assert queue.waiting("2:classic:1") == []
+    found = queue.get(made["ticket"])
+    assert found is not None and found.status == "left"
