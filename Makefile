@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install bench-engine bench-env bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,14 @@ bench-engine: $(RUNTIME)
 # The training environment: steps and hands a second with random legal actions (pure Python)
 bench-env: $(ENV)
 	$(BIN)/python bench/env.py
+
+# Quick play: 2,000 accounts arrive at a steady rate; waits, tables with bots, rating spread, none lost or doubled
+bench-queue: $(RUNTIME)
+	$(BIN)/python bench/quick_play.py
+
+# Rated play through the queue: do ratings rank random < easy < medium < hard accounts? (Kendall tau)
+bench-ratings: $(RUNTIME)
+	$(BIN)/python bench/rated_sim.py --matches 1000 --per-level 4 --hard-iterations 60
 
 bench-bots: $(RUNTIME)
 	$(BIN)/python bench/bots.py --hints

@@ -46,6 +46,8 @@ DEFAULT_WAITING_TTL_S = 3600
 DEFAULT_REDIS_TIMEOUT_S = 1.0
 DEFAULT_WRITES_AT_ONCE = 1
 DEFAULT_SESSION_DAYS = 30
+DEFAULT_QUEUE_FILL_S = 15.0
+DEFAULT_QUEUE_TURN_S = 30
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -87,6 +89,8 @@ VARIABLES = (
     "TIENLEN_SESSION_DAYS",
     "TIENLEN_ANONYMOUS_HOSTING",
     "TIENLEN_HISTORY_DAYS",
+    "TIENLEN_QUEUE_FILL_S",
+    "TIENLEN_QUEUE_TURN_S",
     "TIENLEN_CORS_ORIGINS",
     "TIENLEN_WEB_DIR",
     "TIENLEN_LOG_LEVEL",
@@ -152,6 +156,9 @@ class Settings:
     ``TIENLEN_ANONYMOUS_HOSTING`` ``0``         ``1``: a match with open seats may be made without an account (a
                                                 private server); by default hosting one takes an account
     ``TIENLEN_HISTORY_DAYS``   (keep)           days a finished match stays in its players' histories; unset: kept
+    ``TIENLEN_QUEUE_FILL_S``   ``15``           seconds a quick-play ticket waits for players before house bots take
+                                                the seats left (``0``: at once)
+    ``TIENLEN_QUEUE_TURN_S``   ``30``           seconds per turn in quick-play matches (``0``: no turn clock)
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
@@ -185,6 +192,8 @@ class Settings:
     session_days: int = DEFAULT_SESSION_DAYS
     anonymous_hosting: bool = False
     history_days: int | None = None  # None: kept for good
+    queue_fill_s: float = DEFAULT_QUEUE_FILL_S
+    queue_turn_s: int = DEFAULT_QUEUE_TURN_S  # 0: no turn clock
     cors_origins: tuple[str, ...] = ()
     web_dir: Path | None = field(default_factory=checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
@@ -220,6 +229,8 @@ class Settings:
             session_days=_whole_number(values, "TIENLEN_SESSION_DAYS", DEFAULT_SESSION_DAYS),
             anonymous_hosting=_flag(values, "TIENLEN_ANONYMOUS_HOSTING"),
             history_days=_days_or_forever(values, "TIENLEN_HISTORY_DAYS"),
+            queue_fill_s=_seconds(values, "TIENLEN_QUEUE_FILL_S", DEFAULT_QUEUE_FILL_S),
+            queue_turn_s=_whole_number(values, "TIENLEN_QUEUE_TURN_S", DEFAULT_QUEUE_TURN_S, least=0),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),
@@ -357,6 +368,20 @@ def _whole_number(values: Mapping[str, str], name: str, default: int, *, least: 
         raise SettingsError(f"{name} must be {wanted}, not {raw!r}") from None
     if number < least:
         raise SettingsError(f"{name} must be {wanted}, not {raw!r}")
+    return number
+
+
+def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
+    """A number of seconds, 0 or more."""
+    raw = values.get(name)
+    if raw is None:
+        return default
+    try:
+        number = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {raw!r}") from None
+    if not 0 <= number < float("inf"):
+        raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {raw!r}")
     return number
 
 

@@ -661,6 +661,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue the token's account (scope `play`) for a table of `players` (2 to 4) with `preset`, `rated` or not.
+         * @description The answer is a ticket, `waiting` or already `matched`. Tables are
+         *     made of players of close ratings, the window widening the longer they
+         *     wait; after `TIENLEN_QUEUE_FILL_S` (15 s by default) house bots of about
+         *     the players' strength take the seats left. Follow the ticket with
+         *     `GET /v1/queue/{ticket}?wait=` or the account's inbox (`queue_matched`).
+         *     Once matched, the account's token acts for its seat. One ticket an
+         *     account at a time (409 `already_queued`).
+         */
+        post: operations["enqueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/queue/{ticket}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The ticket; with `wait` (seconds, up to 30) the answer comes as soon as it is matched.
+         * @description Another account's ticket answers 404 `ticket_not_found`, as an unknown one does.
+         */
+        get: operations["get_ticket"];
+        put?: never;
+        post?: never;
+        /** Leave the queue: the ticket stops waiting (409 `already_matched` once it found its table). */
+        delete: operations["leave_queue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rooms/{code}": {
         parameters: {
             query?: never;
@@ -970,7 +1019,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -1465,6 +1514,32 @@ export interface components {
         };
         /** @enum {string} */
         Preset: "standard" | "classic" | "ladder";
+        Queue: {
+            /** @description Seats (default `4`) */
+            players?: number;
+            /** @description The rules' preset (default `standard`) */
+            preset?: components["schemas"]["Preset"];
+            /** @description Whether the match moves its players' ratings (default `true`) */
+            rated?: boolean;
+        };
+        QueueTicket: {
+            /** @description Once matched */
+            match_id: string | null;
+            players: number;
+            preset: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            queued_at: string;
+            rated: boolean;
+            /** @description Once matched: the account's seat (its own token acts for it) */
+            seat: number | null;
+            /** @description `waiting` in the queue, `matched` (see `match_id`, `seat`), or `left` */
+            status: components["schemas"]["TicketStatus"];
+            /** @description The ticket's id */
+            ticket: string;
+        };
         Registered: {
             account: components["schemas"]["Account"];
             /**
@@ -1744,6 +1819,8 @@ export interface components {
              */
             type: "table_cleared";
         };
+        /** @enum {string} */
+        TicketStatus: "waiting" | "matched" | "left";
         /** @enum {string} */
         Tiebreak: "best_finish" | "until_clear";
         TimedOutEvent: {
@@ -4791,6 +4868,378 @@ export interface operations {
             /** @description Reasons: `store_unavailable` */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    enqueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Queue"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueTicket"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `already_queued` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_ticket: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for the ticket to be matched (0 to 30) */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                ticket: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueTicket"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `ticket_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `too_many_waiters` */
+            503: {
+                headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    leave_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `ticket_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `already_matched` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {

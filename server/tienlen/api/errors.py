@@ -15,6 +15,8 @@ from werkzeug.http import HTTP_STATUS_CODES
 from ..engine import REFUSAL_REASONS
 from ..service.errors import (
     AccountRequired,
+    AlreadyMatched,
+    AlreadyQueued,
     AlreadySeated,
     IdempotencyKeyReused,
     InvalidCredentials,
@@ -33,6 +35,7 @@ from ..service.errors import (
     RoomNotFound,
     ScopeMissing,
     StaleVersion,
+    TicketNotFound,
     TokenNotFound,
 )
 
@@ -54,6 +57,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (TokenNotFound.reason, 404, False),
     (RoomNotFound.reason, 404, False),
     (PlayerNotFound.reason, 404, False),
+    (TicketNotFound.reason, 404, False),
     (StaleVersion.reason, 409, False),
     (MatchFull.reason, 409, False),
     (MatchNotWaiting.reason, 409, False),
@@ -61,6 +65,8 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (RematchCancelled.reason, 409, False),
     (NameTaken.reason, 409, False),
     (AlreadySeated.reason, 409, False),
+    (AlreadyQueued.reason, 409, False),
+    (AlreadyMatched.reason, 409, False),
     ("payload_too_large", 413, True),
     ("uri_too_long", 414, True),  # refused by gunicorn before the app (a request line over 4094 bytes)
     ("unsupported_media_type", 415, True),

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import Event, Match, format_mask
-from ..store import AnswerKey, MatchRecord, MatchStore, StoreUnavailableError, token_digest
+from ..store import AnswerKey, Clock, MatchRecord, MatchStore, StoreUnavailableError, token_digest
 from ..store.accounts import AccountRecord
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
@@ -41,7 +41,9 @@ class ServiceBase:
     With ``anonymous_hosting`` a match with open seats may be made without an
     account's token (a private server); by default hosting takes an account.
     Every finished match an account sat in is kept (:attr:`history`), for
-    ``history_days`` days (None: for good).
+    ``history_days`` days (None: for good). Quick play fills a table with house
+    bots after ``queue_fill_s`` and gives its matches a turn clock of
+    ``queue_turn_s`` (None: no clock).
     """
 
     def __init__(
@@ -53,8 +55,13 @@ class ServiceBase:
         *,
         anonymous_hosting: bool = False,
         history_days: int | None = None,
+        queue_fill_s: float = 15.0,
+        queue_turn_s: int | None = 30,
     ) -> None:
         self.store = store
+        self.queue = store.queue()
+        self.queue_fill_s = queue_fill_s
+        self.queue_clock = None if not queue_turn_s else Clock(queue_turn_s)
         self.accounts = store.accounts()
         self.anonymous_hosting = anonymous_hosting
         self.bot_budget_s = bot_budget_s

@@ -148,3 +148,21 @@ class PlayerNotFound(ServiceError):
 
 class LookupsThrottled(LoginThrottled):
     """Too many lookups of unknown room codes from the client's address: wait ``retry_after_s`` seconds."""
+
+
+class AlreadyQueued(ServiceError):
+    """The account holds a quick-play ticket already (one at a time)."""
+
+    reason = "already_queued"
+
+
+class TicketNotFound(ServiceError):
+    """No quick-play ticket of the token's account has that id (or it is long done)."""
+
+    reason = "ticket_not_found"
+
+
+class AlreadyMatched(ServiceError):
+    """The quick-play ticket found its table already: it cannot leave the queue."""
+
+    reason = "already_matched"

@@ -238,6 +238,11 @@ class HistoryService:
         self.kept.drop_indexes(account_id)
         self.rated.forget(account_id)
         self.notices.inbox.forget(account_id)
+        queue = self.store.queue()
+        held = queue.held(account_id)
+        found = None if held is None else queue.get(held)
+        if found is not None:  # a waiting ticket leaves the queue (one being matched is seated as "(deleted)")
+            queue.leave(found)
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""

@@ -63,8 +63,9 @@ from .idempotency import (
     refuse_again,
     remember_action,
 )
-from .lifecycle import LifecycleMixin
+from .lifecycle import SWEEP_BATCH, Dispatch, LifecycleMixin
 from .lobby import LobbyMixin
+from .queue import QueueMixin
 from .rooms import RoomsMixin
 from .states import (
     ActionOutcome,
@@ -81,13 +82,20 @@ from .states import (
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
 
-class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, ServiceBase):
+class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, QueueMixin, ServiceBase):
     """Use cases of API v1 over one store.
 
     ``offload`` runs the CPU-heavy part of a request (bots thinking, hints)
     somewhere that does not stop the server's other connections, e.g. a real
     thread under gevent; by default it runs in place.
     """
+
+    def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
+        """What every server does every moment: apply the turn clocks that ran out (the count), keep what
+        finished (:meth:`LifecycleMixin.sweep`), and pair the quick-play queue (:meth:`QueueMixin.pair_queue`)."""
+        done = LifecycleMixin.sweep(self, limit, dispatch)
+        self.pair_queue()
+        return done
 
     # ----- reading --------------------------------------------------------------
 

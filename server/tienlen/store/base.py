@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .accounts import AccountStore
     from .history import HistoryStore
     from .inbox import InboxStore
+    from .queue import RedisQueue
     from .ratings import RatingStore
 
 DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
@@ -93,6 +94,10 @@ class MatchStore(Protocol):
 
     def ratings(self) -> RatingStore:
         """The accounts' ratings, the settled results of rated matches and the leaderboards, beside the matches."""
+        ...
+
+    def queue(self) -> RedisQueue:
+        """The quick-play queue: tickets, their pools and pairings, beside the matches."""
         ...
 
     def inbox(self) -> InboxStore:

@@ -115,8 +115,12 @@ class InboxStore(Protocol):
 class RedisInbox:
     """The :class:`InboxStore` on the matches' Redis; its long polls share the matches' wake-up subscriber."""
 
-    def __init__(self, client: Client, reader: Callable[[Callable[[str, int], list[Event] | None]], FeedReader],
-                 publish: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        client: Client,
+        reader: Callable[[Callable[[str, int], list[Event] | None]], FeedReader],
+        publish: Callable[[], str],
+    ) -> None:
         self._redis = client
         self._publish = publish
         self._feeds = reader(self._read)

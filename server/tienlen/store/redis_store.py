@@ -35,6 +35,7 @@ from .layout import (
     state_key,
     wake_channel,
 )
+from .queue import RedisQueue
 from .ratings import RedisRatings
 from .records import MatchRecord
 from .rooms import RedisRooms
@@ -75,6 +76,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._history = RedisHistory(client)
         self._inbox = RedisInbox(client, partial(FeedReader, self._waiting, ready=self._ready), self._publish_command)
         self._ratings = RedisRatings(client)
+        self._queue = RedisQueue(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -93,6 +95,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def ratings(self) -> RedisRatings:
         """The ratings, rated matches' settled results and the leaderboards, in this Redis (:mod:`.ratings`)."""
         return self._ratings
+
+    def queue(self) -> RedisQueue:
+        """The quick-play queue, in this Redis (:mod:`.queue`)."""
+        return self._queue
 
     def inbox(self) -> RedisInbox:
         """The accounts' inboxes and who is online, in this Redis (:mod:`.inbox`)."""

@@ -1,0 +1,205 @@
+"""Rated play through the quick-play queue: do ratings find the players' strengths? (``make bench-ratings``)
+
+Accounts of four known strengths (``random``, ``easy``, ``medium``, ``hard``:
+the bots' own policies, deciding from each seat's view) queue for rated
+4-player one-hand matches (the ``ladder`` preset) round after round, are
+seated by the queue's pairing (closest ratings first) and play every match to
+its end through the match service; every rating moves as the server moves it.
+Prints one JSON object:
+
+- ``kendall_tau``: Kendall's tau-b between each account's final rating and its
+  strength (levels ranked random < easy < medium < hard; accounts of one level
+  tie), over every account;
+- ``level_tau``: the same between the levels' mean ratings and their ranks;
+- ``mean_rating``: the mean shown rating of each level's accounts;
+- ``matches``, ``seconds``, ``table_spread``: rated matches played, how long it
+  took, and the mean spread (highest minus lowest rating) within a table when it
+  was seated.
+
+A private Redis is started for the run (free port, temp dir) and stopped.
+``--seed`` fixes the deals, the seat order and every bot's choices, so a run is
+reproducible (Hard runs a fixed number of playouts, ``--hard-iterations``).
+``tests/api/test_api_queue_sim.py`` runs it with a fixed seed and asserts tau.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import secrets
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from tienlen.bots import choose
+from tienlen.engine import seat_view
+from tienlen.service import MatchService
+from tienlen.service.ratings import Rating
+from tienlen.store import RedisMatchStore, RedisOptions, token_digest
+from tienlen.store.accounts import AccountRecord, TokenRecord
+from tienlen.store.layout import Lifetimes
+
+LEVELS = ("random", "easy", "medium", "hard")
+PLAYERS = 4
+PRESET = "ladder"
+SETTLE_S = 300.0  # the clock moves this far before each pairing: every window is wide enough by then
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """An account of known strength and the token it plays with."""
+
+    account: AccountRecord
+    level: str
+    token: str
+
+
+def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Kendall's tau-b of two equally long lists (ties in either allowed)."""
+    concordant = discordant = ties_x = ties_y = 0
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            dx, dy = xs[i] - xs[j], ys[i] - ys[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                ties_x += 1
+            elif dy == 0:
+                ties_y += 1
+            elif (dx > 0) == (dy > 0):
+                concordant += 1
+            else:
+                discordant += 1
+    denominator = ((concordant + discordant + ties_x) * (concordant + discordant + ties_y)) ** 0.5
+    return 0.0 if denominator == 0 else (concordant - discordant) / denominator
+
+
+def make_players(service: MatchService, per_level: int, rng: random.Random) -> list[Player]:
+    """``per_level`` accounts of each strength, each with a personal token (scope ``play``)."""
+    players = []
+    for level in LEVELS:
+        for index in range(per_level):
+            record = AccountRecord(secrets.token_hex(10), f"sim-{level}-{index}-{rng.randrange(10**6)}", "human", 0, "")
+            assert service.accounts.create(record)
+            token = secrets.token_urlsafe(24)
+            kept = TokenRecord(secrets.token_hex(8), "sim", ("play",), 0, token_digest(token))
+            service.accounts.add_token(record.account_id, kept)
+            players.append(Player(record, level, token))
+    return players
+
+
+def play_out(
+    service: MatchService,
+    match_id: str,
+    by_account: dict[str, Player],
+    rngs: dict[str, random.Random],
+    hard_iterations: int,
+) -> None:
+    """Every seat plays its account's policy until the match ends (through the service, as a client would)."""
+    while True:
+        record = service.get(match_id)
+        engine = record.engine
+        if record.status != "playing" or engine is None or engine.turn is None:
+            return
+        seat = engine.turn
+        account = record.seats[seat].account
+        assert account is not None
+        player = by_account[account]
+        iterations = hard_iterations if player.level == "hard" else None
+        action = choose(
+            player.level, seat_view(engine, seat), engine.legal_plays(), rngs[account], iterations=iterations
+        )
+        body = {"type": "pass"} if action.is_pass else {"type": "play", "cards": action.cards}
+        service.act(match_id, player.token, body, None)
+
+
+def simulate(service: MatchService, matches: int, per_level: int, seed: int, hard_iterations: int) -> dict[str, Any]:
+    """Play ``matches`` rated matches through the queue; the figures (see the module's docstring)."""
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    clock = [time.time()]
+    service.now = lambda: clock[0]
+    service.queue_fill_s = 24 * 3600.0  # only full tables of players
+    service.queue_clock = None
+    players = make_players(service, per_level, rng)
+    by_account = {p.account.account_id: p for p in players}
+    rngs = {p.account.account_id: random.Random(rng.randrange(2**32)) for p in players}
+    played = 0
+    spreads: list[int] = []
+    deals = random.Random(rng.randrange(2**32))
+    fake_secrets = SimpleNamespace(randbits=deals.getrandbits, token_urlsafe=secrets.token_urlsafe)
+    with mock.patch("tienlen.service.queue.secrets", fake_secrets):
+        while played < matches:
+            order = players[:]
+            rng.shuffle(order)
+            tickets = []
+            for player in order:
+                clock[0] += 0.01
+                tickets.append(service.queue_account(player.account, PLAYERS, PRESET, True).ticket)
+            clock[0] += SETTLE_S
+            service.pair_queue(force=True)
+            match_ids: dict[str, list[int]] = {}
+            for ticket in tickets:
+                found = service.queue.get(ticket)
+                assert found is not None and found.status == "matched" and found.match_id is not None, found
+                match_ids.setdefault(found.match_id, []).append(found.rating)
+            for match_id, ratings in match_ids.items():
+                spreads.append(max(ratings) - min(ratings))
+                play_out(service, match_id, by_account, rngs, hard_iterations)
+                played += 1
+    shown: dict[str, int] = {}
+    for player in players:
+        kept = service.history.rated.ratings.ratings(player.account.account_id).get(PLAYERS)
+        shown[player.account.account_id] = (Rating.new() if kept is None else Rating.from_dict(kept)).shown
+    ranks = [float(LEVELS.index(p.level)) for p in players]
+    final = [float(shown[p.account.account_id]) for p in players]
+    means = {
+        level: sum(shown[p.account.account_id] for p in players if p.level == level) / per_level for level in LEVELS
+    }
+    return {
+        "matches": played,
+        "accounts": len(players),
+        "kendall_tau": round(kendall_tau_b(ranks, final), 3),
+        "level_tau": round(kendall_tau_b([float(i) for i in range(len(LEVELS))], [means[lv] for lv in LEVELS]), 3),
+        "mean_rating": {level: round(mean) for level, mean in means.items()},
+        "table_spread": round(sum(spreads) / len(spreads), 1),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def service_on(url: str, bot_budget_s: float = 0.02) -> MatchService:
+    """A match service on the Redis at ``url`` (no turn clocks, small bots)."""
+    store = RedisMatchStore.connect(RedisOptions(url, False, 5.0, False), Lifetimes(3600, 3600, 3600), max_waiters=64)
+    return MatchService(store, bot_budget_s, queue_turn_s=None)
+
+
+def main(argv: list[str] | None = None, run: Callable[..., dict[str, Any]] = simulate) -> None:
+    """Start a Redis, run the simulation, print the figures."""
+    from tienlen.local_redis import LocalRedis
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--matches", type=int, default=300)
+    parser.add_argument("--per-level", type=int, default=3, help="accounts of each strength")
+    parser.add_argument("--seed", type=int, default=26)
+    parser.add_argument("--hard-iterations", type=int, default=60, help="Hard's playouts a decision")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder, LocalRedis(Path(folder)) as redis_server:
+        figures = run(service_on(redis_server.url), args.matches, args.per_level, args.seed, args.hard_iterations)
+    figures["machine"] = (
+        f"{platform.machine()} {platform.processor() or platform.system()}, Python {platform.python_version()}"
+    )
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

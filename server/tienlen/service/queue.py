@@ -1,0 +1,259 @@
+"""Quick play: an account queues for a table (``POST /v1/queue``) and is seated when one forms.
+
+Tickets wait in Redis (:mod:`tienlen.store.queue`), in pools by table size,
+preset and rated flag; any worker of any server pairs them
+(:func:`.pairing.pair`, at most one pairer of a pool at a time), and a
+ticket is matched at most once whatever races: its table's tickets are
+claimed all or none, then the match is stored, then they are confirmed
+(a pairing whose worker died in between is finished or undone by the
+sweeper). Seats nobody took after ``queue_fill_s`` go to the house bot
+whose rating is nearest the table's players'. A matched account hears
+``queue_matched`` on its inbox (then ``match_started``); its token acts for its seat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import RulesError, resolve_rules
+from ..store import MatchRecord, SeatRecord, StoreUnavailableError, new_match_id, new_token, token_digest
+from ..store.accounts import AccountRecord
+from ..store.queue import TicketRecord
+from .accounts import authorized
+from .base import ServiceBase
+from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound
+from .pairing import Table, pair
+from .ratings import Rating
+
+DEFAULT_PRESET = "standard"
+PAIR_EVERY_S = 0.5  # how often (at most) the servers on one Redis pair the queue, together
+PAIR_LOCK_MS = 5000  # a pairer that died holds its pool this long at most
+RECOVER_AFTER_S = 10.0  # a pairing not confirmed by then is finished (its match exists) or undone
+TAKEOVER = "medium"  # plays a queued seat whose player leaves or times out
+
+
+@dataclass(frozen=True, slots=True)
+class TicketState:
+    """A ticket as its holder sees it: ``waiting``, ``matched`` (with the match and seat) or ``left``."""
+
+    ticket: str
+    status: str
+    players: int
+    preset: str
+    rated: bool
+    queued_at: float
+    match_id: str | None
+    seat: int | None
+
+
+def ticket_state(record: TicketRecord) -> TicketState:
+    """What the holder is told of a ticket (one being matched right now still shows ``waiting``)."""
+    matched = record.status == "matched"
+    status = "waiting" if record.status == "claimed" else record.status
+    return TicketState(
+        record.ticket,
+        status,
+        record.players,
+        record.preset,
+        record.rated,
+        record.queued_at,
+        record.match_id if matched else None,
+        record.seat if matched else None,
+    )
+
+
+class QueueMixin(ServiceBase):
+    """Quick play (mixed into :class:`~.matches.MatchService`)."""
+
+    _next_pairing = 0.0
+
+    # ----- the holder's calls -----------------------------------------------------------
+
+    def enqueue(self, body: Mapping[str, Any], token: str | None) -> TicketState:
+        """Queue the token's account (scope ``play``) for a table of ``players`` with ``preset``, ``rated`` or not.
+
+        :class:`AlreadyQueued` when it holds a ticket already. The queue is
+        paired at once, so a table that can form now (or house bots, with a
+        fill time of 0) is made before the answer.
+        """
+        account = authorized(self.accounts, token, "play")
+        players: int = body.get("players", 4)
+        preset: str = body.get("preset") or DEFAULT_PRESET
+        try:
+            resolve_rules({"preset": preset}, players=players)
+        except RulesError as error:
+            raise InvalidRequest(str(error), errors={"preset": [str(error)]}) from None
+        ticket = self.queue_account(account, players, preset, body.get("rated", True))
+        self.pair_queue(force=True)
+        found = self.queue.get(ticket.ticket)
+        return ticket_state(found if found is not None else ticket)
+
+    def queue_account(self, account: AccountRecord, players: int, preset: str, rated: bool) -> TicketRecord:
+        """Put a ticket of ``account`` in its pool (its rating now kept on it); :class:`AlreadyQueued` if it has one."""
+        kept = self.history.rated.ratings.ratings(account.account_id).get(players)
+        rating = (Rating.new() if kept is None else Rating.from_dict(kept)).shown
+        record = TicketRecord(
+            secrets.token_urlsafe(12), account.account_id, players, preset, rated, rating, self.now(), "waiting"
+        )
+        held = self.queue.enqueue(record)
+        if held is not None:
+            raise AlreadyQueued(f"this account is queued already with ticket {held!r}: leave it first")
+        return record
+
+    def ticket(self, ticket_id: str, token: str | None, wait_s: float = 0) -> TicketState:
+        """The token's account's ticket; with ``wait_s``, answered as soon as it is matched (or the wait ends).
+
+        A ticket of another account is :class:`TicketNotFound`, as an unknown one is.
+        """
+        account = authorized(self.accounts, token, "play")
+        deadline = time.monotonic() + wait_s
+        seen = self.notices.inbox.last_seq(account.account_id)  # before the read: a match told after it wakes us
+        found = self._ticket_of(account, ticket_id)
+        while found.status == "waiting" and time.monotonic() < deadline:
+            remaining = deadline - time.monotonic()
+            news = self.notices.inbox.events(account.account_id, seen, remaining)
+            if not news:
+                break
+            seen = news[-1]["seq"]
+            if any(e["type"] == "queue_matched" and e.get("ticket") == ticket_id for e in news):
+                found = self._ticket_of(account, ticket_id)
+        return found
+
+    def _ticket_of(self, account: AccountRecord, ticket_id: str) -> TicketState:
+        record = self.queue.get(ticket_id)
+        if record is None or record.account_id != account.account_id:
+            raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
+        return ticket_state(record)
+
+    def leave_queue(self, ticket_id: str, token: str | None) -> None:
+        """Take the token's account's waiting ticket out of the queue; :class:`AlreadyMatched` once it is matched."""
+        account = authorized(self.accounts, token, "play")
+        record = self.queue.get(ticket_id)
+        if record is None or record.account_id != account.account_id:
+            raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
+        before = self.queue.leave(record)
+        if before in ("claimed", "matched"):
+            raise AlreadyMatched("this ticket found its table already: play it, or leave the match")
+        if before == "":
+            raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
+
+    # ----- pairing (every server's sweeper, and each new ticket) -----------------------
+
+    def pair_queue(self, *, force: bool = False) -> int:
+        """Pair every pool whose lock this server gets; the number of tables made.
+
+        Without ``force`` at most every :data:`PAIR_EVERY_S` per server, and
+        only by the server that takes the shared turn (so many servers do not
+        all read the pools each tick).
+        """
+        now = self.now()
+        if not force:
+            if now < self._next_pairing:
+                return 0
+            self._next_pairing = now + PAIR_EVERY_S
+            if not self.queue.lock("tick", int(PAIR_EVERY_S * 1000)):
+                return 0
+        made = 0
+        for pool in self.queue.pools():
+            if not self.queue.lock(f"pool:{pool}", PAIR_LOCK_MS):
+                continue
+            try:
+                made += self._pair_pool(pool)
+            finally:
+                self.queue.unlock(f"pool:{pool}")
+        self._recover_pairings()
+        return made
+
+    def _pair_pool(self, pool: str) -> int:
+        players_text, preset, rated_text = pool.split(":")
+        players, rated = int(players_text), rated_text == "1"
+        waiting = self.queue.waiting(pool)
+        if not waiting:
+            return 0
+        made = 0
+        for table in pair(waiting, players, self.now(), self.queue_fill_s):
+            if self._seat_table(pool, players, preset, rated, table):
+                made += 1
+        return made
+
+    def _seat_table(self, pool: str, players: int, preset: str, rated: bool, table: Table) -> bool:
+        """Claim the table's tickets, store its match, confirm them and tell their accounts; False if one was gone."""
+        match_id = new_match_id()
+        tickets = [t.ticket for t in table.tickets]
+        if not self.queue.claim(pool, match_id, tickets, self.now()):
+            return False
+        records = [self.queue.get(ticket) for ticket in tickets]
+        held = [r for r in records if r is not None]
+        if len(held) != len(records):  # cannot be (claimed tickets are kept): leave it to the recovery
+            return False
+        record = self._queued_match(match_id, held, players, preset, rated, table.bots)
+        if not self.add(record):
+            self.queue.put_back(match_id, pool, tickets)
+            return False
+        self._confirm(match_id, held)
+        return True
+
+    def _queued_match(
+        self, match_id: str, tickets: list[TicketRecord], players: int, preset: str, rated: bool, bots: int
+    ) -> MatchRecord:
+        """The match of a table: its players in ticket order, then house bots of about their strength."""
+        seats = []
+        for ticket in tickets:
+            account = self.accounts.get(ticket.account_id)
+            name = "(deleted)" if account is None else account.name
+            seats.append(SeatRecord(name=name, token_sha256=token_digest(new_token()), account=ticket.account_id))
+        if bots:
+            bot = self._house_bot_near(players, sum(t.rating for t in tickets) / len(tickets))
+            seats += [SeatRecord(name=bot.name, bot=bot.name, account=bot.account_id) for _ in range(bots)]
+        return MatchRecord(
+            match_id=match_id,
+            version=0,
+            seats=seats,
+            rules=resolve_rules({"preset": preset}, players=players),
+            seed=secrets.randbits(63),
+            created_at=self.now(),
+            clock=self.queue_clock,
+            takeover=TAKEOVER,
+            rated=rated,
+        )
+
+    def _house_bot_near(self, players: int, rating: float) -> AccountRecord:
+        """The house bot whose rating at ``players`` seats is nearest ``rating``."""
+        house = self.history.rated.house_bots()
+
+        def distance(level: str) -> float:
+            kept = self.history.rated.ratings.ratings(house[level].account_id).get(players)
+            return abs((Rating.new() if kept is None else Rating.from_dict(kept)).shown - rating)
+
+        return house[min(house, key=distance)]
+
+    def _confirm(self, match_id: str, tickets: list[TicketRecord]) -> None:
+        """The match is stored: its tickets are matched, and their accounts told."""
+        if self.queue.confirm(match_id, tickets, self.now()):
+            self.notices.tell_many(
+                {
+                    t.account_id: [{"type": "queue_matched", "ticket": t.ticket, "match_id": match_id, "seat": seat}]
+                    for seat, t in enumerate(tickets)
+                }
+            )
+
+    def _recover_pairings(self) -> None:
+        """Finish the pairings whose worker died after claiming: confirm them if their match exists, else undo."""
+        for match_id in self.queue.stale(self.now() - RECOVER_AFTER_S):
+            tickets = self.queue.pairing(match_id)
+            records = [r for r in (self.queue.get(t) for t in tickets) if r is not None]
+            if not records:
+                self.queue.put_back(match_id, "", [])
+                continue
+            try:
+                exists = self.store.load(match_id).record is not None
+            except StoreUnavailableError:
+                continue
+            if exists:
+                self._confirm(match_id, records)
+            else:
+                self.queue.put_back(match_id, records[0].pool, tickets)
