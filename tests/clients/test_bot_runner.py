@@ -176,7 +176,7 @@ def test_the_runner_declines_what_it_does_not_take_accepts_the_rest_and_plays_it
 ) -> None:
     """Rule: --accept casual declines a rated challenge and accepts a casual one from another account, then plays
     its seat to the end while the challenger plays the other."""
-    if not has_operation(live_server, "post", "/v1/challenges/{challenge_id}/accept"):
+    if not has_operation(live_server, "post", "/v1/challenges/{challenge_id}/accept"):  # drop once merged
         pytest.xfail("challenges between accounts (POST /v1/challenges/{id}/accept) are not on this server yet")
     caplog.set_level(logging.INFO, logger="tienlen_bot")
     client = Client(live_server)
@@ -214,8 +214,6 @@ def test_the_runner_plays_three_queued_matches_then_stops(
     url = f"http://127.0.0.1:{port}"
     server = server_starter(redis_server.url, port, tmp_path / "server.log", env={"TIENLEN_QUEUE_FILL_S": "0"})
     try:
-        if not has_operation(url, "post", "/v1/queue"):
-            pytest.xfail("the quick-play queue (POST /v1/queue) is not on this server yet")
         member = new_member(Client(url))
         runner = Runner(Config(url=url, token=member.token, policy="test", queue_players=4, max_matches=3,
                                preset="ladder"), lambda: lowest, wait_s=5)  # fmt: skip
