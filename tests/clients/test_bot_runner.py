@@ -228,6 +228,17 @@ def test_the_runner_plays_three_queued_matches_then_stops(
     assert len(lines) == 3 and all("rating " in line and "→" in line for line in lines), lines
 
 
+def test_the_runner_leaves_the_queue_when_it_stops(live_server: str) -> None:
+    """Rule: a clean shutdown gives up the ticket still waiting (DELETE /v1/queue/{ticket}): the bot is not
+    seated at a table it will not play."""
+    client = Client(live_server)
+    member = new_member(client)
+    with running(live_server, member, queue_players=3, preset="ladder") as runner:  # alone: it waits for the fill
+        ticket = wait_until(lambda: runner.ticket, what="the ticket")
+        assert client.ticket(member.token, ticket)["status"] == "waiting"
+    assert client.ticket(member.token, ticket)["status"] == "left"
+
+
 # ---------------------------------------------------------------------------------------------- restarts
 
 

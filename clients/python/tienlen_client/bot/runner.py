@@ -112,6 +112,11 @@ class Runner:
         self._queue_after = 0.0
         self._queue_backoff = Backoff(first_s=1.0, cap_s=60.0)
 
+    @property
+    def ticket(self) -> str | None:
+        """The id of the quick-play ticket the runner holds open (None: none, or one whose id it does not know)."""
+        return self._ticket
+
     # ------------------------------------------------------------------ the loop
 
     def run(self) -> int:
@@ -138,6 +143,8 @@ class Runner:
                     break
                 except (ApiError, ConnectionError) as error:
                     log.warning("%s", error)
+                except Exception:  # a bug, or an answer of an unexpected shape: this note is lost, not the bot
+                    log.exception("could not handle %r", note)
                 if config.max_matches is not None and self.finished >= config.max_matches:
                     log.info("%d matches finished (--max-matches): stopping", self.finished)
                     break
