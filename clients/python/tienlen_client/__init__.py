@@ -43,7 +43,7 @@ ends by itself and resumes after the last ``seq`` it yielded), and
 :meth:`Client.enqueue`, :meth:`Client.ticket`, :meth:`Client.leave_queue`;
 :meth:`Client.my_settings`, :meth:`Client.set_my_settings` (which challenges
 the account takes) and :meth:`Client.bots` (bots online); typed dictionaries of
-:mod:`.inbox` and :mod:`.queue`. :mod:`.runner` is ``tienlen-bot``, which plays
+:mod:`.inbox` and :mod:`.queue`. :mod:`.bot` is ``tienlen-bot``, which plays
 every match an account is seated in with a policy, unattended.
 
 Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
@@ -74,8 +74,9 @@ Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
 calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
-:mod:`.history` (the answers' types, and the export), :mod:`.stream` (the
-event stream); and :mod:`.botkit` (a seat's legal plays worked out from its
+:mod:`.history`, :mod:`.inbox`, :mod:`.queue` (the answers' types, and the
+export), :mod:`.stream` (the match's and the inbox's event streams),
+:mod:`.bot` (``tienlen-bot``); and :mod:`.botkit` (a seat's legal plays worked out from its
 view), the one module that needs the server's
 ``tienlen`` package (its rules engine), imported only when asked for.
 """
