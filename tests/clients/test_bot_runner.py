@@ -168,6 +168,20 @@ def test_the_trained_example_policy_plays_online_unchanged_through_the_runner(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
+@pytest.mark.parametrize("token", ["not a token", "account scope only"])
+def test_a_token_the_server_refuses_stops_the_runner_with_status_1(
+    live_server: str, token: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Rule: retrying cannot mend a refused token (401 invalid_token, 403 scope_missing): the runner says so
+    and stops with exit status 1 instead of reconnecting for ever."""
+    client = Client(live_server)
+    if token == "account scope only":
+        token = new_member(client, scopes=["account"]).token
+    runner = Runner(Config(url=live_server, token=token, policy="test"), lambda: lowest)
+    assert runner.run() == 1
+    assert any("refused the token" in r.getMessage() for r in caplog.records if r.levelno == logging.ERROR)
+
+
 # ---------------------------------------------------------------------------------------------- challenges
 
 
