@@ -67,6 +67,21 @@ def test_a_back_off_without_a_positive_first_pause_under_its_cap_is_refused(firs
 
 # ---------------------------------------------------------------------------------------------- the command line
 
+
+def test_the_console_script_tienlen_bot_is_the_runners_main() -> None:
+    """Rule: pyproject.toml installs `tienlen-bot` as tienlen_client.bot:main (what `python -m tienlen_client.bot`
+    runs too)."""
+    import importlib
+    import tomllib
+
+    import tienlen_client.bot
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    scripts = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["scripts"]
+    module, _, name = scripts["tienlen-bot"].partition(":")
+    assert getattr(importlib.import_module(module), name) is tienlen_client.bot.main
+
+
 BASE = ["--policy", "mybot:policy"]
 
 
