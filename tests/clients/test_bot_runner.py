@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python
 from lowest_bot import play_match
 from tienlen_client import Client
 from tienlen_client.bot import Config, Runner
-from tienlen_client.bot.policy import PolicyFactory, load_policy, lowest
+from tienlen_client.bot.policy import PolicyFactory, fallback_action, load_policy, lowest
 
 from tests.clients.people import Member, new_member
 from tests.support.servers import ServerStarter, stop_server
@@ -131,6 +131,40 @@ def test_a_policy_that_raises_or_plays_illegal_cards_does_not_stop_the_runner(
     lines = finished_lines(caplog)
     assert len(lines) == 2 and {line.split()[1] for line in lines} == {first, second}
     assert all(", casual" in line and f"{member.name}*" in line for line in lines)
+
+
+def test_a_match_whose_worker_failed_is_played_again_after_a_pause(
+    live_server: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Rule: a worker that fails (here its fallback too, once) is logged and its match played again by a new one
+    after a pause: no your_turn would come to start it while the bot's seat is on turn."""
+    from tienlen_client.bot import runner as runner_module
+    from tienlen_client.bot import worker as worker_module
+
+    caplog.set_level(logging.INFO, logger="tienlen_bot")
+    monkeypatch.setattr(runner_module, "RESTART_PAUSE_S", 0.2)
+    calls: list[int] = []
+
+    def fallback_once_broken(seat: Any, view: dict[str, Any]) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the fallback failed too")
+        return fallback_action(seat, view)
+
+    monkeypatch.setattr(worker_module, "fallback_action", fallback_once_broken)
+
+    def raises(view: dict[str, Any]) -> Any:
+        raise RuntimeError("a bug in the policy")
+
+    client = Client(live_server)
+    member = new_member(client)
+    with running(live_server, member, lambda: raises) as runner:
+        match_id = house_match(client, member)
+        wait_until(lambda: runner.finished >= 1, what="the match to be played by a second worker")
+    assert client.match(match_id)["status"] == "finished"
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("the worker failed" in m for m in messages)
+    assert any("playing it again after its worker failed" in m for m in messages)
 
 
 def test_a_policy_function_plays_a_match_it_was_seated_in_before_the_runner_started(

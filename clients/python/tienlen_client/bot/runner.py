@@ -47,6 +47,12 @@ TICKET_CHECK_S = 60.0
 RESULT_GRACE_S = 30.0
 """How long after its worker saw a match end the runner waits for ``match_finished`` before it logs the end itself."""
 
+MAX_WORKER_FAILURES = 3
+"""How often a match whose worker failed is played again (after :data:`RESTART_PAUSE_S`, doubling) before it is
+left to its clock and takeover bot (a later ``your_turn`` of it still starts a worker)."""
+
+RESTART_PAUSE_S = 5.0
+
 REMEMBERED = 10_000
 """How many finished matches and answered challenges the runner remembers (the oldest are forgotten)."""
 
@@ -103,6 +109,8 @@ class Runner:
         self.fallbacks = 0
         self.exit_status = 0
         self._count_lock = threading.Lock()
+        self._worker_failures: dict[str, int] = {}
+        self._replay_at: dict[str, float] = {}  # match → when to play it again after its worker failed
         self._finished = _Remembered()
         self._answered = _Remembered()
         self._ready = False  # the backlog was handled
@@ -281,16 +289,29 @@ class Runner:
 
     def _worker_ended(self, note: WorkerEnded) -> None:
         worker = note.worker
-        if self.workers.get(worker.match_id) is not worker:
+        match_id = worker.match_id
+        if self.workers.get(match_id) is not worker:
             return
-        if worker.outcome == "finished" and worker.match_id not in self._finished:
-            self.ended_at[worker.match_id] = note.at  # its result comes with match_finished
-        elif worker.outcome != "finished":
-            del self.workers[worker.match_id]
+        if worker.outcome == "finished":
+            if match_id not in self._finished:
+                self.ended_at[match_id] = note.at  # its result comes with match_finished
+            return
+        del self.workers[match_id]
+        if worker.outcome == "failed" and not self.stopping.is_set():
+            failures = self._worker_failures.get(match_id, 0) + 1
+            self._worker_failures[match_id] = failures
+            if failures <= MAX_WORKER_FAILURES:  # it may be on turn: no your_turn would come to start another
+                self._replay_at[match_id] = note.at + RESTART_PAUSE_S * 2 ** (failures - 1)
 
     def _overdue(self) -> None:
-        """Matches a worker saw end whose ``match_finished`` did not come in time: logged from the final view."""
+        """Timers: a failed worker's match played again after a pause; matches a worker saw end whose
+        ``match_finished`` did not come in time, logged from the final view."""
         now = time.monotonic()
+        for match_id, due in list(self._replay_at.items()):
+            if now >= due:
+                del self._replay_at[match_id]
+                log.info("match %s: playing it again after its worker failed", match_id)
+                self._play(match_id)
         for match_id, ended in list(self.ended_at.items()):
             if now - ended >= RESULT_GRACE_S:
                 worker = self.workers.get(match_id)
@@ -302,6 +323,8 @@ class Runner:
     def _result(self, match_id: str, seat: int | None, place: int | None, event: InboxEvent | None) -> None:
         """The one log line of a finished match (and it counts towards ``max_matches``)."""
         self.ended_at.pop(match_id, None)
+        self._worker_failures.pop(match_id, None)
+        self._replay_at.pop(match_id, None)
         if match_id in self._finished:
             return
         self._finished.add(match_id)
