@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from .transport import ApiError, Endpoint, Response, error_body, retry_after_s
 
@@ -116,7 +116,7 @@ class ServerSentEvents(Iterator[dict[str, Any]]):
 
     # ------------------------------------------------------------------ iteration
 
-    def __iter__(self) -> ServerSentEvents:
+    def __iter__(self) -> Self:
         """The stream itself."""
         return self
 
@@ -166,7 +166,7 @@ class ServerSentEvents(Iterator[dict[str, Any]]):
         self.disconnect()
         self._disconnected()
 
-    def __enter__(self) -> ServerSentEvents:
+    def __enter__(self) -> Self:
         """The stream itself; closed at the end of the ``with``."""
         return self
 
