@@ -10,8 +10,11 @@ paired (twelve bits of the hand).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 
+from .accel import CORE, CompiledCore
 from .cards import ACE_RANK, FIRST_TWO, NIBBLE_COUNT, TWO_RANK
 from .combos import Combination
 from .kinds import Kind
@@ -273,3 +276,33 @@ def legal_masks_of(
 def play_order(combo: Combination) -> tuple[int, int, int]:
     """Sort key of plays, lowest first: fewest cards, then lowest deciding card."""
     return combo.mask.bit_count(), combo.top, combo.mask
+
+
+# ----- the compiled core (accel.py) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """The legal-play functions of one engine, by their names in this module."""
+
+    lead_masks: Callable[[int], list[int]]
+    answer_masks: Callable[[int, Combination, Bombs], list[int]]
+    bomb_answers: Callable[[int, Combination, Bombs], list[int]]
+    legal_masks_of: Callable[[int, Combination | None, Bombs, bool, int | None], list[int]]
+
+
+# The reference: the pure Python functions above, whichever engine runs.
+PYTHON = Generator(lead_masks, answer_masks, bomb_answers, legal_masks_of)
+
+
+def compiled(core: CompiledCore) -> Generator:
+    """The same functions in the compiled core: same plays, in the same order."""
+    return Generator(core.lead_masks, core.answer_masks, core.bomb_answers, core.legal_masks)
+
+
+if CORE is not None:
+    # Rebound here, before any other module imports them: the match, the bots and the env call the core.
+    lead_masks = CORE.lead_masks
+    answer_masks = CORE.answer_masks
+    bomb_answers = CORE.bomb_answers
+    legal_masks_of = CORE.legal_masks
