@@ -2,7 +2,7 @@
 //!
 //! Mirrors the derived tables of `combos.py` (`_BOMBINGS`, `_BOMBABLE_TWOS`) and `legal.py` (`_BOMB_TARGETS`).
 
-use std::sync::OnceLock;
+use once_cell::sync::OnceCell;
 
 use crate::combo::{Combo, FIRST_TWO, FOUR, KINDS, PAIR, PAIRS, SINGLE, TRIPLE};
 
@@ -97,7 +97,7 @@ impl BombRule {
 /// Each `bombs` value: its name, the rows it was built from, the rule.
 type Installed = Vec<(String, Vec<Row>, BombRule)>;
 
-static RULES: OnceLock<Installed> = OnceLock::new();
+static RULES: OnceCell<Installed> = OnceCell::new();
 
 /// Install the bomb table once; a second call must give the same rows (it is one fact).
 pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {

@@ -22,8 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.tools import require_tool
-from tienlen.engine import Bombs, Match, RuleSet, Status, resolve_rules
-from tienlen.engine import combos, legal
+from tienlen.engine import Bombs, Match, RuleSet, Status, combos, legal, resolve_rules
 from tienlen.engine import match as match_module
 from tienlen.engine.accel import BUILD_HINT, KIND_NUMBERS, CompiledCore, CompiledEvent, CompiledHand, load_core
 from tienlen.engine.events import Event, HandEnded, Passed, Played, TableCleared, WentOut
@@ -98,7 +97,8 @@ def play_side_by_side(rules: RuleSet, seed: int, positions: int) -> int:
             assert hand.table == (None if match.table is None else match.table.mask)
             plays = match.legal_masks()  # the Python generator (python_match)
             locked = match.is_locked(seat)
-            assert COMPILED.legal_masks_of(match.hands[seat], match.table, rules.bombs, locked, match.start_card) == plays
+            hand_cards, table = match.hands[seat], match.table
+            assert COMPILED.legal_masks_of(hand_cards, table, rules.bombs, locked, match.start_card) == plays
             assert hand.legal() == plays
             seen += 1
             pick = rng.randrange(len(plays) + (match.table is not None))
@@ -158,9 +158,10 @@ def test_the_engine_calls_the_core_when_it_runs_compiled() -> None:
     if accel.CORE is None:
         assert legal.legal_masks_of is legal.PYTHON.legal_masks_of
         return
-    assert match_module.legal_masks_of is accel.CORE.legal_masks
-    assert sim.answer_masks is policy.answer_masks is accel.CORE.answer_masks
-    assert sim.bomb_answers is accel.CORE.bomb_answers
+    core = accel.CORE
+    assert vars(match_module)["legal_masks_of"] is core.legal_masks
+    assert vars(sim)["answer_masks"] is vars(policy)["answer_masks"] is core.answer_masks
+    assert vars(sim)["bomb_answers"] is vars(policy)["bomb_answers"] is core.bomb_answers
     assert combos._classify is combos._compiled_classify
 
 
