@@ -240,7 +240,7 @@ def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
         return singles_above(hand, table.top)
     if bomb_targets(table, bombs) is _NO_BOMB:
         return ordinary_answers(hand, table)
-    return ordinary_answers(hand, table) + bomb_answers(hand, table, bombs)
+    return ordinary_answers(hand, table) + _bomb_answers(hand, table, bombs)
 
 
 def seat_legal_masks(
@@ -261,16 +261,16 @@ def legal_masks_of(
 ) -> list[int]:
     """:func:`seat_legal_masks` with positional arguments (what :meth:`Match.legal_masks` calls)."""
     if table is None:
-        plays = lead_masks(hand)
+        plays = _lead_masks(hand)
         if start_card is not None:
             bit = 1 << start_card
             plays = [m for m in plays if m & bit]
         return plays
     if locked:
-        return bomb_answers(hand, table, bombs)
+        return _bomb_answers(hand, table, bombs)
     if table.kind is _SINGLE and table.top < FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
         return singles_above(hand, table.top)  # the hot case: no bomb reaches a single below the 2s
-    return answer_masks(hand, table, bombs)
+    return _answer_masks(hand, table, bombs)
 
 
 def play_order(combo: Combination) -> tuple[int, int, int]:
@@ -291,8 +291,10 @@ class Generator:
     legal_masks_of: Callable[[int, Combination | None, Bombs, bool, int | None], list[int]]
 
 
-# The reference: the pure Python functions above, whichever engine runs.
+# The reference: the pure Python functions above, whichever engine runs. They call one another by these
+# private names, which stay theirs when the compiled core takes over the public names below.
 PYTHON = Generator(lead_masks, answer_masks, bomb_answers, legal_masks_of)
+_lead_masks, _answer_masks, _bomb_answers = lead_masks, answer_masks, bomb_answers
 
 
 def compiled(core: CompiledCore) -> Generator:
