@@ -49,12 +49,19 @@ impl BombRule {
                 match (shape_kind, shape_length) {
                     (FOUR, 4) => entry.quads = true,
                     (PAIRS, 3..=13) => entry.pair_lengths |= 1 << shape_length,
-                    _ => return Err(format!("bomb shape ({shape_kind}, {shape_length}) is not four of a kind or a run of pairs")),
+                    _ => {
+                        return Err(format!(
+                            "bomb shape ({shape_kind}, {shape_length}) is not four of a kind or a run of pairs"
+                        ))
+                    }
                 }
             }
         }
         let single_non_two = targets[SINGLE as usize][1][0].any();
-        Ok(BombRule { targets, single_non_two })
+        Ok(BombRule {
+            targets,
+            single_non_two,
+        })
     }
 
     /// What may bomb this table (`legal.bomb_targets`).
@@ -106,9 +113,8 @@ pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
         let rule = BombRule::from_rows(&rows)?;
         built.push((name, rows, rule));
     }
-    let same = |a: &Installed, b: &Installed| {
-        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == y.1)
-    };
+    let same =
+        |a: &Installed, b: &Installed| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == y.1);
     let installed = RULES.get_or_init(|| built.clone());
     if same(installed, &built) {
         Ok(())
@@ -120,7 +126,9 @@ pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
 /// The rule of this `bombs` value.
 #[inline]
 pub fn rule(name: &str) -> Result<&'static BombRule, String> {
-    let rules = RULES.get().ok_or("the bomb table is not installed (tienlen.engine.accel installs it)")?;
+    let rules = RULES
+        .get()
+        .ok_or("the bomb table is not installed (tienlen.engine.accel installs it)")?;
     rules
         .iter()
         .find(|(n, _, _)| n == name)

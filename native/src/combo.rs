@@ -53,14 +53,24 @@ pub fn classify(mask: u64) -> Option<Combo> {
     }
     let top = highest(mask);
     if count == 1 {
-        return Some(Combo { kind: SINGLE, length: 1, top, mask });
+        return Some(Combo {
+            kind: SINGLE,
+            length: 1,
+            top,
+            mask,
+        });
     }
     let top_rank = top >> 2;
     let low_rank = mask.trailing_zeros() >> 2;
     if low_rank == top_rank {
         // at most four cards share a rank's nibble
         let kind = [SINGLE, SINGLE, PAIR, TRIPLE, FOUR][count as usize];
-        return Some(Combo { kind, length: count, top, mask });
+        return Some(Combo {
+            kind,
+            length: count,
+            top,
+            mask,
+        });
     }
     if top_rank == TWO_RANK {
         return None;
@@ -82,9 +92,19 @@ pub fn classify(mask: u64) -> Option<Combo> {
         }
     }
     if per_rank == 1 {
-        Some(Combo { kind: STRAIGHT, length: count, top, mask })
+        Some(Combo {
+            kind: STRAIGHT,
+            length: count,
+            top,
+            mask,
+        })
     } else {
-        Some(Combo { kind: PAIRS, length: span, top, mask })
+        Some(Combo {
+            kind: PAIRS,
+            length: span,
+            top,
+            mask,
+        })
     }
 }
 

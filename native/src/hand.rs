@@ -12,10 +12,22 @@ pub const MAX_SEATS: usize = 4;
 /// What an accepted action did, in order (the engine's in-hand events).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    Played { seat: usize, mask: u64, kind: u8, bomb: bool },
-    Passed { seat: usize },
-    TableCleared { leader: usize },
-    WentOut { seat: usize, place: usize },
+    Played {
+        seat: usize,
+        mask: u64,
+        kind: u8,
+        bomb: bool,
+    },
+    Passed {
+        seat: usize,
+    },
+    TableCleared {
+        leader: usize,
+    },
+    WentOut {
+        seat: usize,
+        place: usize,
+    },
 }
 
 /// The state of one hand in play.
@@ -46,7 +58,14 @@ impl HandState {
             return;
         }
         let locked = self.locked >> self.turn & 1 == 1;
-        legal_masks(self.hands[self.turn], self.table.as_ref(), self.rule, locked, self.start_card, out);
+        legal_masks(
+            self.hands[self.turn],
+            self.table.as_ref(),
+            self.rule,
+            locked,
+            self.start_card,
+            out,
+        );
     }
 
     /// The seat on turn plays these cards (assumed legal: callers check against [`HandState::legal`]).
@@ -62,10 +81,18 @@ impl HandState {
         self.table = Some(combo);
         self.table_seat = Some(seat);
         self.start_card = None;
-        events.push(Event::Played { seat, mask, kind: combo.kind, bomb });
+        events.push(Event::Played {
+            seat,
+            mask,
+            kind: combo.kind,
+            bomb,
+        });
         if self.hands[seat] == 0 {
             self.places.push(seat);
-            events.push(Event::WentOut { seat, place: self.places.len() });
+            events.push(Event::WentOut {
+                seat,
+                place: self.places.len(),
+            });
             if self.place_rest(seat, events) {
                 return;
             }
@@ -93,7 +120,10 @@ impl HandState {
         }
         for s in holding {
             self.places.push(s);
-            events.push(Event::WentOut { seat: s, place: self.places.len() });
+            events.push(Event::WentOut {
+                seat: s,
+                place: self.places.len(),
+            });
         }
         self.done = true;
         self.table = None;

@@ -66,7 +66,9 @@ const fn subsets() -> ([[[u8; 6]; 16]; 5], [[u8; 16]; 5]) {
 fn groups(hand: u64, rank: u32, size: usize) -> impl Iterator<Item = u64> {
     let nib = nibble(hand, rank) as usize;
     let count = SUBSETS.1[size][nib] as usize;
-    SUBSETS.0[size][nib][..count].iter().map(move |&s| (s as u64) << (4 * rank))
+    SUBSETS.0[size][nib][..count]
+        .iter()
+        .map(move |&s| (s as u64) << (4 * rank))
 }
 
 /// A bit per rank 3 … A (bit 0 = 3) whose nibble holds at least `least` cards.

@@ -13,8 +13,9 @@ mod legal;
 mod playout;
 
 use pyo3::exceptions::PyValueError;
-use pyo3::intern;
+use pyo3::once_cell::GILOnceCell;
 use pyo3::prelude::*;
+use pyo3::{ffi, intern, AsPyPointer};
 
 use crate::bombs::{BombRule, Row};
 use crate::combo::{classify as classify_mask, Combo};
@@ -48,6 +49,50 @@ fn table_of(table: &PyAny) -> PyResult<Combo> {
     combo_of(table.getattr(intern!(table.py(), "mask"))?.extract()?)
 }
 
+/// The Python ints of every same-rank group (a rank's nibble at its place), made once: singles, pairs,
+/// triples and fours are most plays, and sharing their ints spares allocating one per play per call.
+static GROUP_INTS: GILOnceCell<Vec<PyObject>> = GILOnceCell::new();
+
+/// The index of a same-rank group in `GROUP_INTS`, or None for plays across ranks.
+#[inline]
+fn group_index(mask: u64) -> Option<usize> {
+    let rank = mask.trailing_zeros() / 4;
+    let nibble = mask >> (4 * rank);
+    (mask != 0 && nibble < 16).then_some(16 * rank as usize + nibble as usize)
+}
+
+/// The masks as a Python list of ints (the engine's own type for plays).
+fn int_list(py: Python<'_>, masks: &[u64]) -> PyResult<PyObject> {
+    let shared = GROUP_INTS.get_or_init(py, || {
+        (0..13 * 16)
+            .map(|i| ((i as u64 % 16) << (4 * (i / 16))).into_py(py))
+            .collect()
+    });
+    // SAFETY: a new list of exactly masks.len() slots, each set once to a new (or newly referenced) int.
+    unsafe {
+        let list = ffi::PyList_New(masks.len() as ffi::Py_ssize_t);
+        if list.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        for (i, &mask) in masks.iter().enumerate() {
+            let item = match group_index(mask) {
+                Some(index) => {
+                    let int = shared[index].as_ptr();
+                    ffi::Py_INCREF(int);
+                    int
+                }
+                None => ffi::PyLong_FromUnsignedLongLong(mask),
+            };
+            if item.is_null() {
+                ffi::Py_DECREF(list);
+                return Err(PyErr::fetch(py));
+            }
+            ffi::PyList_SET_ITEM(list, i as ffi::Py_ssize_t, item);
+        }
+        Ok(PyObject::from_owned_ptr(py, list))
+    }
+}
+
 /// Install the bomb table: for each `bombs` value its rows (shape kind, shape length, target kind,
 /// target length, target must be 2s), kinds numbered in the order of `Kind`. Once per process.
 #[pyfunction]
@@ -66,47 +111,56 @@ fn classify(mask: u64) -> Option<(u8, u32, u32)> {
 
 /// Every combination the hand can lead, in the order of `legal.lead_masks`.
 #[pyfunction]
-fn lead_masks(hand: u64) -> PyResult<Vec<u64>> {
+fn lead_masks(py: Python<'_>, hand: u64) -> PyResult<PyObject> {
     let mut out = Vec::with_capacity(64);
     legal::lead_masks(hand_mask(hand)?, &mut out);
-    Ok(out)
+    int_list(py, &out)
 }
 
 /// Every play that beats the table (a `Combination`), ordinary answers then bombs.
 #[pyfunction]
-fn answer_masks(hand: u64, table: &PyAny, bombs: &str) -> PyResult<Vec<u64>> {
+fn answer_masks(py: Python<'_>, hand: u64, table: &PyAny, bombs: &str) -> PyResult<PyObject> {
     let mut out = Vec::with_capacity(16);
     legal::answer_masks(hand_mask(hand)?, &table_of(table)?, rule(bombs)?, &mut out);
-    Ok(out)
+    int_list(py, &out)
 }
 
 /// Plays of another kind or length that bomb the table.
 #[pyfunction]
-fn bomb_answers(hand: u64, table: &PyAny, bombs: &str) -> PyResult<Vec<u64>> {
+fn bomb_answers(py: Python<'_>, hand: u64, table: &PyAny, bombs: &str) -> PyResult<PyObject> {
     let mut out = Vec::new();
     legal::bomb_answers(hand_mask(hand)?, &table_of(table)?, rule(bombs)?, &mut out);
-    Ok(out)
+    int_list(py, &out)
 }
 
 /// Every legal play of the seat on turn (`legal.legal_masks_of`).
 #[pyfunction]
 fn legal_masks(
+    py: Python<'_>,
     hand: u64,
     table: Option<&PyAny>,
     bombs: &str,
     locked: bool,
     start_card: Option<u32>,
-) -> PyResult<Vec<u64>> {
+) -> PyResult<PyObject> {
     let mut out = Vec::with_capacity(64);
     let table = table.map(table_of).transpose()?;
     if start_card.map_or(false, |c| c >= 52) {
         return Err(error("the start card is a card number 0..51".into()));
     }
-    legal::legal_masks(hand_mask(hand)?, table.as_ref(), rule(bombs)?, locked, start_card, &mut out);
-    Ok(out)
+    legal::legal_masks(
+        hand_mask(hand)?,
+        table.as_ref(),
+        rule(bombs)?,
+        locked,
+        start_card,
+        &mut out,
+    );
+    int_list(py, &out)
 }
 
 /// Play `count` random hands of `players` seats in Rust; return (hands, actions).
+#[allow(clippy::too_many_arguments)] // the rule set's flags, as Python passes them
 #[pyfunction]
 fn random_hands(
     py: Python<'_>,
@@ -123,7 +177,15 @@ fn random_hands(
     }
     let rule = rule(bombs)?;
     Ok(py.allow_threads(|| {
-        playout::random_hands(players, rule, reentry_rule, start_card_rule, end_on_first_out, seed, count)
+        playout::random_hands(
+            players,
+            rule,
+            reentry_rule,
+            start_card_rule,
+            end_on_first_out,
+            seed,
+            count,
+        )
     }))
 }
 
@@ -196,7 +258,11 @@ impl Hand {
             reentry_rule,
             end_on_first_out,
         };
-        Ok(Hand { state, legal: Vec::new(), fresh: false })
+        Ok(Hand {
+            state,
+            legal: Vec::new(),
+            fresh: false,
+        })
     }
 
     /// The seat on turn (None once the hand is over).
@@ -242,8 +308,9 @@ impl Hand {
     }
 
     /// The legal plays of the seat on turn (empty once the hand is over).
-    fn legal(&mut self) -> Vec<u64> {
-        self.legal_now().to_vec()
+    fn legal(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        self.legal_now();
+        int_list(py, &self.legal)
     }
 
     /// The seat on turn plays these cards; the events. A play not among the legal ones is refused.
