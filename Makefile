@@ -36,7 +36,8 @@ WHEELS := native/target/wheels
 $(NATIVE): native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs) $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[native$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
 	rm -rf $(WHEELS)
-	cd native && ../$(BIN)/maturin build --release --quiet --interpreter ../$(BIN)/python --out target/wheels
+	# from native/: cargo reads native/.cargo/config.toml (the offline Debian registry) from the directory it runs in
+	cd native && $(abspath $(BIN))/maturin build --release --quiet --interpreter $(abspath $(BIN))/python --out target/wheels
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(WHEELS)/tienlen_native-*.whl
 	touch $@
 
