@@ -103,13 +103,13 @@ def _classify(mask: int) -> Combination | None:
     return Combination(_RUN_OF_PAIRS, span, top, mask)
 
 
-_python_classify = _classify  # the reference (docs/engine.md, "The compiled core")
+python_classify = _classify  # the reference classification, whichever engine runs (docs/engine.md)
 
 
 def _compiled_classify(mask: int) -> Combination | None:
     """:func:`_classify` by the compiled core (:mod:`.accel`); a mask beyond the 52 cards takes the Python path."""
     if mask >> 52 or CORE is None:
-        return _python_classify(mask)
+        return python_classify(mask)
     found = CORE.classify(mask)
     return None if found is None else Combination(KINDS[found[0]], found[1], found[2], mask)
 
