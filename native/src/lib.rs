@@ -56,9 +56,12 @@ static GROUP_INTS: GILOnceCell<Vec<PyObject>> = GILOnceCell::new();
 /// The index of a same-rank group in `GROUP_INTS`, or None for plays across ranks.
 #[inline]
 fn group_index(mask: u64) -> Option<usize> {
+    if mask == 0 || mask & !DECK != 0 {
+        return None;
+    }
     let rank = mask.trailing_zeros() / 4;
     let nibble = mask >> (4 * rank);
-    (mask != 0 && nibble < 16).then_some(16 * rank as usize + nibble as usize)
+    (nibble < 16).then_some(16 * rank as usize + nibble as usize)
 }
 
 /// The masks as a Python list of ints (the engine's own type for plays).

@@ -8,7 +8,7 @@
 - ``compiled``: the compiled core, and a :class:`CompiledCoreError` at import without it.
 
 The Python engine is the reference: the compiled core computes the same plays in the same order
-(tests/engine/test_compiled_core.py plays both side by side). :mod:`.legal` and :mod:`.combos` put
+(:mod:`.crosscheck` plays both side by side). :mod:`.legal` and :mod:`.combos` put
 its functions behind their own names, so the match, the bots' playouts and the environment use it
 without knowing. This module imports nothing of the engine's but the rules and kinds (the bomb table
 it installs), so :mod:`.combos` and :mod:`.legal` may import it.
