@@ -15,8 +15,9 @@ Prints one JSON object:
   (:class:`tienlen.env.game.Game`): the action mask and a random allowed index,
   no observation encoded: what the engine and the action space cost alone;
   ``core_steps_per_cpu_s`` per CPU second as above;
-- ``target_steps_per_s``: 50,000, the issue's target for the compiled core
-  (not yet built: these are the pure Python figures).
+- ``target_steps_per_s``: 50,000, the issue's target for the compiled core;
+- ``engine``: the engine the run used (``compiled`` when the core is built,
+  ``make native``; ``TIENLEN_ENGINE=python`` forces the pure Python one).
 
 Run with ``make bench-env``.
 """
@@ -37,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 import numpy as np
 
+from tienlen.engine.accel import ENGINE
 from tienlen.env.aec import TienLenEnv
 from tienlen.env.game import Game, make_rules
 
@@ -109,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         "core_hands_per_s": round(statistics.median(r[1] for r in core), 1),
         "core_steps_per_cpu_s": round(max(r[2] for r in core)),
         "target_steps_per_s": TARGET_STEPS_PER_S,
-        "engine": "python",
+        "engine": ENGINE,
         "rounds": args.rounds,
         "seconds_a_round": args.seconds,
         "python": platform.python_version(),

@@ -248,3 +248,27 @@ def test_deleting_an_account_takes_its_waiting_ticket_out_of_the_queue(slow_fill
     assert queue.waiting("2:classic:1") == []
     found = queue.get(made["ticket"])
     assert found is not None and found.status == "left"
+
+
+def test_a_pairing_that_stalled_past_its_undoing_calls_its_match_off(
+    slow_fill: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: when a pairing was undone (its tickets put back) before its worker stored the match, the match it
+    stored anyway is deleted and the tickets keep waiting: no account sits at two tables."""
+    service = service_of(slow_fill)
+    client = slow_fill.test_client()
+    tokens = [session_of(client, fresh_name("q")) for _ in range(2)]
+    first = enqueue(client, tokens[0], players=2, preset="classic", rated=False)
+    made: list[str] = []
+    confirm = service.queue.confirm
+
+    def undone_first(match_id: str, tickets: list[Any], now: float) -> bool:
+        made.append(match_id)
+        service.queue.put_back(match_id, "2:classic:0", [t.ticket for t in tickets])  # the recovery came first
+        return confirm(match_id, tickets, now)
+
+    monkeypatch.setattr(service.queue, "confirm", undone_first)
+    second = enqueue(client, tokens[1], players=2, preset="classic", rated=False)
+    assert second["status"] == "waiting" and ticket(client, tokens[0], first["ticket"])["status"] == "waiting"
+    assert made and client.get(f"/v1/matches/{made[0]}").status_code == 404
+    assert sorted(w.ticket for w in service.queue.waiting("2:classic:0")) == sorted([first["ticket"], second["ticket"]])
