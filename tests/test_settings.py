@@ -49,6 +49,7 @@ BAD = [
     ("TIENLEN_ANONYMOUS_HOSTING", "maybe", "TIENLEN_ANONYMOUS_HOSTING must be 1 or 0, not 'maybe'"),
     ("TIENLEN_HISTORY_DAYS", "0", "TIENLEN_HISTORY_DAYS must be a positive integer, not '0'"),
     ("TIENLEN_HISTORY_DAYS", "a year", "TIENLEN_HISTORY_DAYS must be a positive integer, not 'a year'"),
+    ("TIENLEN_CHALLENGE_EXPIRY_S", "0", "TIENLEN_CHALLENGE_EXPIRY_S must be a positive integer, not '0'"),
     ("TIENLEN_CORS_ORIGINS", "example.com", "TIENLEN_CORS_ORIGINS: 'example.com' is not '*' or an origin"),
     ("TIENLEN_WEB_DIR", "{file}", "TIENLEN_WEB_DIR must be a directory"),
     ("TIENLEN_LOG_LEVEL", "loud", "TIENLEN_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'"),
@@ -78,6 +79,7 @@ GOOD: list[tuple[str, str, str, Any]] = [
     ("TIENLEN_ANONYMOUS_HOSTING", "1", "anonymous_hosting", True),
     ("TIENLEN_HISTORY_DAYS", "365", "history_days", 365),
     ("TIENLEN_HISTORY_DAYS", "", "history_days", None),
+    ("TIENLEN_CHALLENGE_EXPIRY_S", "300", "challenge_expiry_s", 300),
     ("TIENLEN_RATE_LIMITS", "", "rate_limits", DEFAULT_RATE_LIMITS),
     (
         "TIENLEN_RATE_LIMITS",

@@ -46,6 +46,7 @@ DEFAULT_WAITING_TTL_S = 3600
 DEFAULT_REDIS_TIMEOUT_S = 1.0
 DEFAULT_WRITES_AT_ONCE = 1
 DEFAULT_SESSION_DAYS = 30
+DEFAULT_CHALLENGE_EXPIRY_S = 60
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -87,6 +88,7 @@ VARIABLES = (
     "TIENLEN_SESSION_DAYS",
     "TIENLEN_ANONYMOUS_HOSTING",
     "TIENLEN_HISTORY_DAYS",
+    "TIENLEN_CHALLENGE_EXPIRY_S",
     "TIENLEN_CORS_ORIGINS",
     "TIENLEN_WEB_DIR",
     "TIENLEN_LOG_LEVEL",
@@ -152,6 +154,8 @@ class Settings:
     ``TIENLEN_ANONYMOUS_HOSTING`` ``0``         ``1``: a match with open seats may be made without an account (a
                                                 private server); by default hosting one takes an account
     ``TIENLEN_HISTORY_DAYS``   (keep)           days a finished match stays in its players' histories; unset: kept
+    ``TIENLEN_CHALLENGE_EXPIRY_S`` ``60``       seconds a challenge waits for every challenged player to accept
+                                                (410 ``challenge_expired`` after)
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
@@ -185,6 +189,7 @@ class Settings:
     session_days: int = DEFAULT_SESSION_DAYS
     anonymous_hosting: bool = False
     history_days: int | None = None  # None: kept for good
+    challenge_expiry_s: int = DEFAULT_CHALLENGE_EXPIRY_S
     cors_origins: tuple[str, ...] = ()
     web_dir: Path | None = field(default_factory=checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
@@ -220,6 +225,7 @@ class Settings:
             session_days=_whole_number(values, "TIENLEN_SESSION_DAYS", DEFAULT_SESSION_DAYS),
             anonymous_hosting=_flag(values, "TIENLEN_ANONYMOUS_HOSTING"),
             history_days=_days_or_forever(values, "TIENLEN_HISTORY_DAYS"),
+            challenge_expiry_s=_whole_number(values, "TIENLEN_CHALLENGE_EXPIRY_S", DEFAULT_CHALLENGE_EXPIRY_S),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),

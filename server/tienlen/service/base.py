@@ -41,7 +41,8 @@ class ServiceBase:
     With ``anonymous_hosting`` a match with open seats may be made without an
     account's token (a private server); by default hosting takes an account.
     Every finished match an account sat in is kept (:attr:`history`), for
-    ``history_days`` days (None: for good).
+    ``history_days`` days (None: for good). A challenge waits ``challenge_expiry_s``
+    seconds for every challenged account to accept.
     """
 
     def __init__(
@@ -53,10 +54,12 @@ class ServiceBase:
         *,
         anonymous_hosting: bool = False,
         history_days: int | None = None,
+        challenge_expiry_s: float = 60,
     ) -> None:
         self.store = store
         self.accounts = store.accounts()
         self.anonymous_hosting = anonymous_hosting
+        self.challenge_expiry_s = challenge_expiry_s
         self.bot_budget_s = bot_budget_s
         self._offload: Offload = offload or _in_place
         self.now = now
@@ -99,6 +102,10 @@ class ServiceBase:
     def player(self, token: str | None) -> AccountRecord | None:
         """The account an optional bearer token sits for (scope ``play``); None without a token."""
         return None if token is None else authorized(self.accounts, token, "play")
+
+    def expire_challenges(self) -> int:
+        """Expire the challenges whose time ran out (the sweeper's; :class:`~.challenges.ChallengeMixin` does)."""
+        return 0
 
     # ----- bots -------------------------------------------------------------------------
 

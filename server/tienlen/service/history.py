@@ -238,6 +238,7 @@ class HistoryService:
         self.kept.drop_indexes(account_id)
         self.rated.forget(account_id)
         self.notices.inbox.forget(account_id)
+        self.store.challenges().forget(account_id)
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""

@@ -73,6 +73,7 @@ class LifecycleMixin(ServiceBase):
                     done += 1
             if len(due) < limit:
                 break
+        self.expire_challenges()  # challenges not accepted in time (service/challenges.py)
         self.history.sweep(dispatch=dispatch)  # finished matches whose request did not keep them
         return done
 
