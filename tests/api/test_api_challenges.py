@@ -161,8 +161,8 @@ def test_every_refusal_of_an_answer_to_a_challenge_answers_its_reason_and_change
 
 
 def test_a_closed_challenge_answers_challenge_closed_to_every_change(client: FlaskClient) -> None:
-    """Rule: once declined (or withdrawn, or started) accept, decline and withdraw are 409 challenge_closed; it
-    can still be read."""
+    """Rule: once declined (or withdrawn, or started) accept, decline and withdraw are 409 challenge_closed (but
+    the accept that started it, sent again, answers it); it can still be read."""
     _me, token = player(client)
     friend, friend_token = player(client)
     for close in ("decline", "withdraw", "accept"):
@@ -170,6 +170,9 @@ def test_a_closed_challenge_answers_challenge_closed_to_every_change(client: Fla
         closer = token if close == "withdraw" else friend_token
         ok(answer(client, closer, challenge_id, close), 204 if close == "withdraw" else 200)
         for who, verb in ((friend_token, "accept"), (friend_token, "decline"), (token, "withdraw")):
+            if close == verb == "accept":
+                assert ok(answer(client, who, challenge_id, verb))["status"] == "started", "an accept sent again"
+                continue
             assert refused(answer(client, who, challenge_id, verb)) == (409, "challenge_closed"), (close, verb)
         status = ok(answer(client, token, challenge_id, "read"))["status"]
         assert status == {"decline": "declined", "withdraw": "withdrawn", "accept": "started"}[close]

@@ -206,12 +206,12 @@ class ChallengeMixin(ServiceBase):
     def accept_challenge(self, challenge_id: str, token: str | None) -> Challenge:
         """The token's account (challenged, scope ``play``) accepts; the last acceptance deals the match.
 
-        Accepting again answers the challenge as it is. Refusals:
+        Accepting again (also once the match started) answers the challenge as it is. Refusals:
         :class:`NotChallenged`, :class:`ChallengeExpired`, :class:`ChallengeClosed`.
         """
         account = authorized(self.accounts, token, "play")
         for _ in range(MAX_ATTEMPTS):
-            record, name = self._pending_for_challenged(challenge_id, account)
+            record, name = self._pending_for_challenged(challenge_id, account, accepting=True)
             if name in record.accepted:
                 return self._answer(record)
             expected = record.version
@@ -256,11 +256,19 @@ class ChallengeMixin(ServiceBase):
                 return
         raise StaleVersion("the challenge kept changing; try again")
 
-    def _pending_for_challenged(self, challenge_id: str, account: AccountRecord) -> tuple[ChallengeRecord, str]:
-        """A pending challenge of which the account is a challenged player, and its name there; else a refusal."""
+    def _pending_for_challenged(
+        self, challenge_id: str, account: AccountRecord, *, accepting: bool = False
+    ) -> tuple[ChallengeRecord, str]:
+        """A pending challenge of which the account is a challenged player, and its name there; else a refusal.
+
+        ``accepting``: a challenge the account's acceptance started is answered too (an accept sent again).
+        """
         record = self._load_challenge(challenge_id)
         if account.account_id not in [i for i, house in zip(record.to_ids, record.house, strict=True) if not house]:
             raise NotChallenged("only a challenged account accepts or declines a challenge")
+        name = record.to[record.to_ids.index(account.account_id)]
+        if accepting and record.status == "started" and name in record.accepted:
+            return record, name
         if record.status == "pending" and self._past_expiry(record):
             self._expire(record)
             raise ChallengeExpired(f"the challenge {challenge_id!r} expired before everyone accepted")
@@ -268,7 +276,7 @@ class ChallengeMixin(ServiceBase):
             raise ChallengeExpired(f"the challenge {challenge_id!r} expired before everyone accepted")
         if record.status != "pending":
             raise _closed(record.status)
-        return record, record.to[record.to_ids.index(account.account_id)]
+        return record, name
 
     def _left_s(self, record: ChallengeRecord) -> int:
         """The lifetime a pending challenge's record keeps: to its expiry, and a while after."""
