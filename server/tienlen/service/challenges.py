@@ -25,7 +25,7 @@ from typing import Any
 from ..engine import RulesError, resolve_rules
 from ..store import MatchRecord, StoreUnavailableError, new_token
 from ..store.accounts import AccountRecord
-from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord
+from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
 from .accounts import authorized
 from .base import MAX_ATTEMPTS, ServiceBase
 from .challenge_states import (
@@ -83,7 +83,7 @@ class ChallengeMixin(ServiceBase):
         now = self.now()
         for _ in range(MAX_ATTEMPTS):
             record = ChallengeRecord(
-                challenge_id=secrets.token_hex(10),
+                challenge_id=new_challenge_id(),
                 sender=challenger.name,
                 sender_id=challenger.account_id,
                 to=[account.name for account, _house in named],

@@ -16,6 +16,7 @@ accept and a withdrawal, or an accept and the sweeper's expiry racing, one wins 
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -40,6 +41,11 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 return 1
 """)
+
+
+def new_challenge_id() -> str:
+    """A fresh, unguessable challenge id (80 random bits, hex)."""
+    return secrets.token_hex(10)
 
 
 def challenge_key(challenge_id: str) -> str:
