@@ -24,6 +24,7 @@ from tests.support.accounts import auth, fresh_name, sign_up
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import Clock, play_out, service_of
 from tienlen.local_redis import LocalRedis
+from tienlen.store import StoreUnavailableError
 from tienlen.store.accounts import name_key
 from tienlen.store.challenges import account_challenges_key
 
@@ -333,6 +334,34 @@ def test_an_accept_after_its_time_is_410_even_before_the_sweeper_came(client: Fl
     assert types(listen(client, token)) == ["challenge_cancelled"]
 
 
+def test_a_match_whose_deal_was_cut_short_is_dealt_by_the_sweeper_once(
+    app: Flask, client: FlaskClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: when the last acceptance's process stops after starting the challenge but before dealing its match,
+    the sweeper deals it at the challenge's time, once, and everyone hears challenge_started then."""
+    _me, token = player(client)
+    _friend, friend_token = player(client)
+    challenge_id = challenge(client, token, [_friend])["challenge_id"]
+    service = service_of(app)
+
+    def stops(*_args: Any, **_kwargs: Any) -> bool:
+        raise StoreUnavailableError("the process stopped here")
+
+    monkeypatch.setattr(service, "add", stops)
+    assert refused(answer(client, friend_token, challenge_id, "accept")) == (503, "store_unavailable")
+    monkeypatch.undo()
+    read = ok(answer(client, token, challenge_id, "read"))
+    assert read["status"] == "started" and read["match_id"] is not None and read["match"] is None
+    clock.now += EXPIRY_S + 1
+    service.sweep()
+    service.sweep()
+    read = ok(answer(client, token, challenge_id, "read"))
+    assert read["match"] is not None and read["match"]["status"] == "playing"
+    for listener in (token, friend_token):
+        heard = types(listen(client, listener))
+        assert heard.count("challenge_started") == 1 and heard.count("match_started") == 1
+
+
 # ----- races -----------------------------------------------------------------------------------------------
 
 
@@ -370,6 +399,25 @@ def test_two_accepts_racing_start_exactly_one_match(app: Flask, client: FlaskCli
         assert len(match_ids) == 1
         heard = types(listen(client, token))
         assert heard.count("challenge_started") == 1 and heard.count("match_started") == 1
+
+
+def test_of_two_changes_read_at_one_version_only_the_first_is_stored(app: Flask, client: FlaskClient) -> None:
+    """Rule: the store writes a challenge only at the version it was read at: of two racing changes (here two
+    acceptances read before either was written) the second is refused and must read again."""
+    _me, token = player(client)
+    (b, _b_token), (c, _c_token) = player(client), player(client)
+    challenge_id = challenge(client, token, [b, c], players=3)["challenge_id"]
+    store = service_of(app).store.challenges()
+    first, second = store.load(challenge_id), store.load(challenge_id)
+    assert first is not None and second is not None
+    expected = first.version
+    for record, name in ((first, b), (second, c)):
+        record.accepted.append(name)
+        record.version += 1
+    assert store.save(first, expected, 60) is True
+    assert store.save(second, expected, 60) is False
+    stored = store.load(challenge_id)
+    assert stored is not None and stored.accepted == [b] and stored.version == expected + 1
 
 
 def test_an_accept_racing_a_withdrawal_is_resolved_once(app: Flask, client: FlaskClient) -> None:

@@ -226,8 +226,8 @@ class ChallengeMixin(ServiceBase):
                 continue  # another answer, the withdrawal or the expiry came first: read it again
             if not started:
                 return challenge_answer(record)
-            self.store.challenges().done_due(challenge_id)
             match = self._start(record)
+            self.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
             return self._answer(record) if match is None else challenge_answer(record, match_state(match))
         raise StaleVersion("the challenge kept changing; try again")
 
@@ -303,12 +303,18 @@ class ChallengeMixin(ServiceBase):
         return record if self._close(record, "expired", by=None, by_id=None) else None
 
     def expire_challenges(self, limit: int = EXPIRE_BATCH) -> int:
-        """Expire the pending challenges whose time ran out (the sweeper); how many this call expired."""
+        """Expire the pending challenges whose time ran out (the sweeper); how many this call expired.
+
+        A challenge that started but whose match was not dealt (the process of its last acceptance stopped in
+        between: its due entry is dropped only after the deal) gets its match dealt here.
+        """
         challenges = self.store.challenges()
         now = self.now()
         done = 0
         for challenge_id in challenges.due(now, limit):
             record = challenges.load(challenge_id)
+            if record is not None and record.status == "started" and not self._dealt(record):
+                self._start(record)  # its last acceptance's process stopped before dealing it
             if record is None or record.status != "pending":
                 challenges.done_due(challenge_id)
                 continue
@@ -318,6 +324,10 @@ class ChallengeMixin(ServiceBase):
         return done
 
     # ----- starting ------------------------------------------------------------------------------
+
+    def _dealt(self, record: ChallengeRecord) -> bool:
+        """Whether the started challenge's match exists."""
+        return record.match_id is not None and self.store.load(record.match_id).record is not None
 
     def _start(
         self, record: ChallengeRecord, challenger_token: str | None = None, *, tell: bool = True
