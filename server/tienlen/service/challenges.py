@@ -104,7 +104,8 @@ class ChallengeMixin(ServiceBase):
                 continue
             challenges = self.store.challenges()
             challenges.mark_due(record.challenge_id, record.expires_at)  # before: a sweeper always finds it
-            challenges.note(record.accounts(), record.challenge_id, now, self._kept_s)
+            # the index outlives the record, which a late sweeper may close after its expiry time
+            challenges.note(record.accounts(), record.challenge_id, now, self._kept_s + CLOSED_KEPT_S)
             record.version = 1
             if challenges.save(record, None, self._kept_s):
                 self._tell_received(record)
