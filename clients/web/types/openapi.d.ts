@@ -144,8 +144,9 @@ export interface paths {
          * @description When it is the last acceptance the match is dealt: the answer is
          *     `started` with `match_id` and `match`, and everyone hears
          *     `challenge_started` and `match_started`; the account's token acts for
-         *     its seat. Accepting again answers the challenge as it is. After its
-         *     time, 410 `challenge_expired`; once it closed otherwise, 409 `challenge_closed`.
+         *     its seat. Accepting again (a retry) answers the challenge as it is, also
+         *     once started. After its time, 410 `challenge_expired`; once it closed
+         *     otherwise, 409 `challenge_closed`.
          */
         post: operations["accept_challenge"];
         delete?: never;
