@@ -63,7 +63,7 @@ Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
 calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
-:mod:`.history` (the answers' types, and the export), :mod:`.stream` (the
+:mod:`.history`, :mod:`.challenges` (the answers' types, and the export), :mod:`.stream` (the
 event stream); and :mod:`.botkit` (a seat's legal plays worked out from its
 view), the one module that needs the server's
 ``tienlen`` package (its rules engine), imported only when asked for.
@@ -73,6 +73,7 @@ from __future__ import annotations
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
+from .challenges import Challenge
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
 from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
@@ -85,6 +86,7 @@ __all__ = [
     "Account",
     "ApiError",
     "BoardEntry",
+    "Challenge",
     "Client",
     "ConnectionFailed",
     "Endpoint",

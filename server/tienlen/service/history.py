@@ -243,6 +243,7 @@ class HistoryService:
         found = None if held is None else queue.get(held)
         if found is not None:  # a waiting ticket leaves the queue (one being matched is seated as "(deleted)")
             queue.leave(found)
+        self.store.challenges().forget(account_id)
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""

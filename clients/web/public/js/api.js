@@ -30,6 +30,7 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptMatch"]} KeptMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptSeat"]} KeptSeat */
 /** @typedef {import("../../types/openapi").components["schemas"]["Leaderboard"]} Leaderboard */
+/** @typedef {import("../../types/openapi").components["schemas"]["Challenge"]} Challenge */
 
 /** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
 export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
@@ -126,7 +127,7 @@ export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
 /** @param {string} name @returns {Promise<Player>} */
 export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
-/** Challenge house bots (the account at seat 0). @param {import("../../types/openapi").components["schemas"]["Challenge"]} body @param {string} token @returns {Promise<CreatedMatch>} */
+/** Challenge players or house bots (the account at seat 0); house bots alone start at once. @param {import("../../types/openapi").components["schemas"]["NewChallenge"]} body @param {string} token @returns {Promise<Challenge>} */
 export const challenge = (body, token) => call("post", "/v1/challenges", { body, token });
 /** A page of the leaderboard. @param {number} players @param {"human" | "bot"} kind @param {string | null} cursor @returns {Promise<Leaderboard>} */
 export const leaderboard = (players, kind, cursor) =>

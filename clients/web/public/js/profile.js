@@ -55,8 +55,9 @@ function challengeForm(bot, go, error) {
     send.disabled = true;
     try {
       const made = await api.challenge({ to: [bot], players: Number(size.value), rated: rated.checked }, session.token);
-      keepSeat(made.match_id, { seat: 0, token: made.tokens[0].token, name: session.name });
-      go(`/m/${encodeURIComponent(made.match_id)}`);
+      const matchId = made.match_id ?? ""; // a house bot accepts at once: the match is dealt already
+      keepSeat(matchId, { seat: 0, token: made.tokens[0].token, name: session.name });
+      go(`/m/${encodeURIComponent(matchId)}`);
     } catch (e) {
       error.textContent = message(e);
       send.disabled = false;
