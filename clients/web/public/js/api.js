@@ -30,6 +30,7 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptMatch"]} KeptMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptSeat"]} KeptSeat */
 /** @typedef {import("../../types/openapi").components["schemas"]["Leaderboard"]} Leaderboard */
+/** @typedef {import("../../types/openapi").components["schemas"]["QueueTicket"]} Ticket */
 
 /** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
 export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
@@ -134,6 +135,13 @@ export const leaderboard = (players, kind, cursor) =>
 /** A page of the player's kept matches, newest first. @param {string} name @param {string | null} cursor @returns {Promise<KeptPage>} */
 export const playerMatches = (name, cursor) =>
   call("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });
+
+/** Quick play: queue the account for a table (202 Ticket; 409 already_queued). @param {import("../../types/openapi").components["schemas"]["Queue"]} body @param {string} token @returns {Promise<Ticket>} */
+export const enqueue = (body, token) => call("post", "/v1/queue", { body, token });
+/** The account's ticket; with `wait` (s), answered as soon as it is matched. @param {string} ticket @param {string} token @param {number} wait @returns {Promise<Ticket>} */
+export const ticket = (ticket, token, wait) => call("get", "/v1/queue/{ticket}", { path: { ticket }, query: { wait }, token });
+/** Leave the queue (409 already_matched once the ticket found its table). @param {string} ticket @param {string} token @returns {Promise<null>} */
+export const leaveQueue = (ticket, token) => call("delete", "/v1/queue/{ticket}", { path: { ticket }, token });
 
 /** A new (human) account and its first session. @param {string} name @param {string} password @returns {Promise<Registered>} */
 export const signUp = (name, password) => call("post", "/v1/accounts", { body: { name, password, kind: "human" } });

@@ -13,8 +13,11 @@ const KEY = "tienlen.account";
 /** @type {Set<() => void>} */
 const watchers = new Set();
 
-/** Call `watcher` whenever the browser signs in or out. @param {() => void} watcher */
-export const onSessionChange = (watcher) => { watchers.add(watcher); };
+/** Call `watcher` whenever the browser signs in or out; answers what stops calling it. @param {() => void} watcher */
+export function onSessionChange(watcher) {
+  watchers.add(watcher);
+  return () => { watchers.delete(watcher); };
+}
 
 const changed = () => { for (const watcher of watchers) watcher(); };
 
