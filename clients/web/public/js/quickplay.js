@@ -4,9 +4,10 @@
  * "Finding a table…" and offers Cancel (DELETE /v1/queue/{ticket}); it long-polls the ticket (GET ...?wait=25) until
  * it is matched, then opens its match's table, where the account's token acts for the seat (no seat token is given).
  *
- * The waiting ticket is kept in localStorage, so a reload or a language switch goes on waiting for it; leaving the
- * lobby for another page cancels it. A ticket held elsewhere (409 already_queued: another browser, say) is said
- * plainly, with a way to wait for it here or to cancel it.
+ * The search lives as long as the lobby: the lobby drawn again (another language) goes on waiting for the same
+ * ticket, and leaving it (another view, a reload, the tab closed) cancels it, so nobody is seated at a table they
+ * no longer see. A ticket held elsewhere (409 already_queued: another tab or browser) is said plainly, with a way to
+ * wait for it here or to cancel it.
  */
 
 import { refusal } from "./account.js";
@@ -16,7 +17,6 @@ import { t } from "./i18n.js";
 import { forgetIfRevoked, onSessionChange, signedIn } from "./session.js";
 import { keepSeat } from "./store.js";
 
-const KEY = "tienlen.ticket";
 /** The table quick play asks for. */
 const QUICK = { players: 4, rated: true };
 /** Seconds each long poll of the ticket waits for its match. */
@@ -24,23 +24,17 @@ const WAIT_S = 25;
 /** Milliseconds before asking again after a failed poll (the server busy or unreachable). */
 const RETRY_MS = 2000;
 
-/** @typedef {{ticket: string, name: string}} KeptTicket */
 /** @typedef {import("./session.js").Signed} Signed */
 
-/** The waiting ticket this browser keeps for the account `name`, if any. @param {string} name @returns {string | null} */
-function keptTicket(name) {
-  try {
-    /** @type {KeptTicket | null} */
-    const kept = JSON.parse(localStorage.getItem(KEY) ?? "null");
-    return kept && typeof kept.ticket === "string" && kept.name?.toLowerCase() === name.toLowerCase() ? kept.ticket : null;
-  } catch {
-    return null;
-  }
-}
+/** The ticket this page waits for, and its account's name: kept while the page lasts (the lobby drawn again). */
+/** @type {{ticket: string, name: string} | null} */
+let kept = null;
 
+/** The ticket this page waits for, for the account `name`. @param {string} name @returns {string | null} */
+const keptTicket = (name) => (kept && kept.name.toLowerCase() === name.toLowerCase() ? kept.ticket : null);
 /** @param {string} ticket @param {string} name */
-const keepTicket = (ticket, name) => localStorage.setItem(KEY, JSON.stringify({ ticket, name }));
-const forgetTicket = () => localStorage.removeItem(KEY);
+const keepTicket = (ticket, name) => { kept = { ticket, name }; };
+const forgetTicket = () => { kept = null; };
 
 /** The ticket a 409 `already_queued` names in its message ("… with ticket 'abc': leave it first"), if it does. @param {string} text */
 export const ticketNamed = (text) => text.match(/ticket '([^']+)'/)?.[1] ?? null;
@@ -123,10 +117,18 @@ export function playNowSection(go) {
     if (focused && next !== document.activeElement) next.focus();
   }
 
-  /** A refusal or failure in the error line (an ended session said as such), the section idle. @param {unknown} e */
+  /**
+   * A refusal or failure in the error line, the section idle; an ended session is said (the section stays to say
+   * it, without Play now). @param {unknown} e
+   */
   function fail(e) {
+    const ended = forgetIfRevoked(e);
     show("idle");
-    error.textContent = forgetIfRevoked(e) ? t("session_ended") : refusal(e);
+    error.textContent = ended ? t("session_ended") : refusal(e);
+    if (ended) {
+      element.hidden = false;
+      play.hidden = true;
+    }
   }
 
   /** Long-poll `id` until it is matched (then open its table), left, or gone. @param {string} id @param {Signed} session */
@@ -226,28 +228,43 @@ export function playNowSection(go) {
     if (session && ticket && !busy) void waitFor(ticket, session);
   });
 
-  /** Signed in: the section, going on waiting for a ticket kept; signed out: hidden, nothing waited for. */
+  /** Signed in: the section, going on waiting for the page's ticket; signed out: hidden, nothing waited for. */
   function draw() {
     const session = signedIn();
     element.hidden = session === null;
     run++;
-    const kept = session ? keptTicket(session.name) : null;
-    if (session && kept) void waitFor(kept, session);
+    const waited = session ? keptTicket(session.name) : null;
+    if (session && waited) void waitFor(waited, session);
     else show("idle");
   }
   draw();
   const unwatch = onSessionChange(draw);
 
+  /** The page goes away (a reload, another page, the tab closed): its search ends with it. */
+  const onPageHide = () => {
+    const session = signedIn();
+    const waited = session ? keptTicket(session.name) : null;
+    forgetTicket();
+    run++;
+    if (session && waited) api.leaveQueue(waited, session.token, true).catch(() => {});
+  };
+  /** Back from the browser's page cache: its search ended as it went. @param {PageTransitionEvent} event */
+  const onPageShow = (event) => { if (event.persisted) draw(); };
+  addEventListener("pagehide", onPageHide);
+  addEventListener("pageshow", onPageShow);
+
   const stop = () => {
     run++;
     unwatch();
+    removeEventListener("pagehide", onPageHide);
+    removeEventListener("pageshow", onPageShow);
     const session = signedIn();
-    const kept = session ? keptTicket(session.name) : null;
-    if (!session || !kept || location.pathname === here) return; // the lobby drawn again (its language) goes on waiting
+    const waited = session ? keptTicket(session.name) : null;
+    if (!session || !waited || location.pathname === here) return; // the lobby drawn again (its language) goes on waiting
     forgetTicket();
-    // leaving the lobby: the search ends; a ticket matched meanwhile keeps its seat ("Your matches")
-    leaveQueue(kept, session).then((matched) => {
-      if (matched?.match_id != null && matched.seat !== null) {
+    // another view of the page: the search ends; a ticket matched meanwhile keeps its seat ("Your matches")
+    leaveQueue(waited, session).then((matched) => {
+      if (matched?.status === "matched" && matched.match_id !== null && matched.seat !== null) {
         keepSeat(matched.match_id, { seat: matched.seat, token: session.token, name: session.name });
       }
     }).catch(() => {});
