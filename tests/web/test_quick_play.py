@@ -97,7 +97,7 @@ def test_a_search_is_cancelled_and_one_held_elsewhere_is_said_and_cancelled_from
     """Rule: one ticket an account: with one queued elsewhere (over the API: another browser), Play now says so
     (409 already_queued) and offers to cancel that search, which leaves the queue; a search lives as long as the
     lobby: it goes on over a language switch (the same ticket), Cancel ends it (the focus back on Play now), and a
-    reload ends it too. This server fills its tables after 15 s: each search here ends well before."""
+    reload or signing out ends it too. This server fills its tables after 15 s: each search here ends well before."""
     name, token = account(account_server, "held")
     elsewhere = call(account_server, "POST", "/v1/queue", {"players": 4}, token)
     page = account_pages()
@@ -135,6 +135,13 @@ def test_a_search_is_cancelled_and_one_held_elsewhere_is_said_and_cancelled_from
             break
         page.wait_for_timeout(100)
     assert _status(account_server, ticket, token) == "left"
+
+    ticket = _play_now(page)
+    page.click("#sign-out")  # revokes the page's session (the token of this test)
+    page.wait_for_selector("#sign-in-link")
+    assert page.locator("#play-now-panel").is_hidden()
+    again = call(account_server, "POST", "/v1/sessions", {"name": name, "password": PASSWORD})["token"]
+    assert _status(account_server, ticket, again) == "left"
 
 
 def _status(base: str, ticket: str, token: str) -> str:

@@ -14,7 +14,7 @@ import { refusal } from "./account.js";
 import * as api from "./api.js";
 import { h, setText } from "./dom.js";
 import { t } from "./i18n.js";
-import { forgetIfRevoked, onSessionChange, signedIn } from "./session.js";
+import { beforeSignOut, forgetIfRevoked, onSessionChange, signedIn } from "./session.js";
 import { keepSeat } from "./store.js";
 
 /** The table quick play asks for. */
@@ -84,7 +84,7 @@ export function playNowSection(go) {
   const element = h("section", { id: "play-now-panel", "aria-labelledby": "play-now-h", class: "panel quick-play" }, [
     h("h2", { id: "play-now-h" }, [t("quick_play")]),
     h("p", { id: "play-now-about", class: "about" }, [t("play_now_about")]),
-    h("div", { class: "queue-row" }, [play]), status, waiting, held, error,
+    h("div", { class: "queue-row" }, [play]), status, error, waiting, held,
   ]);
   const here = location.pathname;
   let run = 0; // each wait and each stop counts one: a poll of an older run ends without touching the page
@@ -210,7 +210,11 @@ export function playNowSection(go) {
       ticket = null;
       show("idle", t("queue_cancelled"));
     } catch (e) {
-      if (!held.hidden) { // the search held elsewhere is still there
+      if (e instanceof api.ApiError && e.status === 401) { // the session ended: nothing more can be asked
+        forgetTicket();
+        ticket = null;
+        fail(e);
+      } else if (!held.hidden) { // the search held elsewhere is still there
         show("held");
         error.textContent = refusal(e);
       } else {
@@ -239,6 +243,14 @@ export function playNowSection(go) {
   }
   draw();
   const unwatch = onSessionChange(draw);
+  // signing out ends the search first, while the token still works
+  const unhook = beforeSignOut(async (session) => {
+    const waited = keptTicket(session.name);
+    if (!waited) return;
+    forgetTicket();
+    run++;
+    await api.leaveQueue(waited, session.token);
+  });
 
   /** The page goes away (a reload, another page, the tab closed): its search ends with it. */
   const onPageHide = () => {
@@ -256,6 +268,7 @@ export function playNowSection(go) {
   const stop = () => {
     run++;
     unwatch();
+    unhook();
     removeEventListener("pagehide", onPageHide);
     removeEventListener("pageshow", onPageShow);
     const session = signedIn();

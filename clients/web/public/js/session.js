@@ -21,6 +21,18 @@ export function onSessionChange(watcher) {
 
 const changed = () => { for (const watcher of watchers) watcher(); };
 
+/** @type {Set<(session: Signed) => Promise<void>>} */
+const leaving = new Set();
+
+/**
+ * Run `task` as signing out begins, while the session's token still works (a quick-play search cancelled, say);
+ * answers what stops running it. @param {(session: Signed) => Promise<void>} task
+ */
+export function beforeSignOut(task) {
+  leaving.add(task);
+  return () => { leaving.delete(task); };
+}
+
 /** The account signed in, or null (none kept, or its session expired). @returns {Signed | null} */
 export function signedIn() {
   try {
@@ -81,6 +93,7 @@ export async function signIn(name, password) {
 export async function signOut() {
   const session = signedIn();
   if (session) {
+    await Promise.all([...leaving].map((task) => task(session).catch(() => {})));
     try {
       await api.signOut(session.token);
     } catch (e) {
