@@ -129,7 +129,11 @@ export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
 /** @param {string} name @returns {Promise<Player>} */
 export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
-/** Challenge house bots (the account at seat 0). @param {import("../../types/openapi").components["schemas"]["Challenge"]} body @param {string} token @returns {Promise<CreatedMatch>} */
+/** @typedef {Paths["/v1/challenges"]["post"]} ChallengeOperation */
+/**
+ * Challenge house bots (the account at seat 0): the match starts at once, the account's seat token in `tokens`.
+ * @param {Request<ChallengeOperation>["body"]} body @param {string} token @returns {Promise<Answer<ChallengeOperation>>}
+ */
 export const challenge = (body, token) => call("post", "/v1/challenges", { body, token });
 /** A page of the leaderboard. @param {number} players @param {"human" | "bot"} kind @param {string | null} cursor @returns {Promise<Leaderboard>} */
 export const leaderboard = (players, kind, cursor) =>

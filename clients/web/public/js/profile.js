@@ -55,8 +55,14 @@ function challengeForm(bot, go, error) {
     send.disabled = true;
     try {
       const made = await api.challenge({ to: [bot], players: Number(size.value), rated: rated.checked }, session.token);
-      keepSeat(made.match_id, { seat: 0, token: made.tokens[0].token, name: session.name });
-      go(`/m/${encodeURIComponent(made.match_id)}`);
+      const seat = made.tokens[0];
+      if (made.match_id && seat) { // a house bot's challenge starts at once
+        keepSeat(made.match_id, { seat: seat.seat, token: seat.token, name: session.name });
+        go(`/m/${encodeURIComponent(made.match_id)}`);
+        return;
+      }
+      error.textContent = t("challenge_sent");
+      send.disabled = false;
     } catch (e) {
       error.textContent = message(e);
       send.disabled = false;
