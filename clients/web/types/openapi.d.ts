@@ -755,7 +755,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The token's account's open ticket (scope `play`): the one `already_queued` is about, from any client.
+         * @description 404 `ticket_not_found` when it holds none (never queued, left, or seated already).
+         */
+        get: operations["get_my_ticket"];
         put?: never;
         /**
          * Queue the token's account (scope `play`) for a table of `players` (2 to 4) with `preset`, `rated` or not.
@@ -1212,6 +1216,7 @@ export interface components {
          *     - `challenge_cancelled`: `challenge_id`, `cause` (`withdrawn` by its sender, `declined` by `by`, or `expired`).
          *     - `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
          *     - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
+         *     - `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
          */
         InboxEvent: {
             /**
@@ -1244,7 +1249,7 @@ export interface components {
             version?: number;
         };
         /** @enum {string} */
-        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched";
+        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched" | "queue_left";
         InboxPage: {
             events: components["schemas"]["InboxEvent"][];
             /** @description The last event's seq (or `after` when none came): the next `after` */
@@ -5382,6 +5387,83 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_my_ticket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueTicket"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `ticket_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

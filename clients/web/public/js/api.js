@@ -144,6 +144,8 @@ export const playerMatches = (name, cursor) =>
 
 /** Quick play: queue the account for a table (202 Ticket; 409 already_queued). @param {import("../../types/openapi").components["schemas"]["Queue"]} body @param {string} token @returns {Promise<Ticket>} */
 export const enqueue = (body, token) => call("post", "/v1/queue", { body, token });
+/** The account's open ticket, wherever it was made (404 ticket_not_found without one). @param {string} token @returns {Promise<Ticket>} */
+export const myTicket = (token) => call("get", "/v1/queue", { token });
 /** The account's ticket; with `wait` (s), answered as soon as it is matched. @param {string} ticket @param {string} token @param {number} wait @returns {Promise<Ticket>} */
 export const ticket = (ticket, token, wait) => call("get", "/v1/queue/{ticket}", { path: { ticket }, query: { wait }, token });
 /**

@@ -36,8 +36,14 @@ const keptTicket = (name) => (kept && kept.name.toLowerCase() === name.toLowerCa
 const keepTicket = (ticket, name) => { kept = { ticket, name }; };
 const forgetTicket = () => { kept = null; };
 
-/** The ticket a 409 `already_queued` names in its message ("… with ticket 'abc': leave it first"), if it does. @param {string} text */
-export const ticketNamed = (text) => text.match(/ticket '([^']+)'/)?.[1] ?? null;
+/** The account's open ticket made elsewhere (another tab or device), or null. @param {string} token */
+const heldTicket = async (token) => {
+  try {
+    return (await api.myTicket(token)).ticket;
+  } catch {
+    return null;
+  }
+};
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -179,9 +185,9 @@ export function playNowSection(go) {
       if (made.status === "matched" && made.match_id !== null) openMatch(made, session, go);
       else void waitFor(made.ticket, session);
     } catch (e) {
-      const named = e instanceof api.ApiError && e.reason === "already_queued" ? ticketNamed(e.message) : null;
-      if (named) {
-        ticket = named;
+      const held = e instanceof api.ApiError && e.reason === "already_queued" ? await heldTicket(session.token) : null;
+      if (held) {
+        ticket = held;
         show("held");
       } else {
         fail(e);
