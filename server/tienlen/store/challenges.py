@@ -135,6 +135,10 @@ class ChallengeStore(Protocol):
         """The challenge is closed: it is due no more."""
         ...
 
+    def of(self, account_id: str) -> list[str]:
+        """The ids of the challenges the account sent or received (still kept)."""
+        ...
+
     def forget(self, account_id: str) -> None:
         """The account was deleted: the challenges it sent or received go, and its index of them."""
         ...
@@ -193,6 +197,11 @@ class RedisChallenges:
     def done_due(self, challenge_id: str) -> None:
         """Forget the challenge's due entry."""
         self._call(lambda r: r.zrem(DUE_KEY, challenge_id))
+
+    def of(self, account_id: str) -> list[str]:
+        """The ids of the challenges the account sent or received (still kept)."""
+        found = cast(list[bytes], self._call(lambda r: r.zrange(account_challenges_key(account_id), 0, -1)))
+        return [member.decode() for member in found]
 
     def forget(self, account_id: str) -> None:
         """Delete every challenge the account sent or received (one key at a time: fine on a cluster), and the index."""
