@@ -272,3 +272,29 @@ def test_a_pairing_that_stalled_past_its_undoing_calls_its_match_off(
     assert second["status"] == "waiting" and ticket(client, tokens[0], first["ticket"])["status"] == "waiting"
     assert made and client.get(f"/v1/matches/{made[0]}").status_code == 404
     assert sorted(w.ticket for w in service.queue.waiting("2:classic:0")) == sorted([first["ticket"], second["ticket"]])
+
+
+def test_the_open_ticket_is_found_from_any_client_and_leaving_ends_a_long_poll_elsewhere(slow_fill: Flask) -> None:
+    """Rule: GET /v1/queue answers the account's open ticket (404 ticket_not_found without one); leaving it from
+    one client ends another client's long poll of it at once (the inbox says queue_left)."""
+    client = slow_fill.test_client()
+    token = session_of(client, fresh_name("q"))
+    none = client.get("/v1/queue", headers=auth(token))
+    assert (none.status_code, json_object(none)["reason"]) == (404, "ticket_not_found")
+    made = enqueue(client, token, players=3, preset="ladder")
+    assert json_object(client.get("/v1/queue", headers=auth(token)))["ticket"] == made["ticket"]
+    answers: list[dict[str, Any]] = []
+
+    def poll() -> None:
+        answers.append(ticket(slow_fill.test_client(), token, made["ticket"], wait=10))
+
+    waiter = threading.Thread(target=poll)
+    started = time.monotonic()
+    waiter.start()
+    time.sleep(0.3)
+    assert client.delete(f"/v1/queue/{made['ticket']}", headers=auth(token)).status_code == 204
+    waiter.join(10)
+    assert answers and answers[0]["status"] == "left" and time.monotonic() - started < 5
+    assert client.get("/v1/queue", headers=auth(token)).status_code == 404
+    told = [e["type"] for e in json_object(client.get("/v1/me/events", headers=auth(token)))["events"]]
+    assert told == ["queue_left"]

@@ -74,9 +74,9 @@ Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
 calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
-:mod:`.history`, :mod:`.inbox`, :mod:`.queue` (the answers' types, and the
-export), :mod:`.stream` (the match's and the inbox's event streams),
-:mod:`.bot` (``tienlen-bot``); and :mod:`.botkit` (a seat's legal plays worked out from its
+:mod:`.history`, :mod:`.challenges`, :mod:`.inbox`, :mod:`.queue` (the answers'
+types, and the export), :mod:`.stream` (the match's and the inbox's event
+streams), :mod:`.bot` (``tienlen-bot``); and :mod:`.botkit` (a seat's legal plays worked out from its
 view), the one module that needs the server's
 ``tienlen`` package (its rules engine), imported only when asked for.
 """
@@ -85,6 +85,7 @@ from __future__ import annotations
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
+from .challenges import Challenge
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, OnlineBot
 from .queue import Ticket, TicketStatus
@@ -99,6 +100,7 @@ __all__ = [
     "Account",
     "ApiError",
     "BoardEntry",
+    "Challenge",
     "ChallengeSettings",
     "Client",
     "ConnectionFailed",

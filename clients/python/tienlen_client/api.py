@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
+from .challenges import Challenge
 from .history import Export, KeptMatch, KeptPage, Player
 from .inbox import ChallengeSettings, InboxPage, OnlineBot
 from .queue import Ticket
@@ -333,18 +334,25 @@ class Client:
         preset: str | None = None,
         rated: bool = False,
         **options: Any,
-    ) -> dict[str, Any]:
-        """``POST /v1/challenges`` → 201 ``{match_id, tokens, match}``: a match against house bots, dealt at once.
+    ) -> Challenge:
+        """``POST /v1/challenges`` → 201 :class:`~.challenges.Challenge`: challenge accounts and house bots.
 
-        ``to`` names the house bots (``easy``, ``medium``, ``hard``) of seats
-        1, 2, …; the last fills the seats left. The account of ``token``
-        (scope ``play``) sits at seat 0, and the token acts for it
-        (:meth:`seat`). With ``rated`` the match moves both sides' ratings
-        when it ends. ``options`` adds other fields (``takeover``).
+        ``to`` names the players of seats 1, 2, …; the last fills the seats
+        left (a house bot then: an account holds one seat). The account of
+        ``token`` (scope ``play``) sits at seat 0. The house bots (``easy``,
+        ``medium``, ``hard``) accept at once: a challenge of house bots alone
+        answers ``status`` ``started`` with ``match_id``, ``match`` (dealt) and
+        the challenger's seat token in ``tokens`` (the account's token acts for
+        the seat too: :meth:`seat`). A challenge of accounts is ``pending``
+        until each accepts (:meth:`accept_challenge`); each must be online
+        (listening to its events) and take the kind (rated or casual), else
+        :class:`ApiError` ``player_offline`` or ``challenge_refused``. With
+        ``rated`` the match moves every rating in it when it ends.
+        ``options`` adds other fields (``takeover``).
 
         Sent once, never retried: the server keeps no answer to give a retry,
-        so a lost answer might have made a match (look for it in the
-        account's seat of :meth:`player_matches` once it ends, or just play on).
+        so a lost answer might have made a challenge (and, of house bots, a
+        match: look for it in the account's :meth:`player_matches` once it ends).
         """
         body: dict[str, Any] = {"to": to, "players": players, "rated": rated, **options}
         if preset is not None:
@@ -352,7 +360,44 @@ class Client:
         response, attempts = self.transport.send("POST", "/v1/challenges", body, token=token, retry=NO_RETRY)
         if response.status != 201:
             raise ApiError(response.status, error_body(response), "POST /v1/challenges", attempts)
-        return dict(response.json())
+        return cast(Challenge, response.json())
+
+    def challenge_status(self, token: str, challenge_id: str) -> Challenge:
+        """``GET /v1/challenges/{id}`` → the challenge, for its sender or a challenged account (else 404)."""
+        path = f"/v1/challenges/{_segment(challenge_id)}"
+        return cast(Challenge, self.request("GET", path, token=token, expect=200))
+
+    def accept_challenge(self, token: str, challenge_id: str) -> Challenge:
+        """``POST /v1/challenges/{id}/accept`` → the challenge; ``started``, with its match, once all accepted.
+
+        Safe to send again: an accept sent again answers the challenge as it
+        is, also once the match started. The account's ``token`` then acts for
+        its seat (:meth:`seat` with ``match_id``). Refusals: ``not_challenged``
+        (403), ``challenge_expired`` (410), ``challenge_closed`` (409).
+        """
+        path = f"/v1/challenges/{_segment(challenge_id)}/accept"
+        return cast(Challenge, self.request("POST", path, token=token, expect=200))
+
+    def decline_challenge(self, token: str, challenge_id: str) -> Challenge:
+        """``POST /v1/challenges/{id}/decline`` → the challenge, ``declined``; the others hear of it.
+
+        Sent once, never retried: declining again answers 409 ``challenge_closed``.
+        """
+        path = f"/v1/challenges/{_segment(challenge_id)}/decline"
+        response, attempts = self.transport.send("POST", path, None, token=token, retry=NO_RETRY)
+        if response.status != 200:
+            raise ApiError(response.status, error_body(response), f"POST {path}", attempts)
+        return cast(Challenge, response.json())
+
+    def withdraw_challenge(self, token: str, challenge_id: str) -> None:
+        """``DELETE /v1/challenges/{id}`` → 204: its sender withdraws a pending challenge; the challenged hear.
+
+        Sent once, never retried: withdrawing again answers 409 ``challenge_closed``.
+        """
+        path = f"/v1/challenges/{_segment(challenge_id)}"
+        response, attempts = self.transport.send("DELETE", path, None, token=token, retry=NO_RETRY)
+        if response.status != 204:
+            raise ApiError(response.status, error_body(response), f"DELETE {path}", attempts)
 
     def leaderboard(
         self, players: int = 4, kind: str = "human", cursor: str | None = None, limit: int = 20

@@ -119,9 +119,17 @@ class QueueMixin(ServiceBase):
             if not news:
                 break
             seen = news[-1]["seq"]
-            if any(e["type"] == "queue_matched" and e.get("ticket") == ticket_id for e in news):
+            if any(e.get("ticket") == ticket_id for e in news):  # matched, or left (from another client)
                 found = self._ticket_of(account, ticket_id)
         return found
+
+    def my_ticket(self, token: str | None) -> TicketState:
+        """The token's account's open ticket (waiting, or being seated); :class:`TicketNotFound` when it has none."""
+        account = authorized(self.accounts, token, "play")
+        held = self.queue.held(account.account_id)
+        if held is None:
+            raise TicketNotFound("this account holds no open ticket")
+        return self._ticket_of(account, held)
 
     def _ticket_of(self, account: AccountRecord, ticket_id: str) -> TicketState:
         record = self.queue.get(ticket_id)
@@ -140,6 +148,8 @@ class QueueMixin(ServiceBase):
             raise AlreadyMatched("this ticket found its table already: play it, or leave the match")
         if before == "":
             raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
+        if before == "waiting":  # it left now: a long poll of it elsewhere answers at once
+            self.notices.tell(account.account_id, "queue_left", ticket=ticket_id)
 
     # ----- pairing (every server's sweeper, and each new ticket) -----------------------
 
