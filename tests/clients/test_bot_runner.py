@@ -75,12 +75,6 @@ def house_match(client: Client, member: Member) -> str:
     return str(made["match_id"])
 
 
-def has_operation(url: str, method: str, path: str) -> bool:
-    """Whether the server's OpenAPI document has ``method path``."""
-    document = Client(url).request("GET", "/openapi.json")
-    return method.lower() in document["paths"].get(path, {})
-
-
 # ---------------------------------------------------------------------------------------------- bad policies
 
 
@@ -224,24 +218,19 @@ def test_the_runner_declines_what_it_does_not_take_accepts_the_rest_and_plays_it
 ) -> None:
     """Rule: --accept casual declines a rated challenge and accepts a casual one from another account, then plays
     its seat to the end while the challenger plays the other."""
-    if not has_operation(live_server, "post", "/v1/challenges/{challenge_id}/accept"):  # drop once merged
-        pytest.xfail("challenges between accounts (POST /v1/challenges/{id}/accept) are not on this server yet")
     caplog.set_level(logging.INFO, logger="tienlen_bot")
     client = Client(live_server)
     member = new_member(client)
     rival = new_member(client, kind="human")
     with running(live_server, member, accept=frozenset({"casual"})) as runner:
-        rated = client.request("POST", "/v1/challenges", {"to": [member.name], "players": 2, "rated": True},
-                               token=rival.token, expect=201)  # fmt: skip
-        path = f"/v1/challenges/{rated['challenge_id']}"
-        wait_until(lambda: client.request("GET", path, token=rival.token)["status"] == "declined", what="a decline")
-        casual = client.request("POST", "/v1/challenges", {"to": [member.name], "players": 2, "preset": "ladder"},
-                                token=rival.token, expect=201)  # fmt: skip
-        path = f"/v1/challenges/{casual['challenge_id']}"
+        rated = client.challenge(rival.token, [member.name], 2, rated=True)["challenge_id"]
+        wait_until(lambda: client.challenge_status(rival.token, rated)["status"] == "declined", what="a decline")
+        casual = client.challenge(rival.token, [member.name], 2, preset="ladder")["challenge_id"]
         started = wait_until(
-            lambda: (c := client.request("GET", path, token=rival.token))["status"] == "started" and c,
+            lambda: (c := client.challenge_status(rival.token, casual))["status"] == "started" and c,
             what="the casual challenge to start",
         )
+        assert started["match_id"] is not None
         final = play_match(client.seat(started["match_id"], rival.token))
         assert final["status"] == "finished"
         wait_until(lambda: runner.finished >= 1, what="the runner to see the end")
@@ -276,14 +265,18 @@ def test_the_runner_plays_three_queued_matches_then_stops(
     assert len(lines) == 3 and all("rating " in line and "→" in line for line in lines), lines
 
 
-def test_the_runner_leaves_the_queue_when_it_stops(live_server: str) -> None:
-    """Rule: a clean shutdown gives up the ticket still waiting (DELETE /v1/queue/{ticket}): the bot is not
-    seated at a table it will not play."""
+@pytest.mark.parametrize("taken_before", [False, True])
+def test_the_runner_keeps_one_ticket_and_leaves_the_queue_when_it_stops(live_server: str, taken_before: bool) -> None:
+    """Rule: the runner holds one ticket: its own, or the one the account held when it started (409
+    already_queued, then GET /v1/queue names it); a clean shutdown gives it up (DELETE /v1/queue/{ticket}), so the
+    bot is not seated at a table it will not play."""
     client = Client(live_server)
     member = new_member(client)
+    before = client.enqueue(member.token, 3, "ladder")["ticket"] if taken_before else None
     with running(live_server, member, queue_players=3, preset="ladder") as runner:  # alone: it waits for the fill
         ticket = wait_until(lambda: runner.ticket, what="the ticket")
         assert client.ticket(member.token, ticket)["status"] == "waiting"
+    assert ticket == before or before is None
     assert client.ticket(member.token, ticket)["status"] == "left"
 
 

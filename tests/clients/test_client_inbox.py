@@ -62,8 +62,8 @@ def test_settings_and_the_bots_online(live_server: str) -> None:
 
 
 def test_a_ticket_is_taken_read_and_given_up(live_server: str) -> None:
-    """Rule: one ticket an account (409 already_queued); it waits, then is left (204), after which a new one may be
-    taken; another's ticket is not found."""
+    """Rule: one ticket an account (409 already_queued; GET /v1/queue names it); it waits, then is left (204; the
+    inbox says queue_left), after which a new one may be taken; another's ticket is not found."""
     client = Client(live_server)
     member, other = new_member(client), new_member(client)
     ticket = client.enqueue(member.token, players=3, preset="ladder", rated=False)
@@ -72,11 +72,17 @@ def test_a_ticket_is_taken_read_and_given_up(live_server: str) -> None:
         client.enqueue(member.token, players=3)
     assert (refused.value.status, refused.value.reason) == (409, "already_queued")
     assert client.ticket(member.token, ticket["ticket"])["status"] == "waiting"
+    assert client.my_ticket(member.token) == client.ticket(member.token, ticket["ticket"])
     with pytest.raises(ApiError) as refused:
         client.ticket(other.token, ticket["ticket"])
     assert (refused.value.status, refused.value.reason) == (404, "ticket_not_found")
     client.leave_queue(member.token, ticket["ticket"])
     assert client.ticket(member.token, ticket["ticket"])["status"] == "left"
+    with pytest.raises(ApiError) as refused:
+        client.my_ticket(member.token)
+    assert (refused.value.status, refused.value.reason) == (404, "ticket_not_found")
+    last = client.my_events(member.token)["events"][-1]
+    assert (last["type"], last.get("ticket")) == ("queue_left", ticket["ticket"])
     client.leave_queue(member.token, client.enqueue(member.token, players=3, preset="ladder")["ticket"])
 
 

@@ -495,6 +495,11 @@ class Client:
             body["preset"] = preset
         return cast(Ticket, self.request("POST", "/v1/queue", body, token=token, expect=202))
 
+    def my_ticket(self, token: str) -> Ticket:
+        """``GET /v1/queue``: the account's open ticket, from whichever client took it (the one a 409
+        ``already_queued`` is about); 404 ``ticket_not_found`` when it holds none. A read, retried."""
+        return cast(Ticket, self.request("GET", "/v1/queue", token=token, expect=200))
+
     def ticket(self, token: str, ticket: str, wait: float = 0) -> Ticket:
         """``GET /v1/queue/{ticket}``: the ticket now; with ``wait`` (up to 30 s) as soon as it is matched.
 

@@ -19,6 +19,7 @@ InboxEventType = Literal[
     "challenge_cancelled",
     "challenge_started",
     "queue_matched",
+    "queue_left",
 ]
 
 # The functional form, for the field named ``from``.
@@ -56,6 +57,7 @@ InboxEvent = TypedDict(
 - ``challenge_cancelled``: ``challenge_id``, ``cause`` (``withdrawn``, ``declined`` by ``by``, ``expired``)
 - ``challenge_started``: ``challenge_id``, ``match_id``, ``seat``
 - ``queue_matched``: ``ticket``, ``match_id``, ``seat``
+- ``queue_left``: ``ticket`` (it left the queue: ``DELETE /v1/queue/{ticket}``, from any client)
 """
 
 

@@ -232,6 +232,8 @@ class Runner:
             if kind == "queue_matched" and (self._ticket is None or event.get("ticket") == self._ticket):
                 self._queued, self._ticket = False, None
             self._play(event["match_id"])
+        elif kind == "queue_left" and (self._ticket is None or event.get("ticket") == self._ticket):
+            self._queued, self._ticket = False, None  # left from another client: queued again when idle
         elif kind == "match_finished":
             self._result(event["match_id"], event.get("seat"), event.get("place"), event)
 
@@ -246,16 +248,18 @@ class Runner:
         verb = "accept" if accept else "decline"
         about = f"challenge {challenge} from {event.get('from')} ({'rated' if rated else 'casual'})"
         try:
-            # Client.accept_challenge / decline_challenge come with the challenges' calls; until then, by hand.
-            answer = self.client.request("POST", f"/v1/challenges/{challenge}/{verb}", token=self.config.token)
+            if accept:
+                answer = self.client.accept_challenge(self.config.token, challenge)
+            else:
+                answer = self.client.decline_challenge(self.config.token, challenge)
         except ApiError as error:
             if error.reason in TOO_LATE:
                 log.info("%s: too late to %s (%s)", about, verb, error.reason)
                 return
             raise
         log.info("%s: %sed", about, verb)
-        if accept and isinstance(answer, dict) and answer.get("status") == "started" and answer.get("match_id"):
-            self._play(str(answer["match_id"]))
+        if accept and answer["status"] == "started" and answer["match_id"]:
+            self._play(answer["match_id"])
 
     # ------------------------------------------------------------------ matches
 
@@ -372,8 +376,9 @@ class Runner:
             ticket = self.client.enqueue(self.config.token, players, self.config.preset, rated)
         except ApiError as error:
             if error.reason == "already_queued":
-                log.info("a ticket of this account is open already: waiting for its table")
-                self._queued = True
+                self._queued = True  # taken by another client, or before a restart: that ticket is kept
+                self._ticket, self._ticket_checked = self._open_ticket(), now
+                log.info("ticket %s of this account is open already: waiting for its table", self._ticket)
             elif error.status in TRANSIENT_STATUSES:
                 self._queue_after = now + self._queue_backoff.next_pause()
                 log.warning("queue: %s", error)
@@ -390,6 +395,16 @@ class Runner:
         kind = "rated" if ticket["rated"] else "casual"
         log.info("queued for a %s table of %d (ticket %s)", kind, ticket["players"], ticket["ticket"])
         self._ticket_now(ticket)
+
+    def _open_ticket(self) -> str | None:
+        """The id of the account's open ticket (None: it holds none any more, or the server cannot say)."""
+        try:
+            return self.client.my_ticket(self.config.token)["ticket"]
+        except ApiError as error:
+            if error.reason != "ticket_not_found":
+                raise
+            self._queued = False  # gone meanwhile (matched or left): the inbox says which
+            return None
 
     def _check_ticket(self, now: float) -> None:
         assert self._ticket is not None
