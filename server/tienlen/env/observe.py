@@ -90,6 +90,7 @@ class Observer:
                 _FLOAT.pack(rules.hands / 50),
             ]
         )
+        self.clockwise = tuple(tuple((seat + slot) % n for slot in range(n)) for seat in range(n))  # slot by slot
         self.my_seat = tuple(_one_hot(FIELD["my_seat"].size, seat) for seat in range(n))
         self.empty_slots = _EMPTY_SLOT * (SEAT_SLOTS - n)
         self._tails: dict[tuple[int, int], bytes] = {}
@@ -163,10 +164,7 @@ class Observer:
             self._scored, self._hands_scored = match, len(match.completed)  # the scores change as a hand ends
             self._seats.clear()
         found = self._seats
-        for slot in range(n):
-            other = seat + slot
-            if other >= n:
-                other -= n
+        for other in self.clockwise[seat]:
             left = hands[other].bit_count()
             on_turn = turn == other
             passed = locked >> other & 1
