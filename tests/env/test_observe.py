@@ -25,10 +25,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tests.env.positions import SETUPS
 from tests.support.tools import require_tool
 from tienlen.engine import Match, SeatView, resolve_rules, seat_view
 from tienlen.engine.accel import BUILD_HINT, ENGINE, ENGINE_VARIABLE, load_core
+from tienlen.engine.crosscheck import CASES
 from tienlen.env import ACTION_COUNT, OBS_SIZE, PASS, encode_view, index_of
 from tienlen.env.aec import TienLenEnv
 from tienlen.env.game import Game, frozen_copy, make_rules
@@ -36,7 +36,14 @@ from tienlen.env.info import ViewInfo
 from tienlen.env.observe import Observer, card_floats
 
 ROOT = Path(__file__).resolve().parents[2]
-MATCHES = 10  # whole matches a preset and seat count: about 55,000 seats checked in all
+MATCHES = 6  # whole matches a case: about 60,000 seats checked in all
+# Every preset and seat count and the engine cross-check's variants, then every scoring and tie-break.
+RULES: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    *CASES,
+    ("standard", 4, {"scoring": "wins", "tiebreak": "until_clear", "hands": 3}),
+    ("classic", 3, {"end_on_first_out": True, "tiebreak": "until_clear", "hands": 5}),
+    ("ladder", 2, {"scoring": "wins", "hands": 2}),
+)
 
 
 def reference_mask(match: Match, seat: int) -> npt.NDArray[np.int8]:
@@ -55,7 +62,7 @@ def check_position(game: Game, match: Match) -> int:
         fast = game.observer.observe(match, seat)
         slow = encode_view(seat_view(match, seat))
         assert fast.dtype == slow.dtype and fast.shape == slow.shape == (OBS_SIZE,)
-        assert fast.flags.writeable
+        assert fast.flags.writeable and fast.flags.aligned and fast.flags.c_contiguous
         assert fast.tobytes() == slow.tobytes(), (match.rules, seat, np.flatnonzero(fast != slow))
         allowed = game.action_mask(seat)
         assert allowed.dtype == np.int8 and allowed.flags.writeable
@@ -64,14 +71,14 @@ def check_position(game: Game, match: Match) -> int:
 
 
 def compare_everywhere(matches: int = MATCHES, seed: int = 11) -> dict[str, Any]:
-    """Play ``matches`` seeded random whole matches a preset and seat count; check every position of each.
+    """Play ``matches`` seeded random whole matches under each of :data:`RULES`; check every position of each.
 
     Answers the engine used and the seats checked (run in a subprocess by the test, once an engine).
     """
     rng = random.Random(seed)
     checked = 0
-    for preset, players in SETUPS:
-        game = Game(make_rules(preset, players))
+    for preset, players, overrides in RULES:
+        game = Game(make_rules(preset, players, overrides))
         for _ in range(matches):
             game.reset(rng.getrandbits(32))
             match = game.current
@@ -87,7 +94,7 @@ def compare_everywhere(matches: int = MATCHES, seed: int = 11) -> dict[str, Any]
 @pytest.mark.parametrize("engine", ["python", "compiled"])
 def test_the_fast_observation_and_mask_are_the_references_on_every_position(engine: str) -> None:
     """Rule: the observation is encode(facts_of_view(seat_view)) byte for byte, the mask the classes of the legal
-    plays, at every position of whole matches under every preset and seat count, on this engine."""
+    plays, at every position of whole matches under every preset, seat count and rule variant, on this engine."""
     if engine == "compiled":
         require_tool("tienlen_native", load_core() is not None, f"the compiled core is not built: {BUILD_HINT}")
     code = "import json; from tests.env.test_observe import compare_everywhere; print(json.dumps(compare_everywhere()))"
