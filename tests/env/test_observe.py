@@ -183,6 +183,7 @@ def reads() -> list[tuple[str, Any]]:
         ("in", lambda d: "view" in d),
         ("iter", lambda d: list(d)),
         ("len", len),
+        ("bool", bool),
         ("keys", lambda d: list(d.keys())),
         ("values", lambda d: list(d.values())),
         ("items", lambda d: list(d.items())),
