@@ -4,11 +4,12 @@
 seat view) stays the documented reference (docs/env.md). :class:`Observer`
 computes exactly the same numbers from the :class:`~tienlen.engine.Match`
 itself, for one rule set: the parts that never change in a match (the rules,
-the seat, who plays) are made once, the cards are written through a byte
-table (8 float32 a byte of the card mask) and the whole observation is
-joined as bytes, then read by numpy in one call. tests/env/test_observe.py
-requires it to equal the reference at every position of random matches under
-every preset and seat count, on both engines.
+the seat, who plays) are made once, the cards are written through a table of
+13-bit quarters of the card mask (13 float32 each), a seat's numbers and the
+table's are kept for the hand, and the whole observation is joined as bytes,
+then read by numpy in one call. tests/env/test_observe.py requires it to
+equal the reference byte for byte at every position of random matches under
+every preset, seat count and rule variant, on both engines.
 """
 
 from __future__ import annotations
