@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-failover bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-failover bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,21 @@ ENV := $(VENV)/.installed-env
 $(ENV): pyproject.toml $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[env$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
 	touch $@
+
+# The compiled core (native/, docs/engine.md): optional, the engine runs without it. It needs cargo and
+# PyO3's crates from Debian (apt-get install librust-pyo3-dev; native/.cargo/config.toml keeps cargo offline),
+# and maturin (the native extra). Installed into the venv, the engine uses it (TIENLEN_ENGINE=python|compiled).
+NATIVE := $(VENV)/.installed-native
+WHEELS := native/target/wheels
+$(NATIVE): native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs) $(RUNTIME)
+	$(BIN)/pip install --quiet -e '.[native$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
+	rm -rf $(WHEELS)
+	# from native/: cargo reads native/.cargo/config.toml (the offline Debian registry) from the directory it runs in
+	cd native && $(abspath $(BIN))/maturin build --release --quiet --interpreter $(abspath $(BIN))/python --out target/wheels
+	$(BIN)/pip install --quiet --force-reinstall --no-deps $(WHEELS)/tienlen_native-*.whl
+	touch $@
+
+native: $(NATIVE)
 
 $(DEV): pyproject.toml $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[dev$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
@@ -46,8 +61,9 @@ lint: $(DEV)
 test: lint
 	$(BIN)/pytest -q -n 2 --dist loadgroup
 
+# Pure Python and, when built (make native), the compiled core side by side; PEER=path/to/rl-tien-len adds that peer
 bench-engine: $(RUNTIME)
-	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/engine.py $(if $(PEER),--peer $(PEER))
 
 # The training environment: steps and hands a second with random legal actions (pure Python)
 bench-env: $(ENV)
@@ -94,4 +110,4 @@ openapi: $(RUNTIME)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json
 
 clean:
-	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .schemathesis
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .schemathesis native/target

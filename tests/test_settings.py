@@ -57,6 +57,7 @@ BAD = [
     ("TIENLEN_QUEUE_FILL_S", "-1", "TIENLEN_QUEUE_FILL_S must be a number of seconds, 0 or more, not '-1'"),
     ("TIENLEN_QUEUE_FILL_S", "soon", "TIENLEN_QUEUE_FILL_S must be a number of seconds, 0 or more, not 'soon'"),
     ("TIENLEN_QUEUE_TURN_S", "1.5", "TIENLEN_QUEUE_TURN_S must be a whole number, 0 or more, not '1.5'"),
+    ("TIENLEN_CHALLENGE_EXPIRY_S", "0", "TIENLEN_CHALLENGE_EXPIRY_S must be a positive integer, not '0'"),
     ("TIENLEN_CORS_ORIGINS", "example.com", "TIENLEN_CORS_ORIGINS: 'example.com' is not '*' or an origin"),
     ("TIENLEN_WEB_DIR", "{file}", "TIENLEN_WEB_DIR must be a directory"),
     ("TIENLEN_LOG_LEVEL", "loud", "TIENLEN_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'"),
@@ -100,6 +101,7 @@ GOOD: list[tuple[str, str, str, Any]] = [
     ("TIENLEN_QUEUE_FILL_S", "0", "queue_fill_s", 0.0),
     ("TIENLEN_QUEUE_FILL_S", "2.5", "queue_fill_s", 2.5),
     ("TIENLEN_QUEUE_TURN_S", "0", "queue_turn_s", 0),
+    ("TIENLEN_CHALLENGE_EXPIRY_S", "300", "challenge_expiry_s", 300),
     ("TIENLEN_RATE_LIMITS", "", "rate_limits", DEFAULT_RATE_LIMITS),
     (
         "TIENLEN_RATE_LIMITS",

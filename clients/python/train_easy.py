@@ -16,13 +16,19 @@ own generator), and the chosen index turned back into cards with
     python clients/python/train_easy.py play http://127.0.0.1:8000 MATCH_ID TOKEN --policy policy.npz
     python clients/python/train_easy.py play http://127.0.0.1:8000 MATCH_ID --join Robo --policy policy.npz
 
+Or let ``tienlen-bot`` play every match of a bot account with it (challenges, quick play)::
+
+    TIENLEN_POLICY_FILE=policy.npz tienlen-bot --token T --policy clients/python/train_easy.py:policy
+
 It needs the ``tienlen`` package with its ``env`` extra (numpy, gymnasium).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.client
+import os
 import sys
 import time
 from collections.abc import Mapping
@@ -125,15 +131,40 @@ def train(
     return policy, {"episodes": episodes, "mean_reward": total / max(episodes, 1), "seconds": seconds}
 
 
+def best_cards(policy: LinearPolicy, view: Mapping[str, Any]) -> list[str] | None:
+    """The policy's best allowed play for the seat's JSON view (the same encoding as in training); None: pass."""
+    allowed = action_mask(view_legal_masks(view), view["table"] is not None)
+    play = play_of(policy.best(encode_json(view), allowed), cards_mask(view["cards"]))
+    return format_mask(play) if play else None
+
+
 def chooser(policy: LinearPolicy) -> Chooser:
     """The example runner's chooser for a policy: its best allowed action, from the seat's JSON view alone."""
 
     def choose(seat: Seat, view: dict[str, Any]) -> list[str] | None:
-        allowed = action_mask(view_legal_masks(view), view["table"] is not None)
-        play = play_of(policy.best(encode_json(view), allowed), cards_mask(view["cards"]))
-        return format_mask(play) if play else None
+        return best_cards(policy, view)
 
     return choose
+
+
+POLICY_VARIABLE = "TIENLEN_POLICY_FILE"
+"""The saved policy :func:`policy` plays (default ``policy.npz`` in the working directory)."""
+
+
+@functools.cache
+def saved_policy(path: str) -> LinearPolicy:
+    """The policy saved at ``path``, read once."""
+    return LinearPolicy.load(Path(path))
+
+
+def policy(view: dict[str, Any]) -> dict[str, Any]:
+    """The saved policy as a ``tienlen-bot`` policy: the seat's view → its action.
+
+    ``TIENLEN_POLICY_FILE=policy.npz tienlen-bot --policy clients/python/train_easy.py:policy`` plays every
+    match of the bot's account with the file saved by ``train``, the same encoding used both ways.
+    """
+    cards = best_cards(saved_policy(os.environ.get(POLICY_VARIABLE, "policy.npz")), view)
+    return {"type": "play", "cards": cards} if cards else {"type": "pass"}
 
 
 def main(argv: list[str] | None = None) -> int:

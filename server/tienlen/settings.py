@@ -49,6 +49,7 @@ DEFAULT_WRITES_AT_ONCE = 1
 DEFAULT_SESSION_DAYS = 30
 DEFAULT_QUEUE_FILL_S = 15.0
 DEFAULT_QUEUE_TURN_S = 30
+DEFAULT_CHALLENGE_EXPIRY_S = 60
 DEFAULT_SENTINEL_MASTER = "mymaster"  # the name Redis's own sentinel.conf gives its example primary
 DEFAULT_DURABILITY = "local"
 DURABILITY_LEVELS = ("local", "replica", "fsync")  # what a write waits for before the answer (store/connect.py)
@@ -98,6 +99,7 @@ VARIABLES = (
     "TIENLEN_HISTORY_DAYS",
     "TIENLEN_QUEUE_FILL_S",
     "TIENLEN_QUEUE_TURN_S",
+    "TIENLEN_CHALLENGE_EXPIRY_S",
     "TIENLEN_CORS_ORIGINS",
     "TIENLEN_WEB_DIR",
     "TIENLEN_LOG_LEVEL",
@@ -174,6 +176,8 @@ class Settings:
     ``TIENLEN_QUEUE_FILL_S``   ``15``           seconds a quick-play ticket waits for players before house bots take
                                                 the seats left (``0``: at once)
     ``TIENLEN_QUEUE_TURN_S``   ``30``           seconds per turn in quick-play matches (``0``: no turn clock)
+    ``TIENLEN_CHALLENGE_EXPIRY_S`` ``60``       seconds a challenge waits for every challenged player to accept
+                                                (410 ``challenge_expired`` after)
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
@@ -212,6 +216,7 @@ class Settings:
     history_days: int | None = None  # None: kept for good
     queue_fill_s: float = DEFAULT_QUEUE_FILL_S
     queue_turn_s: int = DEFAULT_QUEUE_TURN_S  # 0: no turn clock
+    challenge_expiry_s: int = DEFAULT_CHALLENGE_EXPIRY_S
     cors_origins: tuple[str, ...] = ()
     web_dir: Path | None = field(default_factory=checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
@@ -256,6 +261,7 @@ class Settings:
             history_days=_days_or_forever(values, "TIENLEN_HISTORY_DAYS"),
             queue_fill_s=_seconds(values, "TIENLEN_QUEUE_FILL_S", DEFAULT_QUEUE_FILL_S),
             queue_turn_s=_whole_number(values, "TIENLEN_QUEUE_TURN_S", DEFAULT_QUEUE_TURN_S, least=0),
+            challenge_expiry_s=_whole_number(values, "TIENLEN_CHALLENGE_EXPIRY_S", DEFAULT_CHALLENGE_EXPIRY_S),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),

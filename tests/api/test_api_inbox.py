@@ -10,6 +10,7 @@ their settings; settings change only with an `account` token; bad input is refus
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -106,7 +107,6 @@ def test_a_long_poll_answers_as_soon_as_an_event_arrives(app: Flask, client: Fla
 @pytest.mark.xdist_group("live_server")
 def test_the_inbox_stream_sends_each_event_with_its_seq_and_resumes_after_last_event_id(live_server: str) -> None:
     """Rule: SSE frames carry `id: <seq>` and `event: <type>`; a stream opened with Last-Event-ID starts after it."""
-    import json
     import urllib.request
 
     name = fresh_name("s")
@@ -192,3 +192,18 @@ def test_bad_inbox_queries_are_refused_with_their_reason(client: FlaskClient) ->
     for query in ("after=-1", "wait=31", "after=x"):
         answer = client.get(f"/v1/me/events?{query}", headers=auth(token))
         assert (answer.status_code, json_object(answer)["reason"]) == (422, "invalid_request"), query
+
+
+def test_deleting_an_account_takes_its_challenges_out_of_the_others_inboxes(client: FlaskClient) -> None:
+    """Rule: a deleted account's name stays in no other account's inbox: the events about the challenges it sent
+    or received (challenge_received names it in `from`) go from the others' inboxes."""
+    sender, other = fresh_name("d"), fresh_name("o")
+    sender_token, other_token = session_of(client, sender), session_of(client, other)
+    inbox(client, other_token)  # online
+    sent = client.post("/v1/challenges", json={"to": [other], "players": 2}, headers=auth(sender_token))
+    assert sent.status_code == 201, sent.json
+    told = inbox(client, other_token)["events"]
+    assert [e["type"] for e in told] == ["challenge_received"] and told[0]["from"] == sender
+    gone = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(sender_token))
+    assert gone.status_code == 204, gone.json
+    assert sender not in json.dumps(inbox(client, other_token)["events"])

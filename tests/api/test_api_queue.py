@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.support.accounts import auth, fresh_name, session_of
+from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import json_object
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
@@ -234,3 +234,67 @@ def test_refusals_name_their_reason_and_change_nothing(slow_fill: Flask) -> None
     assert partner["status"] == "matched"
     answer = client.delete(f"/v1/queue/{again['ticket']}", headers=auth(mine))
     assert (answer.status_code, json_object(answer)["reason"]) == (409, "already_matched")
+
+
+def test_deleting_an_account_takes_its_waiting_ticket_out_of_the_queue(slow_fill: Flask) -> None:
+    """Rule: a deleted account waits for no table: its ticket leaves its pool (nobody is seated with it)."""
+    client = slow_fill.test_client()
+    token = session_of(client, fresh_name("q"))
+    made = enqueue(client, token, players=2, preset="classic")
+    queue = service_of(slow_fill).queue
+    assert [w.ticket for w in queue.waiting("2:classic:1")] == [made["ticket"]]
+    gone = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token))
+    assert gone.status_code == 204, gone.json
+    assert queue.waiting("2:classic:1") == []
+    found = queue.get(made["ticket"])
+    assert found is not None and found.status == "left"
+
+
+def test_a_pairing_that_stalled_past_its_undoing_calls_its_match_off(
+    slow_fill: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: when a pairing was undone (its tickets put back) before its worker stored the match, the match it
+    stored anyway is deleted and the tickets keep waiting: no account sits at two tables."""
+    service = service_of(slow_fill)
+    client = slow_fill.test_client()
+    tokens = [session_of(client, fresh_name("q")) for _ in range(2)]
+    first = enqueue(client, tokens[0], players=2, preset="classic", rated=False)
+    made: list[str] = []
+    confirm = service.queue.confirm
+
+    def undone_first(match_id: str, tickets: list[Any], now: float) -> bool:
+        made.append(match_id)
+        service.queue.put_back(match_id, "2:classic:0", [t.ticket for t in tickets])  # the recovery came first
+        return confirm(match_id, tickets, now)
+
+    monkeypatch.setattr(service.queue, "confirm", undone_first)
+    second = enqueue(client, tokens[1], players=2, preset="classic", rated=False)
+    assert second["status"] == "waiting" and ticket(client, tokens[0], first["ticket"])["status"] == "waiting"
+    assert made and client.get(f"/v1/matches/{made[0]}").status_code == 404
+    assert sorted(w.ticket for w in service.queue.waiting("2:classic:0")) == sorted([first["ticket"], second["ticket"]])
+
+
+def test_the_open_ticket_is_found_from_any_client_and_leaving_ends_a_long_poll_elsewhere(slow_fill: Flask) -> None:
+    """Rule: GET /v1/queue answers the account's open ticket (404 ticket_not_found without one); leaving it from
+    one client ends another client's long poll of it at once (the inbox says queue_left)."""
+    client = slow_fill.test_client()
+    token = session_of(client, fresh_name("q"))
+    none = client.get("/v1/queue", headers=auth(token))
+    assert (none.status_code, json_object(none)["reason"]) == (404, "ticket_not_found")
+    made = enqueue(client, token, players=3, preset="ladder")
+    assert json_object(client.get("/v1/queue", headers=auth(token)))["ticket"] == made["ticket"]
+    answers: list[dict[str, Any]] = []
+
+    def poll() -> None:
+        answers.append(ticket(slow_fill.test_client(), token, made["ticket"], wait=10))
+
+    waiter = threading.Thread(target=poll)
+    started = time.monotonic()
+    waiter.start()
+    time.sleep(0.3)
+    assert client.delete(f"/v1/queue/{made['ticket']}", headers=auth(token)).status_code == 204
+    waiter.join(10)
+    assert answers and answers[0]["status"] == "left" and time.monotonic() - started < 5
+    assert client.get("/v1/queue", headers=auth(token)).status_code == 404
+    told = [e["type"] for e in json_object(client.get("/v1/me/events", headers=auth(token)))["events"]]
+    assert told == ["queue_left"]

@@ -247,16 +247,16 @@ def test_bad_challenges_are_refused_with_their_reasons(
     assert answer.status_code == status and json_object(answer)["reason"] == reason
 
 
-def test_a_challenge_takes_an_account_and_only_house_bots_for_now(client: FlaskClient) -> None:
-    """Rule: no token is 401 invalid_token; challenging an account that is not a house bot is 422 for now."""
+def test_a_challenge_takes_an_account_and_a_challenged_account_must_be_online(client: FlaskClient) -> None:
+    """Rule: no token is 401 invalid_token; challenging an account that is not listening to its events is 409
+    player_offline (tests/api/test_api_challenges.py has the rest of challenges between accounts)."""
     anonymous = client.post("/v1/challenges", json={"to": ["easy"], "players": 2})
     assert anonymous.status_code == 401 and json_object(anonymous)["reason"] == "invalid_token"
     other = fresh_name("r")
     session_of(client, other)
     token = session_of(client, fresh_name("r"))
     refused = client.post("/v1/challenges", json={"to": [other], "players": 2}, headers=auth(token))
-    assert refused.status_code == 422 and json_object(refused)["reason"] == "invalid_request"
-    assert "not available yet" in json_object(refused)["message"]
+    assert refused.status_code == 409 and json_object(refused)["reason"] == "player_offline"
 
 
 @pytest.mark.parametrize(

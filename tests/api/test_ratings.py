@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -108,3 +109,29 @@ def test_the_leaderboard_pages_best_first_without_repeats(ratings: RedisRatings)
     for account in made:
         ratings.forget(account)
     assert not [e for e in ratings.board_page(players, kind, None, 100) if e[0] in made]
+
+
+def test_applied_notes_older_than_a_month_go_as_new_ones_come(ratings: RedisRatings, redis_server: LocalRedis) -> None:
+    """Rule: an account's notes of applied matches are kept 30 days (a house bot's stay small) and a settled
+    result lives as long; a note still kept still stops a second application."""
+    from tienlen.store import ratings as store
+
+    account = secrets.token_hex(10)
+    new = Rating.new().to_dict()
+    now = 1_800_000_000.0
+    ratings.clock = lambda: now
+    assert ratings.apply(account, "old-match", 4, (1.0, 1.0), new)
+    now += store.APPLIED_KEPT_S - 1
+    assert not ratings.apply(account, "old-match", 4, (1.0, 1.0), new)
+    now += 2
+    assert ratings.apply(account, "new-match", 4, (1.0, 1.0), new)
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        assert client.zrange(store.applied_key(account), 0, -1) == [b"new-match"]
+        match_id = "m" + secrets.token_hex(10)
+        ratings.settle(match_id, {"players": 4, "accounts": {}, "seats": {}})
+        left: Any = client.ttl(store.result_key(match_id))
+        assert 0 < left <= store.APPLIED_KEPT_S
+    finally:
+        client.close()
+    assert ratings.ratings(account)[4]["games"] == 2

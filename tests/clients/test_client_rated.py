@@ -23,8 +23,10 @@ def test_a_rated_challenge_played_out_moves_the_rating_the_profile_and_board_sho
     client = Client(live_server)
     member = new_member(client, kind="human")
     made = client.challenge(member.token, ["easy"], 2, preset="ladder", rated=True)
-    assert made["match"]["rated"] is True and made["match"]["status"] == "playing"
-    final = play_match(client.seat(made["match_id"], member.token))
+    match, match_id = made["match"], made["match_id"]
+    assert made["status"] == "started" and match is not None and match_id is not None
+    assert match["rated"] is True and match["status"] == "playing"
+    final = play_match(client.seat(match_id, member.token))
     assert final["status"] == "finished"
     ratings = client.player(member.name)["ratings"]
     assert [(r["players"], r["games"], r["provisional"]) for r in ratings] == [(2, 1, True)]

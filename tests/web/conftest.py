@@ -73,6 +73,34 @@ def account_pages(browser: Browser, account_server: str) -> Iterator[PageFactory
     yield from _pages(browser, account_server)
 
 
+# Seconds a quick-play ticket of ``queue_server`` waits for players before house bots take the seats left.
+QUEUE_FILL_S = 2
+
+
+@pytest.fixture(scope="session")
+def queue_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server as ``account_server`` is, whose quick play fills a table with house bots after QUEUE_FILL_S seconds.
+
+    It has a Redis of its own: every server pairs the queues of its Redis with its own fill time, so on the
+    session's Redis it would fill the other servers' tickets too.
+    """
+    with LocalRedis(tmp_path_factory.mktemp("queue-redis")) as redis:
+        port = free_port()
+        log = tmp_path_factory.mktemp("queue-server") / "server.log"
+        env = {"TIENLEN_ANONYMOUS_HOSTING": "0", "TIENLEN_QUEUE_FILL_S": str(QUEUE_FILL_S)}
+        process = server_starter(redis.url, port, log, env=env)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop_server(process)
+
+
+@pytest.fixture
+def queue_pages(browser: Browser, queue_server: str) -> Iterator[PageFactory]:
+    """Pages as ``pages`` gives them, that must stay on ``queue_server``."""
+    yield from _pages(browser, queue_server)
+
+
 def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
     """The page factory of ``pages``: pages that may ask ``base``'s host alone; the contexts closed after the test."""
     host = urlparse(base).netloc

@@ -40,6 +40,8 @@ def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_pro
     seated = call(account_server, "GET", f"/v1/matches/{match_id}")
     assert seated["rated"] and seated["seats"][0]["name"] == name
     _play_to_the_end([page])
+    # the match is kept just after its end: the table's rating change, read from the kept match, says it is
+    page.locator("#rating-list li[data-seat='0']").wait_for()  # the challenger's seat
     kept = call(account_server, "GET", f"/v1/players/{name}/matches")["matches"][0]
     mine = next(s for s in kept["seats"] if s["seat"] == kept["seat"])
     before, after = mine["rating_before"], mine["rating_after"]

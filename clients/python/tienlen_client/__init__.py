@@ -35,6 +35,17 @@ or ``match_cancelled``)::
 
 :meth:`Client.events` with ``wait`` (a long poll) does the same one page at a time.
 
+A bot's one connection: :meth:`Client.follow_my_events` follows the
+account's inbox (``GET /v1/me/events/stream``: challenges, quick-play tables,
+its matches starting and ending, its turns; :class:`InboxStream`, which never
+ends by itself and resumes after the last ``seq`` it yielded), and
+:meth:`Client.my_events` long-polls it one page at a time. Quick play:
+:meth:`Client.enqueue`, :meth:`Client.ticket`, :meth:`Client.leave_queue`;
+:meth:`Client.my_settings`, :meth:`Client.set_my_settings` (which challenges
+the account takes) and :meth:`Client.bots` (bots online); typed dictionaries of
+:mod:`.inbox` and :mod:`.queue`. :mod:`.bot` is ``tienlen-bot``, which plays
+every match an account is seated in with a policy, unattended.
+
 Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
 session token; :meth:`Client.me`, :meth:`Client.create_token`,
 :meth:`Client.tokens`, :meth:`Client.revoke_token`, :meth:`Client.logout` and
@@ -63,8 +74,9 @@ Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
 calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
-:mod:`.history` (the answers' types, and the export), :mod:`.stream` (the
-event stream); and :mod:`.botkit` (a seat's legal plays worked out from its
+:mod:`.history`, :mod:`.challenges`, :mod:`.inbox`, :mod:`.queue` (the answers'
+types, and the export), :mod:`.stream` (the match's and the inbox's event
+streams), :mod:`.bot` (``tienlen-bot``); and :mod:`.botkit` (a seat's legal plays worked out from its
 view), the one module that needs the server's
 ``tienlen`` package (its rules engine), imported only when asked for.
 """
@@ -73,11 +85,14 @@ from __future__ import annotations
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
+from .challenges import Challenge
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
+from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, OnlineBot
+from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
 from .seat import Seat
-from .stream import FINAL_EVENTS, EventStream
+from .stream import FINAL_EVENTS, EventStream, InboxStream
 from .transport import ApiError, ConnectionFailed, Endpoint, Response, RetryPolicy, new_idempotency_key
 
 __all__ = [
@@ -85,17 +100,24 @@ __all__ = [
     "Account",
     "ApiError",
     "BoardEntry",
+    "Challenge",
+    "ChallengeSettings",
     "Client",
     "ConnectionFailed",
     "Endpoint",
     "EventStream",
     "Export",
+    "InboxEvent",
+    "InboxEventType",
+    "InboxPage",
+    "InboxStream",
     "IssuedToken",
     "KeptMatch",
     "KeptPage",
     "KeptSeat",
     "Leaderboard",
     "LobbySeat",
+    "OnlineBot",
     "PersonalToken",
     "Player",
     "PlayerRating",
@@ -107,5 +129,7 @@ __all__ = [
     "Scope",
     "Seat",
     "Session",
+    "Ticket",
+    "TicketStatus",
     "new_idempotency_key",
 ]

@@ -19,11 +19,14 @@ from types import TracebackType
 from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
+from .challenges import Challenge
 from .history import Export, KeptMatch, KeptPage, Player
+from .inbox import ChallengeSettings, InboxPage, OnlineBot
+from .queue import Ticket
 from .ratings import Leaderboard
 from .rooms import Room, RoomSeat
 from .seat import Seat, key_header
-from .stream import EventStream
+from .stream import EventStream, InboxStream
 from .transport import NO_RETRY, ApiError, Endpoint, Response, RetryPolicy, Transport, error_body
 
 __all__ = ["Client", "Seat"]
@@ -110,6 +113,11 @@ class Client:
     def close(self) -> None:
         """Close the connection (the next call opens a new one)."""
         self.transport.close()
+
+    def interrupt(self) -> None:
+        """Cut the connection a call of another thread is blocked on (e.g. a long poll): that call raises
+        :class:`ConnectionFailed` at once, without a retry (safe from any thread)."""
+        self.transport.interrupt()
 
     def __enter__(self) -> Client:
         """The client itself; the connection is closed at the end of the ``with``."""
@@ -326,18 +334,25 @@ class Client:
         preset: str | None = None,
         rated: bool = False,
         **options: Any,
-    ) -> dict[str, Any]:
-        """``POST /v1/challenges`` → 201 ``{match_id, tokens, match}``: a match against house bots, dealt at once.
+    ) -> Challenge:
+        """``POST /v1/challenges`` → 201 :class:`~.challenges.Challenge`: challenge accounts and house bots.
 
-        ``to`` names the house bots (``easy``, ``medium``, ``hard``) of seats
-        1, 2, …; the last fills the seats left. The account of ``token``
-        (scope ``play``) sits at seat 0, and the token acts for it
-        (:meth:`seat`). With ``rated`` the match moves both sides' ratings
-        when it ends. ``options`` adds other fields (``takeover``).
+        ``to`` names the players of seats 1, 2, …; the last fills the seats
+        left (a house bot then: an account holds one seat). The account of
+        ``token`` (scope ``play``) sits at seat 0. The house bots (``easy``,
+        ``medium``, ``hard``) accept at once: a challenge of house bots alone
+        answers ``status`` ``started`` with ``match_id``, ``match`` (dealt) and
+        the challenger's seat token in ``tokens`` (the account's token acts for
+        the seat too: :meth:`seat`). A challenge of accounts is ``pending``
+        until each accepts (:meth:`accept_challenge`); each must be online
+        (listening to its events) and take the kind (rated or casual), else
+        :class:`ApiError` ``player_offline`` or ``challenge_refused``. With
+        ``rated`` the match moves every rating in it when it ends.
+        ``options`` adds other fields (``takeover``).
 
         Sent once, never retried: the server keeps no answer to give a retry,
-        so a lost answer might have made a match (look for it in the
-        account's seat of :meth:`player_matches` once it ends, or just play on).
+        so a lost answer might have made a challenge (and, of house bots, a
+        match: look for it in the account's :meth:`player_matches` once it ends).
         """
         body: dict[str, Any] = {"to": to, "players": players, "rated": rated, **options}
         if preset is not None:
@@ -345,7 +360,44 @@ class Client:
         response, attempts = self.transport.send("POST", "/v1/challenges", body, token=token, retry=NO_RETRY)
         if response.status != 201:
             raise ApiError(response.status, error_body(response), "POST /v1/challenges", attempts)
-        return dict(response.json())
+        return cast(Challenge, response.json())
+
+    def challenge_status(self, token: str, challenge_id: str) -> Challenge:
+        """``GET /v1/challenges/{id}`` → the challenge, for its sender or a challenged account (else 404)."""
+        path = f"/v1/challenges/{_segment(challenge_id)}"
+        return cast(Challenge, self.request("GET", path, token=token, expect=200))
+
+    def accept_challenge(self, token: str, challenge_id: str) -> Challenge:
+        """``POST /v1/challenges/{id}/accept`` → the challenge; ``started``, with its match, once all accepted.
+
+        Safe to send again: an accept sent again answers the challenge as it
+        is, also once the match started. The account's ``token`` then acts for
+        its seat (:meth:`seat` with ``match_id``). Refusals: ``not_challenged``
+        (403), ``challenge_expired`` (410), ``challenge_closed`` (409).
+        """
+        path = f"/v1/challenges/{_segment(challenge_id)}/accept"
+        return cast(Challenge, self.request("POST", path, token=token, expect=200))
+
+    def decline_challenge(self, token: str, challenge_id: str) -> Challenge:
+        """``POST /v1/challenges/{id}/decline`` → the challenge, ``declined``; the others hear of it.
+
+        Sent once, never retried: declining again answers 409 ``challenge_closed``.
+        """
+        path = f"/v1/challenges/{_segment(challenge_id)}/decline"
+        response, attempts = self.transport.send("POST", path, None, token=token, retry=NO_RETRY)
+        if response.status != 200:
+            raise ApiError(response.status, error_body(response), f"POST {path}", attempts)
+        return cast(Challenge, response.json())
+
+    def withdraw_challenge(self, token: str, challenge_id: str) -> None:
+        """``DELETE /v1/challenges/{id}`` → 204: its sender withdraws a pending challenge; the challenged hear.
+
+        Sent once, never retried: withdrawing again answers 409 ``challenge_closed``.
+        """
+        path = f"/v1/challenges/{_segment(challenge_id)}"
+        response, attempts = self.transport.send("DELETE", path, None, token=token, retry=NO_RETRY)
+        if response.status != 204:
+            raise ApiError(response.status, error_body(response), f"DELETE {path}", attempts)
 
     def leaderboard(
         self, players: int = 4, kind: str = "human", cursor: str | None = None, limit: int = 20
@@ -378,6 +430,91 @@ class Client:
             path += "?" + urllib.parse.urlencode(query)
         transport = self.transport
         return Export(self.endpoint, path, timeout=transport.timeout, retry=transport.retry, sleep=transport.sleep)
+
+    # ------------------------------------------------------------------ one connection for a bot, quick play
+
+    def my_events(self, token: str, after: int = 0, wait: float = 0) -> InboxPage:
+        """``GET /v1/me/events``: the account's inbox events with ``seq`` > ``after`` (at most 500), oldest first.
+
+        With ``wait`` (seconds, up to 30) and nothing new, the answer comes as
+        soon as an event does (a long poll). Pass the answer's ``last_seq`` as
+        the next ``after`` to miss nothing. Listening makes the account
+        *online* for a minute. Scope ``play``; a read, retried.
+        """
+        query = urllib.parse.urlencode({"after": after, "wait": wait})
+        return cast(InboxPage, self.request("GET", f"/v1/me/events?{query}", token=token, expect=200))
+
+    def follow_my_events(
+        self,
+        token: str,
+        after: int = 0,
+        *,
+        read_timeout: float = 45.0,
+        give_up_after: float | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> InboxStream:
+        """The account's inbox events after ``after`` as they come (``GET /v1/me/events/stream``), for as long
+        as it is iterated: see :class:`~tienlen_client.stream.InboxStream`.
+
+        It reconnects with ``Last-Event-ID`` by itself (after a growing pause
+        with jitter, ``sleep`` making it), giving up after ``give_up_after``
+        seconds without a connection (None: never); the stream has a connection
+        of its own. The events are :class:`~tienlen_client.inbox.InboxEvent`.
+        """
+        return InboxStream(
+            self.endpoint, token, after, read_timeout=read_timeout, give_up_after=give_up_after, sleep=sleep
+        )
+
+    def my_settings(self, token: str) -> ChallengeSettings:
+        """``GET /v1/me/settings``: whether the account takes rated challenges and casual ones."""
+        return cast(ChallengeSettings, self.request("GET", "/v1/me/settings", token=token, expect=200))
+
+    def set_my_settings(self, token: str, rated: bool | None = None, casual: bool | None = None) -> ChallengeSettings:
+        """``PUT /v1/me/settings``: change which challenges the account takes (None: unchanged); the settings now.
+
+        Needs the ``account`` scope (a session's token has it). Safe to retry: it sets values.
+        """
+        body = {name: value for name, value in (("rated", rated), ("casual", casual)) if value is not None}
+        return cast(ChallengeSettings, self.request("PUT", "/v1/me/settings", body, token=token, expect=200))
+
+    def bots(self) -> list[OnlineBot]:
+        """``GET /v1/bots``: the bot accounts online (listening to their inbox in the last minute), latest first."""
+        return cast(list[OnlineBot], self.request("GET", "/v1/bots", expect=200)["bots"])
+
+    def enqueue(self, token: str, players: int = 4, preset: str | None = None, rated: bool = True) -> Ticket:
+        """``POST /v1/queue`` → 202 a quick-play ticket for a table of ``players`` (scope ``play``).
+
+        When it is matched the account hears ``queue_matched`` then
+        ``match_started`` on its inbox (or :meth:`ticket` says so), and its
+        token acts for the seat. 409 ``already_queued`` when the account holds
+        a ticket already: also the answer to a retry whose first attempt was
+        applied (:attr:`ApiError.attempts` > 1).
+        """
+        body: dict[str, Any] = {"players": players, "rated": rated}
+        if preset is not None:
+            body["preset"] = preset
+        return cast(Ticket, self.request("POST", "/v1/queue", body, token=token, expect=202))
+
+    def my_ticket(self, token: str) -> Ticket:
+        """``GET /v1/queue``: the account's open ticket, from whichever client took it (the one a 409
+        ``already_queued`` is about); 404 ``ticket_not_found`` when it holds none. A read, retried."""
+        return cast(Ticket, self.request("GET", "/v1/queue", token=token, expect=200))
+
+    def ticket(self, token: str, ticket: str, wait: float = 0) -> Ticket:
+        """``GET /v1/queue/{ticket}``: the ticket now; with ``wait`` (up to 30 s) as soon as it is matched.
+
+        404 ``ticket_not_found`` for another account's or an unknown ticket. A read, retried.
+        """
+        path = f"/v1/queue/{_segment(ticket)}?{urllib.parse.urlencode({'wait': wait})}"
+        return cast(Ticket, self.request("GET", path, token=token, expect=200))
+
+    def leave_queue(self, token: str, ticket: str) -> None:
+        """``DELETE /v1/queue/{ticket}`` → 204: give the ticket up (409 ``already_matched`` once it found a table).
+
+        Retried as every write is: a refusal after more than one attempt
+        (:attr:`ApiError.attempts` > 1) may mean an earlier one was applied.
+        """
+        self.request("DELETE", f"/v1/queue/{_segment(ticket)}", token=token, expect=204)
 
 
 def _segment(text: str) -> str:

@@ -10,10 +10,12 @@ be reached in all the attempts.
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import http.client
 import json
 import random
+import socket
 import ssl
 import time
 import urllib.parse
@@ -311,12 +313,27 @@ class Transport:
         self.retry = retry if retry is not None else RetryPolicy()
         self.sleep = sleep
         self._connection: http.client.HTTPConnection | None = None
+        self._interrupted = False  # by interrupt(), during the current call
 
     def close(self) -> None:
         """Close the connection (the next call opens a new one)."""
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+    def interrupt(self) -> None:
+        """Shut the current connection's socket down; safe from another thread, which is the point.
+
+        A call blocked on it (a long poll, say) fails at once with
+        :class:`ConnectionFailed`, without a retry. Nothing happens when no
+        connection is open; the next call opens a new one.
+        """
+        self._interrupted = True
+        connection = self._connection
+        sock = connection.sock if connection is not None else None
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def send_once(self, method: str, path: str, payload: bytes | None, headers: dict[str, str]) -> Response:
         """Send one request to the API path ``path`` and answer what came back, whatever the status.
@@ -341,7 +358,7 @@ class Transport:
             except CONNECTION_ERRORS as error:
                 self.close()
                 stale = isinstance(error, (ConnectionError, http.client.HTTPException))
-                if reused and stale and not isinstance(error, TimeoutError):
+                if reused and stale and not isinstance(error, TimeoutError) and not self._interrupted:
                     continue  # the server closed the idle connection: once more on a new one
                 raise
             if response.will_close:
@@ -383,12 +400,14 @@ class Transport:
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
         attempt = 0
+        self._interrupted = False
         while True:
             attempt += 1
             try:
                 response = self.send_once(method, path, payload, sent)
             except CONNECTION_ERRORS as error:
-                if attempt >= policy.attempts or isinstance(error, ssl.SSLCertVerificationError):
+                final = isinstance(error, ssl.SSLCertVerificationError) or self._interrupted
+                if attempt >= policy.attempts or final:
                     tries = f"{attempt} attempt" + ("s" if attempt > 1 else "")
                     message = f"no answer from {self.endpoint.url} ({method} {path}) after {tries}: {error}"
                     raise ConnectionFailed(message, error, attempt) from error

@@ -76,17 +76,104 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Challenge house bots to a match, `rated` or not; it starts at once.
-         * @description Takes an account's token (scope `play`): the account sits at seat 0
-         *     (its seat token is in `tokens`, and the account's token acts for the
-         *     seat too), the house bots named in `to` at seats 1, 2, ... (the last
-         *     name fills the seats left). Each bot seat holds its bot's account, so
-         *     a rated match moves every rating in it when it ends, once; a
-         *     challenger who leaves is scored last. An unknown name answers 404
-         *     `player_not_found`; an account that is not a house bot 422
-         *     `invalid_request` (challenges between accounts are not available yet).
+         * Challenge players to a match, `rated` or not: accounts and house bots.
+         * @description The account of the token sits at seat 0, the players named in `to` at
+         *     seats 1, 2, ... (the last name fills the seats left: a house bot, as an
+         *     account holds one seat). Each challenged account must be online
+         *     (listening to `GET /v1/me/events` in the last minute; 409
+         *     `player_offline` otherwise) and take challenges of the kind (its
+         *     settings, `PUT /v1/me/settings`; 409 `challenge_refused` otherwise); it
+         *     hears `challenge_received` and accepts or declines. The house bots
+         *     (`easy`, `medium`, `hard`) accept at once, so a challenge of house bots
+         *     alone answers `started`, its `match` already dealt and the
+         *     challenger's seat token in `tokens` (the account's token acts for the
+         *     seat too). An unknown name is 404 `player_not_found`; yourself, an
+         *     account named twice, or an account left to fill several seats 422
+         *     `invalid_request`. Each seat holds its account, so a rated match moves
+         *     every rating in it when it ends, once; a player who leaves is scored last.
          */
         post: operations["create_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The challenge, for its sender and the challenged accounts (404 `challenge_not_found` for anyone else).
+         * @description A closed challenge is kept an hour after it closed. A pending one read
+         *     after its time is expired now (everyone hears `challenge_cancelled`).
+         */
+        get: operations["get_challenge"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a pending challenge (its sender only: 403 `not_challenger`).
+         * @description The challenged accounts hear `challenge_cancelled` (cause `withdrawn`).
+         *     A challenge no longer pending (started, declined, withdrawn, expired) is
+         *     409 `challenge_closed`.
+         */
+        delete: operations["withdraw_challenge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a challenge sent to the token's account (403 `not_challenged` for anyone else).
+         * @description When it is the last acceptance the match is dealt: the answer is
+         *     `started` with `match_id` and `match`, and everyone hears
+         *     `challenge_started` and `match_started`; the account's token acts for
+         *     its seat. Accepting again (a retry) answers the challenge as it is, also
+         *     once started. After its time, 410 `challenge_expired`; once it closed
+         *     otherwise, 409 `challenge_closed`.
+         */
+        post: operations["accept_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a challenge sent to the token's account (403 `not_challenged` for anyone else).
+         * @description The answer is `declined`, with `declined_by`; the sender and the other
+         *     challenged accounts hear `challenge_cancelled` (cause `declined`, `by`
+         *     the account's name). After its time, 410 `challenge_expired`; once it
+         *     closed otherwise, 409 `challenge_closed`.
+         */
+        post: operations["decline_challenge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -668,7 +755,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The token's account's open ticket (scope `play`): the one `already_queued` is about, from any client.
+         * @description 404 `ticket_not_found` when it holds none (never queued, left, or seated already).
+         */
+        get: operations["get_my_ticket"];
         put?: never;
         /**
          * Queue the token's account (scope `play`) for a table of `players` (2 to 4) with `preset`, `rated` or not.
@@ -931,16 +1022,37 @@ export interface components {
             type?: "bot";
         };
         Challenge: {
+            /** @description Who accepted so far (house bots at once) */
+            accepted: string[];
+            challenge_id: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            /** @description Who declined it */
+            declined_by: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC: when it expires unless everyone accepted
+             */
+            expires_at: string;
+            /** @description Its sender */
+            from: string;
+            /** @description Its match's state, once started */
+            match: components["schemas"]["Match"] | null;
+            /** @description Its match, once started */
+            match_id: string | null;
             /** @description Seats */
             players: number;
-            /** @description The rules' preset (standard by default) */
-            preset?: components["schemas"]["Preset"];
-            /** @description Whether the match moves its players' ratings (default `false`) */
-            rated?: boolean;
-            /** @description The level of the bot that plays the challenger's seat if it leaves (default `medium`) */
-            takeover?: components["schemas"]["BotLevel"];
-            /** @description The challenged players' names for seats 1, 2, ...: house bots (`easy`, `medium`, `hard`) for now; the last name fills the seats left */
+            preset: components["schemas"]["Preset"];
+            rated: boolean;
+            /** @description `pending` until every challenged player accepted (`started`: `match_id` is set), unless it was `declined`, `withdrawn` by its sender or `expired` first */
+            status: components["schemas"]["ChallengeStatus"];
+            /** @description The challenged players, in seat order from seat 1 */
             to: string[];
+            /** @description The challenger's seat token, in the answer to a challenge of house bots alone (it starts at once); otherwise empty: the accounts' own tokens act for their seats */
+            tokens: components["schemas"]["SeatToken"][];
         };
         /** @enum {string} */
         ChallengeCancelCause: "withdrawn" | "declined" | "expired";
@@ -956,6 +1068,8 @@ export interface components {
             /** @description Take rated challenges */
             rated?: boolean;
         };
+        /** @enum {string} */
+        ChallengeStatus: "pending" | "started" | "declined" | "withdrawn" | "expired";
         Clock: {
             timeouts_before_takeover: number;
             turn_seconds: number;
@@ -1019,7 +1133,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -1102,6 +1216,7 @@ export interface components {
          *     - `challenge_cancelled`: `challenge_id`, `cause` (`withdrawn` by its sender, `declined` by `by`, or `expired`).
          *     - `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
          *     - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
+         *     - `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
          */
         InboxEvent: {
             /**
@@ -1134,7 +1249,7 @@ export interface components {
             version?: number;
         };
         /** @enum {string} */
-        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched";
+        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched" | "queue_left";
         InboxPage: {
             events: components["schemas"]["InboxEvent"][];
             /** @description The last event's seq (or `after` when none came): the next `after` */
@@ -1398,6 +1513,18 @@ export interface components {
         NearlyOut: {
             cards_left: number;
             seat: number;
+        };
+        NewChallenge: {
+            /** @description Seats */
+            players: number;
+            /** @description The rules' preset (standard by default) */
+            preset?: components["schemas"]["Preset"];
+            /** @description Whether the match moves its players' ratings (default `false`) */
+            rated?: boolean;
+            /** @description The level of the bot that plays a player's seat if it leaves (default `medium`) */
+            takeover?: components["schemas"]["BotLevel"];
+            /** @description The challenged players' names for seats 1, 2, ...: accounts (each once, not yourself) and house bots (`easy`, `medium`, `hard`); the last name fills the seats left, so it is a house bot when fewer names than seats are given */
+            to: string[];
         };
         OnlineBot: {
             /**
@@ -2107,7 +2234,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Challenge"];
+                "application/json": components["schemas"]["NewChallenge"];
             };
         };
         responses: {
@@ -2125,7 +2252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatedMatch"];
+                    "application/json": components["schemas"]["Challenge"];
                 };
             };
             /** @description Reasons: `bad_request` */
@@ -2165,6 +2292,17 @@ export interface operations {
             };
             /** @description Reasons: `player_not_found` */
             404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `player_offline`, `challenge_refused` */
+            409: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
@@ -2227,6 +2365,405 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    withdraw_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing`, `not_challenger` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_closed`, `stale_version` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    accept_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing`, `not_challenged` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_closed`, `stale_version` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_expired` */
+            410: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    decline_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Challenge"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing`, `not_challenged` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_closed`, `stale_version` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `challenge_expired` */
+            410: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4850,6 +5387,83 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_my_ticket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueTicket"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `ticket_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

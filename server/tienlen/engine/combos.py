@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .accel import CORE, KINDS
 from .cards import CARD_TEXT, FIRST_TWO, NIBBLE_COUNT, TWO_RANK, Card, cards_of, indices
 from .kinds import Kind
 from .rules import BOMB_TABLE, Bombs
@@ -100,6 +101,21 @@ def _classify(mask: int) -> Combination | None:
     if per_rank == 1:
         return Combination(_STRAIGHT, count, top, mask)
     return Combination(_RUN_OF_PAIRS, span, top, mask)
+
+
+python_classify = _classify  # the reference classification, whichever engine runs (docs/engine.md)
+
+
+def _compiled_classify(mask: int) -> Combination | None:
+    """:func:`_classify` by the compiled core (:mod:`.accel`); a mask beyond the 52 cards takes the Python path."""
+    if mask >> 52 or CORE is None:
+        return python_classify(mask)
+    found = CORE.classify(mask)
+    return None if found is None else Combination(KINDS[found[0]], found[1], found[2], mask)
+
+
+if CORE is not None:  # the compiled core classifies what the cache has not seen
+    _classify = _compiled_classify
 
 
 def beats_ordinarily(play: Combination, table: Combination) -> bool:

@@ -10,8 +10,11 @@ paired (twelve bits of the hand).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 
+from .accel import CORE, CompiledCore
 from .cards import ACE_RANK, FIRST_TWO, NIBBLE_COUNT, TWO_RANK
 from .combos import Combination
 from .kinds import Kind
@@ -237,7 +240,7 @@ def answer_masks(hand: int, table: Combination, bombs: Bombs) -> list[int]:
         return singles_above(hand, table.top)
     if bomb_targets(table, bombs) is _NO_BOMB:
         return ordinary_answers(hand, table)
-    return ordinary_answers(hand, table) + bomb_answers(hand, table, bombs)
+    return ordinary_answers(hand, table) + _bomb_answers(hand, table, bombs)
 
 
 def seat_legal_masks(
@@ -258,18 +261,50 @@ def legal_masks_of(
 ) -> list[int]:
     """:func:`seat_legal_masks` with positional arguments (what :meth:`Match.legal_masks` calls)."""
     if table is None:
-        plays = lead_masks(hand)
+        plays = _lead_masks(hand)
         if start_card is not None:
             bit = 1 << start_card
             plays = [m for m in plays if m & bit]
         return plays
     if locked:
-        return bomb_answers(hand, table, bombs)
+        return _bomb_answers(hand, table, bombs)
     if table.kind is _SINGLE and table.top < FIRST_TWO and bombs not in BOMBS_SINGLE_NON_TWO:
         return singles_above(hand, table.top)  # the hot case: no bomb reaches a single below the 2s
-    return answer_masks(hand, table, bombs)
+    return _answer_masks(hand, table, bombs)
 
 
 def play_order(combo: Combination) -> tuple[int, int, int]:
     """Sort key of plays, lowest first: fewest cards, then lowest deciding card."""
     return combo.mask.bit_count(), combo.top, combo.mask
+
+
+# ----- the compiled core (accel.py) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """The legal-play functions of one engine, by their names in this module."""
+
+    lead_masks: Callable[[int], list[int]]
+    answer_masks: Callable[[int, Combination, Bombs], list[int]]
+    bomb_answers: Callable[[int, Combination, Bombs], list[int]]
+    legal_masks_of: Callable[[int, Combination | None, Bombs, bool, int | None], list[int]]
+
+
+# The reference: the pure Python functions above, whichever engine runs. They call one another by these
+# private names, which stay theirs when the compiled core takes over the public names below.
+PYTHON = Generator(lead_masks, answer_masks, bomb_answers, legal_masks_of)
+_lead_masks, _answer_masks, _bomb_answers = lead_masks, answer_masks, bomb_answers
+
+
+def compiled(core: CompiledCore) -> Generator:
+    """The same functions in the compiled core: same plays, in the same order."""
+    return Generator(core.lead_masks, core.answer_masks, core.bomb_answers, core.legal_masks)
+
+
+if CORE is not None:
+    # Rebound here, before any other module imports them: the match, the bots and the env call the core.
+    lead_masks = CORE.lead_masks
+    answer_masks = CORE.answer_masks
+    bomb_answers = CORE.bomb_answers
+    legal_masks_of = CORE.legal_masks

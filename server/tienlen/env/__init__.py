@@ -4,7 +4,10 @@
   combination) and its mapping to and from the engine's plays;
 - :mod:`.encoding`: a seat's view as a fixed-size vector, from the engine's
   view or from the server's JSON view alike;
+- :mod:`.observe`: the same encoding read straight from the match (the
+  environments' fast path; :mod:`.encoding` stays the reference);
 - :mod:`.game`: one match stepped by action index, rewards per seat;
+- :mod:`.info`: the AEC info whose seat view is made when first read;
 - :mod:`.aec`: the PettingZoo AEC environment (needs ``pettingzoo``);
 - :mod:`.single`: the Gymnasium single-agent wrapper, the other seats played by
   a house level or a callable (needs ``gymnasium``).

@@ -166,10 +166,13 @@ def play_of(index: int, hand: int) -> int:
 
 def action_mask(legal: Iterable[int], can_pass: bool) -> npt.NDArray[np.int8]:
     """The action mask (1 = allowed) of the engine's legal plays (card masks) and whether a pass is allowed."""
-    mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-    mask[[index_of(play) for play in legal]] = 1
-    mask[PASS] = can_pass
-    return mask
+    allowed = bytearray(ACTION_COUNT)  # written byte by byte, then read by numpy as is: no per-step index list
+    known = _INDEX_OF.get
+    for play in legal:
+        index = known(play)
+        allowed[index_of(play) if index is None else index] = 1
+    allowed[PASS] = can_pass
+    return np.frombuffer(allowed, dtype=np.int8)
 
 
 def describe(index: int) -> str:

@@ -17,8 +17,10 @@ Agents are ``seat_0`` … ``seat_{n-1}``. An observation is a dict:
 (over the :mod:`.actions` space). ``info["view"]`` of the agent on turn is the
 seat's view itself, the engine's :class:`~tienlen.engine.SeatView` that the
 server writes as its JSON seat view (and every agent's, once the match is
-over); other agents' infos are empty. A match runs over the rules' hands; every
-agent terminates when it ends.
+over); other agents' infos are empty. The view is made when the info is first
+read (:class:`~.info.ViewInfo`), of the position the info was given at, so a
+loop that never reads it does not pay for it. A match runs over the rules'
+hands; every agent terminates when it ends.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..engine.cards import format_mask
 from .actions import ACTION_COUNT
 from .encoding import OBS_SIZE
 from .game import Game, Reward, make_rules
+from .info import ViewInfo
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -108,7 +111,7 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         if turn is not None:
             self.agent_selection = self.possible_agents[turn]
             if self.with_view:
-                self.infos[self.agent_selection] = {"view": self.game.view(turn)}
+                self.infos[self.agent_selection] = ViewInfo(self.game.position(), turn)
 
     def observe(self, agent: str) -> Observation:
         """The agent's encoded view and action mask (all 0 when it is not on turn)."""
@@ -125,12 +128,13 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
             raise ValueError(f"{agent} is on turn: None is an action only after the match ends")
         self._cumulative_rewards[agent] = 0.0
         rewards = self.game.act(int(action))
-        self.rewards = {a: rewards[self.seat_of[a]] for a in self.agents}
+        self.rewards = dict(zip(self.possible_agents, rewards, strict=True))  # every agent plays to the end
         self.infos[agent] = {}
         if self.game.over:
             self.terminations = {a: True for a in self.agents}
             if self.with_view:
-                self.infos = {a: {"view": self.game.view(self.seat_of[a])} for a in self.agents}
+                position = self.game.position()
+                self.infos = {a: ViewInfo(position, self.seat_of[a]) for a in self.agents}
         else:
             self._select()
         self._accumulate_rewards()

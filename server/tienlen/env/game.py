@@ -8,6 +8,7 @@ the server's rules.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from ..engine.match import Match
 from ..engine.rules import RuleSet, resolve_rules
 from ..engine.views import SeatView, seat_view
 from .actions import ACTION_COUNT, PASS, action_mask, play_of
-from .encoding import encode_view
+from .observe import Observer
 
 Reward = Literal["points", "places"]
 REWARDS: tuple[Reward, ...] = ("points", "places")
@@ -57,6 +58,7 @@ class Game:
         self.rng = random.Random()
         self.match: Match | None = None
         self.hands_played = 0
+        self.observer = Observer(rules)
         self._views: dict[int, SeatView] = {}  # the current position's views, made once each
 
     def reset(self, seed: int | None = None, deal: Sequence[Iterable[str]] | None = None) -> list[Event]:
@@ -79,15 +81,22 @@ class Game:
             raise RuntimeError("call reset() first")
         return self.match
 
+    def _playing(self) -> Match:
+        """:attr:`current`, without the property's cost on the hot paths."""
+        match = self.match
+        if match is None:
+            raise RuntimeError("call reset() first")
+        return match
+
     @property
     def over(self) -> bool:
         """Whether the match has ended."""
-        return self.current.outcome is not None
+        return self._playing().outcome is not None
 
     @property
     def turn(self) -> int | None:
         """The seat on turn, None once the match is over."""
-        return self.current.turn
+        return self._playing().turn
 
     def legal_masks(self) -> list[int]:
         """The engine's legal plays (card masks) of the seat on turn."""
@@ -100,7 +109,7 @@ class Game:
 
     def action_mask(self, seat: int) -> npt.NDArray[np.int8]:
         """The seat's action mask: its legal actions when on turn, all 0 otherwise."""
-        match = self.current
+        match = self._playing()
         if match.turn != seat or match.outcome is not None:
             return np.zeros(ACTION_COUNT, dtype=np.int8)
         return action_mask(match.legal_masks(), match.table is not None)
@@ -112,16 +121,20 @@ class Game:
             view = self._views[seat] = seat_view(self.current, seat)
         return view
 
+    def position(self) -> Match:
+        """A copy of the match as it stands now, to make views of later (the match itself moves on in place)."""
+        return frozen_copy(self._playing())
+
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """The seat's encoded view (:func:`~.encoding.encode_view`)."""
-        return encode_view(self.view(seat))
+        """The seat's encoded view: equal to :func:`~.encoding.encode_view` of :meth:`view`, read from the match."""
+        return self.observer.observe(self._playing(), seat)
 
     def act(self, index: int) -> list[float]:
         """The seat on turn takes action ``index``; answer every seat's reward for it (hands it ended).
 
         Raises :class:`IllegalAction` when the action is not allowed now.
         """
-        match = self.current
+        match = self._playing()
         seat = match.turn
         if seat is None:
             raise IllegalAction("the match is over")
@@ -160,3 +173,36 @@ class Game:
                     for place, seat in enumerate(event.places, start=1):
                         rewards[seat] += place_reward(place, players)
         return rewards
+
+
+
+_COPIED = (
+    "rules", "deal_seed", "hand_number", "hands", "turn", "table", "table_seat", "locked", "places", "scores",
+    "completed", "start_card", "tied", "outcome", "log", "_legal",
+)  # fmt: skip
+assert tuple(f.name for f in dataclasses.fields(Match)) == _COPIED, "frozen_copy copies every field of Match"
+
+
+def frozen_copy(match: Match) -> Match:
+    """A copy of the match that its later actions leave as it is (a view made of it later is the view of now).
+
+    The lists a match changes in place (hands, places, scores, completed, log) are copied; the rest is immutable.
+    """
+    return Match(
+        match.rules,
+        match.deal_seed,
+        match.hand_number,
+        list(match.hands),
+        match.turn,
+        match.table,
+        match.table_seat,
+        match.locked,
+        list(match.places),
+        list(match.scores),
+        list(match.completed),
+        match.start_card,
+        match.tied,
+        match.outcome,
+        list(match.log),
+        None,
+    )

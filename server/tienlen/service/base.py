@@ -43,7 +43,8 @@ class ServiceBase:
     Every finished match an account sat in is kept (:attr:`history`), for
     ``history_days`` days (None: for good). Quick play fills a table with house
     bots after ``queue_fill_s`` and gives its matches a turn clock of
-    ``queue_turn_s`` (None: no clock).
+    ``queue_turn_s`` (None: no clock). A challenge waits ``challenge_expiry_s``
+    seconds for every challenged account to accept.
     """
 
     def __init__(
@@ -57,6 +58,7 @@ class ServiceBase:
         history_days: int | None = None,
         queue_fill_s: float = 15.0,
         queue_turn_s: int | None = 30,
+        challenge_expiry_s: float = 60,
     ) -> None:
         self.store = store
         self.queue = store.queue()
@@ -64,6 +66,7 @@ class ServiceBase:
         self.queue_clock = None if not queue_turn_s else Clock(queue_turn_s)
         self.accounts = store.accounts()
         self.anonymous_hosting = anonymous_hosting
+        self.challenge_expiry_s = challenge_expiry_s
         self.bot_budget_s = bot_budget_s
         self._offload: Offload = offload or _in_place
         self.now = now

@@ -1,8 +1,19 @@
-"""Challenges: an account challenges named players to a match (for now, only the house bots, which accept at once).
+"""Challenges: an account challenges named players (accounts, house bots) to a match that starts when all accept.
 
-``POST /v1/challenges`` with an account's token seats the challenger at seat 0 (its account bound to the seat)
-and the named house bots in the other seats, each seat holding its bot's account, so that a ``rated`` match
-moves every rating in it when it ends (:mod:`.rated`). Challenges between accounts are not available yet.
+``POST /v1/challenges`` names 1 to ``players - 1`` players for seats 1, 2, ...
+(the challenger sits at 0; the last name fills the seats left). The house
+bots (``easy``, ``medium``, ``hard``) accept at once, so a challenge of
+house bots alone starts at once; a challenged account must be online
+(listened to its inbox in the last :data:`~.inbox.ONLINE_S` seconds) and take
+challenges of the kind (rated or casual: its settings), and hears of it
+(``challenge_received``). It then accepts or declines; the challenger may
+withdraw it; after ``challenge_expiry_s`` the sweeper expires it. Each change
+is a compare-and-set on the challenge's version, so two accepts racing start
+one match, and an accept racing a withdrawal or the expiry is resolved once.
+When the last challenged account accepts, the match is dealt (under an id
+derived from the challenge's, so it is made once) and everyone hears
+``challenge_started`` (and ``match_started``, from the match's commit).
+A rated match moves every rating in it when it ends (:mod:`.rated`).
 """
 
 from __future__ import annotations
@@ -12,67 +23,370 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
-from ..store import MatchRecord, SeatRecord, StoreUnavailableError, new_match_id, new_token, token_digest
+from ..store import MatchRecord, StoreUnavailableError, new_token
+from ..store.accounts import AccountRecord
+from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
 from .accounts import authorized
 from .base import MAX_ATTEMPTS, ServiceBase
-from .errors import InvalidRequest, PlayerNotFound
-from .states import Created, SeatToken, match_state
+from .challenge_states import (
+    Challenge,
+    challenge_answer,
+    challenge_match_id,
+    challenge_seats,
+    seats_of_accounts,
+)
+from .errors import (
+    ChallengeClosed,
+    ChallengeExpired,
+    ChallengeNotFound,
+    ChallengeRefused,
+    InvalidRequest,
+    NotChallenged,
+    NotChallenger,
+    PlayerNotFound,
+    PlayerOffline,
+    StaleVersion,
+)
+from .inbox import ONLINE_S
+from .states import SeatToken, match_state
+
+EXPIRY_SLACK_S = 0.001  # the due set counts whole milliseconds: a challenge may be found due up to 1 ms early
+EXPIRE_BATCH = 64
 
 
 class ChallengeMixin(ServiceBase):
-    """Challenging the house bots (mixed into :class:`~.matches.MatchService`)."""
+    """Challenges between accounts and to the house bots (mixed into :class:`~.matches.MatchService`)."""
 
-    def challenge(self, body: Mapping[str, Any], token: str | None) -> Created:
-        """Start a match of the token's account (scope ``play``) against the house bots named in ``to``.
+    # ----- sending ------------------------------------------------------------------------
 
-        ``to`` names 1 to ``players - 1`` house bots for seats 1, 2, ...; the
-        last name fills the seats left. An unknown name is
-        :class:`PlayerNotFound`; an account that is not a house bot, or more
-        names than seats, :class:`InvalidRequest`. The match starts at once.
+    def challenge(self, body: Mapping[str, Any], token: str | None) -> Challenge:
+        """Challenge the players named in ``to`` (the token's account, scope ``play``, at seat 0).
+
+        An unknown name is :class:`PlayerNotFound`; the challenger itself, an
+        account named twice, an account left to fill several seats, more names
+        than seats or a bad preset :class:`InvalidRequest`; a challenged account
+        not online :class:`PlayerOffline`, one whose settings refuse the kind
+        :class:`ChallengeRefused`. House bots alone: the match starts at once.
         """
         challenger = authorized(self.accounts, token, "play")
         players: int = body["players"]
-        names: list[str] = list(body["to"])
+        rated: bool = body["rated"]
+        named = self._challenged(challenger, list(body["to"]), players)
+        preset = body.get("preset") or "standard"
+        try:
+            resolve_rules({"preset": preset}, players=players)
+        except RulesError as error:
+            raise InvalidRequest(str(error), errors={"preset": [str(error)]}) from None
+        for account, house in named:
+            if not house:
+                self._check_takes(account, rated)
+        now = self.now()
+        for _ in range(MAX_ATTEMPTS):
+            record = ChallengeRecord(
+                challenge_id=new_challenge_id(),
+                sender=challenger.name,
+                sender_id=challenger.account_id,
+                to=[account.name for account, _house in named],
+                to_ids=[account.account_id for account, _house in named],
+                house=[house for _account, house in named],
+                players=players,
+                preset=preset,
+                rated=rated,
+                takeover=body["takeover"],
+                created_at=now,
+                expires_at=now + self.challenge_expiry_s,
+                accepted=list(dict.fromkeys(account.name for account, house in named if house)),
+            )
+            if all(record.house):
+                made = self._challenge_house_bots(record)
+                if made is not None:
+                    return made
+                continue
+            challenges = self.store.challenges()
+            challenges.mark_due(record.challenge_id, record.expires_at)  # before: a sweeper always finds it
+            # the index outlives the record, which a late sweeper may close after its expiry time
+            challenges.note(record.accounts(), record.challenge_id, now, self._kept_s + CLOSED_KEPT_S)
+            record.version = 1
+            if challenges.save(record, None, self._kept_s):
+                self._tell_received(record)
+                return challenge_answer(record)
+        raise StoreUnavailableError("could not store the new challenge")
+
+    @property
+    def _kept_s(self) -> int:
+        """How long a pending challenge's record is kept: until it expires, and a while after."""
+        return int(self.challenge_expiry_s) + CLOSED_KEPT_S
+
+    def _challenged(
+        self, challenger: AccountRecord, names: list[str], players: int
+    ) -> list[tuple[AccountRecord, bool]]:
+        """The accounts named, each with whether it is a house bot; refusals of the names themselves."""
         if len(names) > players - 1:
             raise InvalidRequest(
                 f"a {players}-player match has room for {players - 1} challenged players",
                 errors={"to": [f"at most {players - 1} names"]},
             )
         house = self.history.rated.house_bots()
-        bots = []
+        named: list[tuple[AccountRecord, bool]] = []
         for name in names:
-            level = name.lower()
-            if level in house:
-                bots.append(house[level])
+            if name.lower() in house:
+                named.append((house[name.lower()], True))
                 continue
-            if self.accounts.find(name) is None:
+            account = self.accounts.find(name)
+            if account is None:
                 raise PlayerNotFound(f"no player is named {name!r}")
+            if account.account_id == challenger.account_id:
+                raise InvalidRequest("you cannot challenge yourself", errors={"to": [f"{name}: yourself"]})
+            if any(account.account_id == other.account_id for other, _house in named):
+                raise InvalidRequest(f"{name!r} is named twice", errors={"to": [f"{name}: named twice"]})
+            named.append((account, False))
+        if len(names) < players - 1 and not named[-1][1]:
             raise InvalidRequest(
-                f"{name!r} is not a house bot: challenges between accounts are not available yet",
-                errors={"to": [f"{name}: not a house bot"]},
+                f"{names[-1]!r} would fill {players - len(names)} seats: an account holds one seat "
+                "(name a player for every seat, or end with a house bot)",
+                errors={"to": [f"{names[-1]}: an account holds one seat"]},
             )
-        rules_in: dict[str, Any] = {} if body.get("preset") is None else {"preset": body["preset"]}
-        try:
-            rules = resolve_rules(rules_in, players=players)
-        except RulesError as error:
-            raise InvalidRequest(str(error), errors={"preset": [str(error)]}) from None
+        return named
+
+    def _check_takes(self, account: AccountRecord, rated: bool) -> None:
+        """Refuse a challenged account that is not online, or does not take challenges of this kind."""
+        seen = self.notices.inbox.last_seen(account.account_id, account.kind)
+        if seen is None or seen < self.now() - ONLINE_S:
+            raise PlayerOffline(f"{account.name!r} is not online (listening to its events) now")
+        takes_rated, takes_casual = self.accounts.challenge_settings(account.account_id)
+        if not (takes_rated if rated else takes_casual):
+            kind = "rated" if rated else "casual"
+            raise ChallengeRefused(f"{account.name!r} does not take {kind} challenges")
+
+    def _challenge_house_bots(self, record: ChallengeRecord) -> Challenge | None:
+        """Start a challenge of house bots alone at once; None when its id was taken (try another)."""
         made = new_token()
-        seats = [SeatRecord(name=challenger.name, token_sha256=token_digest(made), account=challenger.account_id)]
-        for index in range(1, players):
-            bot = bots[min(index - 1, len(bots) - 1)]
-            seats.append(SeatRecord(name=bot.name, bot=bot.name, account=bot.account_id))
+        record.status, record.match_id = "started", challenge_match_id(record.challenge_id)
+        record.closed_at = record.created_at
+        record.version = 1
+        match = self._start(record, made, tell=False)
+        if match is None:
+            return None
+        challenges = self.store.challenges()
+        challenges.note([record.sender_id], record.challenge_id, record.created_at, CLOSED_KEPT_S)
+        if not challenges.save(record, None, CLOSED_KEPT_S):
+            return None
+        return challenge_answer(record, match_state(match), (SeatToken(0, made),))
+
+    # ----- reading ------------------------------------------------------------------------
+
+    def challenge_status(self, challenge_id: str, token: str | None) -> Challenge:
+        """The challenge, for its sender or a challenged account (scope ``play``); else :class:`ChallengeNotFound`."""
+        account = authorized(self.accounts, token, "play")
+        record = self._load_challenge(challenge_id)
+        if account.account_id not in record.accounts():
+            raise _not_found(challenge_id)
+        if record.status == "pending" and self._past_expiry(record):
+            record = self._expire(record) or self._load_challenge(challenge_id)
+        return self._answer(record)
+
+    def _load_challenge(self, challenge_id: str) -> ChallengeRecord:
+        record = self.store.challenges().load(challenge_id)
+        if record is None:
+            raise _not_found(challenge_id)
+        return record
+
+    def _answer(self, record: ChallengeRecord) -> Challenge:
+        """The challenge with its match's state, when it started and the match is still there."""
+        match = None
+        if record.match_id is not None:
+            found = self.store.load(record.match_id).record
+            match = None if found is None else match_state(found)
+        return challenge_answer(record, match)
+
+    def _past_expiry(self, record: ChallengeRecord) -> bool:
+        return self.now() >= record.expires_at
+
+    # ----- answering -----------------------------------------------------------------------
+
+    def accept_challenge(self, challenge_id: str, token: str | None) -> Challenge:
+        """The token's account (challenged, scope ``play``) accepts; the last acceptance deals the match.
+
+        Accepting again (also once the match started) answers the challenge as it is. Refusals:
+        :class:`NotChallenged`, :class:`ChallengeExpired`, :class:`ChallengeClosed`.
+        """
+        account = authorized(self.accounts, token, "play")
         for _ in range(MAX_ATTEMPTS):
-            record = MatchRecord(
-                match_id=new_match_id(),
-                version=0,
-                seats=[SeatRecord.from_dict(s.to_dict()) for s in seats],
-                rules=rules,
-                seed=secrets.randbits(63),
-                created_at=self.now(),
-                takeover=body["takeover"],
-                host=challenger.account_id,
-                rated=body["rated"],
+            record, name = self._pending_for_challenged(challenge_id, account, accepting=True)
+            if name in record.accepted:
+                return self._answer(record)
+            expected = record.version
+            record.accepted.append(name)
+            record.version += 1
+            started = all(to in record.accepted for to in record.to)
+            if started:
+                record.status, record.match_id = "started", challenge_match_id(challenge_id)
+                record.closed_at = self.now()
+            ttl = CLOSED_KEPT_S if started else self._left_s(record)
+            if not self.store.challenges().save(record, expected, ttl):
+                continue  # another answer, the withdrawal or the expiry came first: read it again
+            if not started:
+                return challenge_answer(record)
+            match = self._start(record)
+            self.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
+            return self._answer(record) if match is None else challenge_answer(record, match_state(match))
+        raise StaleVersion("the challenge kept changing; try again")
+
+    def decline_challenge(self, challenge_id: str, token: str | None) -> Challenge:
+        """The token's account (challenged, scope ``play``) declines; the others hear ``challenge_cancelled``."""
+        account = authorized(self.accounts, token, "play")
+        for _ in range(MAX_ATTEMPTS):
+            record, name = self._pending_for_challenged(challenge_id, account)
+            if self._close(record, "declined", by=name, by_id=account.account_id):
+                return challenge_answer(record)
+        raise StaleVersion("the challenge kept changing; try again")
+
+    def withdraw_challenge(self, challenge_id: str, token: str | None) -> None:
+        """Its sender (scope ``play``) withdraws a pending challenge; the challenged hear ``challenge_cancelled``."""
+        account = authorized(self.accounts, token, "play")
+        for _ in range(MAX_ATTEMPTS):
+            record = self._load_challenge(challenge_id)
+            if account.account_id != record.sender_id:
+                raise NotChallenger("only the account that sent a challenge withdraws it")
+            if record.status == "pending" and self._past_expiry(record):
+                self._expire(record)
+                raise _closed("expired")
+            if record.status != "pending":
+                raise _closed(record.status)
+            if self._close(record, "withdrawn", by=record.sender, by_id=account.account_id):
+                return
+        raise StaleVersion("the challenge kept changing; try again")
+
+    def _pending_for_challenged(
+        self, challenge_id: str, account: AccountRecord, *, accepting: bool = False
+    ) -> tuple[ChallengeRecord, str]:
+        """A pending challenge of which the account is a challenged player, and its name there; else a refusal.
+
+        ``accepting``: a challenge the account's acceptance started is answered too (an accept sent again).
+        """
+        record = self._load_challenge(challenge_id)
+        if account.account_id not in [i for i, house in zip(record.to_ids, record.house, strict=True) if not house]:
+            raise NotChallenged("only a challenged account accepts or declines a challenge")
+        name = record.to[record.to_ids.index(account.account_id)]
+        if accepting and record.status == "started" and name in record.accepted:
+            return record, name
+        if record.status == "pending" and self._past_expiry(record):
+            self._expire(record)
+            raise ChallengeExpired(f"the challenge {challenge_id!r} expired before everyone accepted")
+        if record.status == "expired":
+            raise ChallengeExpired(f"the challenge {challenge_id!r} expired before everyone accepted")
+        if record.status != "pending":
+            raise _closed(record.status)
+        return record, name
+
+    def _left_s(self, record: ChallengeRecord) -> int:
+        """The lifetime a pending challenge's record keeps: to its expiry, and a while after."""
+        return max(int(record.expires_at - self.now()), 0) + CLOSED_KEPT_S
+
+    # ----- closing ------------------------------------------------------------------------------
+
+    def _close(self, record: ChallengeRecord, status: str, *, by: str | None, by_id: str | None) -> bool:
+        """Close a pending challenge (declined, withdrawn, expired) and tell everyone else; False: the race was lost."""
+        expected = record.version
+        record.status, record.closed_at, record.version = status, self.now(), record.version + 1
+        if status == "declined":
+            record.declined_by = by
+        challenges = self.store.challenges()
+        if not challenges.save(record, expected, CLOSED_KEPT_S):
+            return False
+        challenges.done_due(record.challenge_id)
+        cancelled = {"type": "challenge_cancelled", "challenge_id": record.challenge_id, "cause": status, "by": by}
+        self.notices.tell_many({account: [cancelled] for account in record.accounts() if account != by_id})
+        return True
+
+    def _expire(self, record: ChallengeRecord) -> ChallengeRecord | None:
+        """Expire a pending challenge past its time (everyone hears it); None when another change came first."""
+        return record if self._close(record, "expired", by=None, by_id=None) else None
+
+    def expire_challenges(self, limit: int = EXPIRE_BATCH) -> int:
+        """Expire the pending challenges whose time ran out (the sweeper); how many this call expired.
+
+        A challenge that started but whose match was not dealt (the process of its last acceptance stopped in
+        between: its due entry is dropped only after the deal) gets its match dealt here.
+        """
+        challenges = self.store.challenges()
+        now = self.now()
+        done = 0
+        for challenge_id in challenges.due(now, limit):
+            record = challenges.load(challenge_id)
+            if record is not None and record.status == "started" and not self._dealt(record):
+                self._start(record)  # its last acceptance's process stopped before dealing it
+            if record is None or record.status != "pending":
+                challenges.done_due(challenge_id)
+                continue
+            if record.expires_at > now + EXPIRY_SLACK_S:
+                continue
+            done += self._expire(record) is not None  # lost the race: another change closed it, or the next sweep
+        return done
+
+    # ----- starting ------------------------------------------------------------------------------
+
+    def _dealt(self, record: ChallengeRecord) -> bool:
+        """Whether the started challenge's match exists."""
+        return record.match_id is not None and self.store.load(record.match_id).record is not None
+
+    def _start(
+        self, record: ChallengeRecord, challenger_token: str | None = None, *, tell: bool = True
+    ) -> MatchRecord | None:
+        """Deal the challenge's match (under :func:`challenge_match_id`), then tell everyone ``challenge_started``.
+
+        None when a match of that id exists already (made by an earlier try).
+        """
+        assert record.match_id is not None
+        rules = resolve_rules({"preset": record.preset}, players=record.players)
+        match = MatchRecord(
+            match_id=record.match_id,
+            version=0,
+            seats=challenge_seats(record, challenger_token),
+            rules=rules,
+            seed=secrets.randbits(63),
+            created_at=self.now(),
+            takeover=record.takeover,
+            host=record.sender_id,
+            rated=record.rated,
+        )
+        if not self.add(match):
+            return None
+        if tell:
+            self.notices.tell_many(
+                {
+                    account: [
+                        {
+                            "type": "challenge_started",
+                            "challenge_id": record.challenge_id,
+                            "match_id": record.match_id,
+                            "seat": seat,
+                        }
+                    ]
+                    for account, seat in seats_of_accounts(record).items()
+                }
             )
-            if self.add(record):
-                return Created(record.match_id, (SeatToken(0, made),), match_state(record))
-        raise StoreUnavailableError("could not store the new match")
+        return match
+
+    def _tell_received(self, record: ChallengeRecord) -> None:
+        """Tell each challenged account of a new challenge."""
+        received = {
+            "type": "challenge_received",
+            "challenge_id": record.challenge_id,
+            "from": record.sender,
+            "to": list(record.to),
+            "players": record.players,
+            "preset": record.preset,
+            "rated": record.rated,
+            "expires_at": record.expires_at,
+        }
+        self.notices.tell_many({account: [received] for account in record.accounts() if account != record.sender_id})
+
+
+def _not_found(challenge_id: str) -> ChallengeNotFound:
+    return ChallengeNotFound(f"no challenge {challenge_id!r} of yours (it may have closed long ago)")
+
+
+def _closed(status: str) -> ChallengeClosed:
+    why = "its match started" if status == "started" else f"it was {status}"
+    return ChallengeClosed(f"the challenge is no longer pending: {why}")

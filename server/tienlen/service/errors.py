@@ -166,3 +166,43 @@ class AlreadyMatched(ServiceError):
     """The quick-play ticket found its table already: it cannot leave the queue."""
 
     reason = "already_matched"
+class ChallengeNotFound(ServiceError):
+    """No such challenge (never made, closed long ago), or the asking account neither sent nor received it."""
+
+    reason = "challenge_not_found"
+
+
+class NotChallenged(ServiceError):
+    """Only a challenged account accepts or declines a challenge."""
+
+    reason = "not_challenged"
+
+
+class NotChallenger(ServiceError):
+    """Only the account that sent a challenge withdraws it."""
+
+    reason = "not_challenger"
+
+
+class ChallengeClosed(ServiceError):
+    """The challenge is no longer pending: it started, or was declined, withdrawn or expired."""
+
+    reason = "challenge_closed"
+
+
+class ChallengeExpired(ServiceError):
+    """The challenge was not accepted by everyone in time (``TIENLEN_CHALLENGE_EXPIRY_S``)."""
+
+    reason = "challenge_expired"
+
+
+class PlayerOffline(ServiceError):
+    """A challenged account is not listening to its inbox (it has not in the last minute)."""
+
+    reason = "player_offline"
+
+
+class ChallengeRefused(ServiceError):
+    """A challenged account does not take challenges of this kind (rated or casual: its settings)."""
+
+    reason = "challenge_refused"

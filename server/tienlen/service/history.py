@@ -238,6 +238,23 @@ class HistoryService:
         self.kept.drop_indexes(account_id)
         self.rated.forget(account_id)
         self.notices.inbox.forget(account_id)
+        queue = self.store.queue()
+        held = queue.held(account_id)
+        found = None if held is None else queue.get(held)
+        if found is not None:  # a waiting ticket leaves the queue (one being matched is seated as "(deleted)")
+            queue.leave(found)
+        challenges = self.store.challenges()
+        sent_or_received = set(challenges.of(account_id))
+        others = {
+            other
+            for record in (challenges.load(c) for c in sent_or_received)
+            if record is not None
+            for other in record.accounts()
+            if other != account_id
+        }
+        for other in others:  # their inboxes named it (from, to, by): those events go
+            self.notices.inbox.drop_challenges(other, sent_or_received)
+        challenges.forget(account_id)
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""

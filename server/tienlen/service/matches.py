@@ -92,8 +92,10 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
         """What every server does every moment: apply the turn clocks that ran out (the count), keep what
-        finished (:meth:`LifecycleMixin.sweep`), and pair the quick-play queue (:meth:`QueueMixin.pair_queue`)."""
+        finished (:meth:`LifecycleMixin.sweep`), expire challenges not accepted in time
+        (:meth:`ChallengeMixin.expire_challenges`) and pair the quick-play queue (:meth:`QueueMixin.pair_queue`)."""
         done = LifecycleMixin.sweep(self, limit, dispatch)
+        self.expire_challenges()
         self.pair_queue()
         return done
 

@@ -6,7 +6,7 @@
 - ``match_finished`` ``{match_id, seat, place, rating_before, rating_after}``: a match the account sat in
   ended and was kept (the ratings are None unless it was rated)
 - ``challenge_received``, ``challenge_cancelled``, ``challenge_started``: see :mod:`.challenges`
-- ``queue_matched`` ``{ticket, match_id, seat}``: see :mod:`.queue`
+- ``queue_matched`` ``{ticket, match_id, seat}``, ``queue_left`` ``{ticket}``: see :mod:`.queue`
 
 Every event also has ``seq`` (its number in the account's inbox, from 1) and ``at`` (epoch seconds).
 The match's own events say what happened at the table; these only say where to look.

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
-from ..store import MatchRecord, SeatRecord, StoreUnavailableError, new_match_id, new_token, token_digest
+from ..store import DELETED_EVENT, MatchRecord, SeatRecord, StoreUnavailableError, new_match_id, new_token, token_digest
 from ..store.accounts import AccountRecord
 from ..store.queue import TicketRecord
 from .accounts import authorized
-from .base import ServiceBase
+from .base import MAX_ATTEMPTS, ServiceBase
 from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound
 from .pairing import Table, pair
 from .ratings import Rating
@@ -119,9 +119,17 @@ class QueueMixin(ServiceBase):
             if not news:
                 break
             seen = news[-1]["seq"]
-            if any(e["type"] == "queue_matched" and e.get("ticket") == ticket_id for e in news):
+            if any(e.get("ticket") == ticket_id for e in news):  # matched, or left (from another client)
                 found = self._ticket_of(account, ticket_id)
         return found
+
+    def my_ticket(self, token: str | None) -> TicketState:
+        """The token's account's open ticket (waiting, or being seated); :class:`TicketNotFound` when it has none."""
+        account = authorized(self.accounts, token, "play")
+        held = self.queue.held(account.account_id)
+        if held is None:
+            raise TicketNotFound("this account holds no open ticket")
+        return self._ticket_of(account, held)
 
     def _ticket_of(self, account: AccountRecord, ticket_id: str) -> TicketState:
         record = self.queue.get(ticket_id)
@@ -140,6 +148,8 @@ class QueueMixin(ServiceBase):
             raise AlreadyMatched("this ticket found its table already: play it, or leave the match")
         if before == "":
             raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
+        if before == "waiting":  # it left now: a long poll of it elsewhere answers at once
+            self.notices.tell(account.account_id, "queue_left", ticket=ticket_id)
 
     # ----- pairing (every server's sweeper, and each new ticket) -----------------------
 
@@ -148,24 +158,25 @@ class QueueMixin(ServiceBase):
 
         Without ``force`` at most every :data:`PAIR_EVERY_S` per server, and
         only by the server that takes the shared turn (so many servers do not
-        all read the pools each tick).
+        all read the pools each tick). With no ticket waiting it only reads.
         """
         now = self.now()
         if not force:
             if now < self._next_pairing:
                 return 0
             self._next_pairing = now + PAIR_EVERY_S
-            if not self.queue.lock("tick", int(PAIR_EVERY_S * 1000)):
-                return 0
+        self._recover_pairings()
+        pools = self.queue.pools()  # read only: an idle queue writes nothing, however often it is looked at
+        if not pools or (not force and not self.queue.lock("tick", int(PAIR_EVERY_S * 1000))):
+            return 0
         made = 0
-        for pool in self.queue.pools():
+        for pool in pools:
             if not self.queue.lock(f"pool:{pool}", PAIR_LOCK_MS):
                 continue
             try:
                 made += self._pair_pool(pool)
             finally:
                 self.queue.unlock(f"pool:{pool}")
-        self._recover_pairings()
         return made
 
     def _pair_pool(self, pool: str) -> int:
@@ -194,8 +205,23 @@ class QueueMixin(ServiceBase):
         if not self.add(record):
             self.queue.put_back(match_id, pool, tickets)
             return False
-        self._confirm(match_id, held)
-        return True
+        if self._confirm(match_id, held):
+            return True
+        now = self.queue.get(held[0].ticket)
+        if now is not None and now.status == "matched" and now.match_id == match_id:
+            return True  # this pairing stalled and the recovery confirmed it
+        self._call_off(match_id)  # this pairing stalled so long that it was undone: its tickets wait again
+        return False
+
+    def _call_off(self, match_id: str) -> None:
+        """Delete a queued match whose tickets went back to the queue (its followers get ``match_cancelled``)."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self.get(match_id)
+            expected = record.version
+            events: list[dict[str, Any]] = [{"type": DELETED_EVENT}]
+            self._seal(record, events)
+            if self.store.delete(record, expected, events):
+                return
 
     def _queued_match(
         self, match_id: str, tickets: list[TicketRecord], players: int, preset: str, rated: bool, bots: int
@@ -231,15 +257,17 @@ class QueueMixin(ServiceBase):
 
         return house[min(house, key=distance)]
 
-    def _confirm(self, match_id: str, tickets: list[TicketRecord]) -> None:
-        """The match is stored: its tickets are matched, and their accounts told."""
-        if self.queue.confirm(match_id, tickets, self.now()):
-            self.notices.tell_many(
-                {
-                    t.account_id: [{"type": "queue_matched", "ticket": t.ticket, "match_id": match_id, "seat": seat}]
-                    for seat, t in enumerate(tickets)
-                }
-            )
+    def _confirm(self, match_id: str, tickets: list[TicketRecord]) -> bool:
+        """The match is stored: its tickets are matched and their accounts told; False when it was undone."""
+        if not self.queue.confirm(match_id, tickets, self.now()):
+            return False
+        self.notices.tell_many(
+            {
+                t.account_id: [{"type": "queue_matched", "ticket": t.ticket, "match_id": match_id, "seat": seat}]
+                for seat, t in enumerate(tickets)
+            }
+        )
+        return True
 
     def _recover_pairings(self) -> None:
         """Finish the pairings whose worker died after claiming: confirm them if their match exists, else undo."""

@@ -15,6 +15,7 @@ from .records import MatchRecord
 
 if TYPE_CHECKING:
     from .accounts import AccountStore
+    from .challenges import ChallengeStore
     from .history import HistoryStore
     from .inbox import InboxStore
     from .queue import RedisQueue
@@ -102,6 +103,10 @@ class MatchStore(Protocol):
 
     def inbox(self) -> InboxStore:
         """The accounts' inboxes (the events each hears of) and who listens to theirs, beside the matches."""
+        ...
+
+    def challenges(self) -> ChallengeStore:
+        """The challenges between accounts and those due to expire, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

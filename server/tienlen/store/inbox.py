@@ -111,6 +111,10 @@ class InboxStore(Protocol):
         """The account was deleted: its inbox goes, and it is online no more."""
         ...
 
+    def drop_challenges(self, account_id: str, challenge_ids: set[str]) -> None:
+        """Take the events about these challenges out of the account's inbox (their sender or another was deleted)."""
+        ...
+
 
 class RedisInbox:
     """The :class:`InboxStore` on the matches' Redis; its long polls share the matches' wake-up subscriber."""
@@ -182,3 +186,15 @@ class RedisInbox:
         self._call(lambda: self._redis.delete(inbox_key(account_id), inbox_seq_key(account_id)))
         for key in (online_key("human"), online_key("bot")):  # each set has a slot of its own
             self._call(partial(self._redis.zrem, key, account_id))
+
+    def drop_challenges(self, account_id: str, challenge_ids: set[str]) -> None:
+        """Take the events about these challenges out of the account's inbox (their sender or another was deleted)."""
+        key = inbox_key(account_id)
+        found = self._call(lambda: self._redis.xrange(key))
+        doomed = [
+            entry_id
+            for entry_id, fields in cast(list[tuple[bytes, dict[bytes, bytes]]], found)
+            if wire.loads(fields[b"e"]).get("challenge_id") in challenge_ids
+        ]
+        if doomed:
+            self._call(lambda: self._redis.xdel(key, *doomed))

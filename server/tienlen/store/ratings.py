@@ -3,10 +3,12 @@
 Keys (Cluster-safe: an account's own share its hash tag, the others each have one):
 
 - ``tl:{acct:<id>}:ratings`` hash: table size → the rating's JSON (``mu``, ``sigma``, ``games``)
-- ``tl:{acct:<id>}:rated`` set: the rated matches already applied to the account (applied once each)
+- ``tl:{acct:<id>}:applied`` sorted set: the rated matches already applied to the account (applied once each),
+  by when; notes older than :data:`APPLIED_KEPT_S` are dropped as new ones come (a house bot plays all day)
 - ``tl:{rated:<match id>}`` the settled result of a rated match: every rated account's rating before and after;
   the first to settle it wins and every later try reads the same (so a match's end processed twice, or by two
-  workers at once, moves each rating once)
+  workers at once, moves each rating once); kept :data:`APPLIED_KEPT_S` (a match is settled within seconds of
+  its end, by its request or the sweeper)
 - ``tl:{board:<players>:<kind>}`` sorted set: account id → its shown rating at that table size
 
 A result is applied to each account as a change (``mu`` moved by the result's difference, ``sigma`` scaled by
@@ -16,6 +18,7 @@ matches of one account that end together both count, and neither counts twice.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Protocol, TypeVar, cast
@@ -28,9 +31,12 @@ from .paging import page_down
 T = TypeVar("T")
 RatingDict = dict[str, float | int]
 
-# KEYS: ratings hash, applied set. ARGV: match id, table size, mu change, sigma ratio, the new player's rating JSON.
+APPLIED_KEPT_S = 30 * 24 * 3600  # how long a settled result, and an account's note of it, are kept
+
+# KEYS: ratings hash, applied set. ARGV: match id, table size, mu change, sigma ratio, the new player's rating JSON,
+# now, the oldest note kept. The notes are a sorted set by time, pruned as they go (a house bot plays every day).
 _APPLY = """
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return 0 end
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
 local current = redis.call('HGET', KEYS[1], ARGV[2])
 if current == false then current = ARGV[5] end
 local rating = cjson.decode(current)
@@ -38,7 +44,8 @@ rating.mu = rating.mu + tonumber(ARGV[3])
 rating.sigma = rating.sigma * tonumber(ARGV[4])
 rating.games = rating.games + 1
 redis.call('HSET', KEYS[1], ARGV[2], cjson.encode(rating))
-redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[6]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[7]))
 return 1
 """
 
@@ -49,8 +56,8 @@ def ratings_key(account_id: str) -> str:
 
 
 def applied_key(account_id: str) -> str:
-    """The key of the rated matches applied to an account."""
-    return f"tl:{{acct:{account_id}}}:rated"
+    """The key of the rated matches applied to an account (sorted by when, the last :data:`APPLIED_KEPT_S`)."""
+    return f"tl:{{acct:{account_id}}}:applied"
 
 
 def result_key(match_id: str) -> str:
@@ -108,6 +115,7 @@ class RedisRatings:
 
     def __init__(self, client: Client) -> None:
         self._ratings_client = client
+        self.clock: Callable[[], float] = time.time  # when a match is applied (to prune old notes)
         scripts: Any = client
         self._apply = scripts.register_script(_APPLY)
 
@@ -119,9 +127,9 @@ class RedisRatings:
     def settle(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
         """Keep ``result`` as the match's settled result unless one is kept already; the kept one."""
         key = result_key(match_id)
-        self._ratings(lambda r: r.set(key, wire.dumps(result), nx=True))
+        self._ratings(lambda r: r.set(key, wire.dumps(result), nx=True, ex=APPLIED_KEPT_S))
         kept = self._ratings(lambda r: r.get(key))
-        if kept is None:  # cannot be: it was just set, and results have no lifetime
+        if kept is None:  # cannot be: it was just set, for a month
             raise StoreUnavailableError(f"the rated result of {match_id} was not kept")
         return cast(dict[str, Any], wire.loads(kept))
 
@@ -136,7 +144,9 @@ class RedisRatings:
         ``new`` is the rating of a player with none yet at this table size.
         """
         mu_change, sigma_ratio = change
-        args = [match_id, players, repr(mu_change), repr(sigma_ratio), wire.dumps(new)]
+        now = self.clock()
+        args = [match_id, players, repr(mu_change), repr(sigma_ratio), wire.dumps(new), repr(now)]
+        args.append(repr(now - APPLIED_KEPT_S))
         keys = [ratings_key(account_id), applied_key(account_id)]
         return bool(self._ratings(lambda r: self._apply(keys=keys, args=args, client=r)))
 
@@ -164,8 +174,8 @@ class RedisRatings:
 
         A result without the account still settles the match for the others (the account is no longer rated).
         """
-        applied = self._ratings(lambda r: r.smembers(applied_key(account_id)))
-        for member in cast(set[bytes], applied):
+        applied = self._ratings(lambda r: r.zrange(applied_key(account_id), 0, -1))
+        for member in cast(list[bytes], applied):
             self._drop_from_result(member.decode(), account_id)
         self._ratings(lambda r: r.delete(ratings_key(account_id), applied_key(account_id)))
         self.unrank(account_id)

@@ -18,6 +18,7 @@ from redis.cluster import RedisCluster
 from .. import wire
 from .accounts import RedisAccounts
 from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
+from .challenges import RedisChallenges
 from .connect import (
     STORE_ERRORS,
     Client,
@@ -87,6 +88,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._inbox = RedisInbox(client, partial(FeedReader, self._waiting, ready=self._ready), self._publish_command)
         self._ratings = RedisRatings(client)
         self._queue = RedisQueue(client)
+        self._challenges = RedisChallenges(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -113,6 +115,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def inbox(self) -> RedisInbox:
         """The accounts' inboxes and who is online, in this Redis (:mod:`.inbox`)."""
         return self._inbox
+
+    def challenges(self) -> RedisChallenges:
+        """The challenges between accounts and those due to expire, in this Redis (:mod:`.challenges`)."""
+        return self._challenges
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""

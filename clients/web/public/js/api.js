@@ -30,6 +30,7 @@
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptMatch"]} KeptMatch */
 /** @typedef {import("../../types/openapi").components["schemas"]["KeptSeat"]} KeptSeat */
 /** @typedef {import("../../types/openapi").components["schemas"]["Leaderboard"]} Leaderboard */
+/** @typedef {import("../../types/openapi").components["schemas"]["QueueTicket"]} Ticket */
 
 /** The seat an event is about, if it names one. @param {MatchEvent} event @returns {number | undefined} */
 export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
@@ -64,13 +65,14 @@ export class ApiError extends Error {
  *   : unknown} Answer
  */
 /**
- * What a request of an operation carries: its path and query parameters, its JSON body, a seat token.
+ * What a request of an operation carries: its path and query parameters, its JSON body, a seat token, and whether
+ * it outlives the page (`keepalive`: sent as the page goes away).
  * @template O
  * @typedef {(O extends {parameters: {path: infer A}} ? {path: A} : {path?: never})
  *   & (O extends {parameters: {query?: infer Q}} ? {query?: Q} : {query?: never})
  *   & (O extends {requestBody: {content: {"application/json": infer B}}} ? {body: B}
  *     : O extends {requestBody?: {content: {"application/json": infer B}}} ? {body?: B} : {body?: never})
- *   & {token?: string}} Request
+ *   & {token?: string, keepalive?: boolean}} Request
  */
 
 /**
@@ -83,7 +85,7 @@ export class ApiError extends Error {
  * @returns {Promise<Answer<Paths[P][M]>>}
  */
 export async function call(method, path, request) {
-  /** @type {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string}} */
+  /** @type {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string, keepalive?: boolean}} */
   const options = request;
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : "";
   const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(options.path?.[key] ?? "")) + query;
@@ -93,6 +95,7 @@ export async function call(method, path, request) {
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(url, {
     method: method.toUpperCase(), headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    keepalive: options.keepalive ?? false,
   });
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
@@ -126,7 +129,11 @@ export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
 /** @param {string} name @returns {Promise<Player>} */
 export const player = (name) => call("get", "/v1/players/{name}", { path: { name } });
-/** Challenge house bots (the account at seat 0). @param {import("../../types/openapi").components["schemas"]["Challenge"]} body @param {string} token @returns {Promise<CreatedMatch>} */
+/** @typedef {Paths["/v1/challenges"]["post"]} ChallengeOperation */
+/**
+ * Challenge players or house bots (the account at seat 0): house bots alone start at once, the account's seat token in `tokens`.
+ * @param {Request<ChallengeOperation>["body"]} body @param {string} token @returns {Promise<Answer<ChallengeOperation>>}
+ */
 export const challenge = (body, token) => call("post", "/v1/challenges", { body, token });
 /** A page of the leaderboard. @param {number} players @param {"human" | "bot"} kind @param {string | null} cursor @returns {Promise<Leaderboard>} */
 export const leaderboard = (players, kind, cursor) =>
@@ -134,6 +141,19 @@ export const leaderboard = (players, kind, cursor) =>
 /** A page of the player's kept matches, newest first. @param {string} name @param {string | null} cursor @returns {Promise<KeptPage>} */
 export const playerMatches = (name, cursor) =>
   call("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });
+
+/** Quick play: queue the account for a table (202 Ticket; 409 already_queued). @param {import("../../types/openapi").components["schemas"]["Queue"]} body @param {string} token @returns {Promise<Ticket>} */
+export const enqueue = (body, token) => call("post", "/v1/queue", { body, token });
+/** The account's open ticket, wherever it was made (404 ticket_not_found without one). @param {string} token @returns {Promise<Ticket>} */
+export const myTicket = (token) => call("get", "/v1/queue", { token });
+/** The account's ticket; with `wait` (s), answered as soon as it is matched. @param {string} ticket @param {string} token @param {number} wait @returns {Promise<Ticket>} */
+export const ticket = (ticket, token, wait) => call("get", "/v1/queue/{ticket}", { path: { ticket }, query: { wait }, token });
+/**
+ * Leave the queue (409 already_matched once the ticket found its table); `keepalive` as the page goes away.
+ * @param {string} ticket @param {string} token @param {boolean} [keepalive] @returns {Promise<null>}
+ */
+export const leaveQueue = (ticket, token, keepalive = false) =>
+  call("delete", "/v1/queue/{ticket}", { path: { ticket }, token, keepalive });
 
 /** A new (human) account and its first session. @param {string} name @param {string} password @returns {Promise<Registered>} */
 export const signUp = (name, password) => call("post", "/v1/accounts", { body: { name, password, kind: "human" } });

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The lobby: join with a room code, create a match (its rules read from GET /v1/rules; hosting open seats may need
+ * The lobby: Play now (quick play, signed in), join with a room code, create a match (its rules read from GET /v1/rules; hosting open seats may need
  * an account: then the page offers to sign in), the open listed matches, join by link, yours.
  */
 
@@ -10,6 +10,7 @@ import { codeSection } from "./code.js";
 import { h, message } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { forgetIfRevoked, signedIn } from "./session.js";
+import { playNowSection } from "./quickplay.js";
 import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 
 /** @typedef {import("./api.js").BotLevel} BotLevel */
@@ -75,8 +76,12 @@ export const matchIdOf = (text) => {
   return found ? found[1] : "";
 };
 
-/** @param {HTMLElement} root @param {(path: string) => void} go */
+/**
+ * @param {HTMLElement} root @param {(path: string) => void} go
+ * @returns {Promise<() => void>} stops the lobby (a quick-play search under way: see quickplay.js)
+ */
 export async function showLobby(root, go) {
+  const quick = playNowSection(go);
   const error = h("p", { role: "alert", class: "error", id: "error" });
   const createButton = /** @type {HTMLButtonElement} */ (h("button", { id: "create", type: "button", disabled: true }, [t("start")]));
   const createPanel = h("section", { "aria-labelledby": "create-h", class: "panel" }, [h("h2", { id: "create-h" }, [t("create")])]);
@@ -104,6 +109,7 @@ export async function showLobby(root, go) {
   const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
   const joinByLink = () => { const id = matchIdOf(linkInput.value); if (id) go(`/m/${encodeURIComponent(id)}`); };
   root.replaceChildren(
+    quick.element,
     codeSection(go),
     createPanel,
     h("section", { "aria-labelledby": "open-h", class: "panel" }, [
@@ -124,9 +130,10 @@ export async function showLobby(root, go) {
   } catch (e) {
     error.textContent = t("rules_unavailable", { message: message(e) });
     createPanel.append(error);
-    return;
+    return quick.stop;
   }
   createPanel.append(...createForm(catalog, createButton, error, go));
+  return quick.stop;
 }
 
 /**

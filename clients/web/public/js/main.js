@@ -18,11 +18,13 @@ const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const switcher = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
 const bar = /** @type {HTMLElement} */ (document.getElementById("account-bar"));
 let stop = () => {};
+let shown = 0; // views shown: a view whose route was overtaken while it loaded is stopped as soon as it is ready
 
 /** Show the view of the current path. */
 async function route() {
   stop();
   stop = () => {};
+  const mine = ++shown;
   /** @type {HTMLElement} */ (document.getElementById("lang-label")).textContent = t("language");
   /** @type {HTMLElement} */ (document.getElementById("board-link")).textContent = t("leaderboard");
   drawAccountBar(bar, go);
@@ -30,12 +32,15 @@ async function route() {
   const match = path.match(/^\/m\/([^/]+)$/);
   const replay = path.match(/^\/m\/([^/]+)\/replay$/);
   const profile = path.match(/^\/p\/([^/]+)$/);
-  if (match) stop = await showTable(root, decodeURIComponent(match[1]), go);
-  else if (replay) stop = await showReplay(root, decodeURIComponent(replay[1]));
-  else if (profile) stop = await showProfile(root, decodeURIComponent(profile[1]), go);
+  let stopView = () => {};
+  if (match) stopView = await showTable(root, decodeURIComponent(match[1]), go);
+  else if (replay) stopView = await showReplay(root, decodeURIComponent(replay[1]));
+  else if (profile) stopView = await showProfile(root, decodeURIComponent(profile[1]), go);
   else if (path === "/leaderboard") await showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
-  else await showLobby(root, go);
+  else stopView = await showLobby(root, go);
+  if (mine === shown) stop = stopView;
+  else stopView();
 }
 
 /** @param {string} path */

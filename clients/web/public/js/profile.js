@@ -9,6 +9,7 @@ import { h, message } from "./dom.js";
 import { has, language, t } from "./i18n.js";
 import { signedIn } from "./session.js";
 import { keepSeat } from "./store.js";
+import { ratingWords } from "./words.js";
 
 /** A date and time in the language in use. @param {string} when RFC 3339 */
 export const dateText = (when) =>
@@ -30,9 +31,8 @@ function keptSeat(seat) {
   return h("li", { "data-seat": seat.seat }, [who, ` (${facts.join(", ")})`]);
 }
 
-/** A rated match's change: "1500 → 1523 (+23)". @param {number} before @param {number} after */
-export const ratingChange = (before, after) =>
-  t("rating_change", { before, after, diff: `${after - before >= 0 ? "+" : "−"}${Math.abs(after - before)}` });
+/** A rated match's change: "Rating: 1500 → 1523 (+23)". @param {number} before @param {number} after */
+export const ratingChange = (before, after) => t("rating_change", { change: ratingWords(before, after) });
 
 /** The player's ratings, one line per table size. @param {api.Player} found */
 function ratings(found) {
@@ -55,8 +55,14 @@ function challengeForm(bot, go, error) {
     send.disabled = true;
     try {
       const made = await api.challenge({ to: [bot], players: Number(size.value), rated: rated.checked }, session.token);
-      keepSeat(made.match_id, { seat: 0, token: made.tokens[0].token, name: session.name });
-      go(`/m/${encodeURIComponent(made.match_id)}`);
+      const seat = made.tokens[0];
+      if (made.match_id && seat) { // a house bot's challenge starts at once
+        keepSeat(made.match_id, { seat: seat.seat, token: seat.token, name: session.name });
+        go(`/m/${encodeURIComponent(made.match_id)}`);
+        return;
+      }
+      error.textContent = t("challenge_sent");
+      send.disabled = false;
     } catch (e) {
       error.textContent = message(e);
       send.disabled = false;

@@ -13,10 +13,25 @@ const KEY = "tienlen.account";
 /** @type {Set<() => void>} */
 const watchers = new Set();
 
-/** Call `watcher` whenever the browser signs in or out. @param {() => void} watcher */
-export const onSessionChange = (watcher) => { watchers.add(watcher); };
+/** Call `watcher` whenever the browser signs in or out; answers what stops calling it. @param {() => void} watcher */
+export function onSessionChange(watcher) {
+  watchers.add(watcher);
+  return () => { watchers.delete(watcher); };
+}
 
 const changed = () => { for (const watcher of watchers) watcher(); };
+
+/** @type {Set<(session: Signed) => Promise<void>>} */
+const leaving = new Set();
+
+/**
+ * Run `task` as signing out begins, while the session's token still works (a quick-play search cancelled, say);
+ * answers what stops running it. @param {(session: Signed) => Promise<void>} task
+ */
+export function beforeSignOut(task) {
+  leaving.add(task);
+  return () => { leaving.delete(task); };
+}
 
 /** The account signed in, or null (none kept, or its session expired). @returns {Signed | null} */
 export function signedIn() {
@@ -78,6 +93,7 @@ export async function signIn(name, password) {
 export async function signOut() {
   const session = signedIn();
   if (session) {
+    await Promise.all([...leaving].map((task) => task(session).catch(() => {})));
     try {
       await api.signOut(session.token);
     } catch (e) {

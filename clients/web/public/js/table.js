@@ -9,7 +9,8 @@
 import * as api from "./api.js";
 import { h, message } from "./dom.js";
 import { t } from "./i18n.js";
-import { forgetSeat, heldSeat } from "./store.js";
+import { forgetIfRevoked, signedIn } from "./session.js";
+import { forgetSeat, heldSeat, keepSeat } from "./store.js";
 import { actionsPart } from "./table/actions.js";
 import { feltPart } from "./table/felt.js";
 import { follower } from "./table/follow.js";
@@ -26,16 +27,16 @@ import { createState, keepSelectionInHand, myTurn } from "./table/state.js";
  * @returns {Promise<() => void>} stops the table (its stream and clock)
  */
 export async function showTable(root, matchId, go) {
-  const held = heldSeat(matchId);
-  if (!held) return showJoin(root, matchId, go);
-  /** @type {api.SeatView} */
-  let view;
+  /** @type {{held: import("./store.js").HeldSeat, view: api.SeatView} | null} */
+  let seated;
   try {
-    view = await api.view(matchId, held.token);
+    seated = await readSeat(matchId);
   } catch (e) {
     showUnreadable(root, matchId, go, e);
     return () => {};
   }
+  if (!seated) return showJoin(root, matchId, go);
+  const { held, view } = seated;
   const error = h("p", { id: "error", role: "alert", class: "error" });
   /** @type {import("./table/state.js").Table} */
   const table = {
@@ -94,6 +95,38 @@ export async function showTable(root, matchId, go) {
   state.busy = false;
   redraw();
   return () => { state.stopped = true; stopFollowing(); clearInterval(timer); };
+}
+
+/**
+ * The seat this browser acts for at the match, and its view: the seat kept here (its token: a seat's, or the
+ * account's), else, signed in, the account's token, which acts for any seat the account holds (a quick-play match,
+ * a seat taken in another browser); it is kept then, as a seat of this browser. A kept token the server no longer
+ * knows (a session signed out since) gives way to the session's. Null: no seat here (the page offers to join).
+ * @param {string} matchId
+ * @returns {Promise<{held: import("./store.js").HeldSeat, view: api.SeatView} | null>} throws when a kept seat's view cannot be read
+ */
+async function readSeat(matchId) {
+  const held = heldSeat(matchId);
+  const session = signedIn();
+  if (held) {
+    try {
+      return { held, view: await api.view(matchId, held.token) };
+    } catch (e) {
+      const revoked = e instanceof api.ApiError && e.status === 401;
+      if (!revoked || !session || session.token === held.token) throw e;
+    }
+  }
+  if (!session) return null;
+  try {
+    const view = await api.view(matchId, session.token);
+    const seat = { seat: view.seat, token: session.token, name: session.name };
+    keepSeat(matchId, seat);
+    return { held: seat, view };
+  } catch (e) {
+    forgetIfRevoked(e);
+    if (held) throw e;
+    return null; // the account holds no seat here (or the match is gone: the join page says so)
+  }
 }
 
 /**

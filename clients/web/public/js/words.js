@@ -1,5 +1,5 @@
 // @ts-check
-/** A match's events and the hint's reason in words, in the language in use. */
+/** A match's events, the hint's reason and a rating's change in words, in the language in use. */
 
 import { seatOf } from "./api.js";
 import { describe, shown } from "./cards.js";
@@ -65,3 +65,7 @@ export function hintWords(advice, name) {
   const params = { play: code.play ? shown(code.play.cards) : "", table: code.table ? shown(code.table.cards) : "", kept, danger };
   return [...fill(`hx_${code.template}`, params), ...fill(`hr_${code.reason}`, params), t("hx_end")];
 }
+
+/** A rating's change in words: "1500 → 1523 (+23)" (a minus sign for a loss). @param {number} before @param {number} after */
+export const ratingWords = (before, after) =>
+  t("rating_moved", { before, after, diff: `${after - before >= 0 ? "+" : "−"}${Math.abs(after - before)}` });

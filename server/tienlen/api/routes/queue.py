@@ -52,6 +52,15 @@ class Queue(MethodView):
             g.match_id = ticket.match_id  # for the request log line
         return ticket
 
+    @blp.response(200, QueueTicketSchema)
+    @blp.doc(operationId="get_my_ticket", security=AUTH, responses=errors("ticket_not_found", *TOKEN_REASONS))
+    def get(self) -> TicketState:
+        """The token's account's open ticket (scope `play`): the one `already_queued` is about, from any client.
+
+        404 `ticket_not_found` when it holds none (never queued, left, or seated already).
+        """
+        return service().my_ticket(bearer_token())
+
 
 @blp.route(f"/{TICKET}")
 class Ticket(MethodView):

@@ -1,4 +1,4 @@
-"""Rated play: challenges (``/v1/challenges``) and the leaderboards (``/v1/leaderboard``).
+"""Rated play: the leaderboards (``/v1/leaderboard``); challenges are in :mod:`.challenges`.
 
 Only rated matches move ratings; a player has one rating per table size
 (2, 3 or 4 seats), shown as one number (1500 for a new player) and
@@ -10,67 +10,23 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from flask import current_app, g
+from flask import current_app
 from flask.views import MethodView
 
-from ...service import Created
 from ...service.history import HistoryService
 from ...service.rated import BoardPage
-from ..schemas import CreatedMatchSchema
-from ..schemas.rated import ChallengeSchema, LeaderboardQuerySchema, LeaderboardSchema
-from .common import AUTH, PER_ADDRESS, Blueprint, bearer_token, errors, limited, service
+from ..schemas.rated import LeaderboardQuerySchema, LeaderboardSchema
+from .common import Blueprint, errors
 
-challenges = Blueprint(
-    "challenges", __name__, url_prefix="/v1/challenges", description="Challenging players and bots to a match"
-)
 leaderboard = Blueprint(
     "leaderboard", __name__, url_prefix="/v1/leaderboard", description="The best rated players, by table size"
 )
-blueprints = (challenges, leaderboard)
+blueprints = (leaderboard,)
 
 
 def history() -> HistoryService:
     """The history service of the running app (it settles rated matches)."""
     return cast(HistoryService, current_app.extensions["tienlen_history"])
-
-
-@challenges.route("")
-class Challenges(MethodView):
-    """Challenges of the token's account."""
-
-    @limited("create", PER_ADDRESS)
-    @challenges.arguments(ChallengeSchema())
-    @challenges.response(201, CreatedMatchSchema)
-    @challenges.doc(
-        operationId="create_challenge",
-        security=AUTH,
-        responses=errors(
-            "bad_request",
-            "invalid_token",
-            "scope_missing",
-            "player_not_found",
-            "payload_too_large",
-            "unsupported_media_type",
-            "invalid_request",
-            "store_unavailable",
-            "outcome_unknown",
-        ),
-    )
-    def post(self, body: dict[str, Any]) -> Created:
-        """Challenge house bots to a match, `rated` or not; it starts at once.
-
-        Takes an account's token (scope `play`): the account sits at seat 0
-        (its seat token is in `tokens`, and the account's token acts for the
-        seat too), the house bots named in `to` at seats 1, 2, ... (the last
-        name fills the seats left). Each bot seat holds its bot's account, so
-        a rated match moves every rating in it when it ends, once; a
-        challenger who leaves is scored last. An unknown name answers 404
-        `player_not_found`; an account that is not a house bot 422
-        `invalid_request` (challenges between accounts are not available yet).
-        """
-        created = service().challenge(body, bearer_token())
-        g.match_id = created.match_id  # for the request log line
-        return created
 
 
 @leaderboard.route("")

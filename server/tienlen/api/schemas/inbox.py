@@ -17,6 +17,7 @@ INBOX_EVENTS = (
     "challenge_cancelled",
     "challenge_started",
     "queue_matched",
+    "queue_left",
 )
 CANCEL_CAUSES = ("withdrawn", "declined", "expired")
 MAX_INBOX_SEQ = 2**53 - 1
@@ -31,6 +32,7 @@ By `type`, these fields are set (the others are absent):
 - `challenge_cancelled`: `challenge_id`, `cause` (`withdrawn` by its sender, `declined` by `by`, or `expired`).
 - `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
 - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
+- `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
 """
 
 

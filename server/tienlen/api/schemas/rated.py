@@ -1,46 +1,17 @@
-"""The requests and answers of rated play: challenges (``/v1/challenges``) and leaderboards (``/v1/leaderboard``)."""
+"""The requests and answers of rated play: ratings and leaderboards (``/v1/leaderboard``); challenges are in
+:mod:`.challenges`."""
 
 from __future__ import annotations
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ...bots import LEVELS
-from ...engine import PRESET_NAMES
 from ...service.accounts import ACCOUNT_KINDS
-from .common import Flag, enum_field
+from .common import enum_field
 from .dumping import AnswerSchema
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_BOARD_PAGE = 100
-
-
-class ChallengeSchema(ma.Schema):
-    """Body of ``POST /v1/challenges``."""
-
-    to = fields.List(
-        fields.String(validate=validate.Length(min=1, max=20)),
-        required=True,
-        validate=validate.Length(min=1, max=MAX_PLAYERS - 1),
-        metadata={
-            "description": "The challenged players' names for seats 1, 2, ...: house bots (`easy`, `medium`, "
-            "`hard`) for now; the last name fills the seats left"
-        },
-    )
-    players = fields.Integer(
-        required=True, validate=validate.Range(min=MIN_PLAYERS, max=MAX_PLAYERS), metadata={"description": "Seats"}
-    )
-    preset = enum_field(
-        "Preset", PRESET_NAMES, required=False, metadata={"description": "The rules' preset (standard by default)"}
-    )
-    rated = Flag(load_default=False, metadata={"description": "Whether the match moves its players' ratings"})
-    takeover = enum_field(
-        "BotLevel",
-        LEVELS,
-        required=False,
-        load_default="medium",
-        metadata={"description": "The level of the bot that plays the challenger's seat if it leaves"},
-    )
 
 
 class LeaderboardQuerySchema(ma.Schema):

@@ -1,0 +1,213 @@
+"""Challenges in Redis: each challenge's record, written by compare-and-set, and the challenges due to expire.
+
+Keys (Cluster-safe: each challenge has a hash tag of its own, the due set one, an account's index its account's):
+
+- ``tl:{chal:<id>}`` hash: ``v`` (version) and ``doc`` (the record's JSON). Kept while pending and for
+  :data:`CLOSED_KEPT_S` after it closed (so a late accept is told it expired or was withdrawn, not that there
+  never was such a challenge)
+- ``tl:{challenges}:due`` sorted set: challenge id → when it expires (ms). Registered before the challenge is
+  stored and dropped once it is closed, so a sweeper finds every pending challenge that ran out
+- ``tl:{acct:<id>}:challenges`` sorted set: challenge id → when it was made (ms), the challenges an account
+  sent or received (their records go when the account is deleted)
+
+Every change of a record is one script that compares the version first (:data:`SAVE`): of two accepts, an
+accept and a withdrawal, or an accept and the sweeper's expiry racing, one wins and the other reads again.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from functools import partial
+from typing import Any, Protocol, TypeVar, cast
+
+from .. import wire
+from .base import StoreUnavailableError
+from .connect import STORE_ERRORS, Client, WriteScript, run_script
+
+CHALLENGE_STATUSES = ("pending", "started", "declined", "withdrawn", "expired")
+CLOSED_KEPT_S = 3600  # a closed challenge is still read (410 or 409, not 404) this long after it closed
+DUE_KEY = "tl:{challenges}:due"
+T = TypeVar("T")
+
+# KEYS: the record. ARGV: expected version ('' for a new challenge), new version, record JSON, lifetime (s).
+SAVE = WriteScript("""
+local current = redis.call('HGET', KEYS[1], 'v')
+if current == false then current = '' end
+if current ~= ARGV[1] then return 0 end
+if current == '' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
+return 1
+""")
+
+
+def new_challenge_id() -> str:
+    """A fresh, unguessable challenge id (80 random bits, hex)."""
+    return secrets.token_hex(10)
+
+
+def challenge_key(challenge_id: str) -> str:
+    """The key of a challenge's record."""
+    return f"tl:{{chal:{challenge_id}}}"
+
+
+def account_challenges_key(account_id: str) -> str:
+    """The key of the challenges an account sent or received."""
+    return f"tl:{{acct:{account_id}}}:challenges"
+
+
+@dataclass(slots=True)
+class ChallengeRecord:
+    """A challenge as stored: who sent it to whom, for what match, and where it stands.
+
+    ``to`` are the challenged players' names in seat order (house bots included) and ``to_ids`` their accounts;
+    ``accepted`` the names that accepted (house bots at once). ``status`` is one of
+    :data:`CHALLENGE_STATUSES`; ``match_id`` is set when it started. Times are epoch seconds.
+    """
+
+    challenge_id: str
+    sender: str
+    sender_id: str
+    to: list[str]
+    to_ids: list[str]
+    house: list[bool]
+    players: int
+    preset: str
+    rated: bool
+    takeover: str
+    created_at: float
+    expires_at: float
+    status: str = "pending"
+    accepted: list[str] = field(default_factory=list)
+    declined_by: str | None = None
+    match_id: str | None = None
+    closed_at: float | None = None
+    version: int = 0
+
+    def to_json(self) -> bytes:
+        """The stored form."""
+        return wire.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: bytes) -> ChallengeRecord:
+        """Rebuild from :meth:`to_json`."""
+        return cls(**cast(dict[str, Any], wire.loads(data)))
+
+    def accounts(self) -> list[str]:
+        """Every account of the challenge that is not a house bot: its sender first, then the challenged, once each."""
+        found = [self.sender_id]
+        for account_id, house in zip(self.to_ids, self.house, strict=True):
+            if not house and account_id not in found:
+                found.append(account_id)
+        return found
+
+
+def _delete(client: Any, *, key: str) -> Any:
+    return client.delete(key)
+
+
+class ChallengeStore(Protocol):
+    """Challenges' records (compare-and-set on a version) and the challenges due to expire."""
+
+    def load(self, challenge_id: str) -> ChallengeRecord | None:
+        """The challenge's record, or None (never made, or closed long ago)."""
+        ...
+
+    def save(self, record: ChallengeRecord, expected_version: int | None, ttl_s: int) -> bool:
+        """Write ``record`` if still at ``expected_version`` (None: new), kept ``ttl_s``; False: the race was lost."""
+        ...
+
+    def note(self, account_ids: list[str], challenge_id: str, at: float, kept_s: int) -> None:
+        """List the challenge under each account (to forget it with the account); entries older than ``kept_s`` go."""
+        ...
+
+    def mark_due(self, challenge_id: str, at: float) -> None:
+        """The challenge expires at ``at`` (epoch seconds): registered before it is stored."""
+        ...
+
+    def due(self, now: float, limit: int) -> list[str]:
+        """Up to ``limit`` ids of challenges due to expire at ``now``, earliest first."""
+        ...
+
+    def done_due(self, challenge_id: str) -> None:
+        """The challenge is closed: it is due no more."""
+        ...
+
+    def of(self, account_id: str) -> list[str]:
+        """The ids of the challenges the account sent or received (still kept)."""
+        ...
+
+    def forget(self, account_id: str) -> None:
+        """The account was deleted: the challenges it sent or received go, and its index of them."""
+        ...
+
+
+class RedisChallenges:
+    """The :class:`ChallengeStore` on the matches' Redis (one server or a cluster)."""
+
+    def __init__(self, client: Client) -> None:
+        self._redis = client
+
+    def _call(self, command: Callable[[Any], T]) -> T:
+        try:
+            return command(self._redis)
+        except STORE_ERRORS as error:
+            raise StoreUnavailableError(str(error)) from error
+
+    def load(self, challenge_id: str) -> ChallengeRecord | None:
+        """The challenge's record, or None."""
+        doc = self._call(lambda r: r.hget(challenge_key(challenge_id), "doc"))
+        return None if doc is None else ChallengeRecord.from_json(cast(bytes, doc))
+
+    def save(self, record: ChallengeRecord, expected_version: int | None, ttl_s: int) -> bool:
+        """Write ``record`` (its version already raised) if the stored one is still at ``expected_version``."""
+        args: list[Any] = [
+            "" if expected_version is None else str(expected_version),
+            str(record.version),
+            record.to_json(),
+            max(int(ttl_s), 1),
+        ]
+        return bool(run_script(self._redis, SAVE, [challenge_key(record.challenge_id)], args))
+
+    def note(self, account_ids: list[str], challenge_id: str, at: float, kept_s: int) -> None:
+        """List the challenge under each account; the index lives as long as its newest entry."""
+        for account_id in account_ids:  # each account's index has its own slot
+            key = account_challenges_key(account_id)
+
+            def add(r: Any, key: str = key) -> None:
+                pipe = r.pipeline(transaction=False)
+                pipe.zadd(key, {challenge_id: int(at * 1000)})
+                pipe.zremrangebyscore(key, "-inf", int((at - kept_s) * 1000))
+                pipe.expire(key, kept_s)
+                pipe.execute()
+
+            self._call(add)
+
+    def mark_due(self, challenge_id: str, at: float) -> None:
+        """The challenge expires at ``at``."""
+        self._call(lambda r: r.zadd(DUE_KEY, {challenge_id: int(at * 1000)}))
+
+    def due(self, now: float, limit: int) -> list[str]:
+        """Up to ``limit`` ids due at ``now``, earliest first."""
+        found = self._call(lambda r: r.zrangebyscore(DUE_KEY, "-inf", int(now * 1000), start=0, num=limit))
+        return [member.decode() for member in cast(list[bytes], found)]
+
+    def done_due(self, challenge_id: str) -> None:
+        """Forget the challenge's due entry."""
+        self._call(lambda r: r.zrem(DUE_KEY, challenge_id))
+
+    def of(self, account_id: str) -> list[str]:
+        """The ids of the challenges the account sent or received (still kept)."""
+        found = cast(list[bytes], self._call(lambda r: r.zrange(account_challenges_key(account_id), 0, -1)))
+        return [member.decode() for member in found]
+
+    def forget(self, account_id: str) -> None:
+        """Delete every challenge the account sent or received (one key at a time: fine on a cluster), and the index."""
+        key = account_challenges_key(account_id)
+        found = cast(list[bytes], self._call(lambda r: r.zrange(key, 0, -1)))
+        for member in found:
+            self._call(partial(_delete, key=challenge_key(member.decode())))
+            self.done_due(member.decode())
+        self._call(lambda r: r.delete(key))
