@@ -185,7 +185,12 @@ def missing(base_url: str, ledgers: Iterable[Ledger]) -> Missing:
                     if len(gone.found) < 5:
                         gone.found.append(f"{acted} acknowledged; event {acted.seq} is {event} of {len(events)}")
         for name, entries in kept_by_name.items():
-            listed = {kept["match_id"] for kept in client.all_player_matches(name)}
+            try:
+                listed = {kept["match_id"] for kept in client.all_player_matches(name)}
+            except ApiError as error:
+                if error.status != 404:
+                    raise
+                listed = set()  # the account is gone, and its history with it
             gone.kept += [entry for entry in entries if entry[1] not in listed]
     return gone
 
