@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import secrets
@@ -195,9 +196,8 @@ def main(argv: list[str] | None = None, run: Callable[..., dict[str, Any]] = sim
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder, LocalRedis(Path(folder)) as redis_server:
         figures = run(service_on(redis_server.url), args.matches, args.per_level, args.seed, args.hard_iterations)
-    figures["machine"] = (
-        f"{platform.machine()} {platform.processor() or platform.system()}, Python {platform.python_version()}"
-    )
+    figures["machine"] = f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs"
+    figures["python"] = platform.python_version()
     print(json.dumps(figures, indent=2))
 
 
