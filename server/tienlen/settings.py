@@ -440,26 +440,23 @@ def _whole_number(values: Mapping[str, str], name: str, default: int, *, least: 
 
 def _seconds(values: Mapping[str, str], name: str, default: float) -> float:
     """A number of seconds, 0 or more."""
-    raw = values.get(name)
-    if raw is None:
-        return default
-    try:
-        number = float(raw)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {raw!r}") from None
-    if not 0 <= number < float("inf"):
-        raise SettingsError(f"{name} must be a number of seconds, 0 or more, not {raw!r}")
-    return number
+    return _number(values, name, default, zero=True)
 
 
 def _positive_float(values: Mapping[str, str], name: str, default: float) -> float:
+    return _number(values, name, default, zero=False)
+
+
+def _number(values: Mapping[str, str], name: str, default: float, *, zero: bool) -> float:
+    """A finite number above 0 (or 0 and above, with ``zero``)."""
     raw = values.get(name)
     if raw is None:
         return default
+    wanted = "a number of seconds, 0 or more" if zero else "a positive number"
     try:
         number = float(raw)
     except ValueError:
-        raise SettingsError(f"{name} must be a positive number, not {raw!r}") from None
-    if not 0 < number < float("inf"):
-        raise SettingsError(f"{name} must be a positive number, not {raw!r}")
+        raise SettingsError(f"{name} must be {wanted}, not {raw!r}") from None
+    if not (number >= 0 if zero else number > 0) or number == float("inf"):
+        raise SettingsError(f"{name} must be {wanted}, not {raw!r}")
     return number

@@ -199,32 +199,14 @@ def _guarded(breaker: Breaker, call: Callable[[], T]) -> T:
         raise StoreUnavailableError(f"the rate limits could not be counted: {error}") from error
 
 
-class _Counting:
-    """What our two storages add to limits' Redis storages (see :class:`GuardedRedisStorage`)."""
-
-    breaker: Breaker
-    lua_incr_window: Any  # a redis-py Script
-
-    def _incr_window(self, storage: RedisStorage, key: str, expiry: int, amount: int) -> int:
-        count, ttl_ms = _guarded(
-            self.breaker, lambda: self.lua_incr_window([storage.prefixed_key(key)], [expiry, amount])
-        )
-        count = int(count)
-        reset = time.time() + (int(ttl_ms) / 1000 if int(ttl_ms) >= 0 else expiry)
-        _windows()[key] = (count, reset)
-        return count
-
-
-class GuardedRedisStorage(_Counting, RedisStorage):
-    """limits' Redis storage that fails fast with the worker's breaker and counts a window in one call.
+class _Counting(RedisStorage):
+    """What our storages add to limits' Redis storages: fail fast with the worker's breaker, count a window in one call.
 
     ``incr`` answers the count and remembers it with the window's reset time
     for the rest of the request, so ``get`` and ``get_expiry`` of that window
     (the headers) need no second call.
     """
 
-    STORAGE_SCHEME = [SCHEME_PREFIX + s for s in ("redis", "rediss", "unix")]  # noqa: RUF012 (limits names it so)
-
     def __init__(self, uri: str, breaker: Breaker | None = None, **options: Any) -> None:
         self.breaker = breaker or Breaker()
         super().__init__(uri.removeprefix(SCHEME_PREFIX), **options)
@@ -234,52 +216,40 @@ class GuardedRedisStorage(_Counting, RedisStorage):
         self.lua_incr_window = self.get_connection().register_script(INCR_WINDOW)
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        return self._incr_window(self, key, expiry, amount)
+        count, ttl_ms = _guarded(self.breaker, lambda: self.lua_incr_window([self.prefixed_key(key)], [expiry, amount]))
+        count = int(count)
+        reset = time.time() + (int(ttl_ms) / 1000 if int(ttl_ms) >= 0 else expiry)
+        _windows()[key] = (count, reset)
+        return count
 
     def get(self, key: str) -> int:
         counted = _windows().get(key)
-        return counted[0] if counted else _guarded(self.breaker, lambda: super(GuardedRedisStorage, self).get(key))
+        if counted:
+            return counted[0]
+        read = super().get
+        return _guarded(self.breaker, lambda: read(key))
 
     def get_expiry(self, key: str) -> float:
         counted = _windows().get(key)
         if counted:
             return counted[1]
-        return _guarded(self.breaker, lambda: super(GuardedRedisStorage, self).get_expiry(key))
+        read = super().get_expiry
+        return _guarded(self.breaker, lambda: read(key))
 
     def check(self) -> bool:
         return not self.breaker.open and super().check()
+
+
+class GuardedRedisStorage(_Counting):
+    """limits' Redis storage, counting as :class:`_Counting` says."""
+
+    STORAGE_SCHEME = [SCHEME_PREFIX + s for s in ("redis", "rediss", "unix")]  # noqa: RUF012 (limits names it so)
 
 
 class GuardedRedisClusterStorage(_Counting, RedisClusterStorage):
     """:class:`GuardedRedisStorage` on a Redis Cluster."""
 
     STORAGE_SCHEME = [SCHEME_PREFIX + "redis+cluster"]  # noqa: RUF012 (limits names it so)
-
-    def __init__(self, uri: str, breaker: Breaker | None = None, **options: Any) -> None:
-        self.breaker = breaker or Breaker()
-        super().__init__(uri.removeprefix(SCHEME_PREFIX), **options)
-
-    def initialize_storage(self, _uri: str) -> None:
-        super().initialize_storage(_uri)
-        self.lua_incr_window = self.get_connection().register_script(INCR_WINDOW)
-
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        return self._incr_window(self, key, expiry, amount)
-
-    def get(self, key: str) -> int:
-        counted = _windows().get(key)
-        if counted:
-            return counted[0]
-        return _guarded(self.breaker, lambda: super(GuardedRedisClusterStorage, self).get(key))
-
-    def get_expiry(self, key: str) -> float:
-        counted = _windows().get(key)
-        if counted:
-            return counted[1]
-        return _guarded(self.breaker, lambda: super(GuardedRedisClusterStorage, self).get_expiry(key))
-
-    def check(self) -> bool:
-        return not self.breaker.open and super().check()
 
 
 class GuardedRedisSentinelStorage(_Counting, RedisSentinelStorage):
@@ -288,31 +258,8 @@ class GuardedRedisSentinelStorage(_Counting, RedisSentinelStorage):
     STORAGE_SCHEME = [SCHEME_PREFIX + "redis+sentinel"]  # noqa: RUF012 (limits names it so)
 
     def __init__(self, uri: str, breaker: Breaker | None = None, **options: Any) -> None:
-        self.breaker = breaker or Breaker()
         # every count on the primary: a replica's may lag behind it
-        super().__init__(uri.removeprefix(SCHEME_PREFIX), use_replicas=False, **options)
-
-    def initialize_storage(self, _uri: str) -> None:
-        super().initialize_storage(_uri)
-        self.lua_incr_window = self.get_connection().register_script(INCR_WINDOW)
-
-    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        return self._incr_window(self, key, expiry, amount)
-
-    def get(self, key: str) -> int:
-        counted = _windows().get(key)
-        if counted:
-            return counted[0]
-        return _guarded(self.breaker, lambda: super(GuardedRedisSentinelStorage, self).get(key))
-
-    def get_expiry(self, key: str) -> float:
-        counted = _windows().get(key)
-        if counted:
-            return counted[1]
-        return _guarded(self.breaker, lambda: super(GuardedRedisSentinelStorage, self).get_expiry(key))
-
-    def check(self) -> bool:
-        return not self.breaker.open and super().check()
+        super().__init__(uri, breaker, use_replicas=False, **options)
 
 
 def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: Breaker) -> Limiter | None:
