@@ -107,3 +107,15 @@ def test_interrupt_cuts_a_long_poll_from_another_thread_without_a_retry(live_ser
     assert time.monotonic() - started < 2 and len(failures) == 1
     assert isinstance(failures[0], ConnectionFailed) and failures[0].attempts == 1
     assert client.my_events(member.token)["events"] == []  # the next call opens a new connection
+
+
+def test_the_clients_inbox_event_types_are_the_contracts() -> None:
+    """Rule: the client's InboxEventType lists exactly the OpenAPI document's (a new type is added to both)."""
+    import json
+    import typing
+    from pathlib import Path
+
+    from tienlen_client.inbox import InboxEventType
+
+    spec = json.loads((Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text())
+    assert list(typing.get_args(InboxEventType)) == spec["components"]["schemas"]["InboxEventType"]["enum"]
