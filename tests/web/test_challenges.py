@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.web.conftest import PageFactory
+from tests.web.conftest import PHONE, PageFactory
 from tests.web.support import account, call
 from tests.web.test_accounts_rooms import _signed_in
 
@@ -22,10 +22,10 @@ def _listening(page: Page, base: str, name: str, token: str, path: str = "/") ->
 
 
 def _challenge(factory: PageFactory, base: str) -> tuple[Page, Page, str, str, str, str]:
-    """A on B's profile sends B a casual 2-player challenge; B's page is listening. (pages, names, tokens)."""
+    """A on B's profile sends B a casual 2-player challenge; B's page (a phone) listens. (pages, names, tokens)."""
     a_name, a_token = account(base, "Ann")
     b_name, b_token = account(base, "Bao")
-    a, b = factory(), factory()
+    a, b = factory(), factory(viewport=PHONE)
     _listening(b, base, b_name, b_token)
     _listening(a, base, a_name, a_token, f"/p/{b_name}")
     a.select_option("#challenge-players", "2")
@@ -44,6 +44,7 @@ def test_an_accepted_challenge_seats_both_accounts_at_the_same_table(
     notice = b.locator(".challenge-notice[role=alert]")
     expect(notice).to_contain_text(f"{a_name} challenges you to a 2-player match")
     expect(notice).to_contain_text("s left")
+    assert b.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # B is on a 375 px phone
     notice.locator("button.challenge-accept").click()
     a.wait_for_url("**/m/*")
     b.wait_for_url("**/m/*")
