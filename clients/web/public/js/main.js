@@ -6,6 +6,7 @@
 
 import { drawAccountBar, showAccount } from "./account.js";
 import { h } from "./dom.js";
+import { listenToInbox } from "./inbox.js";
 import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
 import { showLeaderboard } from "./leaderboard.js";
 import { showLobby } from "./lobby.js";
@@ -57,4 +58,7 @@ switcher.addEventListener("change", () => { setLanguage(switcher.value); void ro
 window.addEventListener("popstate", () => void route());
 onSessionChange(() => drawAccountBar(bar, go));
 if (signedIn()) await checkSession(); // a session revoked elsewhere is forgotten before a view sends it
+const inbox = h("div", { id: "inbox", class: "inbox" });
+root.before(inbox);
+listenToInbox(inbox, go);
 void route();

@@ -7,6 +7,7 @@
 import * as api from "./api.js";
 import { h, message } from "./dom.js";
 import { has, language, t } from "./i18n.js";
+import { onInboxEvent } from "./inbox.js";
 import { signedIn } from "./session.js";
 import { keepSeat } from "./store.js";
 import { ratingWords } from "./words.js";
@@ -43,33 +44,71 @@ function ratings(found) {
   ])));
 }
 
-/** Challenge this house bot: a table size and Rated, then the new match's table. @param {string} bot @param {(path: string) => void} go @param {HTMLElement} error */
-function challengeForm(bot, go, error) {
+/**
+ * Challenge this player or bot: a table size and Rated. A house bot's challenge opens its table at once; another
+ * account's waits for an answer (Withdraw), and the inbox opens the table when it starts.
+ * @param {string} who @param {(path: string) => void} go @param {HTMLElement} error
+ * @returns {{element: HTMLElement, stop: () => void}}
+ */
+function challengeForm(who, go, error) {
   const size = /** @type {HTMLSelectElement} */ (h("select", { id: "challenge-players" },
     [2, 3, 4].map((n) => h("option", { value: String(n) }, [t("n_players", { n })]))));
   const rated = /** @type {HTMLInputElement} */ (h("input", { id: "challenge-rated", type: "checkbox", checked: true }));
   const send = /** @type {HTMLButtonElement} */ (h("button", { id: "challenge", type: "button" }, [t("challenge")]));
+  const withdraw = /** @type {HTMLButtonElement} */ (h("button", { id: "challenge-withdraw", type: "button", hidden: true }, [t("withdraw")]));
+  /** @type {string | null} */
+  let pending = null;
+  /** @param {string} text */
+  const settle = (text) => {
+    pending = null;
+    error.textContent = text;
+    withdraw.hidden = true;
+    send.disabled = false;
+    send.focus();
+  };
+  const stop = onInboxEvent((event) => {
+    if (event.challenge_id !== pending || pending === null) return;
+    if (event.type === "challenge_cancelled") settle(t(`challenge_${event.cause ?? "expired"}`));
+    else if (event.type === "challenge_started") pending = null; // the inbox opens the table
+  });
   send.addEventListener("click", async () => {
     const session = signedIn();
-    if (!session) return;
+    if (!session || pending) return;
     send.disabled = true;
+    error.textContent = "";
     try {
-      const made = await api.challenge({ to: [bot], players: Number(size.value), rated: rated.checked }, session.token);
+      const made = await api.challenge({ to: [who], players: Number(size.value), rated: rated.checked }, session.token);
       const seat = made.tokens[0];
       if (made.match_id && seat) { // a house bot's challenge starts at once
         keepSeat(made.match_id, { seat: seat.seat, token: seat.token, name: session.name });
         go(`/m/${encodeURIComponent(made.match_id)}`);
         return;
       }
+      pending = made.challenge_id;
       error.textContent = t("challenge_sent");
-      send.disabled = false;
+      withdraw.hidden = false;
+      withdraw.focus();
     } catch (e) {
-      error.textContent = message(e);
+      const reason = e instanceof api.ApiError ? e.reason : "";
+      error.textContent = reason === "player_offline" ? t("player_offline", { name: who })
+        : reason === "challenge_refused" ? t("challenge_refused", { name: who }) : message(e);
       send.disabled = false;
     }
   });
-  return h("p", { class: "challenge" }, [h("label", {}, [t("table_size"), " ", size]), " ",
-    h("label", {}, [rated, " ", t("rated")]), " ", send]);
+  withdraw.addEventListener("click", async () => {
+    const session = signedIn();
+    const id = pending;
+    if (!session || id === null) return;
+    try {
+      await api.call("delete", "/v1/challenges/{challenge_id}", { path: { challenge_id: id }, token: session.token });
+      settle(t("challenge_withdrawn"));
+    } catch (e) {
+      error.textContent = message(e);
+    }
+  });
+  const element = h("p", { class: "challenge" }, [h("label", {}, [t("table_size"), " ", size]), " ",
+    h("label", {}, [rated, " ", t("rated")]), " ", send, " ", withdraw]);
+  return { element, stop };
 }
 
 /** One match of the list: when it ended (the link to its replay), the rules, how the player did, the seats. @param {api.KeptMatch} kept */
@@ -128,16 +167,18 @@ export async function showProfile(root, name, go) {
     [t("kind"), t(`kind_${found.kind}`)], [t("joined"), dateText(found.joined_at)],
     [t("games"), String(found.games)], [t("wins"), String(found.wins)],
   ]);
+  const session = signedIn();
+  const form = session && session.name.toLowerCase() !== found.name.toLowerCase() ? challengeForm(found.name, go, error) : null;
   root.replaceChildren(
     h("section", { "aria-labelledby": "profile-h", class: "panel" }, [
       h("h2", { id: "profile-h" }, [found.name]),
       h("dl", { id: "profile-facts", class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, [term]), h("dd", {}, [value])])),
       h("h3", {}, [t("ratings")]), ratings(found),
-      ...(found.kind === "bot" && signedIn() ? [challengeForm(found.name, go, error)] : []),
+      ...(form ? [form.element] : []),
     ]),
     h("section", { "aria-labelledby": "history-h" }, [h("h2", { id: "history-h" }, [t("matches")]), list, status, more]),
     error,
   );
   await load(false);
-  return () => {};
+  return () => form?.stop();
 }
