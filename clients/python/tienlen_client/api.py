@@ -96,15 +96,17 @@ class Client:
         token: str | None = None,
         headers: dict[str, str] | None = None,
         expect: int | None = None,
+        once: bool = False,
     ) -> Any:
-        """Send one call (retried as the transport's policy says) and answer its JSON body.
+        """Send one call (retried as the transport's policy says, or ``once``: never) and answer its JSON body.
 
         Raises:
             ApiError: when the status is not ``expect`` (or, without ``expect``, is 400 or more).
             ValueError: when an expected answer is not JSON.
             ConnectionFailed: when no attempt got an answer.
         """
-        response, attempts = self.transport.send(method, path, body, token=token, headers=headers)
+        retry = NO_RETRY if once else None
+        response, attempts = self.transport.send(method, path, body, token=token, headers=headers, retry=retry)
         refused = response.status >= 400 if expect is None else response.status != expect
         if refused:
             raise ApiError(response.status, error_body(response), f"{method} {path}", attempts)
@@ -357,10 +359,7 @@ class Client:
         body: dict[str, Any] = {"to": to, "players": players, "rated": rated, **options}
         if preset is not None:
             body["preset"] = preset
-        response, attempts = self.transport.send("POST", "/v1/challenges", body, token=token, retry=NO_RETRY)
-        if response.status != 201:
-            raise ApiError(response.status, error_body(response), "POST /v1/challenges", attempts)
-        return cast(Challenge, response.json())
+        return cast(Challenge, self.request("POST", "/v1/challenges", body, token=token, expect=201, once=True))
 
     def challenge_status(self, token: str, challenge_id: str) -> Challenge:
         """``GET /v1/challenges/{id}`` → the challenge, for its sender or a challenged account (else 404)."""
@@ -384,20 +383,14 @@ class Client:
         Sent once, never retried: declining again answers 409 ``challenge_closed``.
         """
         path = f"/v1/challenges/{_segment(challenge_id)}/decline"
-        response, attempts = self.transport.send("POST", path, None, token=token, retry=NO_RETRY)
-        if response.status != 200:
-            raise ApiError(response.status, error_body(response), f"POST {path}", attempts)
-        return cast(Challenge, response.json())
+        return cast(Challenge, self.request("POST", path, token=token, expect=200, once=True))
 
     def withdraw_challenge(self, token: str, challenge_id: str) -> None:
         """``DELETE /v1/challenges/{id}`` → 204: its sender withdraws a pending challenge; the challenged hear.
 
         Sent once, never retried: withdrawing again answers 409 ``challenge_closed``.
         """
-        path = f"/v1/challenges/{_segment(challenge_id)}"
-        response, attempts = self.transport.send("DELETE", path, None, token=token, retry=NO_RETRY)
-        if response.status != 204:
-            raise ApiError(response.status, error_body(response), f"DELETE {path}", attempts)
+        self.request("DELETE", f"/v1/challenges/{_segment(challenge_id)}", token=token, expect=204, once=True)
 
     def leaderboard(
         self, players: int = 4, kind: str = "human", cursor: str | None = None, limit: int = 20
