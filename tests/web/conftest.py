@@ -58,9 +58,17 @@ def account_server(
     redis_server: LocalRedis, server_starter: ServerStarter, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """A real server as deployed: hosting a match with open seats takes an account (no anonymous hosting)."""
+    yield from _served(server_starter, tmp_path_factory, redis_server.url, "account-server", {})
+
+
+def _served(
+    starter: ServerStarter, folders: pytest.TempPathFactory, redis_url: str, name: str, env: dict[str, str]
+) -> Iterator[str]:
+    """A server on ``redis_url`` that needs an account to host, with ``env`` besides; its URL until stopped."""
     port = free_port()
-    log = tmp_path_factory.mktemp("account-server") / "server.log"
-    process = server_starter(redis_server.url, port, log, env={"TIENLEN_ANONYMOUS_HOSTING": "0"})
+    process = starter(
+        redis_url, port, folders.mktemp(name) / "server.log", env={"TIENLEN_ANONYMOUS_HOSTING": "0"} | env
+    )
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -85,14 +93,8 @@ def queue_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPat
     session's Redis it would fill the other servers' tickets too.
     """
     with LocalRedis(tmp_path_factory.mktemp("queue-redis")) as redis:
-        port = free_port()
-        log = tmp_path_factory.mktemp("queue-server") / "server.log"
-        env = {"TIENLEN_ANONYMOUS_HOSTING": "0", "TIENLEN_QUEUE_FILL_S": str(QUEUE_FILL_S)}
-        process = server_starter(redis.url, port, log, env=env)
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop_server(process)
+        env = {"TIENLEN_QUEUE_FILL_S": str(QUEUE_FILL_S)}
+        yield from _served(server_starter, tmp_path_factory, redis.url, "queue-server", env)
 
 
 @pytest.fixture
