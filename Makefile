@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-failover bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,11 @@ bench-hard-decisions: $(RUNTIME)
 
 bench-http: $(RUNTIME)
 	$(BIN)/python bench/http_load.py
+
+# A primary, a replica, 3 sentinels: 5 primaries SIGKILLed under load with TIENLEN_DURABILITY=replica, then local:
+# acknowledged writes lost, downtime, actions/s and p99 of each (bench/failover.py)
+bench-failover: $(RUNTIME)
+	$(BIN)/python bench/failover.py
 
 bench-waiting: $(RUNTIME)
 	$(BIN)/python bench/waiting.py

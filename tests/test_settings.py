@@ -10,6 +10,7 @@ the Settings docstring; ``create_app`` takes a Settings object or overrides.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -31,6 +32,10 @@ BAD = [
     ("REDIS_URL", "http://example.com", "REDIS_URL must be a redis://"),
     ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
     ("TIENLEN_REDIS_CLUSTER", "maybe", "TIENLEN_REDIS_CLUSTER must be 1 or 0, not 'maybe'"),
+    ("TIENLEN_REDIS_SENTINELS", "10.0.0.1", "TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas"),
+    ("TIENLEN_REDIS_SENTINELS", "a:1,b:x", "TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas"),
+    ("TIENLEN_REDIS_SENTINEL_MASTER", "my master", "TIENLEN_REDIS_SENTINEL_MASTER must be the primary's name"),
+    ("TIENLEN_DURABILITY", "disk", "TIENLEN_DURABILITY must be one of local, replica, fsync, not 'disk'"),
     ("TIENLEN_REDIS_TIMEOUT", "0", "TIENLEN_REDIS_TIMEOUT must be a positive number, not '0'"),
     ("TIENLEN_REDIS_TIMEOUT", "soon", "TIENLEN_REDIS_TIMEOUT must be a positive number, not 'soon'"),
     ("TIENLEN_MATCH_TTL", "-1", "TIENLEN_MATCH_TTL must be a positive integer, not '-1'"),
@@ -68,6 +73,17 @@ GOOD: list[tuple[str, str, str, Any]] = [
     ("TIENLEN_DATA_DIR", "/srv/tienlen/redis", "data_dir", Path("/srv/tienlen/redis")),
     ("TIENLEN_REDIS_CLUSTER", "1", "redis_cluster", True),
     ("TIENLEN_REDIS_CLUSTER", "no", "redis_cluster", False),
+    (
+        "TIENLEN_REDIS_SENTINELS",
+        "10.0.0.1:26379, sentinel-b:26380,[::1]:26381",
+        "redis_sentinels",
+        (("10.0.0.1", 26379), ("sentinel-b", 26380), ("::1", 26381)),
+    ),
+    ("TIENLEN_REDIS_SENTINELS", "10.0.0.1:26379", "embedded_redis", False),  # the sentinels name the primary
+    ("TIENLEN_REDIS_SENTINELS", "", "redis_sentinels", ()),
+    ("TIENLEN_REDIS_SENTINEL_MASTER", "games", "redis_sentinel_master", "games"),
+    ("TIENLEN_DURABILITY", "Replica", "durability", "replica"),
+    ("TIENLEN_DURABILITY", "fsync", "durability", "fsync"),
     ("TIENLEN_REDIS_TIMEOUT", "0.3", "redis_timeout_s", 0.3),
     ("TIENLEN_MATCH_TTL", "900", "match_ttl_s", 900),
     ("TIENLEN_WAITING_TTL", " 120 ", "waiting_ttl_s", 120),
@@ -177,6 +193,34 @@ def test_unset_variables_take_the_documented_defaults(clean_env: None) -> None:
     assert settings.web_dir == checkout_web_dir()
     assert (settings.log_level, settings.log_format) == ("INFO", "text")
     assert (settings.max_body, settings.match_ttl_s, settings.writes_at_once) == (65536, 604800, 1)
+
+
+# (settings given together, what the one refusal says): topologies this server does not run
+BAD_TOGETHER = [
+    (
+        {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_REDIS_SENTINELS": "10.0.0.1:26379"},
+        "TIENLEN_REDIS_SENTINELS cannot be used with TIENLEN_REDIS_CLUSTER=1",
+    ),
+    (
+        {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_DURABILITY": "replica"},
+        "TIENLEN_DURABILITY=replica is not supported with TIENLEN_REDIS_CLUSTER=1 yet",
+    ),
+]
+
+
+@pytest.mark.parametrize(("values", "said"), BAD_TOGETHER, ids=[said[:40] for _, said in BAD_TOGETHER])
+def test_a_topology_the_server_does_not_run_is_refused_naming_both_settings(
+    values: dict[str, str], said: str, clean_env: None
+) -> None:
+    """Rule: Sentinel with Cluster, or waiting for copies on a Cluster, is a SettingsError (serve exits 2)."""
+    with pytest.raises(SettingsError, match=re.escape(said)):
+        Settings.load(values)
+
+
+def test_the_durability_defaults_to_local_and_sentinels_to_none(clean_env: None) -> None:
+    """Rule: without the new settings the server behaves as before: REDIS_URL (or the embedded Redis), local writes."""
+    settings = Settings.load()
+    assert (settings.durability, settings.redis_sentinels, settings.redis_sentinel_master) == ("local", (), "mymaster")
 
 
 def test_overrides_win_over_the_environment_and_other_names_are_left_alone(

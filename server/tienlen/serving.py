@@ -282,6 +282,18 @@ def _lean_log_records() -> None:
     logging.logMultiprocessing = False
 
 
+def _durability_refusal(settings: Settings) -> str | None:
+    """Why the store cannot keep ``TIENLEN_DURABILITY``'s promise (``fsync`` on a Redis before 7.2), or None.
+
+    Redis is asked only for ``fsync``, and only then does this process (gunicorn's master) load the app's modules.
+    """
+    if settings.durability != "fsync":
+        return None
+    from .api import refusal
+
+    return refusal(settings)
+
+
 def serve(config: ServeConfig) -> int:
     """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set; the exit status.
 
@@ -318,11 +330,23 @@ def serve(config: ServeConfig) -> int:
                 return _refuse(f"the private Redis did not start: {error}", REFUSED_STATUS)
             settings = replace(settings, redis_url=embedded.url)  # every worker's app uses it
             redis_note = f"embedded Redis {embedded.url} (pid {embedded.pid}, AOF in {embedded.data_dir})"
+        elif settings.redis_sentinels:
+            sentinels = ",".join(f"{host}:{port}" for host, port in settings.redis_sentinels)
+            redis_note = f"the primary {settings.redis_sentinel_master!r} of the Redis Sentinels {sentinels}"
         else:
             redis_note = f"Redis {settings.redis_url} (from REDIS_URL)"
+        refusal = _durability_refusal(settings)
+        if refusal is not None:
+            return _refuse(refusal, BAD_SETTING_STATUS)
         metrics_dir = _metrics_dir()
         options = gunicorn_options(config, max_waiters=settings.max_waiters, log_config=log_config)
-        log.info("listening on http://%s (%s), using %s", options["bind"], config.shape, redis_note)
+        log.info(
+            "listening on http://%s (%s), using %s, durability %s",
+            options["bind"],
+            config.shape,
+            redis_note,
+            settings.durability,
+        )
         # gunicorn installs its own SIGTERM/SIGINT handlers; on either it stops the
         # workers and raises SystemExit out of run(), so the finally below still runs.
         TienLenApplication(options, functools.partial(_app_of, settings)).run()

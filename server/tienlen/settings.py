@@ -25,6 +25,7 @@ from .stores import DEFAULT_STORE, STORE_KINDS
 
 __all__ = [
     "DEFAULT_RATE_LIMITS",
+    "DURABILITY_LEVELS",
     "LOG_FORMATS",
     "LOG_LEVELS",
     "VARIABLES",
@@ -49,6 +50,9 @@ DEFAULT_SESSION_DAYS = 30
 DEFAULT_QUEUE_FILL_S = 15.0
 DEFAULT_QUEUE_TURN_S = 30
 DEFAULT_CHALLENGE_EXPIRY_S = 60
+DEFAULT_SENTINEL_MASTER = "mymaster"  # the name Redis's own sentinel.conf gives its example primary
+DEFAULT_DURABILITY = "local"
+DURABILITY_LEVELS = ("local", "replica", "fsync")  # what a write waits for before the answer (store/connect.py)
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -77,6 +81,9 @@ VARIABLES = (
     "REDIS_URL",
     "TIENLEN_DATA_DIR",
     "TIENLEN_REDIS_CLUSTER",
+    "TIENLEN_REDIS_SENTINELS",
+    "TIENLEN_REDIS_SENTINEL_MASTER",
+    "TIENLEN_DURABILITY",
     "TIENLEN_REDIS_TIMEOUT",
     "TIENLEN_MATCH_TTL",
     "TIENLEN_WAITING_TTL",
@@ -139,6 +146,14 @@ class Settings:
     ``TIENLEN_DATA_DIR``       ``./var/redis``  where the embedded Redis keeps its append-only file, and the lock
                                                 that keeps a second server out of it
     ``TIENLEN_REDIS_CLUSTER``  ``0``            ``1``: ``REDIS_URL`` names any node of a Redis Cluster
+    ``TIENLEN_REDIS_SENTINELS`` (none)          ``host:port`` of Redis Sentinels, comma separated: the primary is
+                                                the one they name (and after a failover the new one); ``REDIS_URL``
+                                                is then not used
+    ``TIENLEN_REDIS_SENTINEL_MASTER`` ``mymaster`` the name under which the sentinels watch the primary
+    ``TIENLEN_DURABILITY``     ``local``        what a write waits for before the server answers: ``local`` (the
+                                                primary has it), ``replica`` (a replica has it too: ``WAIT``) or
+                                                ``fsync`` (on the primary's disk: ``WAITAOF``, Redis 7.2+); not
+                                                confirmed in time: 503 ``outcome_unknown``
     ``TIENLEN_REDIS_TIMEOUT``  ``1``            seconds any Redis call may take before the request answers 503
     ``TIENLEN_MATCH_TTL``      ``604800``       seconds a match in play is kept after its last change
     ``TIENLEN_WAITING_TTL``    ``3600``         seconds a match still waiting for seats is kept after its last
@@ -183,6 +198,9 @@ class Settings:
     embedded_redis: bool = False  # REDIS_URL unset: `tienlen serve` starts a Redis in data_dir
     data_dir: Path = DEFAULT_DATA_DIR
     redis_cluster: bool = False
+    redis_sentinels: tuple[tuple[str, int], ...] = ()  # (): no Sentinel, REDIS_URL names the primary
+    redis_sentinel_master: str = DEFAULT_SENTINEL_MASTER
+    durability: str = DEFAULT_DURABILITY
     redis_timeout_s: float = DEFAULT_REDIS_TIMEOUT_S
     match_ttl_s: int = DEFAULT_TTL_S
     waiting_ttl_s: int = DEFAULT_WAITING_TTL_S
@@ -215,12 +233,19 @@ class Settings:
         values = {name: str(merged[name]).strip() for name in VARIABLES if name in merged}
         redis_url = values.get("REDIS_URL") or None
         store = _choice(values, "TIENLEN_STORE", STORE_KINDS, DEFAULT_STORE, str.lower)
+        sentinels = _sentinels(values.get("TIENLEN_REDIS_SENTINELS", ""))
+        cluster = _flag(values, "TIENLEN_REDIS_CLUSTER")
+        durability = _choice(values, "TIENLEN_DURABILITY", DURABILITY_LEVELS, DEFAULT_DURABILITY, str.lower)
+        _topology(cluster, sentinels, durability)
         return cls(
             store=store,
             redis_url=DEFAULT_REDIS_URL if redis_url is None else _redis_url(redis_url),
-            embedded_redis=redis_url is None and store == "redis",
+            embedded_redis=redis_url is None and store == "redis" and not sentinels,
             data_dir=_data_dir(values.get("TIENLEN_DATA_DIR") or None),
-            redis_cluster=_flag(values, "TIENLEN_REDIS_CLUSTER"),
+            redis_cluster=cluster,
+            redis_sentinels=sentinels,
+            redis_sentinel_master=_sentinel_master(values.get("TIENLEN_REDIS_SENTINEL_MASTER")),
+            durability=durability,
             redis_timeout_s=_positive_float(values, "TIENLEN_REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT_S),
             match_ttl_s=_whole_number(values, "TIENLEN_MATCH_TTL", DEFAULT_TTL_S),
             waiting_ttl_s=_whole_number(values, "TIENLEN_WAITING_TTL", DEFAULT_WAITING_TTL_S),
@@ -305,6 +330,42 @@ def _redis_url(text: str) -> str:
     if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname):
         raise SettingsError(f"REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not {text!r}")
     return text
+
+
+def _sentinels(text: str) -> tuple[tuple[str, int], ...]:
+    """The ``host:port`` pairs of ``TIENLEN_REDIS_SENTINELS`` (none when empty)."""
+    found = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        host, _, port = part.rpartition(":")
+        host = host.removeprefix("[").removesuffix("]")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise SettingsError(
+                f"TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas "
+                f"(10.0.0.1:26379,10.0.0.2:26379), not {text!r}"
+            )
+        found.append((host, int(port)))
+    return tuple(found)
+
+
+def _sentinel_master(text: str | None) -> str:
+    if text is None:
+        return DEFAULT_SENTINEL_MASTER
+    if not text or any(c.isspace() for c in text):
+        raise SettingsError(f"TIENLEN_REDIS_SENTINEL_MASTER must be the primary's name in the sentinels, not {text!r}")
+    return text
+
+
+def _topology(cluster: bool, sentinels: tuple[tuple[str, int], ...], durability: str) -> None:
+    """Refuse the combinations this server does not run: Sentinel with Cluster, waiting for copies on a Cluster."""
+    if cluster and sentinels:
+        raise SettingsError(
+            "TIENLEN_REDIS_SENTINELS cannot be used with TIENLEN_REDIS_CLUSTER=1 (a Cluster fails over by itself)"
+        )
+    if cluster and durability != DEFAULT_DURABILITY:
+        raise SettingsError(
+            f"TIENLEN_DURABILITY={durability} is not supported with TIENLEN_REDIS_CLUSTER=1 yet: "
+            "use local on a Cluster, or Redis Sentinel"
+        )
 
 
 def _data_dir(text: str | None) -> Path:

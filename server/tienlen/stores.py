@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .store import MatchStore
+    from .store import MatchStore, RedisOptions
     from .store.layout import Lifetimes
 
 DEFAULT_STORE = "redis"
@@ -23,7 +23,8 @@ DEFAULT_STORE = "redis"
 
 @dataclass(frozen=True, slots=True)
 class StoreOptions:
-    """What opening a store takes: where it is, how long a call may take, lifetimes, waiters, the worker's kind."""
+    """What opening a store takes: where it is, how long a call may take, lifetimes, waiters, the worker's kind,
+    the sentinels that know where the primary is, and what a write waits for (``TIENLEN_DURABILITY``)."""
 
     url: str
     cluster: bool
@@ -31,19 +32,49 @@ class StoreOptions:
     lifetimes: Lifetimes
     max_waiters: int
     cooperative: bool  # gevent: requests are greenlets
+    sentinels: tuple[tuple[str, int], ...] = ()
+    sentinel_master: str = "mymaster"
+    durability: str = "local"
+
+
+def _redis_options(options: StoreOptions) -> RedisOptions:
+    from .store import RedisOptions
+
+    return RedisOptions(
+        options.url,
+        options.cluster,
+        options.timeout_s,
+        options.cooperative,
+        sentinels=options.sentinels,
+        sentinel_master=options.sentinel_master,
+        durability=options.durability,
+    )
 
 
 def _redis(options: StoreOptions) -> MatchStore:
-    from .store import RedisMatchStore, RedisOptions
+    from .store import RedisMatchStore
 
-    redis = RedisOptions(options.url, options.cluster, options.timeout_s, options.cooperative)
-    return RedisMatchStore.connect(redis, options.lifetimes, max_waiters=options.max_waiters)
+    return RedisMatchStore.connect(_redis_options(options), options.lifetimes, max_waiters=options.max_waiters)
+
+
+def _redis_refusal(options: StoreOptions) -> str | None:
+    from .store.connect import durability_refusal
+
+    return durability_refusal(_redis_options(options))
 
 
 BACKENDS: dict[str, Callable[[StoreOptions], MatchStore]] = {"redis": _redis}
+# Why a kind's store cannot run with the options (asked once before the server starts), or None.
+REFUSALS: dict[str, Callable[[StoreOptions], str | None]] = {"redis": _redis_refusal}
 STORE_KINDS: tuple[str, ...] = tuple(BACKENDS)
 
 
 def open_store(kind: str, options: StoreOptions) -> MatchStore:
     """The store of kind ``kind`` (one of :data:`STORE_KINDS`)."""
     return BACKENDS[kind](options)
+
+
+def store_refusal(kind: str, options: StoreOptions) -> str | None:
+    """Why the store of kind ``kind`` cannot keep what ``options`` ask (``TIENLEN_DURABILITY=fsync`` on a Redis
+    without ``WAITAOF``), or None; may ask the store, so it is asked once, before the server starts."""
+    return REFUSALS[kind](options)

@@ -23,7 +23,7 @@ from ..service.inbox import InboxService
 from ..settings import Settings
 from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
-from ..stores import StoreOptions, open_store
+from ..stores import StoreOptions, open_store, store_refusal
 from .breaker import Breaker, BreakerOpenError
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
@@ -171,6 +171,27 @@ def _summary(errors: Any) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
+def store_options(settings: Settings, cooperative: bool) -> StoreOptions:
+    """How the settings open the store (``cooperative``: the worker runs requests as gevent greenlets)."""
+    return StoreOptions(
+        settings.redis_url,
+        settings.redis_cluster,
+        settings.redis_timeout_s,
+        Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
+        settings.max_waiters,
+        cooperative,
+        settings.redis_sentinels,
+        settings.redis_sentinel_master,
+        settings.durability,
+    )
+
+
+def refusal(settings: Settings) -> str | None:
+    """Why the store cannot keep what the settings ask (``TIENLEN_DURABILITY=fsync`` on a Redis before 7.2), or
+    None; ``tienlen serve`` asks once before it starts and refuses to start with the answer."""
+    return store_refusal(settings.store, store_options(settings, cooperative=False))
+
+
 def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     """Build the app: with ``config`` (Settings), or the environment's with ``config`` over it (``TIENLEN_*``)."""
     settings = Settings.of(config)
@@ -193,18 +214,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     cooperative = gevent_patched()
-    lifetimes = Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s)
-    store = open_store(
-        settings.store,
-        StoreOptions(
-            settings.redis_url,
-            settings.redis_cluster,
-            settings.redis_timeout_s,
-            lifetimes,
-            settings.max_waiters,
-            cooperative,
-        ),
-    )
+    store = open_store(settings.store, store_options(settings, cooperative))
     turns: WriteTurns | None = None
     offload: Offload | None = None
     if cooperative:  # gevent: bots think in a real thread; writes take turns while somebody waits here

@@ -75,6 +75,7 @@ class LocalRedis:
         appendonly: bool = True,
         host: str = "127.0.0.1",
         extra_args: Sequence[str] = (),
+        config_file: str | os.PathLike[str] | None = None,
     ) -> None:
         """Configure the server; nothing is started until :meth:`start`.
 
@@ -85,11 +86,13 @@ class LocalRedis:
             host: address to bind.
             extra_args: more ``redis-server`` options, after (and so over) the defaults,
                 e.g. ``("--appendfsync", "always")`` or ``("--cluster-enabled", "yes")``.
+            config_file: a configuration file, read before the options (a sentinel needs one it may rewrite).
         """
         self.data_dir = Path(data_dir).resolve()
         self.host = host
         self.appendonly = appendonly
         self.extra_args = tuple(extra_args)
+        self.config_file = None if config_file is None else Path(config_file)
         self._requested_port = port
         self._port: int | None = port
         self._proc: subprocess.Popen[bytes] | None = None
@@ -271,6 +274,7 @@ class LocalRedis:
         """The argument vector used to start the server (binary resolved at :meth:`start`)."""
         return [
             self.executable or "redis-server",
+            *([] if self.config_file is None else [str(self.config_file)]),
             "--port",
             str(self.port),
             "--bind",

@@ -11,6 +11,17 @@ changed (:class:`StoreUnavailableError`); when it was sent and no answer came
 back, it may have run (:class:`OutcomeUnknownError`). :func:`read_replies`
 sends the reads of a hot path (an action's load) the same lean way, pipelined
 on one connection, without redis-py's per-command layers.
+
+Behind Redis Sentinel (``RedisOptions.sentinels``) every connection asks the
+sentinels where the primary is when it opens, so after a failover the next
+connection goes to the new primary. With a :class:`~.client.Durability`
+other than ``local`` every command that may write is followed, on its own
+connection, by ``WAIT`` (a replica has the write) or ``WAITAOF`` (the
+primary's disk has it) before its reply is given back:
+:class:`~.client.DurableRedis` does it for redis-py's commands, pipelines and
+scripts, :func:`run_script` for the commits. A write not confirmed in time
+raises :class:`OutcomeUnknownError`: the primary applied it, but a failover
+may yet lose it.
 """
 
 from __future__ import annotations
@@ -24,19 +35,43 @@ from typing import Any, cast
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
-from redis.exceptions import (
-    AskError,
-    ClusterDownError,
-    NoScriptError,
-    RedisClusterException,
-    TryAgainError,
-)
+from redis.exceptions import AskError, ClusterDownError, NoScriptError, TryAgainError
 from redis.retry import Retry
+from redis.sentinel import Sentinel, SentinelConnectionPool
 
 from .base import OutcomeUnknownError, StoreUnavailableError
+from .client import (
+    CONFIRM_CHANNEL,
+    STORE_ERRORS,
+    WAIT_SHARE,
+    WAITAOF_SINCE,
+    BlockingSentinelPool,
+    Durability,
+    DurableRedis,
+    PrimaryConnection,
+    skip_reply,
+    writes,
+)
 
-# Everything a Redis call (one server or a cluster) may raise when the store does not answer properly.
-STORE_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, RedisClusterException, OSError)
+__all__ = [
+    "STORE_ERRORS",
+    "WAITAOF_SINCE",
+    "Client",
+    "Durability",
+    "DurableRedis",
+    "Pinger",
+    "RedisOptions",
+    "WriteScript",
+    "confirm_earlier_writes",
+    "connect",
+    "durability_refusal",
+    "read_replies",
+    "redis_version",
+    "run_script",
+    "thread_client",
+    "writes",
+]
+
 _NOTHING_RAN = (NoScriptError, AskError, TryAgainError, ClusterDownError)  # MovedError is an AskError
 
 Client = redis.Redis | RedisCluster
@@ -44,18 +79,27 @@ Client = redis.Redis | RedisCluster
 
 @dataclass(frozen=True, slots=True)
 class RedisOptions:
-    """How to reach Redis: ``url`` (any node of a cluster when ``cluster``), the timeout, the pool."""
+    """How to reach Redis: ``url`` (any node of a cluster when ``cluster``), or the ``sentinels`` watching the
+    primary named ``sentinel_master``; the timeout, the pool, what a write waits for (``durability``)."""
 
     url: str
     cluster: bool = False
     timeout_s: float = 1.0
     cooperative: bool = False  # gevent: one bounded pool shared by every request
     pool_size: int = 16
+    sentinels: tuple[tuple[str, int], ...] = ()
+    sentinel_master: str = "mymaster"
+    durability: str = "local"
+
+
+def durability_of(options: RedisOptions) -> Durability:
+    """What a write waits for under ``options``: its level, within most of the Redis timeout."""
+    return Durability(options.durability, max(1, int(options.timeout_s * 1000 * WAIT_SHARE)))
 
 
 def connect(options: RedisOptions) -> Client:
     """The client for ``options`` (a one-server client opens its connections lazily; a cluster client asks
-    the node named by the URL for the slots at once)."""
+    the node named by the URL for the slots at once; a Sentinel client asks the sentinels on each new connection)."""
     timeouts: dict[str, Any] = {
         "socket_timeout": options.timeout_s,
         "socket_connect_timeout": options.timeout_s,
@@ -65,12 +109,91 @@ def connect(options: RedisOptions) -> Client:
         # No retries of timeouts: a stalled node fails the call within the timeout.
         return RedisCluster.from_url(options.url, retry=Retry(NoBackoff(), 0), **timeouts)
     retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
-    if options.cooperative:
+    client: DurableRedis
+    if options.sentinels:
+        sized: dict[str, Any] = {}
+        pool_class: type[SentinelConnectionPool] = SentinelConnectionPool
+        if options.cooperative:
+            sized = {"max_connections": options.pool_size, "timeout": options.timeout_s}
+            pool_class = BlockingSentinelPool
+        client = _sentinel(options).master_for(
+            options.sentinel_master,
+            redis_class=DurableRedis,
+            connection_pool_class=pool_class,
+            connection_class=PrimaryConnection,
+            retry=retry,
+            **timeouts,
+            **sized,
+        )
+    elif options.cooperative:
         pool = redis.BlockingConnectionPool.from_url(
             options.url, max_connections=options.pool_size, timeout=options.timeout_s, retry=retry, **timeouts
         )
-        return redis.Redis(connection_pool=pool)
-    return redis.Redis.from_url(options.url, retry=retry, **timeouts)
+        client = DurableRedis(connection_pool=pool)
+    else:
+        client = cast(DurableRedis, DurableRedis.from_url(options.url, retry=retry, **timeouts))
+    client.durability = durability_of(options)
+    return client
+
+
+def thread_client(shared: redis.Redis) -> redis.Redis:
+    """A client of ``shared``'s pool that keeps one connection (a thread's own), writing as durably as ``shared``."""
+    client = type(shared)(connection_pool=shared.connection_pool, single_connection_client=True)
+    if isinstance(client, DurableRedis) and isinstance(shared, DurableRedis):
+        client.durability = shared.durability
+    return client
+
+
+def _sentinel(options: RedisOptions) -> Any:
+    """The sentinels of ``options`` (a redis-py :class:`~redis.sentinel.Sentinel`, untyped), asked with the
+    Redis timeout."""
+    asked = {"socket_timeout": options.timeout_s, "socket_connect_timeout": options.timeout_s}
+    sentinel: Any = Sentinel
+    return sentinel(list(options.sentinels), sentinel_kwargs=asked)
+
+
+def redis_version(client: redis.Redis) -> tuple[int, int]:
+    """The (major, minor) version of the Redis ``client`` reaches."""
+    found = str(cast(dict[str, Any], client.info("server")).get("redis_version", "0.0")).split(".")
+    return int(found[0]), int(found[1]) if len(found) > 1 else 0
+
+
+def durability_refusal(options: RedisOptions) -> str | None:
+    """Why the Redis of ``options`` cannot keep the promise of ``options.durability``, or None when it can.
+
+    ``fsync`` needs ``WAITAOF`` (Redis 7.2 or newer) and the append-only file
+    on; ``replica`` and ``local`` need nothing that can be checked before the
+    first write (a primary without a replica answers 503 ``outcome_unknown``).
+    """
+    if options.durability != "fsync":
+        return None
+    client = _lone_client(options)
+    try:
+        version = redis_version(client)
+        aof = str(cast(dict[str, Any], client.info("persistence")).get("aof_enabled", "0")) == "1"
+    except STORE_ERRORS as error:
+        return f"TIENLEN_DURABILITY=fsync: the version of Redis could not be asked: {error}"
+    finally:
+        client.close()
+    if version < WAITAOF_SINCE:
+        shown = ".".join(map(str, version))
+        return f"TIENLEN_DURABILITY=fsync needs Redis 7.2 or newer (WAITAOF); this Redis is {shown}: use replica"
+    if not aof:
+        return "TIENLEN_DURABILITY=fsync needs the primary's append-only file on (appendonly yes)"
+    return None
+
+
+def _lone_client(options: RedisOptions) -> redis.Redis:
+    """A one-server client of the primary of ``options`` (not a cluster) that never retries."""
+    lone: dict[str, Any] = {
+        "socket_timeout": options.timeout_s,
+        "socket_connect_timeout": options.timeout_s,
+        "retry": Retry(NoBackoff(), 0),
+    }
+    if options.sentinels:
+        primary = _sentinel(options).master_for(options.sentinel_master, connection_class=PrimaryConnection, **lone)
+        return cast(redis.Redis, primary)
+    return redis.Redis.from_url(options.url, **lone)
 
 
 class Pinger:
@@ -78,14 +201,7 @@ class Pinger:
 
     def __init__(self, options: RedisOptions, client: Client) -> None:
         self._cluster = client if isinstance(client, RedisCluster) else None
-        self._single: redis.Redis | None = None
-        if self._cluster is None:
-            self._single = redis.Redis.from_url(
-                options.url,
-                socket_timeout=options.timeout_s,
-                socket_connect_timeout=options.timeout_s,
-                retry=Retry(NoBackoff(), 0),
-            )
+        self._single = _lone_client(options) if self._cluster is None else None
 
     def __call__(self) -> bool:
         """True when the server (every primary of a cluster) answered PING within the timeout."""
@@ -114,24 +230,35 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
 
     Raises :class:`StoreUnavailableError` when Redis cannot have run it (no
     connection, the command not sent in full, a cluster redirection) and
-    :class:`OutcomeUnknownError` when it was sent but its answer did not come.
+    :class:`OutcomeUnknownError` when it was sent but its answer did not come,
+    or its copy (the client's :class:`Durability`) was not confirmed in time.
     """
     for _attempt in range(3):
         with _checkout(client, keys[0]) as (node, connection):
-            try:
-                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            wait = node.durability.command if isinstance(node, DurableRedis) else None
+            commands: list[tuple[Any, ...]] = [("EVALSHA", script.sha, len(keys), *keys, *args)]
+            try:  # the wait for the copy (if any) right behind the script, on the connection that wrote
+                connection.send_packed_command(connection.pack_commands([*commands, wait] if wait else commands))
             except STORE_ERRORS as error:  # not sent in full: Redis dropped the partial command
                 connection.disconnect()
                 raise StoreUnavailableError(str(error)) from error
             try:
-                return connection.read_response()
+                reply = connection.read_response()
             except _NOTHING_RAN as error:
                 refusal: Exception = error
+                if wait:
+                    skip_reply(connection)
             except redis.ResponseError:
+                if wait:
+                    skip_reply(connection)
                 raise
             except STORE_ERRORS as error:
                 connection.disconnect()
                 raise OutcomeUnknownError(f"the write was sent but not confirmed: {error}") from error
+            else:
+                if wait:
+                    cast(DurableRedis, node).durability.check(connection)
+                return reply
         # Redis refused to run it: load the script, or learn the cluster's slots again, and try again.
         if isinstance(refusal, NoScriptError):
             try:
@@ -141,6 +268,29 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
         else:
             _learn_slots(client)
     raise StoreUnavailableError(f"Redis did not run the write: {refusal}")
+
+
+def confirm_earlier_writes(client: Client, key: str) -> None:
+    """Wait, as a write would, until every write the primary holding ``key`` applied so far has its copy.
+
+    For an answer given again (an ``Idempotency-Key`` retry): the attempt
+    that wrote it may have answered 503 because its copy was not confirmed,
+    so the retry confirms it before answering. ``WAIT`` counts a
+    connection's own writes, so this connection writes first: a ``PUBLISH``
+    on a channel nobody follows, which changes no data but is copied to the
+    replicas after everything before it. Nothing when writes do not wait.
+    Raises :class:`OutcomeUnknownError` when the copy is not confirmed in time.
+    """
+    with _checkout(client, key) as (node, connection):
+        if not isinstance(node, DurableRedis) or not node.durability.waits:
+            return
+        try:
+            connection.send_command("PUBLISH", CONFIRM_CHANNEL, "")
+            connection.read_response()
+        except STORE_ERRORS as error:
+            connection.disconnect()
+            raise StoreUnavailableError(str(error)) from error
+        node.durability.confirm(connection)
 
 
 def read_replies(client: Client, key: str, commands: Sequence[tuple[Any, ...]]) -> list[Any]:

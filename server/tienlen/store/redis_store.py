@@ -19,7 +19,17 @@ from .. import wire
 from .accounts import RedisAccounts
 from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
 from .challenges import RedisChallenges
-from .connect import STORE_ERRORS, Client, Pinger, RedisOptions, connect, read_replies, run_script
+from .connect import (
+    STORE_ERRORS,
+    Client,
+    Pinger,
+    RedisOptions,
+    confirm_earlier_writes,
+    connect,
+    read_replies,
+    run_script,
+    thread_client,
+)
 from .feeds import FeedReader
 from .history import RedisHistory
 from .inbox import RedisInbox, feed_channel
@@ -123,7 +133,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         client: redis.Redis | None = getattr(self._local, "client", None)
         if client is None:
             assert isinstance(self._shared, redis.Redis)
-            client = redis.Redis(connection_pool=self._shared.connection_pool, single_connection_client=True)
+            client = thread_client(self._shared)
             self._local.client = client
         return client
 
@@ -180,6 +190,8 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
             )
         record = None if doc is None else MatchRecord.from_json(cast(bytes, doc))
         cached = None if cached_raw is None else wire.loads(cached_raw)
+        if cached is not None:
+            confirm_earlier_writes(self._shared, state)  # the answer given again is as durable as the first
         return Loaded(record, cached)
 
     def commit(
@@ -313,7 +325,11 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
 
 
 def limits_uri(options: RedisOptions) -> str:
-    """The ``limits`` storage URI of the Redis of ``options``: its URL, or ``redis+cluster://`` and its node."""
+    """The ``limits`` storage URI of the Redis of ``options``: its URL, ``redis+cluster://`` and its node, or
+    ``redis+sentinel://`` and the sentinels, then the primary's name."""
+    if options.sentinels:
+        hosts = ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in options.sentinels)
+        return f"redis+sentinel://{hosts}/{options.sentinel_master}"
     if not options.cluster:
         return options.url
     parts = urlsplit(options.url)
