@@ -102,6 +102,41 @@ def test_a_copy_not_confirmed_answers_outcome_unknown_and_the_keyed_retry_is_con
         assert (gone.status_code, gone.get_json()["reason"]) == (503, "outcome_unknown")
 
 
+def test_an_action_given_again_is_not_answered_before_its_write_has_a_copy(tmp_path: Path) -> None:
+    """Rule: an action whose copy was not confirmed (503 ``outcome_unknown``) and is retried with the same
+    ``Idempotency-Key`` is answered again (the kept action, applied once) only once a replica has it: while the
+    replica is cut off the retry answers 503 again; once it is back in sync the retry answers 200."""
+    with LocalRedis(tmp_path / "primary", extra_args=("--repl-diskless-sync-delay", "0")) as primary:
+        replica = LocalRedis(tmp_path / "replica", extra_args=("--replicaof", "127.0.0.1", str(primary.port)))
+        with replica:
+            _in_sync(replica)
+            settings = {"REDIS_URL": primary.url, "TIENLEN_DURABILITY": "replica", "TIENLEN_RATE_LIMITS": "off"}
+            settings |= {"TIENLEN_LOG_LEVEL": "ERROR", "TIENLEN_ANONYMOUS_HOSTING": "1"}
+            client = create_app(settings).test_client()
+            body = {"seats": [{"name": "Ann"}, {"name": "Bot", "bot": "easy"}], "seed": 11}
+            created = client.post("/v1/matches", json=body)
+            assert created.status_code == 201, created.get_json()
+            match_id = created.get_json()["match_id"]
+            seat = {"Authorization": f"Bearer {created.get_json()['tokens'][0]['token']}"}
+            legal = client.get(f"/v1/matches/{match_id}/legal", headers=seat).get_json()
+            action = {"type": "play", "cards": legal["plays"][0]["cards"]}
+            keyed = seat | {"Idempotency-Key": "failover-action-1"}
+            os.kill(replica.pid or 0, signal.SIGSTOP)  # the replica's link is cut: nothing more is copied
+            try:
+                redis.Redis.from_url(primary.url).client_kill_filter(_type="slave")
+                first = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=keyed)
+                assert (first.status_code, first.get_json()["reason"]) == (503, "outcome_unknown")
+                again = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=keyed)
+                assert (again.status_code, again.get_json()["reason"]) == (503, "outcome_unknown")
+            finally:
+                os.kill(replica.pid or 0, signal.SIGCONT)
+            _in_sync(replica)
+            answered = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=keyed)
+            assert answered.status_code == 200, answered.get_json()
+            played = [e for e in answered.get_json()["events"] if e["type"] == "played" and e["seat"] == 0]
+            assert [e["cards"] for e in played] == [action["cards"]]  # applied once, by the first attempt
+
+
 def test_fsync_is_refused_at_start_by_a_redis_without_waitaof(redis_server: LocalRedis, tmp_path: Path) -> None:
     """Rule: ``TIENLEN_DURABILITY=fsync`` on a Redis before 7.2 stops ``tienlen serve`` (exit 2) with one line
     naming the Redis version; on 7.2 or newer with its append-only file on, nothing is refused."""

@@ -373,8 +373,13 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         raise StaleVersion("the match kept changing while your action was applied; try again")
 
     def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> ActionOutcome:
-        """The answer to an action kept under its key: the events it caused, and the seat's view now."""
+        """The answer to an action kept under its key: the events it caused, and the seat's view now.
+
+        Given only once the action's write is as durable as a new one: the
+        attempt that made it may have answered 503 ``outcome_unknown``.
+        """
         check_body(done, digest)
+        self.store.confirm(record.match_id)
         events: list[EventDict] = []
         after = done.first_seq - 1
         while after < done.last_seq:

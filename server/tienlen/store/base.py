@@ -132,6 +132,16 @@ class MatchStore(Protocol):
         """Keep ``kept`` under ``answer`` unless something is kept there already (False then); changes no match."""
         ...
 
+    def confirm(self, match_id: str) -> None:
+        """Wait until every write to the match so far is as durable as a new write would be (``TIENLEN_DURABILITY``).
+
+        For an answer given again from what an earlier attempt wrote (a
+        keyed retry): that attempt may have answered 503 ``outcome_unknown``
+        because its copy was not confirmed. Raises
+        :class:`OutcomeUnknownError` when the copy is not confirmed in time.
+        """
+        ...
+
     def events(self, match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
         """Public events with ``seq`` > ``after``, oldest first, waiting up to ``wait_s`` for one; None: no match.
 

@@ -191,7 +191,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         record = None if doc is None else MatchRecord.from_json(cast(bytes, doc))
         cached = None if cached_raw is None else wire.loads(cached_raw)
         if cached is not None:
-            confirm_earlier_writes(self._shared, state)  # the answer given again is as durable as the first
+            self.confirm(match_id)  # the answer given again is as durable as the first
         return Loaded(record, cached)
 
     def commit(
@@ -246,6 +246,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         except STORE_ERRORS as error:
             raise StoreUnavailableError(str(error)) from error
         return bool(done)
+
+    def confirm(self, match_id: str) -> None:
+        """Wait until every write so far to the match's node has its copy (nothing when writes do not wait)."""
+        confirm_earlier_writes(self._shared, state_key(match_id))
 
     def delete(self, record: MatchRecord, expected_version: int, events: list[dict[str, Any]]) -> bool:
         """Delete the match if it is still at ``expected_version``, after publishing its last ``events``."""
