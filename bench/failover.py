@@ -1,12 +1,14 @@
 """Failover benchmark: what a Redis primary's death costs under load, by durability (``make bench-failover``).
 
 For the ``--durability`` levels (by default ``replica`` and ``local``) it starts,
-in a temporary directory on free ports, a Redis primary, one replica and
-three Redis Sentinels (:class:`~tienlen.local_redis.sentinel.LocalSentinelGroup`,
-down-after 1 s) and ``python -m tienlen serve`` pointed at the sentinels
-(``TIENLEN_REDIS_SENTINELS``, ``TIENLEN_DURABILITY``), then:
+in a temporary directory on free ports, the ``--topology``'s nodes
+(``bench/failover_topologies.py``): ``sentinel``, a Redis primary, one replica
+and three Redis Sentinels (down-after 1 s), or ``cluster``, a Redis Cluster
+of three primaries with a replica each (node timeout 1 s); and ``python -m
+tienlen serve`` pointed at them (``TIENLEN_REDIS_SENTINELS`` or
+``TIENLEN_REDIS_CLUSTER``, ``TIENLEN_DURABILITY``), then:
 
-1. *throughput* (skipped with ``--duration 0``): one group and a server of
+1. *throughput* (skipped with ``--duration 0``): one set of nodes and a server of
    each durability on it; ``--threads`` clients play four-seat matches as
    ``make bench-http`` does (``bench/http_players.py``) against each server
    in turn, ``--rounds`` phases of ``--duration`` s each, alternated so that
@@ -14,14 +16,14 @@ down-after 1 s) and ``python -m tienlen serve`` pointed at the sentinels
    p50/p99;
 2. *failovers* (``--failovers``): ``--players`` accounts play matches against
    a bot (``bench/failover_players.py``) while, every ``--between`` seconds,
-   the primary is SIGKILLed. ``--link-cut-ms`` before each kill the link to
+   a primary is SIGKILLed (on a Cluster each shard's in turn). ``--link-cut-ms`` before each kill the link to
    the replica is cut (``CLIENT KILL TYPE replica``, the replica held still
    with SIGSTOP so that it cannot connect again, let go after the kill): a
    network fault just before the machine dies, the case ``local`` loses
    writes in. Without it, on one machine the replica keeps up within a
    millisecond and even ``local`` loses nothing. Once the
-   sentinels name the replica, the dead
-   node is started again as its replica (its replacement machine). The
+   replica has taken over, the dead node is started again as its replica
+   (its replacement machine). The
    server counts its rate limits here (limits no player reaches), so they
    follow the primary too. Downtime
    is from the kill to the first write sent after it that was acknowledged.
@@ -47,16 +49,17 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import redis
 
 from failover_players import Ledger, missing, player
+from failover_topologies import TOPOLOGIES, Topology
 from http_load import percentile_ms, run_phase, stop_process, wait_healthy
 from http_players import HOST, Client, action_worker, base_url
 from tienlen.local_redis import LocalRedis, free_port
-from tienlen.local_redis.sentinel import MASTER_NAME, LocalSentinelGroup
 from tienlen.settings import DEFAULT_RATE_LIMITS
 
 DOWNTIME_TARGET_S = 10.0  # the issue's: service back within 10 s of the kill
@@ -65,9 +68,18 @@ DOWNTIME_TARGET_S = 10.0  # the issue's: service back within 10 s of the kill
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--durability", action="append", choices=("local", "replica"), help="(repeatable)")
+    parser.add_argument(
+        "--topology", choices=sorted(TOPOLOGIES), default="sentinel", help="whose primaries die (default sentinel)"
+    )
     parser.add_argument("--failovers", type=int, default=5, help="primaries killed per durability (default 5)")
     parser.add_argument("--between", type=float, default=4.0, help="seconds of play before each kill (default 4)")
     parser.add_argument("--after", type=float, default=3.0, help="seconds of play after the last (default 3)")
+    parser.add_argument(
+        "--acted",
+        type=int,
+        default=0,
+        help="before each kill, wait (up to a minute) until this many more actions were acknowledged (default 0)",
+    )
     parser.add_argument(
         "--link-cut-ms",
         type=float,
@@ -88,21 +100,19 @@ UNREACHED_LIMITS = ";".join(f"{kind}=1000000/minute" for kind in DEFAULT_RATE_LI
 
 
 def start_server(
-    group: LocalSentinelGroup, durability: str, workers: int, log_path: Path, *, limits: bool = False
+    topology: Topology, durability: str, workers: int, log_path: Path, *, limits: bool = False
 ) -> tuple[Any, int]:
-    """``tienlen serve`` on a free port, on the group's sentinels, with ``durability``; (process, port)."""
+    """``tienlen serve`` on a free port, on the ``topology``'s nodes, with ``durability``; (process, port)."""
     port = free_port(HOST)
-    env = dict(
-        os.environ,
-        PYTHONUNBUFFERED="1",
-        TIENLEN_REDIS_SENTINELS=group.setting,
-        TIENLEN_REDIS_SENTINEL_MASTER=MASTER_NAME,
-        TIENLEN_DURABILITY=durability,
-        TIENLEN_RATE_LIMITS=UNREACHED_LIMITS if limits else "off",
-        TIENLEN_BOT_BUDGET="0.02",
-        TIENLEN_LOG_LEVEL="WARNING",
-    )
-    env.pop("REDIS_URL", None)
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TIENLEN_REDIS_CLUSTER")}
+    env |= topology.server_env()
+    env |= {
+        "PYTHONUNBUFFERED": "1",
+        "TIENLEN_DURABILITY": durability,
+        "TIENLEN_RATE_LIMITS": UNREACHED_LIMITS if limits else "off",
+        "TIENLEN_BOT_BUDGET": "0.02",
+        "TIENLEN_LOG_LEVEL": "WARNING",
+    }
     command = [sys.executable, "-m", "tienlen", "serve", "--host", HOST, "--port", str(port)]
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
@@ -131,7 +141,7 @@ def throughput(port: int, threads: int, duration: float) -> dict[str, Any]:
     }
 
 
-def failovers(group: LocalSentinelGroup, port: int, args: argparse.Namespace) -> dict[str, Any]:
+def failovers(topology: Topology, port: int, args: argparse.Namespace) -> dict[str, Any]:
     """Players play while the primary is killed ``args.failovers`` times; downtimes and what was lost."""
     stop = threading.Event()
     ledgers = [Ledger() for _ in range(args.players)]
@@ -143,23 +153,26 @@ def failovers(group: LocalSentinelGroup, port: int, args: argparse.Namespace) ->
         thread.start()
     kills: list[float] = []
     promoted_s: list[float] = []
+    acted = 0
     try:
         for number in range(1, args.failovers + 1):
             time.sleep(args.between)
-            primary = group.primary()
-            lagging = [node for node in group.nodes if node is not primary and node.pid is not None]
+            target = acted + args.acted
+            _until(lambda target=target: _acted(ledgers) >= target)  # type: ignore[misc]
+            acted = _acted(ledgers)
+            primary, lagging = topology.victim(number)
             try:
                 if args.link_cut_ms > 0:
                     _cut_link(primary, lagging, args.link_cut_ms)
                 killed_at = time.monotonic()
-                old = group.kill_primary()
+                old = topology.kill(number)
             finally:
                 for node in lagging:
                     os.kill(node.pid or 0, signal.SIGCONT)
             kills.append(killed_at)
-            new = group.wait_for_new_primary(old)
+            new = topology.wait_for_new_primary(old)
             promoted_s.append(time.monotonic() - killed_at)
-            group.revive(old)
+            topology.revive(old)
             print(
                 f"bench: failover {number}: :{old.port} killed, :{new.port} primary after {promoted_s[-1]:.1f}s, "
                 f":{old.port} its replica after {time.monotonic() - killed_at:.1f}s",
@@ -167,6 +180,9 @@ def failovers(group: LocalSentinelGroup, port: int, args: argparse.Namespace) ->
                 flush=True,
             )
         time.sleep(args.after)
+        # play resumed: a write sent after the last kill was acknowledged (or the downtime says none was)
+        if kills:
+            _until(lambda: any(sent >= kills[-1] for ledger in ledgers for sent, _ in list(ledger.writes)))
     finally:
         stop.set()
         for thread in threads:
@@ -198,6 +214,17 @@ def failovers(group: LocalSentinelGroup, port: int, args: argparse.Namespace) ->
     }
 
 
+def _acted(ledgers: list[Ledger]) -> int:
+    return sum(len(ledger.actions) for ledger in ledgers)
+
+
+def _until(done: Callable[[], bool], timeout_s: float = 60.0) -> None:
+    """Wait until ``done()`` (checked every 0.1 s), at most ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
 def _cut_link(primary: LocalRedis, replicas: list[LocalRedis], cut_ms: float) -> None:
     """Cut the replicas' link to ``primary`` and wait ``cut_ms``: the primary's writes meanwhile are not copied.
 
@@ -220,32 +247,32 @@ def _downtime(kill: float, writes: list[tuple[float, float]]) -> float | None:
 
 
 def run(durability: str, args: argparse.Namespace, tmpdir: Path) -> dict[str, Any]:
-    """One durability's failovers on a fresh group and server."""
+    """One durability's failovers on fresh nodes (``--topology``) and a fresh server."""
     folder = tmpdir / durability
-    group = LocalSentinelGroup(folder)
+    topology = TOPOLOGIES[args.topology](folder)
     server = None
     try:
-        print(f"bench: {durability}: starting a primary, a replica and 3 sentinels", file=sys.stderr, flush=True)
-        group.start()
-        server, port = start_server(group, durability, args.workers, folder / "server.log", limits=True)
-        return {"durability": durability} | failovers(group, port, args)
+        print(f"bench: {durability}: starting {topology.described}", file=sys.stderr, flush=True)
+        topology.start()
+        server, port = start_server(topology, durability, args.workers, folder / "server.log", limits=True)
+        return {"durability": durability, "topology": topology.name} | failovers(topology, port, args)
     finally:
         if server is not None:
             stop_process(server)
-        group.stop()
+        topology.stop()
 
 
 def compare(durabilities: list[str], args: argparse.Namespace, tmpdir: Path) -> dict[str, Any]:
-    """Actions/s and p99 of each durability: a server each on one group, their phases alternated
-    (``--rounds`` rounds of ``--duration`` s each, the first server of a round taking turns), medians."""
+    """Actions/s and p99 of each durability: a server each on one set of nodes (``--topology``), their phases
+    alternated (``--rounds`` rounds of ``--duration`` s each, the first server of a round taking turns), medians."""
     folder = tmpdir / "compare"
-    group = LocalSentinelGroup(folder)
+    topology = TOPOLOGIES[args.topology](folder)
     servers: dict[str, tuple[Any, int]] = {}
     phases: dict[str, list[dict[str, Any]]] = {d: [] for d in durabilities}
     try:
-        group.start()
+        topology.start()
         for durability in durabilities:
-            servers[durability] = start_server(group, durability, args.workers, folder / f"{durability}.log")
+            servers[durability] = start_server(topology, durability, args.workers, folder / f"{durability}.log")
         for number in range(args.rounds):
             order = durabilities[number % len(durabilities) :] + durabilities[: number % len(durabilities)]
             for durability in order:
@@ -254,7 +281,7 @@ def compare(durabilities: list[str], args: argparse.Namespace, tmpdir: Path) -> 
     finally:
         for server, _port in servers.values():
             stop_process(server)
-        group.stop()
+        topology.stop()
     result: dict[str, Any] = {}
     for durability, measured in phases.items():
         result[durability] = {
@@ -284,8 +311,9 @@ def main(argv: list[str] | None = None) -> int:
         "throughput": compared,
         "runs": runs,
         "setup": {
+            "topology": args.topology,
             "replicas": 1,
-            "sentinels": 3,
+            "sentinels": 3 if args.topology == "sentinel" else 0,
             "down_after_ms": 1000,
             "link_cut_ms": args.link_cut_ms,
             "players": args.players,

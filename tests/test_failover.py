@@ -157,17 +157,21 @@ def test_fsync_is_refused_at_start_by_a_redis_without_waitaof(redis_server: Loca
     assert result.stderr.splitlines() == [f"tienlen: {durability_refusal(options)}"]
 
 
-def test_killing_the_primary_under_load_loses_nothing_acknowledged_with_replica() -> None:
+@pytest.mark.parametrize("topology", ["sentinel", "cluster"])
+def test_killing_the_primary_under_load_loses_nothing_acknowledged_with_replica(topology: str) -> None:
     """Rule: a primary SIGKILLed under load (its replica's link cut 500 ms before, so its last writes have no
     copy) loses no acknowledged account, action or kept match with ``replica``, and play resumes (how soon is the
-    bench's figure: ``make bench-failover``); the same drill with ``local`` loses writes (so it can see a loss)."""
+    bench's figure: ``make bench-failover``); the same drill with ``local`` loses writes (so it can see a loss).
+    Behind Redis Sentinel (a primary, a replica, three sentinels) and on a Redis Cluster (three primaries with a
+    replica each, the cluster failing over by itself)."""
     command = [sys.executable, str(ROOT / "bench" / "failover.py"), "--failovers", "1", "--duration", "0"]
-    command += ["--between", "2", "--after", "2", "--players", "4", "--durability", "replica"]
-    command += ["--durability", "local", "--link-cut-ms", "500"]
+    command += ["--between", "2", "--acted", "30", "--after", "2", "--players", "4", "--durability", "replica"]
+    command += ["--durability", "local", "--link-cut-ms", "500", "--topology", topology]
     result = subprocess.run(command, capture_output=True, text=True, timeout=240, check=False)
     assert result.stdout, result.stderr[-3000:]
     replica, local = json.loads(result.stdout)["runs"]
     assert replica["durability"] == "replica" and local["durability"] == "local"
+    assert replica["topology"] == local["topology"] == topology
     assert replica["lost"] == {"accounts": 0, "actions": 0, "kept_matches": 0}, replica["lost_samples"]
     for run in (replica, local):
         assert run["failovers"] == 1

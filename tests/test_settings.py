@@ -201,10 +201,6 @@ BAD_TOGETHER = [
         {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_REDIS_SENTINELS": "10.0.0.1:26379"},
         "TIENLEN_REDIS_SENTINELS cannot be used with TIENLEN_REDIS_CLUSTER=1",
     ),
-    (
-        {"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_DURABILITY": "replica"},
-        "TIENLEN_DURABILITY=replica is not supported with TIENLEN_REDIS_CLUSTER=1 yet",
-    ),
 ]
 
 
@@ -212,9 +208,16 @@ BAD_TOGETHER = [
 def test_a_topology_the_server_does_not_run_is_refused_naming_both_settings(
     values: dict[str, str], said: str, clean_env: None
 ) -> None:
-    """Rule: Sentinel with Cluster, or waiting for copies on a Cluster, is a SettingsError (serve exits 2)."""
+    """Rule: Sentinel with Cluster is a SettingsError (serve exits 2)."""
     with pytest.raises(SettingsError, match=re.escape(said)):
         Settings.load(values)
+
+
+@pytest.mark.parametrize("durability", ["local", "replica", "fsync"])
+def test_every_durability_runs_on_a_cluster(durability: str, clean_env: None) -> None:
+    """Rule: a Cluster's primaries wait for their own replicas (or disks) as one server does."""
+    settings = Settings.load({"TIENLEN_REDIS_CLUSTER": "1", "TIENLEN_DURABILITY": durability})
+    assert (settings.redis_cluster, settings.durability) == (True, durability)
 
 
 def test_the_durability_defaults_to_local_and_sentinels_to_none(clean_env: None) -> None:

@@ -236,7 +236,7 @@ class Settings:
         sentinels = _sentinels(values.get("TIENLEN_REDIS_SENTINELS", ""))
         cluster = _flag(values, "TIENLEN_REDIS_CLUSTER")
         durability = _choice(values, "TIENLEN_DURABILITY", DURABILITY_LEVELS, DEFAULT_DURABILITY, str.lower)
-        _topology(cluster, sentinels, durability)
+        _topology(cluster, sentinels)
         return cls(
             store=store,
             redis_url=DEFAULT_REDIS_URL if redis_url is None else _redis_url(redis_url),
@@ -355,16 +355,11 @@ def _sentinel_master(text: str | None) -> str:
     return text
 
 
-def _topology(cluster: bool, sentinels: tuple[tuple[str, int], ...], durability: str) -> None:
-    """Refuse the combinations this server does not run: Sentinel with Cluster, waiting for copies on a Cluster."""
+def _topology(cluster: bool, sentinels: tuple[tuple[str, int], ...]) -> None:
+    """Refuse the combination this server does not run: Sentinel with Cluster (any durability runs on either)."""
     if cluster and sentinels:
         raise SettingsError(
             "TIENLEN_REDIS_SENTINELS cannot be used with TIENLEN_REDIS_CLUSTER=1 (a Cluster fails over by itself)"
-        )
-    if cluster and durability != DEFAULT_DURABILITY:
-        raise SettingsError(
-            f"TIENLEN_DURABILITY={durability} is not supported with TIENLEN_REDIS_CLUSTER=1 yet: "
-            "use local on a Cluster, or Redis Sentinel"
         )
 
 

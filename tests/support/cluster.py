@@ -1,9 +1,7 @@
-"""A real Redis Cluster of three masters for the tests, and a client that sends each request to any of two servers.
+"""A client that sends each request to any of two servers, for the tests on a real Redis Cluster
+(:class:`~tienlen.local_redis.cluster.LocalCluster`, re-exported here).
 
-:class:`LocalCluster` starts three ``redis-server --cluster-enabled yes`` on
-free ports in a temp dir (each a :class:`~tienlen.local_redis.LocalRedis`),
-gives each a third of the 16,384 slots, introduces them to one another and
-waits until every node says ``cluster_state:ok``. A :class:`Balancer` hands
+A :class:`Balancer` hands
 each connection to one of several real servers at random, and
 :func:`http_client` makes a werkzeug test client that sends every request over
 HTTP (to the balancer), so tests written for Flask's test client run
@@ -16,95 +14,16 @@ import http.client
 import random
 import socket
 import threading
-import time
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from urllib.parse import urlsplit
 
-import redis
 from werkzeug.test import Client, TestResponse
 
-from tienlen.local_redis import LocalRedis, free_port
+from tienlen.local_redis.cluster import SLOTS, LocalCluster
 
 __all__ = ["SLOTS", "Balancer", "LocalCluster", "http_client"]
-
-SLOTS = 16384
-_READY_TIMEOUT_S = 20.0
-
-
-class LocalCluster:
-    """Three Redis masters with every slot assigned; :attr:`url` names the first (any node would do)."""
-
-    def __init__(self, data_dir: Path, masters: int = 3) -> None:
-        """Configure ``masters`` nodes under ``data_dir``; nothing starts until :meth:`start`."""
-        # the bus port named, or Redis takes the data port + 10,000, which a free port may not allow
-        self.bus_ports = [free_port() for _ in range(masters)]
-        self.nodes = [
-            LocalRedis(
-                data_dir / f"node{i}",
-                appendonly=False,
-                extra_args=("--cluster-enabled", "yes", "--cluster-port", str(bus)),
-            )
-            for i, bus in enumerate(self.bus_ports)
-        ]
-
-    @property
-    def url(self) -> str:
-        """``redis://host:port/0`` of the first node."""
-        return self.nodes[0].url
-
-    def start(self) -> Self:
-        """Start the nodes, assign the slots in equal ranges, meet, and wait until the cluster is ok."""
-        try:
-            for node in self.nodes:
-                node.start()
-            clients: list[Any] = [redis.Redis(host=n.host_for_clients, port=n.port) for n in self.nodes]  # untyped
-            share = SLOTS // len(clients)
-            for i, client in enumerate(clients):
-                last = SLOTS - 1 if i == len(clients) - 1 else (i + 1) * share - 1
-                client.execute_command("CLUSTER", "ADDSLOTSRANGE", i * share, last)
-            for node, bus in zip(self.nodes[1:], self.bus_ports[1:], strict=True):
-                clients[0].execute_command("CLUSTER", "MEET", node.host_for_clients, node.port, bus)
-            self._wait_ok(clients)
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def _wait_ok(self, clients: Sequence[Any]) -> None:
-        deadline = time.monotonic() + _READY_TIMEOUT_S
-        while True:
-            states = [_info(c) for c in clients]
-            if all(
-                s.get("cluster_state") == "ok" and s.get("cluster_known_nodes") == str(len(clients)) for s in states
-            ):
-                return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the cluster did not become ok within {_READY_TIMEOUT_S} s: {states}")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        """Stop every node (safe to call more than once)."""
-        for node in self.nodes:
-            node.stop()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.stop()
-
-
-def _info(client: Any) -> dict[str, str]:
-    raw = client.execute_command("CLUSTER", "INFO")
-    text = raw.decode() if isinstance(raw, bytes) else str(raw)
-    return dict(line.split(":", 1) for line in text.split() if ":" in line)
-
 
 class Balancer:
     """A TCP balancer on a free port that hands each new connection to one of ``backends`` at random.

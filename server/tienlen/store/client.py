@@ -1,22 +1,25 @@
-"""The one-server client every store uses: what a Redis call may raise, which commands write, and the wait
-for a write's copy (``TIENLEN_DURABILITY``); the connections behind Redis Sentinel.
+"""The connections every store uses: what a Redis call may raise, which commands write, the wait for a
+write's copy (``TIENLEN_DURABILITY``), and the connections behind Redis Sentinel.
 
-:class:`DurableRedis` follows every command that may write (:func:`writes`),
-in the same packet and on the same connection, with the wait its
-:class:`Durability` asks for, and gives the reply back only once the copy is
-confirmed; its pipelines (:class:`DurablePipeline`) do the same once after
-their last command. :class:`PrimaryConnection` is a Sentinel-managed
-connection that refuses a node that is no longer the primary.
+A :class:`ConfirmingConnection` (made by :func:`confirming` for one server, a
+Sentinel-managed primary or the nodes of a Redis Cluster) follows every
+packet holding a command that may write (:func:`writes`) with the wait its
+:class:`Durability` asks for, in the same packet and on the same
+connection, and gives the replies back only once the copy is confirmed: the
+one place the server waits for copies, whatever sent the write (a command, a
+pipeline, a transaction or a script). :class:`PrimaryConnection` is a
+Sentinel-managed connection that refuses a node that is no longer the primary.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 import redis
-from redis.client import Pipeline
 from redis.commands import READ_COMMANDS
+from redis.connection import Connection
 from redis.exceptions import RedisClusterException
 from redis.sentinel import SentinelConnectionPool, SentinelManagedConnection
 
@@ -41,7 +44,33 @@ NOT_WRITES = frozenset(READ_COMMANDS) | {
     "WAIT",
     "WAITAOF",
 }
-CONFIRM_CHANNEL = "tl:confirm"  # published to (by nobody followed) to confirm earlier writes: confirm_earlier_writes
+# Commands that change no data whatever follows their first word (connection set-up, the cluster's own, pub/sub).
+NOT_WRITES_FIRST_WORDS = frozenset(
+    {
+        "AUTH",
+        "HELLO",
+        "SELECT",
+        "CLIENT",
+        "CLUSTER",
+        "COMMAND",
+        "READONLY",
+        "READWRITE",
+        "ASKING",
+        "ROLE",
+        "QUIT",
+        "RESET",
+        "WATCH",
+        "UNWATCH",
+        "MULTI",
+        "DISCARD",
+        "SUBSCRIBE",
+        "UNSUBSCRIBE",
+        "PSUBSCRIBE",
+        "PUNSUBSCRIBE",
+        "SSUBSCRIBE",
+        "SUNSUBSCRIBE",
+    }
+)
 WAITAOF_SINCE = (7, 2)  # the first Redis with WAITAOF
 WAIT_SHARE = 0.8  # the share of TIENLEN_REDIS_TIMEOUT a write waits for its copy (the socket gives up at all of it)
 
@@ -81,7 +110,7 @@ class Durability:
         self.check(connection)
 
     def check(self, connection: Any) -> None:
-        """Read the reply of :attr:`command`, sent after a write on ``connection``.
+        """Read the reply of :attr:`command`, sent after a write on ``connection``, and :meth:`judge` it.
 
         Raises :class:`OutcomeUnknownError` when the copy is not confirmed
         within :attr:`timeout_ms` or the connection fails meanwhile (the
@@ -92,83 +121,133 @@ class Durability:
         except STORE_ERRORS as error:
             connection.disconnect()
             raise OutcomeUnknownError(f"the write was applied but its copy was not confirmed: {error}") from error
+        self.judge(reply)
+
+    def judge(self, reply: Any) -> None:
+        """Raise :class:`OutcomeUnknownError` unless ``reply`` (of :attr:`command`) confirms the copy."""
         copies = int(reply[0] if isinstance(reply, list) else reply)
         if copies < 1:
             where = "on a replica" if self.level == "replica" else "on the primary's disk"
             raise OutcomeUnknownError(f"the write was applied but not confirmed {where} within {self.timeout_ms} ms")
 
 
-def skip_reply(connection: Any) -> None:
-    """Read and drop the next reply on ``connection`` (a wait behind a write that failed); a broken
-    connection is closed."""
-    try:
-        connection.read_response()
-    except redis.ResponseError:
-        pass
-    except STORE_ERRORS:
-        connection.disconnect()
-
-
 def writes(command_name: Any) -> bool:
     """Whether the command named ``command_name`` may write (so waits under a :class:`Durability`)."""
     name = command_name.decode() if isinstance(command_name, bytes) else str(command_name)
-    return name.upper() not in NOT_WRITES
+    name = name.upper()
+    return name not in NOT_WRITES and name.split(" ", 1)[0] not in NOT_WRITES_FIRST_WORDS
 
 
-class DurablePipeline(Pipeline):
-    """A pipeline of a :class:`DurableRedis`: when it holds a write, confirmed once after its last reply."""
-
-    durability = Durability()
-
-    def _execute_pipeline(self, connection: Any, commands: Any, raise_on_error: bool) -> Any:
-        base: Any = super()  # redis-py's pipeline internals are untyped
-        replies = base._execute_pipeline(connection, commands, raise_on_error)
-        if self.durability.waits and any(writes(args[0]) for args, _options in commands):
-            self.durability.confirm(connection)
-        return replies
-
-    def _execute_transaction(self, connection: Any, commands: Any, raise_on_error: bool) -> Any:
-        base: Any = super()
-        replies = base._execute_transaction(connection, commands, raise_on_error)
-        if self.durability.waits and any(writes(args[0]) for args, _options in commands):
-            self.durability.confirm(connection)
-        return replies
+_WAIT_BEHIND = object()  # the pending reply of a wait the connection put behind a write of its own accord
 
 
-class DurableRedis(redis.Redis):
-    """A one-server client whose every command that may write waits for :attr:`durability` before its reply.
+class ConfirmingConnection(Connection):
+    """A connection that follows every packet holding a write with the wait its :attr:`durability` asks for.
 
-    The wait runs on the connection that wrote (``WAIT`` counts that
-    connection's writes), and is the one place the server waits for copies:
-    the stores' commands, pipelines and scripts all come through here, and
-    :func:`run_script` confirms the commits itself.
+    The wait goes in the same packet as the write (no extra round trip), on
+    the same connection (``WAIT`` counts the connection's own writes), and
+    its reply is read right after the last reply the caller asked for, so
+    one command, a pipeline, a transaction or a script are all confirmed
+    before their replies are given back: :class:`OutcomeUnknownError` when
+    the copy is not confirmed in time (the primary has the writes; a
+    failover may lose them). Connections of Redis Cluster nodes and of a
+    Sentinel-managed primary get the same behaviour through
+    :func:`confirming`. The class attribute :attr:`durability` is set per
+    client by :func:`confirming`.
     """
 
-    durability = Durability()
+    durability: Durability = Durability()
 
-    def _send_command_parse_response(self, conn: Any, command_name: Any, *args: Any, **options: Any) -> Any:
+    def _queues(self) -> tuple[list[Any], deque[Any]]:
+        this: Any = self  # redis-py's connections are untyped
+        if "_unsent" not in this.__dict__:
+            this._unsent, this._pending = [], deque()
+        return this._unsent, this._pending
+
+    def pack_command(self, *args: Any) -> Any:
+        """Pack one command, noting its name for the next packet sent."""
+        self._queues()[0].append(args[0])
+        base: Any = super()
+        return base.pack_command(*args)
+
+    def pack_commands(self, commands: Any) -> Any:
+        """Pack several commands, noting their names for the next packet sent."""
+        self._queues()[0].extend(args[0] for args in commands)
+        base: Any = super()
+        return base.pack_commands(commands)
+
+    def send_command(self, *args: Any, **kwargs: Any) -> None:
+        """Send one command (and the wait behind it when it may write)."""
+        self._queues()[0].append(args[0])
+        base: Any = super()
+        base.send_command(*args, **kwargs)
+
+    def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        """Send a packet; when it holds a write, the wait goes behind it in the same packet."""
+        unsent, pending = self._queues()
+        names = list(unsent)
+        unsent.clear()
         wait = self.durability.command
-        if wait is None or not writes(command_name):
-            base: Any = super()  # untyped in redis-py
-            return base._send_command_parse_response(conn, command_name, *args, **options)
-        conn.send_packed_command(conn.pack_commands([args, wait]))  # the wait right behind: one round trip
+        behind = False
+        if wait is not None and any(writes(name) for name in names):
+            behind = True
+            chunks = [command] if isinstance(command, (bytes, str, memoryview)) else list(command)
+            base_pack: Any = super().pack_command  # not noted: the wait's reply is read by this class
+            command = [*chunks, *base_pack(*wait)]
+        base: Any = super()
+        base.send_packed_command(command, check_health)  # a health check's PING is sent and read in here
+        pending.extend(names)
+        if behind:
+            pending.append(_WAIT_BEHIND)
+
+    def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        """The next reply the caller asked for; after the last one, the wait behind it is read and checked."""
+        _unsent, pending = self._queues()
+        alone = len(pending) == 2 and pending[-1] is _WAIT_BEHIND
+        if pending:
+            pending.popleft()
+        base: Any = super()
         try:
-            this: Any = self  # parse_response is untyped in redis-py
-            reply = this.parse_response(conn, command_name, **options)
+            reply = base.read_response(*args, **kwargs)
         except redis.ResponseError:
-            skip_reply(conn)  # refused: nothing written, nothing to wait for
+            if pending and pending[0] is _WAIT_BEHIND:
+                self._read_wait(check=not alone)  # a lone write refused wrote nothing
             raise
-        except STORE_ERRORS:
-            conn.disconnect()
-            raise
-        self.durability.check(conn)
+        if pending and pending[0] is _WAIT_BEHIND:
+            self._read_wait(check=True)
         return reply
 
-    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> Pipeline:
-        """A pipeline whose writes are confirmed as this client's are."""
-        pipe = DurablePipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
-        pipe.durability = self.durability
-        return pipe
+    def _read_wait(self, *, check: bool) -> None:
+        _unsent, pending = self._queues()
+        pending.popleft()
+        base: Any = super()
+        try:
+            reply = base.read_response()
+        except STORE_ERRORS as error:
+            if check:
+                raise OutcomeUnknownError(f"the write was applied but its copy was not confirmed: {error}") from error
+            return
+        if check:
+            self.durability.judge(reply)
+
+    def disconnect(self, *args: Any, **kwargs: Any) -> None:
+        """Close the socket; replies still awaited are gone with it."""
+        unsent, pending = self._queues()
+        unsent.clear()
+        pending.clear()
+        base: Any = super()
+        base.disconnect(*args, **kwargs)
+
+
+def confirming(connection_class: type[Any], durability: Durability) -> type[Any]:
+    """``connection_class`` whose connections confirm their writes as ``durability`` asks (itself for ``local``)."""
+    if not durability.waits:
+        return connection_class
+    name = f"Confirming{connection_class.__name__}"
+    bases: tuple[type[Any], ...] = (ConfirmingConnection, connection_class)
+    if issubclass(connection_class, ConfirmingConnection):
+        bases = (connection_class,)
+    return type(name, bases, {"durability": durability})
 
 
 class PrimaryConnection(SentinelManagedConnection):

@@ -18,8 +18,8 @@ connection goes to the new primary. With a :class:`~.client.Durability`
 other than ``local`` every command that may write is followed, on its own
 connection, by ``WAIT`` (a replica has the write) or ``WAITAOF`` (the
 primary's disk has it) before its reply is given back:
-:class:`~.client.DurableRedis` does it for redis-py's commands, pipelines and
-scripts, :func:`run_script` for the commits. A write not confirmed in time
+:class:`~.client.ConfirmingConnection` does it for whatever sends the write
+(redis-py's commands, pipelines, :func:`run_script`'s commits). A write not confirmed in time
 raises :class:`OutcomeUnknownError`: the primary applied it, but a failover
 may yet lose it.
 """
@@ -41,15 +41,14 @@ from redis.sentinel import Sentinel, SentinelConnectionPool
 
 from .base import OutcomeUnknownError, StoreUnavailableError
 from .client import (
-    CONFIRM_CHANNEL,
     STORE_ERRORS,
     WAIT_SHARE,
     WAITAOF_SINCE,
     BlockingSentinelPool,
+    ConfirmingConnection,
     Durability,
-    DurableRedis,
     PrimaryConnection,
-    skip_reply,
+    confirming,
     writes,
 )
 
@@ -57,8 +56,8 @@ __all__ = [
     "STORE_ERRORS",
     "WAITAOF_SINCE",
     "Client",
+    "ConfirmingConnection",
     "Durability",
-    "DurableRedis",
     "Pinger",
     "RedisOptions",
     "WriteScript",
@@ -99,49 +98,52 @@ def durability_of(options: RedisOptions) -> Durability:
 
 def connect(options: RedisOptions) -> Client:
     """The client for ``options`` (a one-server client opens its connections lazily; a cluster client asks
-    the node named by the URL for the slots at once; a Sentinel client asks the sentinels on each new connection)."""
+    the node named by the URL for the slots at once; a Sentinel client asks the sentinels on each new connection).
+
+    Its connections confirm their writes as ``options.durability`` asks (:func:`~.client.confirming`).
+    """
     timeouts: dict[str, Any] = {
         "socket_timeout": options.timeout_s,
         "socket_connect_timeout": options.timeout_s,
-        "health_check_interval": 30,
     }
+    durability = durability_of(options)
     if options.cluster:
         # No retries of timeouts: a stalled node fails the call within the timeout.
-        return RedisCluster.from_url(options.url, retry=Retry(NoBackoff(), 0), **timeouts)
+        return RedisCluster.from_url(
+            options.url,
+            retry=Retry(NoBackoff(), 0),
+            connection_class=confirming(redis.Connection, durability),
+            **timeouts,
+        )
     retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
-    client: DurableRedis
     if options.sentinels:
         sized: dict[str, Any] = {}
         pool_class: type[SentinelConnectionPool] = SentinelConnectionPool
         if options.cooperative:
             sized = {"max_connections": options.pool_size, "timeout": options.timeout_s}
             pool_class = BlockingSentinelPool
-        client = _sentinel(options).master_for(
+        client: redis.Redis = _sentinel(options).master_for(
             options.sentinel_master,
-            redis_class=DurableRedis,
             connection_pool_class=pool_class,
-            connection_class=PrimaryConnection,
+            connection_class=confirming(PrimaryConnection, durability),
             retry=retry,
             **timeouts,
             **sized,
         )
-    elif options.cooperative:
-        pool = redis.BlockingConnectionPool.from_url(
+        return client
+    if options.cooperative:
+        pool: redis.ConnectionPool = redis.BlockingConnectionPool.from_url(
             options.url, max_connections=options.pool_size, timeout=options.timeout_s, retry=retry, **timeouts
         )
-        client = DurableRedis(connection_pool=pool)
     else:
-        client = cast(DurableRedis, DurableRedis.from_url(options.url, retry=retry, **timeouts))
-    client.durability = durability_of(options)
-    return client
+        pool = redis.ConnectionPool.from_url(options.url, retry=retry, **timeouts)
+    pool.connection_class = confirming(pool.connection_class, durability)
+    return redis.Redis(connection_pool=pool)
 
 
 def thread_client(shared: redis.Redis) -> redis.Redis:
-    """A client of ``shared``'s pool that keeps one connection (a thread's own), writing as durably as ``shared``."""
-    client = type(shared)(connection_pool=shared.connection_pool, single_connection_client=True)
-    if isinstance(client, DurableRedis) and isinstance(shared, DurableRedis):
-        client.durability = shared.durability
-    return client
+    """A client of ``shared``'s pool that keeps one connection (a thread's own)."""
+    return type(shared)(connection_pool=shared.connection_pool, single_connection_client=True)
 
 
 def _sentinel(options: RedisOptions) -> Any:
@@ -231,34 +233,25 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
     Raises :class:`StoreUnavailableError` when Redis cannot have run it (no
     connection, the command not sent in full, a cluster redirection) and
     :class:`OutcomeUnknownError` when it was sent but its answer did not come,
-    or its copy (the client's :class:`Durability`) was not confirmed in time.
+    or its copy (``TIENLEN_DURABILITY``: the connection's wait) was not
+    confirmed in time.
     """
     for _attempt in range(3):
         with _checkout(client, keys[0]) as (node, connection):
-            wait = node.durability.command if isinstance(node, DurableRedis) else None
-            commands: list[tuple[Any, ...]] = [("EVALSHA", script.sha, len(keys), *keys, *args)]
-            try:  # the wait for the copy (if any) right behind the script, on the connection that wrote
-                connection.send_packed_command(connection.pack_commands([*commands, wait] if wait else commands))
+            try:
+                connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
             except STORE_ERRORS as error:  # not sent in full: Redis dropped the partial command
                 connection.disconnect()
                 raise StoreUnavailableError(str(error)) from error
             try:
-                reply = connection.read_response()
+                return connection.read_response()
             except _NOTHING_RAN as error:
                 refusal: Exception = error
-                if wait:
-                    skip_reply(connection)
             except redis.ResponseError:
-                if wait:
-                    skip_reply(connection)
                 raise
             except STORE_ERRORS as error:
                 connection.disconnect()
                 raise OutcomeUnknownError(f"the write was sent but not confirmed: {error}") from error
-            else:
-                if wait:
-                    cast(DurableRedis, node).durability.check(connection)
-                return reply
         # Redis refused to run it: load the script, or learn the cluster's slots again, and try again.
         if isinstance(refusal, NoScriptError):
             try:
@@ -270,27 +263,31 @@ def run_script(client: Client, script: WriteScript, keys: list[str], args: list[
     raise StoreUnavailableError(f"Redis did not run the write: {refusal}")
 
 
+# Sets the key's time to live to what is left of it: a write that changes nothing, copied to the replicas after
+# every earlier write (on one server and in a cluster alike), so the wait behind it confirms them all.
+_TOUCH = WriteScript(
+    """
+local left = redis.call('PTTL', KEYS[1])
+if left > 0 then redis.call('PEXPIRE', KEYS[1], left) end
+return left
+"""
+)
+
+
 def confirm_earlier_writes(client: Client, key: str) -> None:
     """Wait, as a write would, until every write the primary holding ``key`` applied so far has its copy.
 
     For an answer given again (an ``Idempotency-Key`` retry): the attempt
     that wrote it may have answered 503 because its copy was not confirmed,
     so the retry confirms it before answering. ``WAIT`` counts a
-    connection's own writes, so this connection writes first: a ``PUBLISH``
-    on a channel nobody follows, which changes no data but is copied to the
-    replicas after everything before it. Nothing when writes do not wait.
-    Raises :class:`OutcomeUnknownError` when the copy is not confirmed in time.
+    connection's own writes, so this connection writes first: ``key``'s
+    time to live set to what is left of it (``key`` must expire, as every
+    match key does). Nothing when writes do not wait. Raises
+    :class:`OutcomeUnknownError` when the copy is not confirmed in time.
     """
-    with _checkout(client, key) as (node, connection):
-        if not isinstance(node, DurableRedis) or not node.durability.waits:
-            return
-        try:
-            connection.send_command("PUBLISH", CONFIRM_CHANNEL, "")
-            connection.read_response()
-        except STORE_ERRORS as error:
-            connection.disconnect()
-            raise StoreUnavailableError(str(error)) from error
-        node.durability.confirm(connection)
+    made: Any = _node_client(client, key).connection_pool.connection_class
+    if issubclass(made, ConfirmingConnection) and made.durability.waits:
+        run_script(client, _TOUCH, [key], [])
 
 
 def read_replies(client: Client, key: str, commands: Sequence[tuple[Any, ...]]) -> list[Any]:
