@@ -92,8 +92,9 @@ bench-http: $(RUNTIME)
 
 # A primary, a replica, 3 sentinels: 5 primaries SIGKILLed under load with TIENLEN_DURABILITY=replica, then local:
 # acknowledged writes lost, downtime, actions/s and p99 of each (bench/failover.py)
+# Behind Redis Sentinel, then on a Redis Cluster (TOPOLOGY=sentinel or cluster for one of them)
 bench-failover: $(RUNTIME)
-	$(BIN)/python bench/failover.py
+	$(foreach t,$(or $(TOPOLOGY),sentinel cluster),$(BIN)/python bench/failover.py --topology $(t) &&) true
 
 bench-waiting: $(RUNTIME)
 	$(BIN)/python bench/waiting.py

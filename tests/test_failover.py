@@ -165,7 +165,7 @@ def test_killing_the_primary_under_load_loses_nothing_acknowledged_with_replica(
     Behind Redis Sentinel (a primary, a replica, three sentinels) and on a Redis Cluster (three primaries with a
     replica each, the cluster failing over by itself)."""
     command = [sys.executable, str(ROOT / "bench" / "failover.py"), "--failovers", "1", "--duration", "0"]
-    command += ["--between", "2", "--acted", "30", "--after", "2", "--players", "4", "--durability", "replica"]
+    command += ["--between", "1", "--acted", "30", "--after", "1", "--players", "4", "--durability", "replica"]
     # on a Cluster a third of the matches live on the primary killed: a longer cut, so that local can lose some
     cut_ms = "500" if topology == "sentinel" else "1500"
     command += ["--durability", "local", "--link-cut-ms", cut_ms, "--topology", topology]
