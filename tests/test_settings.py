@@ -30,6 +30,7 @@ BAD = [
     ("REDIS_URL", "localhost:6379", "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL"),
     ("REDIS_URL", "http://example.com", "REDIS_URL must be a redis://"),
     ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
+    ("TIENLEN_DATA_DIR", "{file}/redis", "TIENLEN_DATA_DIR: {file}/redis cannot be made or locked: Not a directory"),
     ("TIENLEN_REDIS_CLUSTER", "maybe", "TIENLEN_REDIS_CLUSTER must be 1 or 0, not 'maybe'"),
     ("TIENLEN_REDIS_TIMEOUT", "0", "TIENLEN_REDIS_TIMEOUT must be a positive number, not '0'"),
     ("TIENLEN_REDIS_TIMEOUT", "soon", "TIENLEN_REDIS_TIMEOUT must be a positive number, not 'soon'"),

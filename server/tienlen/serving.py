@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
-from .local_redis import DataDirInUseError, LocalRedis
+from .local_redis import DataDirError, DataDirInUseError, LocalRedis
 from .logs import logging_config
 from .settings import Settings, SettingsError, misspelt
 
@@ -285,8 +285,8 @@ def _lean_log_records() -> None:
 def serve(config: ServeConfig) -> int:
     """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set; the exit status.
 
-    Nothing starts when a setting cannot be used (2), the port is taken (1),
-    or the private Redis's data directory is another server's (1).
+    Nothing starts when a setting cannot be used (2; a data directory that cannot be made too), the port
+    is taken (1), or the private Redis's data directory is another server's (1).
     """
     try:
         settings = Settings.load()
@@ -311,6 +311,8 @@ def serve(config: ServeConfig) -> int:
             embedded = LocalRedis(settings.data_dir, appendonly=True)
             try:
                 embedded.start()
+            except DataDirError as error:
+                return _refuse(f"TIENLEN_DATA_DIR: {error}", BAD_SETTING_STATUS)
             except DataDirInUseError as error:
                 way_out = "give this server a TIENLEN_DATA_DIR of its own, or set REDIS_URL to a running Redis"
                 return _refuse(f"{error}: {way_out}", REFUSED_STATUS)
