@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
+from .cli import BAD_SETTING_STATUS
 from .local_redis import DataDirError, DataDirInUseError, LocalRedis
 from .logs import logging_config
 from .settings import Settings, SettingsError, misspelt
@@ -55,7 +56,6 @@ WORKER_CLASS_PATHS = {"gevent": "tienlen.http_workers.OneWriteGeventWorker", "gt
 WORKER_CLASSES = tuple(WORKER_CLASS_PATHS)
 DEFAULT_WORKER_CLASS = "gevent"
 SPARE_CONNECTIONS = 1000  # connections a gevent worker takes beyond its waiting clients
-BAD_SETTING_STATUS = 2  # exit status of a setting that cannot be used
 REFUSED_STATUS = 1  # exit status when the port, the data directory or the private Redis is not to be had
 
 
