@@ -94,7 +94,7 @@ def test_after_leave_nothing_is_asked_with_the_revoked_token(pages: PageFactory,
     page.click("#leave")
     page.click("#leave-yes")
     page.wait_for_url(live_server + "/")
-    page.wait_for_selector("#create")
+    page.wait_for_selector("#quick-game")
     page.wait_for_timeout(3_500)  # the showing of the bot's play is over meanwhile
     assert "answered" in sent, sent
     assert sent[sent.index("answered") + 1 :] == [], sent

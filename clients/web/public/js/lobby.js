@@ -11,15 +11,12 @@ import { h, message } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { forgetIfRevoked, signedIn } from "./session.js";
 import { playNowSection } from "./quickplay.js";
+import { LEVELS, startSection } from "./start.js";
 import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 
 /** @typedef {import("./api.js").BotLevel} BotLevel */
 /** @typedef {import("./api.js").RuleParameter} RuleParameter */
 
-/** The contract's bot levels: a record over its BotLevel enum, so tsc fails when the contract adds or drops one. */
-/** @type {Record<BotLevel, true>} */
-const LEVEL_SET = { easy: true, medium: true, hard: true };
-const LEVELS = /** @type {BotLevel[]} */ (Object.keys(LEVEL_SET));
 /** Rule parameters in the form's main part; the others (but `players`, which the seats decide) go under "More rules". */
 const MAIN_RULES = ["hands", "scoring"];
 
@@ -86,12 +83,14 @@ export async function showLobby(root, go) {
   const createButton = /** @type {HTMLButtonElement} */ (h("button", { id: "create", type: "button", disabled: true }, [t("start")]));
   const createPanel = h("section", { "aria-labelledby": "create-h", class: "panel" }, [h("h2", { id: "create-h" }, [t("create")])]);
   const mine = h("ul", { id: "my-matches" });
+  const mineSection = h("section", { "aria-labelledby": "mine-h", class: "panel", id: "mine-panel" }, [h("h2", { id: "mine-h" }, [t("your_matches")]), mine]);
   const showMine = () => {
     const ids = Object.keys(heldSeats());
-    mine.replaceChildren(...(ids.length ? ids.map((id) => h("li", {}, [
+    mineSection.hidden = ids.length === 0; // nothing to resume: the first screen stays short
+    mine.replaceChildren(...ids.map((id) => h("li", {}, [
       h("a", { href: `/m/${encodeURIComponent(id)}` }, [t("resume", { id })]), " ",
       h("button", { type: "button", class: "small", onclick: () => { forgetSeat(id); showMine(); } }, [t("forget")]),
-    ])) : [h("li", {}, [t("none")])]));
+    ])));
   };
   showMine();
   const open = h("ul", { id: "open-matches" });
@@ -108,9 +107,8 @@ export async function showLobby(root, go) {
   };
   const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
   const joinByLink = () => { const id = matchIdOf(linkInput.value); if (id) go(`/m/${encodeURIComponent(id)}`); };
-  root.replaceChildren(
-    quick.element,
-    codeSection(go),
+  // the full options (rules, seats, clocks, open seats), the listed matches and joining by link: one click away
+  const more = h("details", { id: "more-options" }, [h("summary", {}, [t("more_options")]),
     createPanel,
     h("section", { "aria-labelledby": "open-h", class: "panel" }, [
       h("h2", { id: "open-h" }, [t("open_matches")]), open,
@@ -121,8 +119,8 @@ export async function showLobby(root, go) {
       h("label", { for: "join-by-link" }, [t("link_or_id"), " ", linkInput]),
       h("button", { type: "button", id: "open-link", onclick: joinByLink }, [t("go")]),
     ]),
-    h("section", { "aria-labelledby": "mine-h", class: "panel" }, [h("h2", { id: "mine-h" }, [t("your_matches")]), mine]),
-  );
+  ]);
+  root.replaceChildren(startSection(go), mineSection, quick.element, codeSection(go), more);
   /** @type {api.Presets} */
   let catalog;
   try {
