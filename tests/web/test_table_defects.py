@@ -186,3 +186,19 @@ def test_every_log_line_begins_with_a_capital_letter(pages: PageFactory, live_se
     lines = page.locator("#log li").all_inner_texts()
     assert YOU_PLAYED_THE_3S[lang] in lines and A_BOT_PLAYS_FOR_BO[lang] in lines, lines
     assert [line for line in lines if not line[:1].isupper() and not line[:1].isdigit()] == [], lines
+
+
+def test_the_turn_highlight_moves_with_each_play_shown(pages: PageFactory, live_server: str) -> None:
+    """Rule: while another seat's play is being shown (at the page's pace) the seat highlighted as on turn is the one
+    whose turn that play made it, not the one of the view read before it (it used to catch up only after the pause)."""
+    match_id, ann, bo = _two_remote_seats(live_server)
+    page = pages(pace=3_000)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    pick(page, ["3S", "3C"])
+    page.click("#play")
+    page.wait_for_selector("#seats .on-turn[data-seat='1']")  # Bo's turn
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
+    page.wait_for_selector("#log li[data-type=played][data-seat='1']")  # Bo's pair, shown for 3 s
+    assert page.inner_text("#showing") != "", "Bo's play is still being shown"
+    assert page.locator("#seats .on-turn").evaluate_all("ss => ss.map(s => s.dataset.seat)") == ["0"]
