@@ -50,6 +50,7 @@ def test_lobby_creates_with_its_options_lists_open_matches_joins_by_link(pages: 
     ]
     bo = pages()
     bo.goto(live_server + "/")
+    more_options(bo)
     bo.wait_for_selector(f"#open-matches a[href='/m/{match_id}']")
     bo.fill("#join-by-link", str(link))
     bo.click("#open-link")
@@ -243,6 +244,7 @@ def test_vietnamese_texts_switch_in_place_and_both_tables_have_every_text(pages:
     page.click("#more-options > summary:has-text('Thêm tùy chọn')")  # the lobby drawn again, in Vietnamese
     page.wait_for_selector("text=Ván mới")
     page.reload()
+    more_options(page)
     assert page.inner_text("#create") == "Tạo"
     assert page.evaluate("document.documentElement.lang") == "vi"
     created = call(
@@ -250,7 +252,7 @@ def test_vietnamese_texts_switch_in_place_and_both_tables_have_every_text(pages:
     )
     seat_at(page, live_server, created["match_id"], 0, created["tokens"][0]["token"], "An")
     page.wait_for_function(MY_TURN)
-    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3 bích"
+    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3♠, 3 bích"
     assert page.inner_text("#play") == "Đánh"
     page.click("#hand button[data-card='3S']")
     page.click("#hand button[data-card='3C']")

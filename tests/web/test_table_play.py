@@ -115,7 +115,7 @@ def test_live_line_judges_the_selection_from_legal_alone(pages: PageFactory, liv
     page = pages()
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_function(MY_TURN)
-    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3 of spades"
+    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3♠, 3 of spades"
     assert page.locator("#hand button").all_inner_texts()[:3] == ["3♠", "3♣", "5♠"]  # low to high
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
