@@ -4,7 +4,7 @@ the first screen's time to interactive is printed (a figure, not asserted as a t
 
 from __future__ import annotations
 
-import time
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,10 @@ AXE = Path(__file__).resolve().parents[2] / "clients" / "web" / "node_modules" /
 PHONE_SMALL = {"width": 375, "height": 667}
 # The page's own JS and CSS that one screen loads, uncompressed: the issue's budget.
 BUDGET_BYTES = 150_000
+# Records (performance.now(), from the navigation's start) the moment the first screen's Play is in the page.
+READY = """new MutationObserver((_, watch) => {
+  if (document.getElementById("quick-game")) { window.playReady = performance.now(); watch.disconnect(); }
+}).observe(document, {childList: true, subtree: true});"""
 SERIOUS = """async () => {
   const found = await axe.run(document, {resultTypes: ["violations"]});
   return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -58,22 +62,31 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     The JS and CSS the first screen and the table load stay under 150 KB each (uncompressed)."""
     require_tool("axe-core", AXE.exists(), "cd clients/web && npm ci")
     page = pages(viewport=PHONE_SMALL)
+    page.context.add_init_script(READY)
     loaded: list[Response] = []
     page.on("response", lambda response: loaded.append(response))
-    started = time.perf_counter()
     page.goto(live_server + "/")
-    page.wait_for_selector("#quick-game")
-    interactive_s = time.perf_counter() - started
-    ready_ms = page.evaluate("performance.now()")
+    page.wait_for_function("window.playReady !== undefined")
     first_bytes = _own_bytes(loaded, live_server)
+    cold_ms = page.evaluate("window.playReady")
+    page.reload()  # the browser's cache warm
+    page.wait_for_function("window.playReady !== undefined")
+    warm_ms = page.evaluate("window.playReady")
     _checked(page, "first screen")
     page.click("#more-options > summary")
     page.wait_for_selector("#create:not([disabled])")
     _checked(page, "more options")
 
+    # a table opened straight from its link in a browser with nothing cached: what the table's screen loads
     waiting = call(live_server, "POST", "/v1/matches", {"seats": [{"name": "Ann"}, {"open": True}]})
+    page = pages(viewport=PHONE_SMALL)
+    seat = {waiting["match_id"]: {"seat": 0, "token": waiting["tokens"][0]["token"], "name": "Ann"}}
+    page.context.add_init_script(
+        f"localStorage.getItem('tienlen.seats') || localStorage.setItem('tienlen.seats', '{json.dumps(seat)}')"
+    )
     loaded.clear()
-    seat_at(page, live_server, waiting["match_id"], 0, waiting["tokens"][0]["token"], "Ann")
+    page.on("response", lambda response: loaded.append(response))
+    page.goto(f"{live_server}/m/{waiting['match_id']}")
     page.wait_for_selector("#join-link")
     table_bytes = _own_bytes(loaded, live_server)
     _checked(page, "waiting table")
@@ -113,8 +126,8 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     _checked(page, "account")
 
     print(
-        f"\nfirst screen: {first_bytes} B of own JS+CSS, interactive {interactive_s * 1000:.0f} ms after goto "
-        f"({ready_ms:.0f} ms by the page's clock); table: {table_bytes} B"
+        f"\nown JS+CSS loaded: first screen {first_bytes} B, table {table_bytes} B (budget {BUDGET_BYTES} B); "
+        f"first screen's Play on screen {cold_ms:.0f} ms after navigation start ({warm_ms:.0f} ms cached)"
     )
     assert first_bytes < BUDGET_BYTES and table_bytes < BUDGET_BYTES, (first_bytes, table_bytes)
 

@@ -8,7 +8,6 @@ import { drawAccountBar, showAccount } from "./account.js";
 import { h } from "./dom.js";
 import { listenToInbox } from "./inbox.js";
 import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
-import { showLobby } from "./lobby.js";
 import { checkSession, onSessionChange, signedIn } from "./session.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -30,13 +29,13 @@ async function route() {
   const replay = path.match(/^\/m\/([^/]+)\/replay$/);
   const profile = path.match(/^\/p\/([^/]+)$/);
   let stopView = () => {};
-  // each screen but the first loads its modules when it is first shown: the first screen loads only its own
+  // each screen loads its own modules when it is first shown (a table opened by its link loads no lobby)
   if (match) stopView = await (await import("./table.js")).showTable(root, decodeURIComponent(match[1]), go);
   else if (replay) stopView = await (await import("./replay.js")).showReplay(root, decodeURIComponent(replay[1]));
   else if (profile) stopView = await (await import("./profile.js")).showProfile(root, decodeURIComponent(profile[1]), go);
   else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
-  else stopView = await showLobby(root, go);
+  else stopView = await (await import("./lobby.js")).showLobby(root, go);
   if (mine === shown) stop = stopView;
   else stopView();
 }
