@@ -119,20 +119,30 @@ def test_wait_for_your_turn_is_gone_once_the_match_is_over(pages: PageFactory, l
 
 
 @pytest.mark.parametrize("by", ["keyboard", "click"])
-def test_hint_keeps_the_focus_on_hint_and_picks_its_cards(pages: PageFactory, live_server: str, by: str) -> None:
-    """Rule: Hint (Enter on it, or a click) picks the hinted cards and leaves the focus on Hint, not on a card."""
+def test_hint_explains_a_suggested_action_and_may_select_cards(pages: PageFactory, live_server: str, by: str) -> None:
+    """Rule (the reference game's words): "Hint explains a suggested action and may select cards." Hint (Enter on
+    it, or a click) says the action and why, picks exactly the advised cards in the hand, and leaves the focus on
+    Hint, not on a card."""
     match_id, ann, _ = _two_remote_seats(live_server)
     page = pages()
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_function(MY_TURN)
-    if by == "keyboard":
-        page.focus("#hint")
-        page.keyboard.press("Enter")
-    else:
-        page.click("#hint")
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as caught:
+        if by == "keyboard":
+            page.focus("#hint")
+            page.keyboard.press("Enter")
+        else:
+            page.click("#hint")
+    advice = caught.value.json()
     page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
     page.wait_for_function(MY_TURN)
-    assert page.locator("#hand button[aria-pressed=true]").count() >= 1  # the lead with 3♠ the hint advises
+    assert advice["action"]["type"] == "play"  # the lead, with 3♠
+    picked = page.locator("#hand button[aria-pressed=true]").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    assert sorted(picked) == sorted(advice["action"]["cards"])
+    said = page.inner_text("#hint-text")
+    what, _, why = said.partition(". ")
+    assert what.startswith("Hint: ") and len(what) > len("Hint: ") and why.strip(), said  # the action, and why
+    assert page.is_enabled("#play")  # the picked cards can be played at once
     assert page.evaluate("document.activeElement.id") == "hint"
 
 
