@@ -1,7 +1,9 @@
 // @ts-check
 /**
- * The lobby: Play now (quick play, signed in), join with a room code, create a match (its rules read from GET /v1/rules; hosting open seats may need
- * an account: then the page offers to sign in), the open listed matches, join by link, yours.
+ * The lobby, the first screen: Play (a Quick game or a Match against bots: start.js), the matches to resume, Play now
+ * (quick play, signed in), join with a room code; behind "More options": creating a match with every option (its
+ * rules read from GET /v1/rules; hosting open seats may need an account: then the page offers to sign in), the open
+ * listed matches, join by link.
  */
 
 import { accountForms } from "./account.js";

@@ -4,6 +4,7 @@
  * chosen (Easy, Medium, Hard). The choices are kept in localStorage, so a returning player starts in one click.
  */
 
+import { refusal } from "./account.js";
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -83,7 +84,7 @@ export function startSection(go) {
       keepSeat(created.match_id, { seat: 0, token: created.tokens[0].token, name: host });
       go(`/m/${encodeURIComponent(created.match_id)}`);
     } catch (e) {
-      error.textContent = forgetIfRevoked(e) ? t("session_ended") : (e instanceof Error ? e.message : String(e));
+      error.textContent = forgetIfRevoked(e) ? t("session_ended") : refusal(e);
       for (const button of [quick, match]) button.removeAttribute("aria-disabled");
     }
   };
