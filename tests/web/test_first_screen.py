@@ -4,7 +4,7 @@ returning player starts in one click; on a 375 x 667 phone nothing scrolls sidew
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,13 +21,14 @@ PHONE_SMALL = {"width": 375, "height": 667}
 WIDE = "document.documentElement.scrollWidth"
 
 
-def _started(page: Page, base: str) -> dict:  # type: ignore[type-arg]
+def _started(page: Page, base: str) -> dict[str, Any]:
     """The match the page was just taken to (its table open): its public state."""
     page.wait_for_url("**/m/*")
     page.wait_for_selector("#hand button")
     match_id, _, seat = held(page)
     assert seat == 0
-    return call(base, "GET", f"/v1/matches/{match_id}")  # type: ignore[no-any-return]
+    found: dict[str, Any] = call(base, "GET", f"/v1/matches/{match_id}")
+    return found
 
 
 def test_first_screen_plays_in_one_click_keeps_the_choices_and_hides_the_form(
