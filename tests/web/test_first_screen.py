@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.web.support import call, held
+from tests.web.support import call, held, more_options
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -37,7 +37,8 @@ def test_first_screen_plays_in_one_click_keeps_the_choices_and_hides_the_form(
     """Rule: on a 375 x 667 phone the first screen shows Play (large, above the fold), the level, Match and "Join
     with a code", no form of a new match until "More options" opens it, and no sideways scroll (More options open
     too); Play starts a one-hand game against three bots at the chosen level; Match starts a match of the hands
-    chosen; back on the first screen the choices are kept, and Play alone starts the next game."""
+    chosen; back on the first screen the choices are kept, and Play alone starts the next game; the choices of the
+    full form under More options are kept too."""
     page = pages(viewport=PHONE_SMALL)
     page.goto(live_server + "/")
     play = page.wait_for_selector("#quick-game")
@@ -79,6 +80,19 @@ def test_first_screen_plays_in_one_click_keeps_the_choices_and_hides_the_form(
     page.goto(live_server + "/")
     assert page.input_value("#match-hands") == "2"
     assert page.is_visible("#mine-panel")  # the games started: to resume
+
+    more_options(page)  # the full form's choices are kept too
+    page.select_option("#players", "3")
+    page.select_option("#seat-1", "hard")
+    page.fill("#hands", "2")
+    page.fill("#turn-seconds", "30")
+    page.click("#create")
+    made = _started(page, live_server)
+    assert made["rules"]["hands"] == 2 and [s.get("bot") for s in made["seats"]] == [None, "hard", "medium"]
+    page.goto(live_server + "/")
+    more_options(page)
+    kept = [page.input_value(f"#{field}") for field in ("players", "seat-1", "seat-2", "hands", "turn-seconds")]
+    assert kept == ["3", "hard", "medium", "2", "30"]
 
 
 def test_first_screen_in_vietnamese(pages: PageFactory, live_server: str) -> None:

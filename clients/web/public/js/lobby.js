@@ -21,6 +21,7 @@ import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 
 /** Rule parameters in the form's main part; the others (but `players`, which the seats decide) go under "More rules". */
 const MAIN_RULES = ["hands", "scoring"];
+const FORM_KEY = "tienlen.form";
 
 /** @param {string} id @param {string} text @param {string[]} values @param {(v: string) => string} name @param {string} [chosen] */
 const select = (id, text, values, name, chosen) => {
@@ -187,9 +188,37 @@ function createForm(catalog, createButton, error, go) {
   preset.input.addEventListener("change", usePreset);
   players.input.addEventListener("change", showSeats);
   usePreset();
+  /** The form's choices (but the name, kept as "tienlen.name"), kept at each Create and put back the next time. */
+  const choices = () => ({
+    players: players.input.value, seats: seatKinds.map((s) => s.input.value), preset: preset.input.value,
+    rules: Object.fromEntries(rules.map((r) => [r.name, r.get()])), clock: clock.input.value,
+    timeouts: timeouts.input.value, takeover: takeover.input.value, listed: listed.input.checked,
+  });
+  const restore = () => {
+    /** @type {Partial<ReturnType<typeof choices>>} */
+    let kept;
+    try {
+      kept = JSON.parse(localStorage.getItem(FORM_KEY) ?? "{}") ?? {};
+    } catch {
+      return;
+    }
+    /** A select keeps only a value it offers. @param {HTMLSelectElement} input @param {unknown} value */
+    const choose = (input, value) => { if ([...input.options].some((o) => o.value === value)) input.value = String(value); };
+    choose(players.input, kept.players);
+    seatKinds.forEach((s, i) => choose(s.input, kept.seats?.[i]));
+    choose(preset.input, kept.preset);
+    usePreset();
+    for (const rule of rules) if (kept.rules && rule.name in kept.rules) rule.set(kept.rules[rule.name]);
+    if (typeof kept.clock === "string") clock.input.value = kept.clock;
+    if (typeof kept.timeouts === "string") timeouts.input.value = kept.timeouts;
+    choose(takeover.input, kept.takeover);
+    listed.input.checked = kept.listed === true;
+  };
+  restore();
   showSeats();
 
   const create = async () => {
+    localStorage.setItem(FORM_KEY, JSON.stringify(choices()));
     const session = signedIn();
     if (!session) localStorage.setItem("tienlen.name", name.input.value);
     const host = session ? session.name : name.input.value;
