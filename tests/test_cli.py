@@ -40,6 +40,25 @@ def test_serve_on_a_taken_port_exits_at_once_with_the_reason(redis_server: Local
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
 
 
+@pytest.mark.parametrize("command", [["serve", "--workers", "1"], ["openapi"], ["replay", "-"]])
+def test_a_bad_engine_switch_stops_every_command_with_one_line_and_status_2(command: list[str], tmp_path: Path) -> None:
+    """Rule (settings): a TIENLEN_ENGINE the engine refuses is one line ``tienlen: ...`` and exit 2, no traceback."""
+    result = subprocess.run(
+        [sys.executable, "-m", "tienlen", *command],
+        env=os.environ | {"TIENLEN_ENGINE": "turbo", "TIENLEN_DATA_DIR": str(tmp_path / "data")},
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "tienlen: TIENLEN_ENGINE='turbo': expected one of python, compiled (or unset)"
+    ]
+    assert not (tmp_path / "data").exists()
+
+
 def test_a_free_port_is_free() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

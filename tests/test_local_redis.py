@@ -18,7 +18,7 @@ import pytest
 import redis
 
 from tests.support.processes import alive
-from tienlen.local_redis import DataDirInUseError, LocalRedis, find_redis_server, free_port
+from tienlen.local_redis import DataDirError, DataDirInUseError, LocalRedis, find_redis_server, free_port
 from tienlen.local_redis.lock import LOCK_FILE, DataDirLock
 
 
@@ -161,6 +161,15 @@ def test_a_second_server_on_the_same_data_dir_is_refused_naming_the_holder(tmp_p
         assert (tmp_path / "redis" / LOCK_FILE).read_text() == f"{os.getpid()}\n"
     with second:  # the first stopped: its lock is gone
         assert second.ping()
+
+
+def test_a_data_dir_that_cannot_be_made_is_refused_naming_it_and_why(tmp_path: Path) -> None:
+    """Rule: a directory that cannot be made (a file is in its way) is a DataDirError naming it, not an OSError."""
+    (tmp_path / "a-file").write_text("not a directory")
+    server = LocalRedis(tmp_path / "a-file" / "redis")
+    with pytest.raises(DataDirError, match=r"a-file/redis cannot be made or locked: Not a directory") as refused:
+        server.start()
+    assert refused.value.data_dir == tmp_path / "a-file" / "redis" and not server.running
 
 
 def test_the_redis_child_holds_the_lock_as_long_as_it_runs(tmp_path: Path) -> None:

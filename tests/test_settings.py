@@ -31,6 +31,7 @@ BAD = [
     ("REDIS_URL", "localhost:6379", "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL"),
     ("REDIS_URL", "http://example.com", "REDIS_URL must be a redis://"),
     ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
+    ("TIENLEN_DATA_DIR", "{file}/redis", "TIENLEN_DATA_DIR: {file}/redis cannot be made or locked: Not a directory"),
     ("TIENLEN_REDIS_CLUSTER", "maybe", "TIENLEN_REDIS_CLUSTER must be 1 or 0, not 'maybe'"),
     ("TIENLEN_REDIS_SENTINELS", "10.0.0.1", "TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas"),
     ("TIENLEN_REDIS_SENTINELS", "a:1,b:x", "TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas"),

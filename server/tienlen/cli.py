@@ -15,22 +15,17 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .serving import (
-    DEFAULT_HOST,
-    DEFAULT_PORT,
-    DEFAULT_THREADS,
-    DEFAULT_WORKER_CLASS,
-    DEFAULT_WORKERS,
-    WORKER_CLASSES,
-    ServeConfig,
-    serve,
-)
-
 __all__ = ["build_parser", "main"]
+
+# Exit status of a setting that cannot be used, here and in tienlen serve (this module's top imports nothing of
+# the server, so it can say so even when the engine refuses TIENLEN_ENGINE as it is imported).
+BAD_SETTING_STATUS = 2
 
 
 def _serve(args: argparse.Namespace) -> int:
     """Run the server (see :mod:`tienlen.serving`)."""
+    from .serving import ServeConfig, serve
+
     return serve(ServeConfig(args.host, args.port, args.workers, args.worker_class, args.threads))
 
 
@@ -93,7 +88,16 @@ def _port(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for ``tienlen``."""
+    """The argument parser for ``tienlen``; imports the server (and so the engine, which reads ``TIENLEN_ENGINE``)."""
+    from .serving import (
+        DEFAULT_HOST,
+        DEFAULT_PORT,
+        DEFAULT_THREADS,
+        DEFAULT_WORKER_CLASS,
+        DEFAULT_WORKERS,
+        WORKER_CLASSES,
+    )
+
     parser = argparse.ArgumentParser(prog="tienlen", description="Tiến Lên game server")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -150,8 +154,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``tienlen`` command; returns the process exit status."""
-    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    """Entry point of the ``tienlen`` command; returns the process exit status.
+
+    A ``TIENLEN_ENGINE`` the engine refuses as it is imported (:class:`~tienlen.engine.accel.CompiledCoreError`,
+    an ImportError that names its ``setting``; the class cannot be imported here, its module being the one that
+    failed) stops every command with one line and exit 2, as any other setting stops ``tienlen serve``.
+    """
+    try:
+        parser = build_parser()
+    except ImportError as error:
+        if getattr(error, "setting", None) is None:
+            raise
+        print(f"tienlen: {error}", file=sys.stderr, flush=True)
+        return BAD_SETTING_STATUS
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)
 

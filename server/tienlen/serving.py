@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
-from .local_redis import DataDirInUseError, LocalRedis
+from .cli import BAD_SETTING_STATUS
+from .local_redis import DataDirError, DataDirInUseError, LocalRedis
 from .logs import logging_config
 from .settings import Settings, SettingsError, misspelt
 
@@ -55,7 +56,6 @@ WORKER_CLASS_PATHS = {"gevent": "tienlen.http_workers.OneWriteGeventWorker", "gt
 WORKER_CLASSES = tuple(WORKER_CLASS_PATHS)
 DEFAULT_WORKER_CLASS = "gevent"
 SPARE_CONNECTIONS = 1000  # connections a gevent worker takes beyond its waiting clients
-BAD_SETTING_STATUS = 2  # exit status of a setting that cannot be used
 REFUSED_STATUS = 1  # exit status when the port, the data directory or the private Redis is not to be had
 
 
@@ -297,8 +297,8 @@ def _durability_refusal(settings: Settings) -> str | None:
 def serve(config: ServeConfig) -> int:
     """Run gunicorn until it is stopped, with a private Redis when ``REDIS_URL`` is not set; the exit status.
 
-    Nothing starts when a setting cannot be used (2), the port is taken (1),
-    or the private Redis's data directory is another server's (1).
+    Nothing starts when a setting cannot be used (2; a data directory that cannot be made too), the port
+    is taken (1), or the private Redis's data directory is another server's (1).
     """
     try:
         settings = Settings.load()
@@ -323,6 +323,8 @@ def serve(config: ServeConfig) -> int:
             embedded = LocalRedis(settings.data_dir, appendonly=True)
             try:
                 embedded.start()
+            except DataDirError as error:
+                return _refuse(f"TIENLEN_DATA_DIR: {error}", BAD_SETTING_STATUS)
             except DataDirInUseError as error:
                 way_out = "give this server a TIENLEN_DATA_DIR of its own, or set REDIS_URL to a running Redis"
                 return _refuse(f"{error}: {way_out}", REFUSED_STATUS)

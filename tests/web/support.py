@@ -48,6 +48,14 @@ def account(base: str, prefix: str) -> tuple[str, str]:
     return name, made["token"]
 
 
+def more_options(page: Page) -> None:
+    """Open the first screen's "More options" (the full form of a new match) and wait for its Create to work."""
+    page.wait_for_selector("#more-options > summary")
+    if not page.evaluate("document.querySelector('#more-options').open"):
+        page.click("#more-options > summary")
+    page.wait_for_selector("#create:not([disabled])")
+
+
 def seat_at(page: Page, base: str, match_id: str, seat: int, token: str, name: str) -> None:
     """Give the page a seat (as the lobby keeps it in localStorage) and open the match's table."""
     page.goto(base + "/")
@@ -90,6 +98,7 @@ __all__ = [
     "account",
     "call",
     "held",
+    "more_options",
     "new_name",
     "pick",
     "seat_at",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
-from tests.web.support import MY_TURN, PASSWORD, account, call, new_name
+from tests.web.support import MY_TURN, PASSWORD, account, call, more_options, new_name
 from tests.web.test_table_pages import _contrast
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_
     ann = account_pages()
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=account_server)
     ann.goto(account_server + "/")
-    ann.wait_for_selector("#create:not([disabled])")
+    more_options(ann)
     assert ann.locator("#sign-in-link").is_visible()
     ann.select_option("#players", "2")
     ann.select_option("#seat-1", "open")
@@ -241,7 +241,7 @@ def test_signed_out_join_with_a_code_takes_a_name_and_everything_fits_a_phone(
     code = created["match"]["room_code"]
     page = account_pages(viewport=PHONE)
     page.goto(account_server + "/")
-    page.wait_for_selector("#create:not([disabled])")
+    more_options(page)
     page.select_option("#seat-1", "open")
     page.click("#create")
     page.wait_for_selector("#signup-name")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import PageFactory
+from tests.web.support import more_options
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -32,7 +33,7 @@ def _add_esperanto(route: Route) -> None:
 
 def _lobby(page: Page, base: str) -> None:
     page.goto(base + "/")
-    page.wait_for_selector("#create:not([disabled])")
+    more_options(page)
 
 
 def test_the_language_menu_offers_each_language_of_the_list_by_its_own_name(

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import PHONE, QUEUE_FILL_S, SCREENSHOTS, PageFactory
-from tests.web.support import MY_TURN, PASSWORD, account, call, new_name
+from tests.web.support import MY_TURN, PASSWORD, account, call, more_options, new_name
 from tests.web.test_accounts_rooms import _play_to_the_end, _signed_in
 from tests.web.test_table_pages import _contrast
 
@@ -50,7 +50,9 @@ def test_play_now_seats_the_account_at_a_table_with_three_bots_within_the_fill_t
     page.wait_for_url(queue_server + "/")
     play = page.locator("#play-now")
     expect(play).to_have_text("Play now")
-    assert page.locator("main > section").first.get_attribute("id") == "play-now-panel"  # first on the screen
+    shown = page.locator("main > section:visible").evaluate_all("ss => ss.map(s => s.id)")
+    assert shown[:2] == ["start-panel", "play-now-panel"], shown  # next to Play, at the top of the first screen
+    assert play.bounding_box()["y"] + 40 < page.viewport_size["height"]  # type: ignore[index]  # above the fold
     wide = "document.documentElement.scrollWidth"
     assert page.evaluate(wide) <= PHONE["width"]
     assert _contrast(page) == []
@@ -164,7 +166,7 @@ def test_play_now_is_offered_only_signed_in(account_pages: PageFactory, account_
     """Rule: signed out, the lobby has no Play now (quick play takes an account)."""
     page = account_pages()
     page.goto(account_server + "/")
-    page.wait_for_selector("#create:not([disabled])")
+    more_options(page)
     assert page.locator("#play-now").is_hidden()
 
 

@@ -94,7 +94,7 @@ def test_after_leave_nothing_is_asked_with_the_revoked_token(pages: PageFactory,
     page.click("#leave")
     page.click("#leave-yes")
     page.wait_for_url(live_server + "/")
-    page.wait_for_selector("#create")
+    page.wait_for_selector("#quick-game")
     page.wait_for_timeout(3_500)  # the showing of the bot's play is over meanwhile
     assert "answered" in sent, sent
     assert sent[sent.index("answered") + 1 :] == [], sent
@@ -119,20 +119,30 @@ def test_wait_for_your_turn_is_gone_once_the_match_is_over(pages: PageFactory, l
 
 
 @pytest.mark.parametrize("by", ["keyboard", "click"])
-def test_hint_keeps_the_focus_on_hint_and_picks_its_cards(pages: PageFactory, live_server: str, by: str) -> None:
-    """Rule: Hint (Enter on it, or a click) picks the hinted cards and leaves the focus on Hint, not on a card."""
+def test_hint_explains_a_suggested_action_and_may_select_cards(pages: PageFactory, live_server: str, by: str) -> None:
+    """Rule (the reference game's words): "Hint explains a suggested action and may select cards." Hint (Enter on
+    it, or a click) says the action and why, picks exactly the advised cards in the hand, and leaves the focus on
+    Hint, not on a card."""
     match_id, ann, _ = _two_remote_seats(live_server)
     page = pages()
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_function(MY_TURN)
-    if by == "keyboard":
-        page.focus("#hint")
-        page.keyboard.press("Enter")
-    else:
-        page.click("#hint")
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as caught:
+        if by == "keyboard":
+            page.focus("#hint")
+            page.keyboard.press("Enter")
+        else:
+            page.click("#hint")
+    advice = caught.value.json()
     page.wait_for_function("document.querySelector('#hint-text').textContent !== ''")
     page.wait_for_function(MY_TURN)
-    assert page.locator("#hand button[aria-pressed=true]").count() >= 1  # the lead with 3♠ the hint advises
+    assert advice["action"]["type"] == "play"  # the lead, with 3♠
+    picked = page.locator("#hand button[aria-pressed=true]").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    assert sorted(picked) == sorted(advice["action"]["cards"])
+    said = page.inner_text("#hint-text")
+    what, _, why = said.partition(". ")
+    assert what.startswith("Hint: ") and len(what) > len("Hint: ") and why.strip(), said  # the action, and why
+    assert page.is_enabled("#play")  # the picked cards can be played at once
     assert page.evaluate("document.activeElement.id") == "hint"
 
 
@@ -186,3 +196,19 @@ def test_every_log_line_begins_with_a_capital_letter(pages: PageFactory, live_se
     lines = page.locator("#log li").all_inner_texts()
     assert YOU_PLAYED_THE_3S[lang] in lines and A_BOT_PLAYS_FOR_BO[lang] in lines, lines
     assert [line for line in lines if not line[:1].isupper() and not line[:1].isdigit()] == [], lines
+
+
+def test_the_turn_highlight_moves_with_each_play_shown(pages: PageFactory, live_server: str) -> None:
+    """Rule: while another seat's play is being shown (at the page's pace) the seat highlighted as on turn is the one
+    whose turn that play made it, not the one of the view read before it (it used to catch up only after the pause)."""
+    match_id, ann, bo = _two_remote_seats(live_server)
+    page = pages(pace=3_000)
+    seat_at(page, live_server, match_id, 0, ann, "Ann")
+    page.wait_for_function(MY_TURN)
+    pick(page, ["3S", "3C"])
+    page.click("#play")
+    page.wait_for_selector("#seats .on-turn[data-seat='1']")  # Bo's turn
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
+    page.wait_for_selector("#log li[data-type=played][data-seat='1']")  # Bo's pair, shown for 3 s
+    assert page.inner_text("#showing") != "", "Bo's play is still being shown"
+    assert page.locator("#seats .on-turn").evaluate_all("ss => ss.map(s => s.dataset.seat)") == ["0"]

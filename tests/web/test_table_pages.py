@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
-from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, held, pick, seat_at
+from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, held, more_options, pick, seat_at
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -24,6 +24,7 @@ def test_lobby_creates_with_its_options_lists_open_matches_joins_by_link(pages: 
     sees it among the open matches and reaches its join form by pasting the link."""
     ann = pages()
     ann.goto(live_server + "/")
+    more_options(ann)
     ann.fill("#name", "Ann")
     ann.select_option("#players", "3")
     assert ann.locator("#seat-3").is_hidden()  # only the seats of 3 players
@@ -49,6 +50,7 @@ def test_lobby_creates_with_its_options_lists_open_matches_joins_by_link(pages: 
     ]
     bo = pages()
     bo.goto(live_server + "/")
+    more_options(bo)
     bo.wait_for_selector(f"#open-matches a[href='/m/{match_id}']")
     bo.fill("#join-by-link", str(link))
     bo.click("#open-link")
@@ -66,7 +68,7 @@ def test_lobby_reads_the_rules_from_the_contract_and_its_more_rules_reach_the_ma
     catalog = call(live_server, "GET", "/v1/rules")
     page = pages()
     page.goto(live_server + "/")
-    page.wait_for_selector("#create:not([disabled])")
+    more_options(page)
     assert page.locator("#preset option").evaluate_all("os => os.map(o => o.value)") == list(catalog["presets"])
     assert (
         page.locator("#bombs option").evaluate_all("os => os.map(o => o.value)")
@@ -113,7 +115,7 @@ def test_lobby_at_phone_width_scrolls_no_sideways_and_creates(pages: PageFactory
     call(live_server, "POST", "/v1/matches", {"seats": [{"name": "W" * 40}, {"open": True}], "listed": True})
     page = pages(viewport=PHONE)
     page.goto(live_server + "/")
-    page.wait_for_selector("#create:not([disabled])")
+    more_options(page)
     page.click("#more-rules summary")
     page.wait_for_selector("#bombs")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -137,6 +139,7 @@ def test_lobby_shows_the_servers_refusal(pages: PageFactory, live_server: str) -
     """A match the server refuses (no scoring over two hands) shows the server's message."""
     page = pages()
     page.goto(live_server + "/")
+    more_options(page)
     page.fill("#hands", "2")
     page.select_option("#scoring", "none")
     with page.expect_response(lambda r: r.url.endswith("/v1/matches") and r.request.method == "POST") as caught:
@@ -151,6 +154,7 @@ def test_reload_mid_hand_resumes_the_same_seat(pages: PageFactory, live_server: 
     """The token kept in localStorage brings the page back to the same seat, cards and events; the lobby lists it."""
     page = pages()
     page.goto(live_server + "/")
+    more_options(page)
     page.click("#create")
     page.wait_for_function(MY_TURN)
     page.click("#hint")
@@ -190,6 +194,7 @@ def test_two_browsers_play_through_the_join_link_and_see_each_other(pages: PageF
     plays live (the stream) and the seat on turn changes hands."""
     ann, bo = pages(), pages(viewport=PHONE)
     ann.goto(live_server + "/")
+    more_options(ann)
     ann.fill("#name", "Ann")
     ann.select_option("#players", "2")
     ann.select_option("#seat-1", "open")
@@ -229,14 +234,17 @@ def test_vietnamese_texts_switch_in_place_and_both_tables_have_every_text(pages:
     languages' tables have the same keys."""
     page = pages()
     page.goto(live_server + "/")
+    more_options(page)
     missing = page.evaluate("""() => import('/web/js/i18n.js').then(({TEXTS}) => {
         const keys = Object.fromEntries(Object.entries(TEXTS).map(([lang, texts]) => [lang, Object.keys(texts)]));
         return {vi: keys.en.filter(k => !keys.vi.includes(k)), en: keys.vi.filter(k => !keys.en.includes(k))};
     })""")
     assert missing == {"vi": [], "en": []}
     page.select_option("#lang", "vi")
+    page.click("#more-options > summary:has-text('Thêm tùy chọn')")  # the lobby drawn again, in Vietnamese
     page.wait_for_selector("text=Ván mới")
     page.reload()
+    more_options(page)
     assert page.inner_text("#create") == "Tạo"
     assert page.evaluate("document.documentElement.lang") == "vi"
     created = call(
@@ -244,7 +252,7 @@ def test_vietnamese_texts_switch_in_place_and_both_tables_have_every_text(pages:
     )
     seat_at(page, live_server, created["match_id"], 0, created["tokens"][0]["token"], "An")
     page.wait_for_function(MY_TURN)
-    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3 bích"
+    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3♠, 3 bích"
     assert page.inner_text("#play") == "Đánh"
     page.click("#hand button[data-card='3S']")
     page.click("#hand button[data-card='3C']")
@@ -266,7 +274,7 @@ def test_colours_pass_wcag_aa_contrast(pages: PageFactory, live_server: str) -> 
     on white."""
     page = pages()
     page.goto(live_server + "/")
-    page.wait_for_selector("#create:not([disabled])")
+    more_options(page)
     page.click("#more-rules summary")  # the rules' descriptions too
     assert _contrast(page) == []
     page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<p style=\"color:#999\">grey</p>')")

@@ -13,7 +13,17 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import PHONE, SCREENSHOTS, PageFactory
-from tests.web.support import MY_TURN, MY_TURN_OR_OVER, TWO_SEAT_DEAL, call, held, pick, seat_at, selection
+from tests.web.support import (
+    MY_TURN,
+    MY_TURN_OR_OVER,
+    TWO_SEAT_DEAL,
+    call,
+    held,
+    more_options,
+    pick,
+    seat_at,
+    selection,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
@@ -37,6 +47,7 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
     selection of our own on odd ones) until the hand's result; Rematch opens the next match; Leave ends the seat."""
     page = pages()
     page.goto(live_server + "/")
+    more_options(page)
     page.fill("#name", "Ann")
     for seat in (1, 2, 3):
         page.select_option(f"#seat-{seat}", "easy")
@@ -86,7 +97,7 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
     page.click("#leave")
     page.click("#leave-yes")  # Leave asks first
     page.wait_for_url(live_server + "/")
-    page.wait_for_selector("#create")
+    page.wait_for_selector("#quick-game")
     assert next_id not in page.evaluate("localStorage.getItem('tienlen.seats')")
     left = call(live_server, "GET", f"/v1/matches/{next_id}")
     assert left["seats"][me]["left"] is True
@@ -104,7 +115,7 @@ def test_live_line_judges_the_selection_from_legal_alone(pages: PageFactory, liv
     page = pages()
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_function(MY_TURN)
-    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3 of spades"
+    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3♠, 3 of spades"
     assert page.locator("#hand button").all_inner_texts()[:3] == ["3♠", "3♣", "5♠"]  # low to high
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
@@ -275,6 +286,7 @@ def test_bots_plays_are_shown_one_after_another(pages: PageFactory, live_server:
     well over (n - 1) x 350 ms even on a busy machine), and our turn comes only after the last one."""
     page = pages(pace=None)
     page.goto(live_server + "/")
+    more_options(page)
     page.click("#create")
     page.wait_for_url("**/m/*")
     page.wait_for_function(MY_TURN)

@@ -172,9 +172,15 @@ return {current, redis.call('PTTL', KEYS[1])}
 """
 
 
+GUARDED_SCHEMES = ("redis", "rediss", "unix", "redis+cluster")  # the store URIs our own storages count on
+
+
 def storage_uri(store: MatchStore) -> str:
-    """Our storage beside the matches: the store's own ``limits`` URI, ``tienlen+`` first (guarded, one call)."""
-    return SCHEME_PREFIX + store.limits_uri()
+    """Where the limits are counted: beside the matches, the store's own ``limits`` URI. On Redis, ``tienlen+``
+    first (our guarded storages, counting in one call); another store's URI (e.g. ``memory://`` or
+    ``mongodb://``) goes to the ``limits`` library's own storage for it, so a new store needs no edit here."""
+    uri = store.limits_uri()
+    return SCHEME_PREFIX + uri if uri.split("://", 1)[0] in GUARDED_SCHEMES else uri
 
 
 def _windows() -> dict[str, tuple[int, float]]:
@@ -276,16 +282,19 @@ def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: B
             parse_many(text)
         except ValueError as error:
             raise ValueError(f"TIENLEN_RATE_LIMITS: {kind}={text!r} is not a limit: {error}") from None
-    options: dict[str, Any] = {
-        "socket_timeout": settings.redis_timeout_s,
-        "socket_connect_timeout": settings.redis_timeout_s,
-        "retry": Retry(NoBackoff(), 0),  # fail fast, as the store does
-        "breaker": breaker,
-    }
+    uri = storage_uri(store)
+    options: dict[str, Any] = {}
+    if uri.startswith(SCHEME_PREFIX):
+        options = {
+            "socket_timeout": settings.redis_timeout_s,
+            "socket_connect_timeout": settings.redis_timeout_s,
+            "retry": Retry(NoBackoff(), 0),  # fail fast, as the store does
+            "breaker": breaker,
+        }
     limiter = Limiter(
         by_address,
         app=app,
-        storage_uri=storage_uri(store),
+        storage_uri=uri,
         storage_options=options,
         strategy="fixed-window",
         key_prefix=KEY_PREFIX,

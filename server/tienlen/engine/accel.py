@@ -44,6 +44,8 @@ CompiledEvent = tuple[str, int] | tuple[str, int, int] | tuple[str, int, int, in
 class CompiledCoreError(ImportError):
     """``TIENLEN_ENGINE`` asks for an engine this machine does not have (or names none)."""
 
+    setting = ENGINE_VARIABLE  # the variable refused: the ``tienlen`` command says it in one line and exits 2
+
 
 class CompiledHand(Protocol):
     """One hand in play inside the compiled core (``tienlen_native.Hand``)."""

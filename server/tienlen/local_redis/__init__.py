@@ -21,15 +21,15 @@ One module per job:
   being stopped by the wrong process;
 - :mod:`.lock`: the lock on its data directory that keeps a second server
   out of the same append-only file (:class:`DataDirInUseError` names the
-  holder's pid);
+  holder's pid; :class:`DataDirError` a directory that cannot be made);
 - :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket.
 """
 
 from __future__ import annotations
 
 from .binary import find_redis_server
-from .lock import DataDirInUseError
+from .lock import DataDirError, DataDirInUseError
 from .ports import free_port
 from .process import LocalRedis
 
-__all__ = ["DataDirInUseError", "LocalRedis", "find_redis_server", "free_port"]
+__all__ = ["DataDirError", "DataDirInUseError", "LocalRedis", "find_redis_server", "free_port"]

@@ -17,7 +17,7 @@ import fcntl
 import os
 from pathlib import Path
 
-__all__ = ["LOCK_FILE", "DataDirInUseError", "DataDirLock"]
+__all__ = ["LOCK_FILE", "DataDirError", "DataDirInUseError", "DataDirLock"]
 
 LOCK_FILE = "tienlen.lock"
 
@@ -31,6 +31,15 @@ class DataDirInUseError(RuntimeError):
         self.holder = holder
         who = f"pid {holder}" if holder is not None else "a process that did not write its pid"
         super().__init__(f"the Redis data directory {data_dir} is in use by another server ({who})")
+
+
+class DataDirError(RuntimeError):
+    """The data directory cannot be made, or its lock file not opened (a file in its way, no permission)."""
+
+    def __init__(self, data_dir: Path, error: OSError) -> None:
+        """Name the directory and why it cannot be used."""
+        self.data_dir = data_dir
+        super().__init__(f"{data_dir} cannot be made or locked: {error.strerror or error}")
 
 
 class DataDirLock:

@@ -18,7 +18,7 @@ from typing import IO, Self
 
 from .binary import find_redis_server
 from .child import pdeathsig_preexec
-from .lock import DataDirLock
+from .lock import DataDirError, DataDirLock
 from .ports import free_port
 from .resp import send_command
 
@@ -147,12 +147,17 @@ class LocalRedis:
                 answer within about 10 seconds.
             DataDirInUseError: (a RuntimeError) another live process holds
                 ``data_dir``'s lock (:mod:`.lock`); its message names that pid.
+            DataDirError: (a RuntimeError) ``data_dir`` cannot be made or its
+                lock file not opened.
         """
         if self.running:
             raise RuntimeError(f"LocalRedis already running on port {self._port}")
         self.executable = find_redis_server()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock.acquire()  # before anything is written there; held until stop()
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self._lock.acquire()  # before anything is written there; held until stop()
+        except OSError as error:
+            raise DataDirError(self.data_dir, error) from error
         _INSTANCES.add(self)
         try:
             self._start_on_a_port()

@@ -136,6 +136,11 @@ export const LANGUAGES = [{
     next: "Next", next_hand: "Next hand", replay_at: "Hand {hand} of {hands}, move {step} of {steps}",
     replay_empty: "No hand was played.", last_play: "Last play, by {name}:",
     replay_keys: "The arrow keys ← → step too.", replay_not_finished: "The replay opens once the match is over.",
+    // --- A: the first screen (issue 27)
+    play_vs_bots: "Play against bots", play_game: "Play", level: "Level", level_easy: "Easy", level_medium: "Medium",
+    level_hard: "Hard", quick_game_about: "Quick game: one hand against three bots.", match_game: "Match",
+    match_game_about: "Several hands against three bots; points by place.", more_options: "More options",
+    play_rated: "Rated play",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -247,6 +252,11 @@ export const LANGUAGES = [{
     next: "Tiếp", next_hand: "Ván sau", replay_at: "Ván {hand}/{hands}, nước {step}/{steps}",
     replay_empty: "Không có ván nào.", last_play: "Bài đánh gần nhất, của {name}:",
     replay_keys: "Phím mũi tên ← → cũng dùng được.", replay_not_finished: "Chỉ xem lại được khi trận đấu đã kết thúc.",
+    // --- A: the first screen (issue 27)
+    play_vs_bots: "Chơi với máy", play_game: "Chơi", level: "Mức độ", level_easy: "Dễ", level_medium: "Vừa",
+    level_hard: "Khó", quick_game_about: "Ván nhanh: một ván với ba máy.", match_game: "Trận đấu",
+    match_game_about: "Nhiều ván với ba máy; tính điểm theo thứ hạng.", more_options: "Thêm tùy chọn",
+    play_rated: "Chơi xếp hạng",
   },
 }];
 

@@ -1,7 +1,9 @@
 // @ts-check
 /**
- * The lobby: Play now (quick play, signed in), join with a room code, create a match (its rules read from GET /v1/rules; hosting open seats may need
- * an account: then the page offers to sign in), the open listed matches, join by link, yours.
+ * The lobby, the first screen: Play (a Quick game or a Match against bots: start.js), the matches to resume, Play now
+ * (quick play, signed in), join with a room code; behind "More options": creating a match with every option (its
+ * rules read from GET /v1/rules; hosting open seats may need an account: then the page offers to sign in), the open
+ * listed matches, join by link.
  */
 
 import { accountForms } from "./account.js";
@@ -11,17 +13,15 @@ import { h, message } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { forgetIfRevoked, signedIn } from "./session.js";
 import { playNowSection } from "./quickplay.js";
+import { LEVELS, startSection } from "./start.js";
 import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 
 /** @typedef {import("./api.js").BotLevel} BotLevel */
 /** @typedef {import("./api.js").RuleParameter} RuleParameter */
 
-/** The contract's bot levels: a record over its BotLevel enum, so tsc fails when the contract adds or drops one. */
-/** @type {Record<BotLevel, true>} */
-const LEVEL_SET = { easy: true, medium: true, hard: true };
-const LEVELS = /** @type {BotLevel[]} */ (Object.keys(LEVEL_SET));
 /** Rule parameters in the form's main part; the others (but `players`, which the seats decide) go under "More rules". */
 const MAIN_RULES = ["hands", "scoring"];
+const FORM_KEY = "tienlen.form";
 
 /** @param {string} id @param {string} text @param {string[]} values @param {(v: string) => string} name @param {string} [chosen] */
 const select = (id, text, values, name, chosen) => {
@@ -86,12 +86,14 @@ export async function showLobby(root, go) {
   const createButton = /** @type {HTMLButtonElement} */ (h("button", { id: "create", type: "button", disabled: true }, [t("start")]));
   const createPanel = h("section", { "aria-labelledby": "create-h", class: "panel" }, [h("h2", { id: "create-h" }, [t("create")])]);
   const mine = h("ul", { id: "my-matches" });
+  const mineSection = h("section", { "aria-labelledby": "mine-h", class: "panel", id: "mine-panel" }, [h("h2", { id: "mine-h" }, [t("your_matches")]), mine]);
   const showMine = () => {
     const ids = Object.keys(heldSeats());
-    mine.replaceChildren(...(ids.length ? ids.map((id) => h("li", {}, [
+    mineSection.hidden = ids.length === 0; // nothing to resume: the first screen stays short
+    mine.replaceChildren(...ids.map((id) => h("li", {}, [
       h("a", { href: `/m/${encodeURIComponent(id)}` }, [t("resume", { id })]), " ",
       h("button", { type: "button", class: "small", onclick: () => { forgetSeat(id); showMine(); } }, [t("forget")]),
-    ])) : [h("li", {}, [t("none")])]));
+    ])));
   };
   showMine();
   const open = h("ul", { id: "open-matches" });
@@ -108,9 +110,8 @@ export async function showLobby(root, go) {
   };
   const linkInput = /** @type {HTMLInputElement} */ (h("input", { id: "join-by-link", type: "text", inputmode: "url" }));
   const joinByLink = () => { const id = matchIdOf(linkInput.value); if (id) go(`/m/${encodeURIComponent(id)}`); };
-  root.replaceChildren(
-    quick.element,
-    codeSection(go),
+  // the full options (rules, seats, clocks, open seats), the listed matches and joining by link: one click away
+  const more = h("details", { id: "more-options" }, [h("summary", {}, [t("more_options")]),
     createPanel,
     h("section", { "aria-labelledby": "open-h", class: "panel" }, [
       h("h2", { id: "open-h" }, [t("open_matches")]), open,
@@ -121,8 +122,8 @@ export async function showLobby(root, go) {
       h("label", { for: "join-by-link" }, [t("link_or_id"), " ", linkInput]),
       h("button", { type: "button", id: "open-link", onclick: joinByLink }, [t("go")]),
     ]),
-    h("section", { "aria-labelledby": "mine-h", class: "panel" }, [h("h2", { id: "mine-h" }, [t("your_matches")]), mine]),
-  );
+  ]);
+  root.replaceChildren(startSection(go), mineSection, quick.element, codeSection(go), more);
   /** @type {api.Presets} */
   let catalog;
   try {
@@ -187,9 +188,37 @@ function createForm(catalog, createButton, error, go) {
   preset.input.addEventListener("change", usePreset);
   players.input.addEventListener("change", showSeats);
   usePreset();
+  /** The form's choices (but the name, kept as "tienlen.name"), kept at each Create and put back the next time. */
+  const choices = () => ({
+    players: players.input.value, seats: seatKinds.map((s) => s.input.value), preset: preset.input.value,
+    rules: Object.fromEntries(rules.map((r) => [r.name, r.get()])), clock: clock.input.value,
+    timeouts: timeouts.input.value, takeover: takeover.input.value, listed: listed.input.checked,
+  });
+  const restore = () => {
+    /** @type {Partial<ReturnType<typeof choices>>} */
+    let kept;
+    try {
+      kept = JSON.parse(localStorage.getItem(FORM_KEY) ?? "{}") ?? {};
+    } catch {
+      return;
+    }
+    /** A select keeps only a value it offers. @param {HTMLSelectElement} input @param {unknown} value */
+    const choose = (input, value) => { if ([...input.options].some((o) => o.value === value)) input.value = String(value); };
+    choose(players.input, kept.players);
+    seatKinds.forEach((s, i) => choose(s.input, kept.seats?.[i]));
+    choose(preset.input, kept.preset);
+    usePreset();
+    for (const rule of rules) if (kept.rules && rule.name in kept.rules) rule.set(kept.rules[rule.name]);
+    if (typeof kept.clock === "string") clock.input.value = kept.clock;
+    if (typeof kept.timeouts === "string") timeouts.input.value = kept.timeouts;
+    choose(takeover.input, kept.takeover);
+    listed.input.checked = kept.listed === true;
+  };
+  restore();
   showSeats();
 
   const create = async () => {
+    localStorage.setItem(FORM_KEY, JSON.stringify(choices()));
     const session = signedIn();
     if (!session) localStorage.setItem("tienlen.name", name.input.value);
     const host = session ? session.name : name.input.value;

@@ -8,12 +8,7 @@ import { drawAccountBar, showAccount } from "./account.js";
 import { h } from "./dom.js";
 import { listenToInbox } from "./inbox.js";
 import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
-import { showLeaderboard } from "./leaderboard.js";
-import { showLobby } from "./lobby.js";
-import { showProfile } from "./profile.js";
-import { showReplay } from "./replay.js";
 import { checkSession, onSessionChange, signedIn } from "./session.js";
-import { showTable } from "./table.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const switcher = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
@@ -34,12 +29,13 @@ async function route() {
   const replay = path.match(/^\/m\/([^/]+)\/replay$/);
   const profile = path.match(/^\/p\/([^/]+)$/);
   let stopView = () => {};
-  if (match) stopView = await showTable(root, decodeURIComponent(match[1]), go);
-  else if (replay) stopView = await showReplay(root, decodeURIComponent(replay[1]));
-  else if (profile) stopView = await showProfile(root, decodeURIComponent(profile[1]), go);
-  else if (path === "/leaderboard") await showLeaderboard(root);
+  // each screen loads its own modules when it is first shown (a table opened by its link loads no lobby)
+  if (match) stopView = await (await import("./table.js")).showTable(root, decodeURIComponent(match[1]), go);
+  else if (replay) stopView = await (await import("./replay.js")).showReplay(root, decodeURIComponent(replay[1]));
+  else if (profile) stopView = await (await import("./profile.js")).showProfile(root, decodeURIComponent(profile[1]), go);
+  else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
-  else stopView = await showLobby(root, go);
+  else stopView = await (await import("./lobby.js")).showLobby(root, go);
   if (mine === shown) stop = stopView;
   else stopView();
 }

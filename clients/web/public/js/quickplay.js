@@ -88,7 +88,7 @@ export function playNowSection(go) {
   const waiting = h("div", { id: "queue-waiting", class: "queue-row", hidden: true }, [cancel]);
   const held = h("div", { id: "queue-held", class: "queue-row", hidden: true }, [waitHeld, cancelHeld]);
   const element = h("section", { id: "play-now-panel", "aria-labelledby": "play-now-h", class: "panel quick-play" }, [
-    h("h2", { id: "play-now-h" }, [t("quick_play")]),
+    h("h2", { id: "play-now-h" }, [t("play_rated")]),
     h("p", { id: "play-now-about", class: "about" }, [t("play_now_about")]),
     h("div", { class: "queue-row" }, [play]), status, error, waiting, held,
   ]);

@@ -15,6 +15,24 @@ const PACE_MS = Number(localStorage.getItem("tienlen.pace") ?? "700");
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The seat on turn once `event` is shown, as the events tell it: after a play or a pass the next seat round the
+ * table still in the hand and not pass-locked; after a table cleared or a hand started its leader. The turn (and
+ * its highlight) thus moves with each play shown, not only once the showing ends; the view read after the showing
+ * has the last word (a locked seat that may still bomb a 2, say).
+ * @param {import("../api.js").SeatView} view the view with the event applied @param {MatchEvent} event
+ */
+function expectTurn(view, event) {
+  if (event.type === "hand_started" || event.type === "table_cleared") view.turn = event.leader;
+  else if (event.type === "hand_ended" || event.type === "match_ended") view.turn = null;
+  else if (event.type === "played" || event.type === "passed") {
+    const count = view.seats.length;
+    const next = Array.from({ length: count - 1 }, (_, i) => view.seats[(event.seat + 1 + i) % count])
+      .find((s) => s && s.place === null && !s.passed);
+    view.turn = next ? next.seat : event.seat;
+  }
+}
+
+/**
  * @typedef {object} Follower
  * @property {() => Promise<void>} refresh read the seat's view and, on its turn, its legal plays; then redraw
  * @property {() => Promise<void>} refreshShowingErrors refresh, a failure shown in the error line
@@ -63,7 +81,9 @@ export function follower({ state, redraw, showError }, show) {
     while (queue.length && !state.stopped) {
       const event = /** @type {MatchEvent} */ (queue.shift());
       show(event);
+      const unseen = event.seq > state.view.last_seq;
       applyEvent(state, event);
+      if (unseen) expectTurn(state.view, event);
       redraw();
       if ((event.type === "played" || event.type === "passed") && event.seat !== state.view.seat) await sleep(PACE_MS);
       if (event.type === "hand_ended") await sleep(PACE_MS * 3); // the hand's end on the felt for a moment

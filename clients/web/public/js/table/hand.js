@@ -36,7 +36,7 @@ export function handPart({ state, redraw }) {
   };
   const draw = () => {
     hand.replaceChildren(...sorted(state.view.cards).map((card) => h("button", {
-      type: "button", class: isRed(card) ? "card red" : "card", "data-card": card, "data-suit": suitOf(card), "aria-label": label(card),
+      type: "button", class: isRed(card) ? "card red" : "card", "data-card": card, "data-suit": suitOf(card), "aria-label": `${face(card)}, ${label(card)}`, // A: the name holds the face seen (WCAG 2.5.3, axe)
       "aria-pressed": state.selected.has(card) ? "true" : "false",
       onclick: () => toggle(card),
       onkeydown: (/** @type {KeyboardEvent} */ e) => moveFocus(hand, e),

@@ -17,8 +17,9 @@ import { namer } from "./state.js";
  * @returns {{element: HTMLElement, show: (event: MatchEvent) => void, showHistory: () => Promise<void>}}
  */
 export function logPart(state) {
-  const log = h("ol", { id: "log", reversed: true, "aria-relevant": "additions" });
-  const element = h("section", { id: "events" }, [h("h2", {}, [t("log")]), log]);
+  // scrolled when long: focusable, so the keyboard scrolls it too
+  const log = h("ol", { id: "log", reversed: true, "aria-relevant": "additions", tabindex: 0, "aria-labelledby": "log-h" });
+  const element = h("section", { id: "events", "aria-labelledby": "log-h" }, [h("h2", { id: "log-h" }, [t("log")]), log]);
   /** @param {MatchEvent} event */
   const show = (event) => {
     const words = eventWords(event, namer(state));
