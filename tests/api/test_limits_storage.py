@@ -14,6 +14,7 @@ URIS = [
     ("rediss://cache.example:6380/0", "tienlen+rediss://cache.example:6380/0"),
     ("unix:///run/redis.sock", "tienlen+unix:///run/redis.sock"),
     ("redis+cluster://127.0.0.1:7000", "tienlen+redis+cluster://127.0.0.1:7000"),
+    ("redis+sentinel://10.0.0.1:26379/mymaster", "tienlen+redis+sentinel://10.0.0.1:26379/mymaster"),
     ("memory://", "memory://"),
     ("mongodb://db.example:27017", "mongodb://db.example:27017"),
 ]
