@@ -55,18 +55,22 @@ class _Deals:
 
     mode = "inferred"
 
-    def __init__(self, view: SeatView, events: list[ActionEvent], rng: random.Random) -> None:
+    def __init__(
+        self, view: SeatView, events: list[ActionEvent], rng: random.Random, *, deadline: float | None = None
+    ) -> None:
         self.view, self.rng = view, rng
         true = self.mode == "true_hands" or (self.mode == "true_in_endgame" and hard.in_endgame(view))
         named = self.mode in ("uniform", "chain", "model", "particles")
         self.source = "true" if true else self.mode if named else "ship"
-        sources: dict[str, type[DealSource]] = {
-            "chain": DealChain,
-            "model": ModelDeals,
-            "particles": ParticleDeals,
-            "ship": SHIPPED_SOURCE,
-        }
-        self.chain = sources[self.source](view, events, rng) if self.source in sources else None
+        self.chain: DealChain | ModelDeals | DealSource | None = None
+        if self.source == "chain":
+            self.chain = DealChain(view, events, rng)
+        elif self.source == "model":
+            self.chain = ModelDeals(view, events, rng)
+        elif self.source == "particles":
+            self.chain = ParticleDeals(view, events, rng, deadline=deadline)
+        elif self.source == "ship":
+            self.chain = SHIPPED_SOURCE(view, events, rng, deadline=deadline)
 
     @property
     def work(self) -> int:

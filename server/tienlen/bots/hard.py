@@ -2,8 +2,9 @@
 
 It deals the unseen cards to the other seats consistently with their card
 counts (with fewer than four players the rest stay out of play), drawing deals
-by how likely the other seats' plays and passes were under the Medium policy
-(:mod:`.sampling`, :mod:`.infer`), plays each candidate out on those deals with
+from a learned card model and weighing them by how likely the other seats' plays
+and passes were under the Medium policy (:mod:`.particles`, :mod:`.cardmodel`,
+:mod:`.infer`; :data:`DEAL_SOURCE`), plays each candidate out on those deals with
 the Medium policy for all seats until the first seat is out, and picks the
 candidate with the best mean value: points for the (estimated) finishing place
 plus a large first-place bonus. Candidates are compared by sequential halving
@@ -40,7 +41,9 @@ class DealSource(Protocol):
 
     work: int
 
-    def __init__(self, view: SeatView, events: list[ActionEvent], rng: random.Random) -> None: ...
+    def __init__(
+        self, view: SeatView, events: list[ActionEvent], rng: random.Random, *, deadline: float | None = None
+    ) -> None: ...
 
     def next_deal(self) -> list[int]:
         """The next deal: a hand a seat, the seat's own hand as it is."""
@@ -234,7 +237,7 @@ def choose_hard(
     if not legal.plays:
         return medium
     deadline = None if budget_s is None else time.perf_counter() + budget_s
-    deals = DEAL_SOURCE(view, action_events(view), rng)
+    deals = DEAL_SOURCE(view, action_events(view), rng, deadline=deadline)
     steps = 0
     if in_endgame(view):
         forced, steps = endgame_move(view, legal, deals, deadline)
