@@ -1,7 +1,7 @@
 """``bench/hard_ceiling.py`` keeps working, and each of its modes gives Hard the deals it names.
 
 The benchmark swaps Hard's source of deals (true hands, uniform deals, the
-shipped particles, the chain, the card model alone); these tests check the swap reaches the forked arena workers and
+shipped chain, the particles, the card model alone); these tests check the swap reaches the forked arena workers and
 that each source deals what it says. Nothing is timed or compared for strength.
 """
 
@@ -20,7 +20,7 @@ import pytest
 from tienlen.bots import driver, hard
 from tienlen.bots.infer import action_events
 from tienlen.bots.medium import choose_medium
-from tienlen.bots.particles import ParticleDeals
+from tienlen.bots.sampling import DealChain
 from tienlen.engine.match import Match
 from tienlen.engine.rules import resolve_rules
 from tienlen.engine.views import SeatView, seat_view
@@ -67,7 +67,7 @@ def _position(endgame: bool) -> tuple[Match, SeatView]:
 )
 def test_each_mode_deals_what_it_names(mode: str, endgame: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever use_mode sets
-    monkeypatch.setattr(hard, "DEAL_SOURCE", ParticleDeals)
+    monkeypatch.setattr(hard, "DEAL_SOURCE", DealChain)
     bench = _bench()
     bench.use_mode(mode)
     match, view = _position(endgame)

@@ -20,7 +20,7 @@ import pytest
 from tienlen.bots import deal_seed, driver, hard
 from tienlen.bots.base import Action
 from tienlen.bots.medium import choose_medium
-from tienlen.bots.particles import ParticleDeals
+from tienlen.bots.sampling import DealChain
 from tienlen.engine.match import LegalPlays, Match
 from tienlen.engine.rules import resolve_rules
 from tienlen.engine.views import SeatView, seat_view
@@ -33,7 +33,7 @@ def bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """The benchmark module, loaded as its script runs (its folder first on the path)."""
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever use_mode sets
-    monkeypatch.setattr(hard, "DEAL_SOURCE", ParticleDeals)
+    monkeypatch.setattr(hard, "DEAL_SOURCE", DealChain)
     spec = importlib.util.spec_from_file_location("hard_decisions", ROOT / "bench" / "hard_decisions.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -2,9 +2,8 @@
 
 It deals the unseen cards to the other seats consistently with their card
 counts (with fewer than four players the rest stay out of play), drawing deals
-from a learned card model and weighing them by how likely the other seats' plays
-and passes were under the Medium policy (:mod:`.particles`, :mod:`.cardmodel`,
-:mod:`.infer`; :data:`DEAL_SOURCE`), plays each candidate out on those deals with
+by how likely the other seats' plays and passes were under the Medium policy
+(:mod:`.sampling`, :mod:`.infer`; :data:`DEAL_SOURCE`), plays each candidate out on those deals with
 the Medium policy for all seats until the first seat is out, and picks the
 candidate with the best mean value: points for the (estimated) finishing place
 plus a large first-place bonus. Candidates are compared by sequential halving
@@ -31,8 +30,8 @@ from .base import PASS_ACTION, Action, play_action
 from .endgame import forced_moves
 from .infer import ActionEvent, action_events
 from .medium import answer_score, choose_medium
-from .particles import ParticleDeals
 from .planner import plan_combos, plan_cost, plan_size
+from .sampling import DealChain
 from .sim import SimHand
 
 
@@ -59,7 +58,8 @@ ENDGAME_CARDS = 6
 ENDGAME_SAMPLES = 8
 ENDGAME_NODES = 3000  # positions searched per sampled deal
 ENDGAME_STEP_COST = 1  # simulated actions charged per searched position
-DEAL_SOURCE: type[DealSource] = ParticleDeals
+# The Metropolis chain: the card model's particles (.particles) measured no better in the search (docs/bots.md).
+DEAL_SOURCE: type[DealSource] = DealChain
 
 
 def candidates(view: SeatView, legal: LegalPlays, medium: Action) -> list[int]:
