@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-http bench-failover bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer bench-http bench-failover bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +86,14 @@ bench-hard-ceiling: $(RUNTIME)
 
 bench-hard-decisions: $(RUNTIME)
 	$(BIN)/python bench/hard_decisions.py
+
+# Hard's inference on its own: log-loss and accuracy of who holds each unseen card, against uniform, by phase
+bench-inference: $(RUNTIME)
+	$(BIN)/python bench/inference.py --deals 200 --particles 96 --chain-every 4
+
+# The card model (server/tienlen/bots/cardmodel.json) from Medium self-play, seeded: the same file every run
+train-infer: $(ENV)
+	$(BIN)/python bench/train_infer.py --deals 300
 
 bench-http: $(RUNTIME)
 	$(BIN)/python bench/http_load.py

@@ -5,7 +5,10 @@ This benchmark swaps that source of deals and plays the same arena
 (standard preset, duplicate deals) once per mode:
 
 - ``uniform``: deals drawn without any inference (every deal of the counts alike);
-- ``inferred``: Hard as it ships (deals weighted by the other seats' plays and passes);
+- ``inferred``: Hard as it ships (its own source of deals, whatever :data:`tienlen.bots.hard.DEAL_SOURCE` names);
+- ``chain``: the Metropolis chain (deals weighted by the other seats' plays and passes, :mod:`tienlen.bots.sampling`);
+- ``model``: deals drawn from the learned card model (:mod:`tienlen.bots.cardmodel`);
+- ``particles``: the card model's deals reweighted by Medium's choices (:mod:`tienlen.bots.particles`);
 - ``true_in_endgame``: the true hands once Hard's endgame search starts, inferred deals before;
 - ``true_hands``: the true hands at every decision.
 
@@ -28,12 +31,16 @@ from typing import Any
 
 from tienlen.bots import driver, hard
 from tienlen.bots.arena import ArenaConfig, format_table, run_arena
+from tienlen.bots.cardmodel import ModelDeals
+from tienlen.bots.hard import DealSource
 from tienlen.bots.infer import ActionEvent
+from tienlen.bots.particles import ParticleDeals
 from tienlen.bots.sampling import DealChain, sample_hands
 from tienlen.engine.match import Match
 from tienlen.engine.views import SeatView, seat_view
 
-MODES = ("uniform", "inferred", "true_in_endgame", "true_hands")
+MODES = ("uniform", "inferred", "true_in_endgame", "true_hands", "chain", "model", "particles")
+SHIPPED_SOURCE = hard.DEAL_SOURCE  # Hard's own source, before use_mode swaps it
 _playing: list[Match] = []  # the match whose seat views are being made (one at a time per process)
 
 
@@ -48,11 +55,22 @@ class _Deals:
 
     mode = "inferred"
 
-    def __init__(self, view: SeatView, events: list[ActionEvent], rng: random.Random) -> None:
+    def __init__(
+        self, view: SeatView, events: list[ActionEvent], rng: random.Random, *, deadline: float | None = None
+    ) -> None:
         self.view, self.rng = view, rng
         true = self.mode == "true_hands" or (self.mode == "true_in_endgame" and hard.in_endgame(view))
-        self.source = "true" if true else "uniform" if self.mode == "uniform" else "chain"
-        self.chain = DealChain(view, events, rng) if self.source == "chain" else None
+        named = self.mode in ("uniform", "chain", "model", "particles")
+        self.source = "true" if true else self.mode if named else "ship"
+        self.chain: DealChain | ModelDeals | DealSource | None = None
+        if self.source == "chain":
+            self.chain = DealChain(view, events, rng)
+        elif self.source == "model":
+            self.chain = ModelDeals(view, events, rng)
+        elif self.source == "particles":
+            self.chain = ParticleDeals(view, events, rng, deadline=deadline)
+        elif self.source == "ship":
+            self.chain = SHIPPED_SOURCE(view, events, rng, deadline=deadline)
 
     @property
     def work(self) -> int:
@@ -73,7 +91,7 @@ def use_mode(mode: str) -> None:
     _Deals.mode = mode
     # The two seams the diagnostic swaps: the view-maker of the bot loop and Hard's deal source.
     vars(driver)["seat_view"] = _recording_seat_view
-    vars(hard)["DealChain"] = _Deals
+    vars(hard)["DEAL_SOURCE"] = _Deals
 
 
 def mode_parser(doc: str | None, deals: int, modes: str) -> argparse.ArgumentParser:

@@ -1,7 +1,7 @@
 """``bench/hard_ceiling.py`` keeps working, and each of its modes gives Hard the deals it names.
 
 The benchmark swaps Hard's source of deals (true hands, uniform deals, the
-shipped chain); these tests check the swap reaches the forked arena workers and
+shipped chain, the particles, the card model alone); these tests check the swap reaches the forked arena workers and
 that each source deals what it says. Nothing is timed or compared for strength.
 """
 
@@ -62,15 +62,17 @@ def _position(endgame: bool) -> tuple[Match, SeatView]:
 
 
 @pytest.mark.parametrize("endgame", [False, True], ids=["midgame", "endgame"])
-@pytest.mark.parametrize("mode", ["true_hands", "uniform", "inferred", "true_in_endgame"])
+@pytest.mark.parametrize(
+    "mode", ["true_hands", "uniform", "inferred", "true_in_endgame", "chain", "model", "particles"]
+)
 def test_each_mode_deals_what_it_names(mode: str, endgame: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever use_mode sets
-    monkeypatch.setattr(hard, "DealChain", DealChain)
+    monkeypatch.setattr(hard, "DEAL_SOURCE", DealChain)
     bench = _bench()
     bench.use_mode(mode)
     match, view = _position(endgame)
     assert vars(driver)["seat_view"](match, view.seat) == view  # records the match for the true-hands sources
-    deals = vars(hard)["DealChain"](view, action_events(view), random.Random(1))
+    deals = vars(hard)["DEAL_SOURCE"](view, action_events(view), random.Random(1))
     drawn = [deals.next_deal() for _ in range(4)]
     for hands in drawn:
         assert hands[view.seat] == match.hands[view.seat]
@@ -80,4 +82,5 @@ def test_each_mode_deals_what_it_names(mode: str, endgame: bool, monkeypatch: py
         assert all(hands == match.hands for hands in drawn)
     else:  # the other seats hold many unseen cards: a uniform or inferred deal is almost never the true one
         assert any(hands != match.hands for hands in drawn)
-    assert (deals.work > 0) == (mode == "inferred" or (mode == "true_in_endgame" and not endgame))
+    judged = mode in ("inferred", "chain", "particles") or (mode == "true_in_endgame" and not endgame)
+    assert (deals.work > 0) == judged  # the sources weighed by Medium's choices judge actions; the model alone does not

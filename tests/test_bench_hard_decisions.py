@@ -33,7 +33,7 @@ def bench(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """The benchmark module, loaded as its script runs (its folder first on the path)."""
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever use_mode sets
-    monkeypatch.setattr(hard, "DealChain", DealChain)
+    monkeypatch.setattr(hard, "DEAL_SOURCE", DealChain)
     spec = importlib.util.spec_from_file_location("hard_decisions", ROOT / "bench" / "hard_decisions.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

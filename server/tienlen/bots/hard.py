@@ -3,7 +3,7 @@
 It deals the unseen cards to the other seats consistently with their card
 counts (with fewer than four players the rest stay out of play), drawing deals
 by how likely the other seats' plays and passes were under the Medium policy
-(:mod:`.sampling`, :mod:`.infer`), plays each candidate out on those deals with
+(:mod:`.sampling`, :mod:`.infer`; :data:`DEAL_SOURCE`), plays each candidate out on those deals with
 the Medium policy for all seats until the first seat is out, and picks the
 candidate with the best mean value: points for the (estimated) finishing place
 plus a large first-place bonus. Candidates are compared by sequential halving
@@ -21,17 +21,33 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Protocol
 
 from ..engine.combos import classify
 from ..engine.match import LegalPlays
 from ..engine.views import SeatView
 from .base import PASS_ACTION, Action, play_action
 from .endgame import forced_moves
-from .infer import action_events
+from .infer import ActionEvent, action_events
 from .medium import answer_score, choose_medium
 from .planner import plan_combos, plan_cost, plan_size
 from .sampling import DealChain
 from .sim import SimHand
+
+
+class DealSource(Protocol):
+    """Where the search's deals come from: a deal a call, and the actions judged so far (charged as steps)."""
+
+    work: int
+
+    def __init__(
+        self, view: SeatView, events: list[ActionEvent], rng: random.Random, *, deadline: float | None = None
+    ) -> None: ...
+
+    def next_deal(self) -> list[int]:
+        """The next deal: a hand a seat, the seat's own hand as it is."""
+        ...
+
 
 DEFAULT_ITERATIONS = 300
 MAX_CANDIDATES = 5
@@ -42,6 +58,8 @@ ENDGAME_CARDS = 6
 ENDGAME_SAMPLES = 8
 ENDGAME_NODES = 3000  # positions searched per sampled deal
 ENDGAME_STEP_COST = 1  # simulated actions charged per searched position
+# The Metropolis chain: the card model's particles (.particles) measured no better in the search (docs/bots.md).
+DEAL_SOURCE: type[DealSource] = DealChain
 
 
 def candidates(view: SeatView, legal: LegalPlays, medium: Action) -> list[int]:
@@ -133,7 +151,9 @@ def hidden_cards_known(view: SeatView) -> bool:
     return len(holding) <= 1 and sum(view.cards_left[s] for s in holding) == view.unseen.bit_count()
 
 
-def endgame_move(view: SeatView, legal: LegalPlays, deals: DealChain, deadline: float | None) -> tuple[int | None, int]:
+def endgame_move(
+    view: SeatView, legal: LegalPlays, deals: DealSource, deadline: float | None
+) -> tuple[int | None, int]:
     """A move (mask, 0 = pass) that forces a first place on every sampled deal, or None; also the work done.
 
     Deals come from the same chain as the playouts' deals; one deal suffices
@@ -167,7 +187,7 @@ def endgame_move(view: SeatView, legal: LegalPlays, deals: DealChain, deadline: 
 
 
 def compare_candidates(
-    view: SeatView, cands: list[int], deals: DealChain, playouts: int, step_budget: int, deadline: float | None
+    view: SeatView, cands: list[int], deals: DealSource, playouts: int, step_budget: int, deadline: float | None
 ) -> int:
     """The index of the candidate with the best mean playout value, by sequential halving.
 
@@ -217,7 +237,7 @@ def choose_hard(
     if not legal.plays:
         return medium
     deadline = None if budget_s is None else time.perf_counter() + budget_s
-    deals = DealChain(view, action_events(view), rng)
+    deals = DEAL_SOURCE(view, action_events(view), rng, deadline=deadline)
     steps = 0
     if in_endgame(view):
         forced, steps = endgame_move(view, legal, deals, deadline)

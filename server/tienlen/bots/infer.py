@@ -46,8 +46,8 @@ class ActionEvent:
     seen: int = 0
 
 
-def action_events(view: SeatView) -> list[ActionEvent]:
-    """The other seats' plays and passes of this hand (most recent last, at most :data:`MAX_EVENTS`).
+def action_events(view: SeatView, limit: int = MAX_EVENTS) -> list[ActionEvent]:
+    """The other seats' plays and passes of this hand (most recent last, at most ``limit``).
 
     The opening lead of a match played under the start-card rule is left out
     (it had to include the lowest card dealt, which Hard's view does not name).
@@ -95,7 +95,7 @@ def action_events(view: SeatView) -> list[ActionEvent]:
             sim.play(mask)
             if sim.done:
                 break
-    return events[-MAX_EVENTS:]
+    return events[-limit:]
 
 
 def medium_would(ev: ActionEvent, hand: int, view: SeatView) -> bool:

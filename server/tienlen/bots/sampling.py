@@ -69,8 +69,10 @@ class DealChain:
         events: list[ActionEvent],
         rng: random.Random,
         likelihood: float = MISS_LIKELIHOOD,
+        *,
+        deadline: float | None = None,
     ) -> None:
-        """Start from a uniformly drawn deal for ``view``'s seat."""
+        """Start from a uniformly drawn deal for ``view``'s seat (``deadline`` is unused: the search checks it)."""
         self.view = view
         self.rng = rng
         self.work = 0
