@@ -136,6 +136,12 @@ export const LANGUAGES = [{
     next: "Next", next_hand: "Next hand", replay_at: "Hand {hand} of {hands}, move {step} of {steps}",
     replay_empty: "No hand was played.", last_play: "Last play, by {name}:",
     replay_keys: "The arrow keys ← → step too.", replay_not_finished: "The replay opens once the match is over.",
+    // --- B: the table (felt, hand, review between hands, final score card, settings) ---
+    sort_groups: "Group by combination", review_title: "Hand {n} is over", review_of: "Hand {n} of {of} played.",
+    review_extra: "The scores are tied: one more hand decides.", points_won: "+{n} points", final_title: "Final score",
+    final_points: "{n} points", table_settings: "Table settings",
+    autoplay_setting: "Play a selection automatically when it cannot be extended into a larger legal combination",
+    sounds_setting: "Sounds (your turn, each play)",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -247,6 +253,12 @@ export const LANGUAGES = [{
     next: "Tiếp", next_hand: "Ván sau", replay_at: "Ván {hand}/{hands}, nước {step}/{steps}",
     replay_empty: "Không có ván nào.", last_play: "Bài đánh gần nhất, của {name}:",
     replay_keys: "Phím mũi tên ← → cũng dùng được.", replay_not_finished: "Chỉ xem lại được khi trận đấu đã kết thúc.",
+    // --- B: the table (felt, hand, review between hands, final score card, settings) ---
+    sort_groups: "Xếp theo bộ", review_title: "Hết ván {n}", review_of: "Đã chơi {n}/{of} ván.",
+    review_extra: "Đang hoà điểm: đánh thêm một ván để phân định.", points_won: "+{n} điểm", final_title: "Kết quả chung cuộc",
+    final_points: "{n} điểm", table_settings: "Cài đặt bàn chơi",
+    autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
+    sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
   },
 }];
 
