@@ -77,6 +77,13 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
     totals = page.locator("#scores tr.total td").all_inner_texts()
     assert len(totals) == 4 and all(text.lstrip("-").isdigit() for text in totals)
     assert page.inner_text("#winner").startswith("Winner of the match: ")
+    # the final score card: the result, then the places (the winner first) with their points
+    assert page.inner_text("#final-title") == "Final score"
+    standings = page.locator("#standings li")
+    assert standings.count() == 4
+    winner = call(live_server, "GET", f"/v1/matches/{match_id}")["winner"]
+    assert int(standings.first.get_attribute("data-seat") or -1) == winner
+    assert all(text.endswith(" points") for text in standings.all_inner_texts())
     page.screenshot(path=str(_screenshot("table-desktop-result.png")), full_page=True)
     page.click("#rematch")
     page.wait_for_function("id => !location.pathname.endsWith(id)", arg=match_id)

@@ -142,6 +142,7 @@ export const LANGUAGES = [{
     final_points: "{n} points", table_settings: "Table settings",
     autoplay_setting: "Play a selection automatically when it cannot be extended into a larger legal combination",
     sounds_setting: "Sounds (your turn, each play)",
+    review_clock: "You lead the next hand: your turn clock is already running.",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -259,6 +260,7 @@ export const LANGUAGES = [{
     final_points: "{n} điểm", table_settings: "Cài đặt bàn chơi",
     autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
     sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
+    review_clock: "Bạn đánh trước ở ván sau: đồng hồ của bạn đã bắt đầu chạy.",
   },
 }];
 

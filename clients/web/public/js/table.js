@@ -86,6 +86,11 @@ export async function showTable(root, matchId, go) {
     board.classList.toggle("my-turn", turnNow);
     cue.hidden = !turnNow;
     mine.hidden = state.review !== null;
+    // the match over: its score card comes right under the felt, the empty hand put away
+    const over = state.view.status === "finished";
+    hand.element.hidden = over;
+    hand.sortToggle.hidden = over;
+    if (over && results.element.nextElementSibling !== mine) root.insertBefore(results.element, mine);
     const back = focusedCard ? hand.element.querySelector(`[data-card="${focusedCard}"]`) : null;
     // the parked button still has the focus, unless the focus moved elsewhere meanwhile
     const had = parked && (active === null || active === parked || active === document.body) ? parked : active;

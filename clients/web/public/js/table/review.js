@@ -57,6 +57,8 @@ export function reviewPart({ state, redraw }, onNext) {
         h("span", { class: "pts" }, [t("points_won", { n: ended.points[seat] ?? 0 })]),
       ]))),
       scoreTable(view, name, { id: "review-scores", upTo: ended.hand_number }),
+      // the server dealt the next hand already: a clock of yours counts while you look
+      ...(view.turn === view.seat && view.turn_deadline ? [h("p", { id: "review-clock" }, [t("review_clock")])] : []),
       next,
     );
     next.focus();
