@@ -173,7 +173,9 @@ def _write_the_screenshots(pages: PageFactory, live_server: str) -> None:
             page.screenshot(path=str(DOCS / f"table-{lang}-{device}.png"))
             seat_at(page, live_server, done_id, 0, done_token, "Ann")
             page.wait_for_selector("#standings")
-            page.evaluate("document.querySelector('#results').scrollIntoView({block: 'start'})")
+            # the card with as much of the felt above it as fits
+            page.evaluate("b => document.querySelector('#results').scrollIntoView({block: b})",
+                          "start" if viewport else "end")
             page.screenshot(path=str(DOCS / f"score-card-{lang}-{device}.png"))
 
 

@@ -5,7 +5,7 @@
  * selection that no larger legal play holds is played at once, unless the player turned that off.
  */
 
-import { face, grouped, isRed, label, sorted, suitOf } from "../cards.js";
+import { face, grouped, isRed, label, parts, sorted, suitOf } from "../cards.js";
 import { h, setText } from "../dom.js";
 import { t } from "../i18n.js";
 import { cannotExtend, verdict } from "./state.js";
@@ -21,6 +21,16 @@ const AUTO_MS = 350;
 export const autoPlayOn = () => localStorage.getItem(AUTO_KEY) !== "off";
 /** @param {boolean} on */
 export const setAutoPlay = (on) => localStorage.setItem(AUTO_KEY, on ? "on" : "off");
+
+/**
+ * A card's name as its button says it: its spoken name, after the rank shown on it when that name lacks it ("A, ace of
+ * spades"; "3 of spades" as it is), so a name spoken to voice control matches what is seen (WCAG 2.5.3).
+ * @param {string} card
+ */
+function buttonLabel(card) {
+  const { rank } = parts(card);
+  return label(card).split(/\s+/).includes(rank) ? label(card) : `${rank}, ${label(card)}`;
+}
 
 /** Arrow keys, Home and End move along the hand. @param {HTMLElement} hand @param {KeyboardEvent} event */
 function moveFocus(hand, event) {
@@ -73,7 +83,7 @@ export function handPart({ state, redraw }) {
       const tilt = count > 1 ? (i++ / (count - 1) - 0.5) : (i++, 0); // -0.5 … 0.5 across the fan
       return h("button", {
         type: "button", class: `card${isRed(card) ? " red" : ""}${at === 0 && byGroup ? " group-start" : ""}`,
-        "data-card": card, "data-suit": suitOf(card), "aria-label": label(card),
+        "data-card": card, "data-suit": suitOf(card), "aria-label": buttonLabel(card),
         "aria-pressed": state.selected.has(card) ? "true" : "false", style: `--tilt: ${tilt.toFixed(3)}; --drop: ${(tilt * tilt).toFixed(3)}`,
         onclick: () => toggle(card),
         onkeydown: (/** @type {KeyboardEvent} */ e) => moveFocus(hand, e),
