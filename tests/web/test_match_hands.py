@@ -63,8 +63,9 @@ def test_two_browsers_by_room_code_play_a_two_hand_match_with_next_hand_then_the
     pages: PageFactory, live_server: str
 ) -> None:
     """Ann hosts a two-hand match with an open seat; Bo (a phone) joins with its room code from the lobby; they play
-    hand 1 (a short deal) by hints; after it each page shows the review and waits for Next hand (Ann by mouse, Bo by keyboard);
-    after hand 2 both show the final score card: the winner, the places with points, both hands' rows."""
+    hand 1 (a short deal) by hints; after it each page shows the review and waits for Next hand (Ann by mouse, Bo
+    by keyboard); hand 2 is played over the API; after it both show the final score card: the winner, the places
+    with points, both hands' rows."""
     created = call(
         live_server,
         "POST",

@@ -27,6 +27,8 @@ Element.prototype.animate = function (...args) { window.__flown++; return animat
 const oscillator = AudioContext.prototype.createOscillator;
 AudioContext.prototype.createOscillator = function () { window.__tones++; return oscillator.call(this); };
 """
+# A third seat with a few cards (a deal may hold fewer than 13 a seat), none that beats Ann's pair of 9s.
+CY = ["5D", "6D", "7C"]
 HAND = "[...document.querySelectorAll('#hand button')].map((b) => b.dataset.card)"
 
 
@@ -38,24 +40,28 @@ def _posts(page: Page) -> list[str]:
 
 
 def test_the_felt_the_fanned_hand_auto_play_on_and_off_motion_and_sounds(pages: PageFactory, live_server: str) -> None:
-    """Ann (this page) against Bo (over the API) on TWO_SEAT_DEAL. The seats sit on the felt with initials and Bo's
-    cards as backs; it is Ann's turn: the cue shows. Grouping the hand puts pairs and runs together (kept). With
-    auto-play on (the default) a single 3 that a pair could hold waits, the pair of 3s plays by itself and flies in;
-    turned off, a pair of 9s waits for Play. Sounds are off until turned on; then Ann's next turn beeps. Under
-    prefers-reduced-motion nothing flies."""
+    """Ann (this page) against Bo and Cy (over the API) on TWO_SEAT_DEAL and CY. The seats sit on the felt with
+    initials and the others' cards as backs; it is Ann's turn: the cue shows. Grouping the hand puts pairs and runs
+    together (kept). With auto-play on (the default) a single 3 that a pair could hold waits, the pair of 3s plays
+    by itself and flies in. Cy, pass-locked, is greyed. Turned off, a pair of 9s waits for Play. Sounds are off
+    until turned on; then Ann's next turn beeps. Under prefers-reduced-motion nothing flies."""
     created = call(
         live_server,
         "POST",
         "/v1/matches",
-        {"seats": [{"name": "Ann"}, {"name": "Bo"}], "rules": {"hands": 1}, "deal": TWO_SEAT_DEAL},
+        {
+            "seats": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Cy"}],
+            "rules": {"hands": 1},
+            "deal": [*TWO_SEAT_DEAL, CY],
+        },
     )
-    match_id, bo = created["match_id"], created["tokens"][1]["token"]
+    match_id, bo, cy = created["match_id"], created["tokens"][1]["token"], created["tokens"][2]["token"]
     page = pages(autoplay=True)
     page.context.add_init_script(WATCH)
     seat_at(page, live_server, match_id, 0, created["tokens"][0]["token"], "Ann")
     page.wait_for_function(MY_TURN)
     # the felt and its seats
-    assert page.locator("#board.felt #seats .seat").count() == 2
+    assert page.locator("#board.felt #seats .seat").count() == 3
     assert page.inner_text(".seat[data-seat='1'] .initials") == "BO"
     assert page.inner_text(".seat[data-seat='0'] .initials") == "AN"
     assert page.locator(".seat[data-seat='1'] .backs .back").count() == 13
@@ -89,9 +95,16 @@ def test_the_felt_the_fanned_hand_auto_play_on_and_off_motion_and_sounds(pages: 
     assert page.evaluate("window.__flown") >= flown + 2  # both cards flew to the middle
     assert page.locator("#turn-cue").is_hidden()
     call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "play", "cards": ["4S", "4C"]}, bo)
-    page.wait_for_function(MY_TURN)
+    page.wait_for_selector(".seat.on-turn[data-seat='2']")
     assert "Bo played pair of 4s" in page.inner_text("#table-play")
     assert page.locator(".seat[data-seat='1'] .backs .back").count() == 11
+    call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "pass"}, cy)
+    page.wait_for_function(MY_TURN)
+    # Cy is pass-locked: its seat greyed (and it says so in words)
+    assert page.locator(".seat.passed").evaluate_all("(ss) => ss.map((s) => s.dataset.seat)") == ["2"]
+    grey = page.eval_on_selector(".seat[data-seat='2']", "s => getComputedStyle(s).backgroundColor")
+    assert grey == "rgb(220, 220, 220)"
+    assert "passed" in page.inner_text(".seat[data-seat='2'] .seat-facts")
     # auto-play off (kept): the pair of 9s waits for Play; sounds on
     page.uncheck("#autoplay")
     page.check("#sounds")
@@ -106,7 +119,8 @@ def test_the_felt_the_fanned_hand_auto_play_on_and_off_motion_and_sounds(pages: 
     page.click("#play")
     page.wait_for_function("document.querySelectorAll('#log li[data-type=played][data-seat=\"0\"]').length === 2")
     call(live_server, "POST", f"/v1/matches/{match_id}/actions", {"type": "pass"}, bo)
-    page.wait_for_function(MY_TURN)
+    page.wait_for_function(MY_TURN)  # both others pass-locked: Ann leads again
+    assert page.locator(".seat.passed").count() == 0
     page.wait_for_function("window.__tones > 0")  # your turn, with sounds on
     # reduced motion: the next play lands without flying
     page.emulate_media(reduced_motion="reduce")
@@ -121,17 +135,30 @@ def test_the_felt_the_fanned_hand_auto_play_on_and_off_motion_and_sounds(pages: 
 # The screenshots of docs/screenshots/ (shown in the README): written only with TIENLEN_DOC_SHOTS=1, so a test run
 # does not rewrite committed files; without it the test checks the committed ones are there.
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SHOTS = [f"{screen}-{lang}-{device}.png" for screen in ("first-screen", "table", "score-card")
-         for lang in ("en", "vi") for device in ("desktop", "phone")]
+SHOTS = [
+    f"{screen}-{lang}-{device}.png"
+    for screen in ("first-screen", "table", "score-card")
+    for lang in ("en", "vi")
+    for device in ("desktop", "phone")
+]
 
 
 def _finished_match(base: str) -> tuple[str, str]:
     """A two-hand match of Ann against three bots, played over the API by hints to its end: (its id, Ann's token)."""
-    created = call(base, "POST", "/v1/matches", {
-        "seats": [{"name": "Ann"}, {"name": "Bot 1", "bot": "easy"}, {"name": "Bot 2", "bot": "medium"},
-                  {"name": "Bot 3", "bot": "hard"}],
-        "rules": {"hands": 2},
-    })
+    created = call(
+        base,
+        "POST",
+        "/v1/matches",
+        {
+            "seats": [
+                {"name": "Ann"},
+                {"name": "Bot 1", "bot": "easy"},
+                {"name": "Bot 2", "bot": "medium"},
+                {"name": "Bot 3", "bot": "hard"},
+            ],
+            "rules": {"hands": 2},
+        },
+    )
     match_id, token = created["match_id"], created["tokens"][0]["token"]
     for _ in range(300):
         view = call(base, "GET", f"/v1/matches/{match_id}/view", token=token)
@@ -149,11 +176,21 @@ def _write_the_screenshots(pages: PageFactory, live_server: str) -> None:
     """The first screen, a table mid-hand (a hint shown) and the final score card, in English and Vietnamese, on a
     desktop and a 375 x 667 phone."""
     DOCS.mkdir(parents=True, exist_ok=True)
-    mid = call(live_server, "POST", "/v1/matches", {
-        "seats": [{"name": "Ann"}, {"name": "Bot 1", "bot": "easy"}, {"name": "Bot 2", "bot": "medium"},
-                  {"name": "Bot 3", "bot": "hard"}],
-        "rules": {"hands": 2}, "clock": {"turn_seconds": 600},
-    })
+    mid = call(
+        live_server,
+        "POST",
+        "/v1/matches",
+        {
+            "seats": [
+                {"name": "Ann"},
+                {"name": "Bot 1", "bot": "easy"},
+                {"name": "Bot 2", "bot": "medium"},
+                {"name": "Bot 3", "bot": "hard"},
+            ],
+            "rules": {"hands": 2},
+            "clock": {"turn_seconds": 600},
+        },
+    )
     mid_id, mid_token = mid["match_id"], mid["tokens"][0]["token"]
     done_id, done_token = _finished_match(live_server)
     phone = {"width": PHONE["width"], "height": 667}
@@ -174,8 +211,9 @@ def _write_the_screenshots(pages: PageFactory, live_server: str) -> None:
             seat_at(page, live_server, done_id, 0, done_token, "Ann")
             page.wait_for_selector("#standings")
             # the card with as much of the felt above it as fits
-            page.evaluate("b => document.querySelector('#results').scrollIntoView({block: b})",
-                          "start" if viewport else "end")
+            page.evaluate(
+                "b => document.querySelector('#results').scrollIntoView({block: b})", "start" if viewport else "end"
+            )
             page.screenshot(path=str(DOCS / f"score-card-{lang}-{device}.png"))
 
 
