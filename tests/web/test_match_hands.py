@@ -109,8 +109,12 @@ def test_two_browsers_by_room_code_play_a_two_hand_match_with_next_hand_then_the
         page.wait_for_function("document.querySelectorAll('#log li[data-type=hand_started]').length === 2")
         assert page.locator("#hand button").count() > 3  # hand 2 dealt
     _play_by_api(live_server, match_id, [created["tokens"][0]["token"], held(bo)[1]])
-    for page in players:
-        page.wait_for_selector("#standings")
+    for page in players:  # a tie after hand 2 takes one more hand: its review too waits for Next hand
+        page.wait_for_selector("#standings, #next-hand:visible")
+        while page.locator("#next-hand:visible").count():
+            assert page.inner_text("#review .review-of") == "The scores are tied: one more hand decides."
+            page.click("#next-hand")
+            page.wait_for_selector("#standings, #next-hand:visible")
     finished = call(live_server, "GET", f"/v1/matches/{match_id}")
     assert finished["status"] == "finished" and len(finished["hands"]) >= 2
     for page, names in ((ann, ["you", "Bo"]), (bo, ["Ann", "you"])):

@@ -91,6 +91,11 @@ export async function showTable(root, matchId, go) {
     hand.element.hidden = over;
     hand.sortToggle.hidden = over;
     if (over && results.element.nextElementSibling !== mine) root.insertBefore(results.element, mine);
+    if (state.review) { // a hand under review: the focus on Next hand (the hand and its buttons are put away)
+      parked = null;
+      review.focus();
+      return;
+    }
     const back = focusedCard ? hand.element.querySelector(`[data-card="${focusedCard}"]`) : null;
     // the parked button still has the focus, unless the focus moved elsewhere meanwhile
     const had = parked && (active === null || active === parked || active === document.body) ? parked : active;

@@ -15,7 +15,7 @@ import { namer } from "./state.js";
 
 /**
  * @param {Table} table @param {() => void} [onNext] after Next hand (the focus goes to the hand)
- * @returns {{element: HTMLElement, draw: () => void}}
+ * @returns {{element: HTMLElement, draw: () => void, focus: () => void}}
  */
 export function reviewPart({ state, redraw }, onNext) {
   const element = h("section", { id: "review", "aria-labelledby": "review-title", hidden: true });
@@ -61,7 +61,12 @@ export function reviewPart({ state, redraw }, onNext) {
       ...(view.turn === view.seat && view.turn_deadline ? [h("p", { id: "review-clock" }, [t("review_clock")])] : []),
       next,
     );
-    next.focus();
+    next.focus(); // a new review: Next hand has the focus
   };
-  return { element, draw };
+  /** Next hand takes the focus back when the focus is adrift (on nothing, or on a part put away). */
+  const focus = () => {
+    const at = document.activeElement;
+    if (!(at instanceof HTMLElement) || at === document.body || at.id === "app" || at.getClientRects().length === 0) next.focus();
+  };
+  return { element, draw, focus };
 }
