@@ -48,7 +48,8 @@ def browser() -> Iterator[Browser]:
 def pages(browser: Browser, live_server: str) -> Iterator[PageFactory]:
     """New pages, each in its own browser context (its own localStorage); any request to another host fails.
 
-    ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default).
+    ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default);
+    ``autoplay`` leaves the page's auto-play of a selection that cannot be extended on (off by default here).
     """
     yield from _pages(browser, live_server)
 
@@ -113,12 +114,16 @@ def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
         if urlparse(url).scheme not in ("data", "blob", "about") and urlparse(url).netloc != host:
             foreign.append(url)
 
-    def new(viewport: ViewportSize | None = None, pace: int | None = 40) -> Page:
+    def new(viewport: ViewportSize | None = None, pace: int | None = 40, autoplay: bool = False) -> Page:
         context = browser.new_context(viewport=viewport or DESKTOP)
         context.set_default_timeout(WAIT_MS)
         context.on("request", lambda request: record(request.url))
         if pace is not None:
             context.add_init_script(f"localStorage.setItem('tienlen.pace', '{pace}')")
+        # B: a selection that cannot be extended plays by itself on the page unless turned off: off here but where a
+        # test asks for it, so the tests that pick cards then press Play do what they say
+        if not autoplay:
+            context.add_init_script("localStorage.setItem('tienlen.autoplay', 'off')")
         contexts.append(context)
         return context.new_page()
 

@@ -34,12 +34,15 @@ def _says(page: Page, selector: str, text: str) -> None:
 
 
 def _play_to_the_end(players: list[Page]) -> int:
-    """Each page on turn asks for a hint and plays (or passes) it, until every page shows the match's winner;
-    answers the number of moves made."""
+    """Each page on turn asks for a hint and plays (or passes) it, and a page reviewing a hand just over chooses
+    Next hand, until every page shows the match's winner; answers the number of moves made."""
     moves = 0
     for _ in range(1200):
         if all(page.locator("#winner").count() for page in players):
             return moves
+        for page in players:
+            if page.locator("#next-hand:visible").count():
+                page.click("#next-hand")
         mover = next((page for page in players if page.evaluate(MY_TURN)), None)
         if mover is None:
             players[0].wait_for_timeout(50)

@@ -88,6 +88,13 @@ def test_whole_hand_against_three_bots_by_clicking_then_rematch_and_leave(pages:
     totals = page.locator("#scores tr.total td").all_inner_texts()
     assert len(totals) == 4 and all(text.lstrip("-").isdigit() for text in totals)
     assert page.inner_text("#winner").startswith("Winner of the match: ")
+    # the final score card: the result, then the places (the winner first) with their points
+    assert page.inner_text("#final-title") == "Final score"
+    standings = page.locator("#standings li")
+    assert standings.count() == 4
+    winner = call(live_server, "GET", f"/v1/matches/{match_id}")["winner"]
+    assert int(standings.first.get_attribute("data-seat") or -1) == winner
+    assert all(text.endswith(" points") for text in standings.all_inner_texts())
     page.screenshot(path=str(_screenshot("table-desktop-result.png")), full_page=True)
     page.click("#rematch")
     page.wait_for_function("id => !location.pathname.endsWith(id)", arg=match_id)
@@ -115,7 +122,7 @@ def test_live_line_judges_the_selection_from_legal_alone(pages: PageFactory, liv
     page = pages()
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_function(MY_TURN)
-    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3♠, 3 of spades"
+    assert page.get_attribute("#hand button[data-card='3S']", "aria-label") == "3 of spades"
     assert page.locator("#hand button").all_inner_texts()[:3] == ["3♠", "3♣", "5♠"]  # low to high
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))

@@ -30,7 +30,7 @@ export const sorted = (cards) => [...cards].sort((a, b) => order(a) - order(b));
  */
 export const faceUp = (card, options = {}) => h("span", {
   class: `face${options.inline ? " inline" : ""}${isRed(card) ? " red" : ""}`, role: "img", "aria-label": label(card),
-  "data-suit": suitOf(card),
+  "data-suit": suitOf(card), "data-card": options.inline ? false : card,
 }, [face(card)]);
 
 /**
@@ -118,4 +118,43 @@ export function judge(selected, legal, view) {
   if (view.reentry) return { ok: false, text: t("reentry") };
   if (table) return { ok: false, text: t("no_beat", { what: found.text, table: describe(table.cards) }) };
   return { ok: false, text: t("not_allowed", { what: found.text }) };
+}
+
+/**
+ * The hand grouped by combination, each group low to high: cards of one rank together (pairs, triples, fours),
+ * then runs of 3 or more among the cards left (never holding a 2), then the singles left one by one; the groups in
+ * the order of their lowest card.
+ * @param {string[]} cards
+ * @returns {string[][]}
+ */
+export function grouped(cards) {
+  /** @type {Map<number, string[]>} */
+  const byRank = new Map();
+  for (const card of sorted(cards)) {
+    const rank = RANKS.indexOf(parts(card).rank);
+    byRank.set(rank, [...(byRank.get(rank) ?? []), card]);
+  }
+  /** @type {string[][]} */
+  const groups = [];
+  /** @type {string[]} */
+  const singles = [];
+  for (const same of byRank.values()) {
+    if (same.length > 1) groups.push(same);
+    else singles.push(same[0]);
+  }
+  /** @type {string[]} */
+  let run = [];
+  const endRun = () => {
+    if (run.length >= 3) groups.push(run);
+    else groups.push(...run.map((c) => [c]));
+    run = [];
+  };
+  for (const card of singles) {
+    const rank = RANKS.indexOf(parts(card).rank);
+    const last = run.length ? RANKS.indexOf(parts(run[run.length - 1]).rank) : -2;
+    if (rank !== last + 1 || rank === 12) endRun();
+    run.push(card);
+  }
+  endRun();
+  return groups.sort((a, b) => order(a[0]) - order(b[0]));
 }

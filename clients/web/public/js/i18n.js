@@ -141,6 +141,13 @@ export const LANGUAGES = [{
     level_hard: "Hard", quick_game_about: "Quick game: one hand against three bots.", match_game: "Match",
     match_game_about: "Several hands against three bots; points by place.", more_options: "More options",
     play_rated: "Rated play",
+    // --- B: the table (felt, hand, review between hands, final score card, settings) ---
+    sort_groups: "Group by combination", review_title: "Hand {n} is over", review_of: "Hand {n} of {of} played.",
+    review_extra: "The scores are tied: one more hand decides.", points_won: "+{n} points", final_title: "Final score",
+    final_points: "{n} points", table_settings: "Table settings",
+    autoplay_setting: "Play a selection automatically when it cannot be extended into a larger legal combination",
+    sounds_setting: "Sounds (your turn, each play)",
+    review_clock: "You lead the next hand: your turn clock is already running.",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -257,6 +264,13 @@ export const LANGUAGES = [{
     level_hard: "Khó", quick_game_about: "Ván nhanh: một ván với ba máy.", match_game: "Trận đấu",
     match_game_about: "Nhiều ván với ba máy; tính điểm theo thứ hạng.", more_options: "Thêm tùy chọn",
     play_rated: "Chơi xếp hạng",
+    // --- B: the table (felt, hand, review between hands, final score card, settings) ---
+    sort_groups: "Xếp theo bộ", review_title: "Hết ván {n}", review_of: "Đã chơi {n}/{of} ván.",
+    review_extra: "Đang hoà điểm: đánh thêm một ván để phân định.", points_won: "+{n} điểm", final_title: "Kết quả chung cuộc",
+    final_points: "{n} điểm", table_settings: "Cài đặt bàn chơi",
+    autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
+    sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
+    review_clock: "Bạn đánh trước ở ván sau: đồng hồ của bạn đã bắt đầu chạy.",
   },
 }];
 

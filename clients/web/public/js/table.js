@@ -14,12 +14,15 @@ import { forgetSeat, heldSeat, keepSeat } from "./store.js";
 import { actionsPart } from "./table/actions.js";
 import { feltPart } from "./table/felt.js";
 import { follower } from "./table/follow.js";
-import { handPart } from "./table/hand.js";
+import { autoPlayOn, handPart, setAutoPlay } from "./table/hand.js";
 import { showJoin } from "./table/join.js";
 import { leavingPart } from "./table/leaving.js";
 import { logPart } from "./table/log.js";
+import * as motion from "./table/motion.js";
 import { resultsPart } from "./table/results.js";
+import { reviewPart } from "./table/review.js";
 import { seatsPart } from "./table/seats.js";
+import { playSound, setSound, soundOn, yourTurnSound } from "./table/sound.js";
 import { createState, keepSelectionInHand, myTurn } from "./table/state.js";
 
 /**
@@ -53,15 +56,15 @@ export async function showTable(root, matchId, go) {
   const actions = actionsPart(table, following);
   const leaving = leavingPart(table, go);
   const results = resultsPart(state, leaving.rematch);
-  root.replaceChildren(
-    seats.share,
-    h("div", { id: "board" }, [seats.seats, felt.element]),
-    h("section", { id: "mine", "aria-label": t("your_hand") }, [hand.element, hand.selection,
-      h("div", { class: "actions", role: "group", "aria-label": t("actions_label") }, [...actions.buttons, leaving.element]),
-      actions.hintLine, error]),
-    results.element,
-    log.element,
-  );
+  const review = reviewPart(table, () => (hand.element.querySelector("button") ?? root).focus());
+  const cue = h("p", { id: "turn-cue", "aria-hidden": "true", hidden: true }, [t("your_turn")]);
+  const mine = h("section", { id: "mine", "aria-label": t("your_hand") }, [
+    h("div", { class: "hand-tools" }, [cue, hand.sortToggle]), hand.element, hand.selection,
+    h("div", { class: "actions", role: "group", "aria-label": t("actions_label") }, [...actions.buttons, leaving.element]),
+    actions.hintLine, error]);
+  const board = h("div", { id: "board", class: "felt" }, [seats.seats, felt.element]);
+  root.replaceChildren(seats.share, board, review.element, mine, results.element, settingsPart(), log.element);
+  let wasMyTurn = false;
 
   // a button disabled only while a request of the page is under way: the focus goes back to it after (Hint, say)
   /** @type {HTMLElement | null} */
@@ -72,7 +75,27 @@ export async function showTable(root, matchId, go) {
     const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const focusedCard = active?.dataset.card;
     keepSelectionInHand(state);
-    for (const part of [seats, felt, hand, actions, leaving, results]) part.draw();
+    const was = motion.before();
+    for (const part of [seats, felt, hand, actions, leaving, results, review]) part.draw();
+    if (motion.after(was)) playSound();
+    // the your-turn cue: the hand lit, a word above it, and (sounds on) two notes when the turn comes
+    const turnNow = myTurn(state) && !state.review;
+    if (turnNow && !wasMyTurn) yourTurnSound();
+    wasMyTurn = turnNow;
+    mine.classList.toggle("my-turn", turnNow);
+    board.classList.toggle("my-turn", turnNow);
+    cue.hidden = !turnNow;
+    mine.hidden = state.review !== null;
+    // the match over: its score card comes right under the felt, the empty hand put away
+    const over = state.view.status === "finished";
+    hand.element.hidden = over;
+    hand.sortToggle.hidden = over;
+    if (over && results.element.nextElementSibling !== mine) root.insertBefore(results.element, mine);
+    if (state.review) { // a hand under review: the focus on Next hand (the hand and its buttons are put away)
+      parked = null;
+      review.focus();
+      return;
+    }
     const back = focusedCard ? hand.element.querySelector(`[data-card="${focusedCard}"]`) : null;
     // the parked button still has the focus, unless the focus moved elsewhere meanwhile
     const had = parked && (active === null || active === parked || active === document.body) ? parked : active;
@@ -95,6 +118,18 @@ export async function showTable(root, matchId, go) {
   state.busy = false;
   redraw();
   return () => { state.stopped = true; stopFollowing(); clearInterval(timer); };
+}
+
+/** The table's settings: play a selection that cannot be extended at once (on by default), sounds (off by default). */
+function settingsPart() {
+  /** @param {string} id @param {string} key @param {boolean} on @param {(on: boolean) => void} set */
+  const toggle = (id, key, on, set) => h("label", { class: "check" }, [
+    h("input", { type: "checkbox", id, checked: on, onchange: (/** @type {Event} */ e) => set(/** @type {HTMLInputElement} */ (e.target).checked) }),
+    t(key),
+  ]);
+  return h("details", { id: "table-settings" }, [h("summary", {}, [t("table_settings")]),
+    toggle("autoplay", "autoplay_setting", autoPlayOn(), setAutoPlay),
+    toggle("sounds", "sounds_setting", soundOn(), setSound)]);
 }
 
 /**

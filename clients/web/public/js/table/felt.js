@@ -39,8 +39,12 @@ export function feltPart(state) {
     const { view, revealing } = state;
     const counting = Boolean(view.turn_deadline) && view.status === "playing" && !revealing;
     clock.hidden = !counting;
-    setText(clockText, counting && view.turn_deadline
-      ? t("clock_left", { s: Math.max(0, Math.ceil((Date.parse(view.turn_deadline) - Date.now()) / 1000)) }) : "");
+    const left = counting && view.turn_deadline ? Math.max(0, Date.parse(view.turn_deadline) - Date.now()) : 0;
+    setText(clockText, counting ? t("clock_left", { s: Math.ceil(left / 1000) }) : "");
+    // the ring round the initials of the seat on turn: the part of its clock left (whole without a clock)
+    const ring = document.querySelector("#seats .seat.on-turn .ring-left");
+    const whole = (view.clock?.turn_seconds ?? 0) * 1000;
+    if (ring instanceof SVGElement) ring.style.strokeDashoffset = counting && whole ? (100 * (1 - Math.min(1, left / whole))).toFixed(1) : "0";
   };
 
   const draw = () => {

@@ -86,7 +86,7 @@ export function follower({ state, redraw, showError }, show) {
       if (unseen) expectTurn(state.view, event);
       redraw();
       if ((event.type === "played" || event.type === "passed") && event.seat !== state.view.seat) await sleep(PACE_MS);
-      if (event.type === "hand_ended") await sleep(PACE_MS * 3); // the hand's end on the felt for a moment
+      if (event.type === "hand_ended") await (state.betweenHands?.(event) ?? sleep(PACE_MS * 3)); // B: the score review, else a moment
     }
     state.revealing = false;
     await refreshShowingErrors();

@@ -5,7 +5,7 @@
  */
 
 import * as api from "../api.js";
-import { results } from "../board.js";
+import { results, standings } from "../board.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { signedIn } from "../session.js";
@@ -84,8 +84,16 @@ export function resultsPart(state, rematch) {
     if (now !== shown) {
       shown = now;
       element.replaceChildren(...results(view, name));
+      element.classList.toggle("score-card", view.status === "finished");
       if (view.status === "finished") {
-        element.append(h("p", { id: "winner" }, [view.winner === null ? t("no_winner") : t("winner", { name: name(view.winner) })]),
+        // the final score card: the result first, the places and points, then each hand (results()) below
+        element.prepend(h("h2", { id: "final-title" }, [t("final_title")]),
+          h("p", { id: "winner" }, [view.winner === null ? t("no_winner") : t("winner", { name: name(view.winner) })]),
+          h("ol", { id: "standings", class: "places" }, standings(view).map((s) => h("li", { "data-seat": s.seat }, [
+            h("span", { class: "who" }, [name(s.seat)]), " ",
+            h("span", { class: "pts" }, [t("final_points", { n: s.score })]),
+          ]))));
+        element.append(
           ...(view.rated ? [ratings] : []),
           h("button", { id: "rematch", type: "button", onclick: () => void rematch() }, [t("rematch")]));
         if (view.rated && !asked) {

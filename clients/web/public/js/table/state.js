@@ -23,6 +23,16 @@ import { t } from "../i18n.js";
  * @property {boolean} revealing events are being shown one after another (the turn is not yet known)
  * @property {number | null} handOver a hand just over, shown on the felt until the next one starts
  * @property {boolean} stopped the page has left the table: nothing more is drawn or asked
+ * @property {Review | null} review a hand of a match just over, its scores shown until the player chooses Next hand
+ * @property {((event: import("../../../types/openapi").components["schemas"]["HandEndedEvent"]) => Promise<void>) | null} betweenHands what the page does
+ *   when it shows a hand's end: resolves when the next hand may be shown (the table sets it; null: a short pause)
+ */
+
+/**
+ * A hand just over, reviewed before the next: its end, and the seat's view read right after it (its scores).
+ * @typedef {object} Review
+ * @property {import("../../../types/openapi").components["schemas"]["HandEndedEvent"]} ended
+ * @property {SeatView} view
  */
 
 /**
@@ -36,6 +46,7 @@ import { t } from "../i18n.js";
 /** @param {string} matchId @param {HeldSeat} held @param {SeatView} view @returns {TableState} */
 export const createState = (matchId, held, view) => ({
   matchId, held, view, legal: null, selected: new Set(), busy: false, revealing: false, handOver: null, stopped: false,
+  review: null, betweenHands: null,
 });
 
 /**
@@ -86,4 +97,15 @@ export function applyEvent(state, event) {
   } else if (event.type === "hand_started") {
     state.handOver = null;
   }
+}
+
+/**
+ * Whether the picked cards are a legal play that no larger legal play holds: the seat's legal plays (its /legal
+ * answer) decide, so it may be played at once.
+ * @param {TableState} state
+ */
+export function cannotExtend(state) {
+  const picked = state.selected;
+  if (!myTurn(state) || !state.legal || picked.size === 0 || !verdict(state).ok) return false;
+  return !state.legal.plays.some((p) => p.cards.length > picked.size && [...picked].every((c) => p.cards.includes(c)));
 }
