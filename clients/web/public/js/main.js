@@ -6,7 +6,6 @@
 
 import { drawAccountBar, showAccount } from "./account.js";
 import { h } from "./dom.js";
-import { listenToInbox } from "./inbox.js";
 import { LANGUAGES, language, savedLanguage, setLanguage, t } from "./i18n.js";
 import { checkSession, onSessionChange, signedIn } from "./session.js";
 
@@ -56,5 +55,13 @@ onSessionChange(() => drawAccountBar(bar, go));
 if (signedIn()) await checkSession(); // a session revoked elsewhere is forgotten before a view sends it
 const inbox = h("div", { id: "inbox", class: "inbox" });
 root.before(inbox);
-listenToInbox(inbox, go);
+let listening = false;
+/** Listen to the account's inbox once signed in (its module loads then: a page signed out never needs it). */
+async function listenOnceSignedIn() {
+  if (listening || !signedIn()) return;
+  listening = true;
+  (await import("./inbox.js")).listenToInbox(inbox, go);
+}
+onSessionChange(() => void listenOnceSignedIn());
+void listenOnceSignedIn();
 void route();
