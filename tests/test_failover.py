@@ -160,8 +160,9 @@ def test_fsync_is_refused_at_start_by_a_redis_without_waitaof(redis_server: Loca
 @pytest.mark.parametrize("topology", ["sentinel", "cluster"])
 def test_killing_the_primary_under_load_loses_nothing_acknowledged_with_replica(topology: str) -> None:
     """Rule: a primary SIGKILLed under load (its replica's link cut 500 ms before, 1.5 s on a Cluster, so its
-    last writes have no copy) loses no acknowledged account, action or kept match with ``replica``, and play resumes (how soon is the
-    bench's figure: ``make bench-failover``); the same drill with ``local`` loses writes (so it can see a loss).
+    last writes have no copy) loses no acknowledged account, action or kept match with ``replica``, and play
+    resumes (how soon is the bench's figure: ``make bench-failover``); the same drill with ``local`` loses writes
+    (so it can see a loss).
     Behind Redis Sentinel (a primary, a replica, three sentinels) and on a Redis Cluster (three primaries with a
     replica each, the cluster failing over by itself)."""
     command = [sys.executable, str(ROOT / "bench" / "failover.py"), "--failovers", "1", "--duration", "0"]

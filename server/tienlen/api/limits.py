@@ -172,7 +172,8 @@ return {current, redis.call('PTTL', KEYS[1])}
 """
 
 
-GUARDED_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "redis+sentinel")  # the store URIs our own storages count on
+# the store URIs our own storages count on
+GUARDED_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "redis+sentinel")
 
 
 def storage_uri(store: MatchStore) -> str:
