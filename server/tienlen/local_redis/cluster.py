@@ -45,9 +45,10 @@ class LocalCluster:
         count = masters * (1 + replicas)
         # the bus port named, or Redis takes the data port + 10,000, which a free port may not allow
         self.bus_ports = [free_port() for _ in range(count)]
-        settings: tuple[str, ...] = ("--cluster-node-timeout", str(node_timeout_ms))
-        if replicas:  # a replica may always take over (however long it was cut off), at once after a kill
-            settings += ("--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0")
+        settings: tuple[str, ...] = ()
+        if replicas:  # a dead primary found within node_timeout_ms; a replica may always take over, at once
+            settings = ("--cluster-node-timeout", str(node_timeout_ms), "--cluster-replica-validity-factor", "0")
+            settings += ("--repl-diskless-sync-delay", "0")
         self.nodes = [
             LocalRedis(
                 data_dir / f"node{i}",
