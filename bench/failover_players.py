@@ -31,7 +31,7 @@ from typing import Any
 
 from tienlen_client import ApiError, RetryPolicy
 
-from http_players import FAILURES, Client, choose_from_view
+from http_players import FAILURES, Client, ErrorCount, choose_from_view
 
 __all__ = ["PATIENT", "Acted", "Ledger", "Missing", "missing", "player"]
 
@@ -54,7 +54,7 @@ class Acted:
 
 
 @dataclass
-class Ledger:
+class Ledger(ErrorCount):
     """What one player thread was told was written, and what went wrong."""
 
     accounts: list[tuple[str, float]] = field(default_factory=list)  # (name, answered)
@@ -62,14 +62,6 @@ class Ledger:
     kept: list[tuple[str, str, float]] = field(default_factory=list)  # (account name, match id, seen)
     writes: list[tuple[float, float]] = field(default_factory=list)  # (sent, answered) of every acknowledged write
     latencies_s: list[float] = field(default_factory=list)  # of the actions
-    errors: int = 0
-    error_samples: list[str] = field(default_factory=list)
-
-    def error(self, error: BaseException) -> None:
-        """Count an error and keep the first few messages."""
-        self.errors += 1
-        if len(self.error_samples) < 5:
-            self.error_samples.append(f"{type(error).__name__}: {error}")
 
 
 def _sign_up(client: Client, name: str, ledger: Ledger) -> str:

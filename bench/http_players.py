@@ -60,13 +60,9 @@ def base_url(port: int) -> str:
 
 
 @dataclass
-class WorkerStats:
-    """What one client thread measured."""
+class ErrorCount:
+    """The errors a client thread met: how many, and the first few messages."""
 
-    action_latencies_s: list[float] = field(default_factory=list)
-    requests: int = 0
-    matches_finished: int = 0
-    matches_started: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
 
@@ -75,6 +71,16 @@ class WorkerStats:
         self.errors += 1
         if len(self.error_samples) < 5:
             self.error_samples.append(f"{type(error).__name__}: {error}")
+
+
+@dataclass
+class WorkerStats(ErrorCount):
+    """What one client thread measured."""
+
+    action_latencies_s: list[float] = field(default_factory=list)
+    requests: int = 0
+    matches_finished: int = 0
+    matches_started: int = 0
 
 
 def choose_from_view(view: dict[str, Any]) -> list[str] | None:
