@@ -143,22 +143,21 @@ SHOTS = [
 ]
 
 
+# A two-hand match of Ann against one bot of each level (the screenshots' matches)
+ANN_AGAINST_THREE_BOTS = {
+    "seats": [
+        {"name": "Ann"},
+        {"name": "Bot 1", "bot": "easy"},
+        {"name": "Bot 2", "bot": "medium"},
+        {"name": "Bot 3", "bot": "hard"},
+    ],
+    "rules": {"hands": 2},
+}
+
+
 def _finished_match(base: str) -> tuple[str, str]:
     """A two-hand match of Ann against three bots, played over the API by hints to its end: (its id, Ann's token)."""
-    created = call(
-        base,
-        "POST",
-        "/v1/matches",
-        {
-            "seats": [
-                {"name": "Ann"},
-                {"name": "Bot 1", "bot": "easy"},
-                {"name": "Bot 2", "bot": "medium"},
-                {"name": "Bot 3", "bot": "hard"},
-            ],
-            "rules": {"hands": 2},
-        },
-    )
+    created = call(base, "POST", "/v1/matches", ANN_AGAINST_THREE_BOTS)
     match_id, token = created["match_id"], created["tokens"][0]["token"]
     for _ in range(300):
         view = call(base, "GET", f"/v1/matches/{match_id}/view", token=token)
@@ -176,21 +175,7 @@ def _write_the_screenshots(pages: PageFactory, live_server: str) -> None:
     """The first screen, a table mid-hand (a hint shown) and the final score card, in English and Vietnamese, on a
     desktop and a 375 x 667 phone."""
     DOCS.mkdir(parents=True, exist_ok=True)
-    mid = call(
-        live_server,
-        "POST",
-        "/v1/matches",
-        {
-            "seats": [
-                {"name": "Ann"},
-                {"name": "Bot 1", "bot": "easy"},
-                {"name": "Bot 2", "bot": "medium"},
-                {"name": "Bot 3", "bot": "hard"},
-            ],
-            "rules": {"hands": 2},
-            "clock": {"turn_seconds": 600},
-        },
-    )
+    mid = call(live_server, "POST", "/v1/matches", ANN_AGAINST_THREE_BOTS | {"clock": {"turn_seconds": 600}})
     mid_id, mid_token = mid["match_id"], mid["tokens"][0]["token"]
     done_id, done_token = _finished_match(live_server)
     phone = {"width": PHONE["width"], "height": 667}
