@@ -29,6 +29,15 @@ BUDGET_BYTES = 150_000
 READY = """new MutationObserver((_, watch) => {
   if (document.getElementById("quick-game")) { window.playReady = performance.now(); watch.disconnect(); }
 }).observe(document, {childList: true, subtree: true});"""
+LONG_NAME = "W" * 20  # the longest name an account may take, in a wide letter
+LONG_NAMES_BOARD = {
+    "entries": [
+        {"rank": r, "name": LONG_NAME[: 20 - r] + str(r), "kind": "human", "rating": 2999 - r, "games": 12345, "provisional": False}
+        for r in range(1, 4)
+    ]
+    + [{"rank": None, "name": LONG_NAME, "kind": "human", "rating": 1500, "games": 1, "provisional": True}],
+    "next_cursor": "x",
+}
 SERIOUS = """async () => {
   const found = await axe.run(document, {resultTypes: ["violations"]});
   return found.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -118,9 +127,12 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     page.goto(f"{live_server}/m/{match_id}/replay")
     page.wait_for_selector("#replay-position")
     _checked(page, "replay")
+    # the leaderboard as it looks with the longest names (20 letters, no space): whatever other tests left in it
+    page.route("**/v1/leaderboard?*", lambda route: route.fulfill(json=LONG_NAMES_BOARD))
     page.goto(f"{live_server}/leaderboard")
-    page.wait_for_selector("#board-players")
+    page.wait_for_selector(f'#leaders li[data-name="{LONG_NAME}"]')
     _checked(page, "leaderboard")
+    page.unroute("**/v1/leaderboard?*")
     page.goto(f"{live_server}/account")
     page.wait_for_selector("#signup-name")
     _checked(page, "account")

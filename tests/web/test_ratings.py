@@ -55,11 +55,11 @@ def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_pro
     change = page.locator(f'#history .kept[data-match="{match_id}"] .rating-change').inner_text()
     assert change == f"Rating: {before} → {after} ({sign}{abs(diff)})"
     page.click("#board-link")
-    row = page.locator(f'#board li[data-name="{name}"]')
+    row = page.locator(f'#leaders li[data-name="{name}"]')
     row.wait_for()
     assert row.inner_text().endswith(f"{name}: {after} (1 rated matches) provisional"), row.inner_text()
     page.select_option("#board-kind", "bot")
-    page.locator('#board li[data-name="easy"]').wait_for()
+    page.locator('#leaders li[data-name="easy"]').wait_for()
     page.select_option("#board-kind", "human")
     row.locator("a").click()
     page.wait_for_url(f"**/p/{name}")

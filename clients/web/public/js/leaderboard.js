@@ -11,7 +11,7 @@ export async function showLeaderboard(root) {
     [2, 3, 4].map((n) => h("option", { value: String(n) }, [t("n_players", { n })]))));
   const kind = /** @type {HTMLSelectElement} */ (h("select", { id: "board-kind" },
     [h("option", { value: "human" }, [t("board_humans")]), h("option", { value: "bot" }, [t("board_bots")])]));
-  const list = h("ol", { id: "board", class: "history" });
+  const list = h("ol", { id: "leaders", class: "history" });
   const status = h("p", { id: "board-status", role: "status" });
   const error = h("p", { id: "error", role: "alert", class: "error" });
   const more = /** @type {HTMLButtonElement} */ (h("button", { id: "board-more", type: "button", hidden: true }, [t("more")]));
