@@ -29,6 +29,9 @@ from tienlen.store.connect import RedisOptions, WriteScript, connect, run_script
 
 pytestmark = pytest.mark.failover
 
+# A write waits up to 80 % of this for its copy: long enough for an in-sync replica on a loaded 2-core machine
+# (0.5 s, a 400 ms wait, once failed there), short enough that each cut-off write gives up in about a second.
+TIMEOUT_S = 1.5
 SCRIPT = WriteScript("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])")
 
 
@@ -98,7 +101,7 @@ def test_a_write_is_answered_only_once_a_replica_has_it(
     """Rule: with the replica in sync the write answers; cut off, it raises OutcomeUnknownError (applied, not
     confirmed); the connection then still answers each command with its own reply."""
     primary, replica = pair
-    client: Any = connect(RedisOptions(primary.url, durability="replica", timeout_s=0.5))
+    client: Any = connect(RedisOptions(primary.url, durability="replica", timeout_s=TIMEOUT_S))
     key = f"durable:{kind}"
     done = write(client, key)
     if answer is not None:
@@ -122,7 +125,7 @@ def test_a_refused_write_raises_its_own_error_and_the_connection_stays_paired(
     """Rule: a write Redis refuses (WRONGTYPE) wrote nothing: its error is raised, not OutcomeUnknownError, even
     with the replica cut off, and the next commands get their own replies."""
     primary, replica = pair
-    client: Any = connect(RedisOptions(primary.url, durability="replica", timeout_s=0.5))
+    client: Any = connect(RedisOptions(primary.url, durability="replica", timeout_s=TIMEOUT_S))
     client.hset("durable:hash", "f", "v")
     with _cut_off(primary, [replica]):
         with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
@@ -148,7 +151,7 @@ def test_on_a_cluster_each_primary_waits_for_its_own_replica(tmp_path: Path) -> 
     """Rule: on a Cluster with a replica per primary, writes are confirmed by their shard's replica: one
     shard's replica cut off makes only that shard's writes answer OutcomeUnknownError."""
     with LocalCluster(tmp_path, masters=3, replicas=1) as cluster:
-        client: Any = connect(RedisOptions(cluster.url, cluster=True, durability="replica", timeout_s=0.5))
+        client: Any = connect(RedisOptions(cluster.url, cluster=True, durability="replica", timeout_s=TIMEOUT_S))
         keys = [f"durable:{i}" for i in range(30)]
         for key in keys:
             assert client.set(key, "1") is True

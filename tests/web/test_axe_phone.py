@@ -32,10 +32,9 @@ READY = """new MutationObserver((_, watch) => {
 LONG_NAME = "W" * 20  # the longest name an account may take, in a wide letter
 LONG_NAMES_BOARD = {
     "entries": [
-        {"rank": r, "name": LONG_NAME[: 20 - r] + str(r), "kind": "human", "rating": 2999 - r, "games": 12345, "provisional": False}
-        for r in range(1, 4)
-    ]
-    + [{"rank": None, "name": LONG_NAME, "kind": "human", "rating": 1500, "games": 1, "provisional": True}],
+        {"rank": r, "name": name, "kind": "human", "rating": 3000 - r, "games": 12345, "provisional": r > 3}
+        for r, name in enumerate([LONG_NAME[:19] + "1", LONG_NAME[:19] + "2", LONG_NAME[:19] + "3", LONG_NAME], 1)
+    ],
     "next_cursor": "x",
 }
 SERIOUS = """async () => {

@@ -24,7 +24,7 @@ def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_pro
     leaderboard (the header's link) lists the player at that table size and the house bots under Bots, each name a
     link to its profile."""
     name, token = account(account_server, "rated")
-    page = account_pages(pace=None)
+    page = account_pages()
     page.goto(f"{account_server}/p/{name}")
     page.wait_for_selector("#ratings")
     assert page.inner_text("#ratings") == "No rated matches yet."
