@@ -1,12 +1,17 @@
 """Where Hard's strength is capped: Hard vs 3× Medium with more or less knowledge of the hidden hands.
 
-Hard searches on deals of the unseen cards (:class:`tienlen.bots.sampling.DealChain`).
+Hard searches on deals of the unseen cards (:data:`tienlen.bots.hard.DEAL_SOURCE`).
 This benchmark swaps that source of deals and plays the same arena
 (standard preset, duplicate deals) once per mode:
 
 - ``uniform``: deals drawn without any inference (every deal of the counts alike);
 - ``inferred``: Hard as it ships (its own source of deals, whatever :data:`tienlen.bots.hard.DEAL_SOURCE` names);
-- ``chain``: the Metropolis chain (deals weighted by the other seats' plays and passes, :mod:`tienlen.bots.sampling`);
+- ``chain``: the one Metropolis chain Hard searched until 2026-12-04 (deals weighted by the other seats' last 12
+  plays and passes, :mod:`tienlen.bots.sampling`);
+- ``chains``: independent chains over every action of the hand, their deals in turn
+  (:class:`~tienlen.bots.sampling.DealChains`, what Hard ships with);
+- ``posterior``: as ``chains``, with many more, longer chains whose work is not charged to the search: a ceiling of
+  what inference from the other seats' actions (with Medium as their model) could give this search;
 - ``model``: deals drawn from the learned card model (:mod:`tienlen.bots.cardmodel`);
 - ``particles``: the card model's deals reweighted by Medium's choices (:mod:`tienlen.bots.particles`);
 - ``true_in_endgame``: the true hands once Hard's endgame search starts, inferred deals before;
@@ -33,13 +38,16 @@ from tienlen.bots import driver, hard
 from tienlen.bots.arena import ArenaConfig, format_table, run_arena
 from tienlen.bots.cardmodel import ModelDeals
 from tienlen.bots.hard import DealSource
-from tienlen.bots.infer import ActionEvent
+from tienlen.bots.infer import MAX_EVENTS, ActionEvent, action_events
 from tienlen.bots.particles import ParticleDeals
-from tienlen.bots.sampling import DealChain, sample_hands
+from tienlen.bots.sampling import DealChain, DealChains, sample_hands
 from tienlen.engine.match import Match
 from tienlen.engine.views import SeatView, seat_view
 
-MODES = ("uniform", "inferred", "true_in_endgame", "true_hands", "chain", "model", "particles")
+MODES = ("uniform", "inferred", "true_in_endgame", "true_hands", "chain", "chains", "posterior", "model", "particles")
+ALL_EVENTS = 60  # the chains modes judge every action of the hand (a hand has fewer)
+# posterior: as near the exact posterior of the deals given Medium opponents as affordable here, its work not charged
+POSTERIOR_CHAINS, POSTERIOR_LIKELIHOOD, POSTERIOR_BURN_IN = 48, 0.01, 200
 SHIPPED_SOURCE = hard.DEAL_SOURCE  # Hard's own source, before use_mode swaps it
 _playing: list[Match] = []  # the match whose seat views are being made (one at a time per process)
 
@@ -60,11 +68,16 @@ class _Deals:
     ) -> None:
         self.view, self.rng = view, rng
         true = self.mode == "true_hands" or (self.mode == "true_in_endgame" and hard.in_endgame(view))
-        named = self.mode in ("uniform", "chain", "model", "particles")
+        named = self.mode in ("uniform", "chain", "chains", "posterior", "model", "particles")
         self.source = "true" if true else self.mode if named else "ship"
-        self.chain: DealChain | ModelDeals | DealSource | None = None
+        self.chain: DealChain | DealChains | ModelDeals | DealSource | None = None
         if self.source == "chain":
-            self.chain = DealChain(view, events, rng)
+            self.chain = DealChain(view, events[-MAX_EVENTS:], rng)  # the one chain Hard had: the last 12 actions
+        elif self.source == "chains":
+            self.chain = DealChains(view, action_events(view, ALL_EVENTS), rng)
+        elif self.source == "posterior":
+            every = action_events(view, ALL_EVENTS)
+            self.chain = DealChains(view, every, rng, POSTERIOR_CHAINS, POSTERIOR_LIKELIHOOD, burn_in=POSTERIOR_BURN_IN)
         elif self.source == "model":
             self.chain = ModelDeals(view, events, rng)
         elif self.source == "particles":
@@ -75,7 +88,7 @@ class _Deals:
     @property
     def work(self) -> int:
         """The chain's judged actions (what Hard charges to its step budget); none for the other sources."""
-        return self.chain.work if self.chain is not None else 0
+        return self.chain.work if self.chain is not None and self.source != "posterior" else 0
 
     def next_deal(self) -> list[int]:
         """The next deal: the match's own hands, a uniform deal, or the chain's next deal."""

@@ -12,7 +12,8 @@ probability of the card's true holder:
 Models: ``uniform`` (each seat by its count of cards), ``model`` (the learned card
 model, :mod:`tienlen.bots.cardmodel`) and ``chain`` (the marginals of
 ``--chain-deals`` deals of the Metropolis chain Hard used before, :mod:`tienlen.bots.sampling`;
-slow, so it scores every ``--chain-every``-th decision only). Phases are those of
+slow, so it scores every ``--chain-every``-th decision only) and ``chains`` (``--chains N``
+independent chains over every action of the hand, 4 deals each, at the same decisions). Phases are those of
 ``bench/hard_decisions.py``: the fewest cards another seat holds (``late`` ≤ 2,
 ``middle`` 3–8, ``early`` ≥ 9). Prints a table (stderr) and JSON (stdout).
 """
@@ -34,7 +35,7 @@ from tienlen.bots.cardmodel import MAX_EVENTS, card_probabilities, holder_count,
 from tienlen.bots.infer import action_events
 from tienlen.bots.medium import choose_medium
 from tienlen.bots.particles import ParticleDeals
-from tienlen.bots.sampling import DealChain
+from tienlen.bots.sampling import DealChain, DealChains
 from tienlen.engine.cards import indices
 from tienlen.engine.match import Match
 from tienlen.engine.rules import resolve_rules
@@ -43,6 +44,8 @@ from tienlen.engine.views import SeatView, seat_view
 PHASES = ("early", "middle", "late")
 PRIOR_DEALS = 4.0
 EVAL_SEED = 1  # the training script uses other seeds (bench/train_infer.py)
+ALL_EVENTS = 60  # the independent chains judge every action of the hand (a hand has fewer)
+CHAIN_ROUNDS = 4  # deals drawn from each of the independent chains
 Probabilities = tuple[list[int], list[int], list[list[float]]]
 
 
@@ -96,6 +99,30 @@ def chain_marginals(view: SeatView, deals: int) -> Probabilities:
     )
 
 
+def chains_marginals(view: SeatView, chains: int) -> Probabilities:
+    """The share of :data:`CHAIN_ROUNDS` deals per chain of ``chains`` independent chains over every action of the
+    hand (:class:`DealChains`, as ``bench/hard_ceiling.py --mode chains``) giving each card to each holder."""
+    unseen, seats = list(indices(view.unseen)), holders(view)
+    source = DealChains(view, action_events(view, ALL_EVENTS), random.Random(7), chains)
+    tally = [[0.0] * len(unseen) for _ in seats]
+    deals = chains * CHAIN_ROUNDS
+    for _ in range(deals):
+        hands = source.next_deal()
+        for h, seat in enumerate(seats):
+            held = hands[seat] if seat < view.players else view.unseen & ~sum(hands[s] for s in view.opponents)
+            for i, card in enumerate(unseen):
+                tally[h][i] += held >> card & 1
+    base = uniform(view)[2]
+    return (
+        unseen,
+        seats,
+        [
+            [(t / deals) * 0.95 + 0.05 * b for t, b in zip(row, brow, strict=True)]
+            for row, brow in zip(tally, base, strict=True)
+        ],
+    )
+
+
 def particle_marginals(view: SeatView, particles: int) -> Probabilities:
     """The weighted share of the particles (:class:`ParticleDeals`) giving each card to each holder.
 
@@ -138,9 +165,9 @@ def score(probs: Probabilities, view: SeatView, hands: list[int]) -> tuple[float
     return loss, right, len(unseen)
 
 
-def _deal_rows(args: tuple[int, int, int, int, int]) -> dict[str, list[float]]:
+def _deal_rows(args: tuple[int, int, int, int, int, int]) -> dict[str, list[float]]:
     """Summed log-loss, right guesses and cards of one deal's decisions, by ``model/phase``."""
-    deal, seed, chain_deals, chain_every, particles = args
+    deal, seed, chain_deals, chain_every, particles, chains = args
     models: dict[str, Callable[[SeatView], Probabilities]] = {"uniform": uniform, "model": card_probabilities}
     out: dict[str, list[float]] = {}
     for index, (view, hands) in enumerate(decisions(deal, seed)):
@@ -150,6 +177,9 @@ def _deal_rows(args: tuple[int, int, int, int, int]) -> dict[str, list[float]]:
             chosen["chain@chain"] = lambda v: chain_marginals(v, chain_deals)
             chosen["uniform@chain"] = uniform
             chosen["model@chain"] = card_probabilities
+        if chains and index % chain_every == 0:
+            chosen["chains@sub"] = lambda v: chains_marginals(v, chains)
+            chosen["uniform@sub"] = uniform
         if particles and index % chain_every == 0:
             chosen["particles@sub"] = lambda v: particle_marginals(v, particles)
             chosen["uniform@sub"] = uniform
@@ -163,9 +193,11 @@ def _deal_rows(args: tuple[int, int, int, int, int]) -> dict[str, list[float]]:
     return out
 
 
-def run(deals: int, seed: int, processes: int, chain_deals: int, chain_every: int, particles: int) -> dict[str, Any]:
+def run(
+    deals: int, seed: int, processes: int, chain_deals: int, chain_every: int, particles: int, chains: int = 0
+) -> dict[str, Any]:
     """Score every model over ``deals`` held-out deals; rows by model and phase."""
-    jobs = [(deal, seed, chain_deals, chain_every, particles) for deal in range(deals)]
+    jobs = [(deal, seed, chain_deals, chain_every, particles, chains) for deal in range(deals)]
     totals: dict[str, list[float]] = {}
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
@@ -208,9 +240,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--chain-deals", type=int, default=0, help="chain deals a decision for its marginals (0: off)")
     parser.add_argument("--chain-every", type=int, default=5, help="score chain/particles at every N-th decision")
     parser.add_argument("--particles", type=int, default=0, help="particles a decision (0: off)")
+    parser.add_argument("--chains", type=int, default=0, help="independent chains a decision (0: off)")
     args = parser.parse_args(argv)
     multiprocessing.set_start_method("fork", force=True)
-    rows = run(args.deals, args.seed, args.processes, args.chain_deals, args.chain_every, args.particles)
+    rows = run(args.deals, args.seed, args.processes, args.chain_deals, args.chain_every, args.particles, args.chains)
     print(f"{'model/phase':<22} {'cards':>8} {'log-loss':>9} {'accuracy':>9} {'gain':>7}", file=sys.stderr)
     for key, row in rows.items():
         print(

@@ -63,7 +63,8 @@ def _position(endgame: bool) -> tuple[Match, SeatView]:
 
 @pytest.mark.parametrize("endgame", [False, True], ids=["midgame", "endgame"])
 @pytest.mark.parametrize(
-    "mode", ["true_hands", "uniform", "inferred", "true_in_endgame", "chain", "model", "particles"]
+    "mode",
+    ["true_hands", "uniform", "inferred", "true_in_endgame", "chain", "chains", "posterior", "model", "particles"],
 )
 def test_each_mode_deals_what_it_names(mode: str, endgame: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(driver, "seat_view", seat_view)  # restored after the test, whatever use_mode sets
@@ -82,5 +83,6 @@ def test_each_mode_deals_what_it_names(mode: str, endgame: bool, monkeypatch: py
         assert all(hands == match.hands for hands in drawn)
     else:  # the other seats hold many unseen cards: a uniform or inferred deal is almost never the true one
         assert any(hands != match.hands for hands in drawn)
-    judged = mode in ("inferred", "chain", "particles") or (mode == "true_in_endgame" and not endgame)
-    assert (deals.work > 0) == judged  # the sources weighed by Medium's choices judge actions; the model alone does not
+    judged = mode in ("inferred", "chain", "chains", "particles") or (mode == "true_in_endgame" and not endgame)
+    # the sources weighed by Medium's choices judge actions (the posterior's work is not charged); the model does not
+    assert (deals.work > 0) == judged

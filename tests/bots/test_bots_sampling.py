@@ -17,7 +17,7 @@ import pytest
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.infer import action_events, unexplained
-from tienlen.bots.sampling import MISS_LIKELIHOOD, DealChain, sample_hands
+from tienlen.bots.sampling import CHAINS_LIKELIHOOD, MISS_LIKELIHOOD, DealChain, DealChains, sample_hands
 from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
 from tienlen.engine.cards import indices
 
@@ -131,3 +131,39 @@ def test_same_generator_same_deals(make_match: MatchFactory, advance_bots: Advan
     first = DealChain(view, events, random.Random(5))
     again = DealChain(view, events, random.Random(5))
     assert [first.next_deal() for _ in range(10)] == [again.next_deal() for _ in range(10)]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_chains_deals_fit_the_counts_and_only_unseen_cards(
+    preset: str, players: int, make_match: MatchFactory, advance_bots: Advance
+) -> None:
+    """Independent chains too: every deal gives each seat its count from the unseen cards, never a card seen played
+    or held by the seat itself (docs/rules.md §5: a seat sees its own hand and what was played)."""
+    for seed in range(3):
+        match = make_match(preset, players, seed)
+        advance_bots(match, 5 + 4 * seed, "medium")
+        if match.turn is None:
+            continue
+        view = seat_view(match, match.turn)
+        chains = DealChains(view, action_events(view, 60), random.Random(seed), chains=4)
+        for _ in range(20):
+            assert_hands_fit(view, chains.next_deal())
+
+
+def test_chains_share_judgements_without_changing_a_deal(make_match: MatchFactory, advance_bots: Advance) -> None:
+    """The chains share what they judged of (seat, hand): each chain deals as it would alone, for less work;
+    and the same seed gives the same deals (Hard is reproducible)."""
+    match = make_match("standard", 4, 8)
+    advance_bots(match, 20, "medium")
+    assert match.turn is not None
+    view = seat_view(match, match.turn)
+    events = action_events(view, 60)
+    chains = DealChains(view, events, random.Random(5), chains=3)
+    dealt = [chains.next_deal() for _ in range(12)]
+    seeds = random.Random(5)
+    alone = [DealChain(view, list(events), random.Random(seeds.getrandbits(64)), CHAINS_LIKELIHOOD) for _ in range(3)]
+    assert dealt == [alone[i % 3].next_deal() for i in range(12)]
+    assert chains.work <= sum(chain.work for chain in alone)
+    again = DealChains(view, events, random.Random(5), chains=3)
+    assert [again.next_deal() for _ in range(12)] == dealt

@@ -25,6 +25,8 @@ MISS_LIKELIHOOD = 0.05
 BURN_IN_PER_EVENT = 3  # chain steps before the first deal, per action judged
 BURN_IN_MIN = 24
 THINNING = 2  # chain steps between two deals handed out
+CHAINS = 12  # independent chains of :class:`DealChains`, handed out in turn
+CHAINS_LIKELIHOOD = 0.02
 
 
 def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
@@ -71,8 +73,14 @@ class DealChain:
         likelihood: float = MISS_LIKELIHOOD,
         *,
         deadline: float | None = None,
+        known: dict[tuple[int, int], tuple[int, bool]] | None = None,
+        burn_in: int | None = None,
     ) -> None:
-        """Start from a uniformly drawn deal for ``view``'s seat (``deadline`` is unused: the search checks it)."""
+        """Start from a uniformly drawn deal for ``view``'s seat (``deadline`` is unused: the search checks it).
+
+        ``known`` holds the judgements of (seat, hand) made so far, to share with other chains of the same events;
+        ``burn_in`` replaces the steps before the first deal (by default a few per action judged).
+        """
         self.view = view
         self.rng = rng
         self.work = 0
@@ -90,9 +98,11 @@ class DealChain:
             if ev.seat in self._events:
                 self._events[ev.seat].append(ev)
         self.misses = dict.fromkeys(self._holders, 0)
-        self._known: dict[tuple[int, int], tuple[int, bool]] = {}
+        self._known: dict[tuple[int, int], tuple[int, bool]] = {} if known is None else known
         self._started = False
         self._burn_in = max(BURN_IN_MIN, BURN_IN_PER_EVENT * len(events)) if events else 0
+        if burn_in is not None:
+            self._burn_in = burn_in if events else 0
 
     def _misses(self, seat: int, hand: int, limit: int) -> int:
         """How many of the seat's actions Medium would not have chosen holding ``hand`` (counting stops past limit).
@@ -156,3 +166,46 @@ class DealChain:
     def unexplained(self) -> int:
         """How many of the other seats' actions the current deal leaves unexplained."""
         return sum(self.misses.values())
+
+
+class DealChains:
+    """Several independent :class:`DealChain` s, started from different deals, whose deals are handed out in turn.
+
+    One chain's successive deals are alike (each differs from the last by a
+    few swaps), so the search saw few different deals; chains started apart
+    and each burned in give deals spread over the likely ones. The chains
+    share their judgements of (seat, hand), which do not depend on the chain;
+    each chain draws from its own generator, seeded from ``rng``. A chain is
+    started (and burned in) when its first deal is asked for.
+    """
+
+    def __init__(
+        self,
+        view: SeatView,
+        events: list[ActionEvent],
+        rng: random.Random,
+        chains: int = CHAINS,
+        likelihood: float = CHAINS_LIKELIHOOD,
+        *,
+        deadline: float | None = None,
+        burn_in: int | None = None,
+    ) -> None:
+        """Prepare ``chains`` chains over ``view``'s unseen cards (``deadline`` is unused: the search checks it)."""
+        seeds = [rng.getrandbits(64) for _ in range(chains)]
+        known: dict[tuple[int, int], tuple[int, bool]] = {}
+        self._chains = [
+            DealChain(view, list(events), random.Random(seed), likelihood, known=known, burn_in=burn_in)
+            for seed in seeds
+        ]
+        self._next = 0
+
+    @property
+    def work(self) -> int:
+        """The actions judged by all the chains so far."""
+        return sum(chain.work for chain in self._chains)
+
+    def next_deal(self) -> list[int]:
+        """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
+        chain = self._chains[self._next % len(self._chains)]
+        self._next += 1
+        return chain.next_deal()
