@@ -32,6 +32,7 @@ from typing import Any
 
 from tienlen.bots import deal_seed, driver
 from tienlen.bots.cardmodel import MAX_EVENTS, card_probabilities, holder_count, holders
+from tienlen.bots.hard import DealSource
 from tienlen.bots.infer import action_events
 from tienlen.bots.medium import choose_medium
 from tienlen.bots.particles import ParticleDeals
@@ -76,36 +77,11 @@ def uniform(view: SeatView) -> Probabilities:
     return unseen, seats, [[c / total] * len(unseen) for c in counts]
 
 
-def chain_marginals(view: SeatView, deals: int) -> Probabilities:
-    """The share of ``deals`` deals of the shipped Metropolis chain that give each card to each holder."""
+def deal_shares(view: SeatView, source: DealSource, deals: int) -> Probabilities:
+    """The share of ``deals`` deals of ``source`` that give each card to each holder (a little of the uniform
+    guess mixed in, so that a card never dealt to its holder does not score infinity)."""
     unseen, seats = list(indices(view.unseen)), holders(view)
-    chain = DealChain(view, action_events(view), random.Random(7))
     tally = [[0.0] * len(unseen) for _ in seats]
-    for _ in range(deals):
-        hands = chain.next_deal()
-        for h, seat in enumerate(seats):
-            held = hands[seat] if seat < view.players else view.unseen & ~sum(hands[s] for s in view.opponents)
-            for i, card in enumerate(unseen):
-                tally[h][i] += held >> card & 1
-    # a little of the uniform guess so that a card never dealt to its holder does not score infinity
-    base = uniform(view)[2]
-    return (
-        unseen,
-        seats,
-        [
-            [(t / deals) * 0.95 + 0.05 * b for t, b in zip(row, brow, strict=True)]
-            for row, brow in zip(tally, base, strict=True)
-        ],
-    )
-
-
-def chains_marginals(view: SeatView, chains: int) -> Probabilities:
-    """The share of :data:`CHAIN_ROUNDS` deals per chain of ``chains`` independent chains over every action of the
-    hand (:class:`DealChains`, as ``bench/hard_ceiling.py --mode chains``) giving each card to each holder."""
-    unseen, seats = list(indices(view.unseen)), holders(view)
-    source = DealChains(view, action_events(view, ALL_EVENTS), random.Random(7), chains)
-    tally = [[0.0] * len(unseen) for _ in seats]
-    deals = chains * CHAIN_ROUNDS
     for _ in range(deals):
         hands = source.next_deal()
         for h, seat in enumerate(seats):
@@ -121,6 +97,18 @@ def chains_marginals(view: SeatView, chains: int) -> Probabilities:
             for row, brow in zip(tally, base, strict=True)
         ],
     )
+
+
+def chain_marginals(view: SeatView, deals: int) -> Probabilities:
+    """The shares of ``deals`` deals of the one Metropolis chain Hard had (over the last 12 actions)."""
+    return deal_shares(view, DealChain(view, action_events(view), random.Random(7)), deals)
+
+
+def chains_marginals(view: SeatView, chains: int) -> Probabilities:
+    """The shares of :data:`CHAIN_ROUNDS` deals per chain of ``chains`` independent chains over every action of the
+    hand (:class:`DealChains`, Hard's source of deals, with its chain count given)."""
+    source = DealChains(view, action_events(view, ALL_EVENTS), random.Random(7), chains)
+    return deal_shares(view, source, chains * CHAIN_ROUNDS)
 
 
 def particle_marginals(view: SeatView, particles: int) -> Probabilities:
