@@ -69,9 +69,10 @@ def live_server(redis_server: LocalRedis, tmp_path_factory: pytest.TempPathFacto
         stop_server(process)
 
 
-# The longest xdist groups first (seconds of one worker on the 2-core machine, 2026-12-04): a worker takes a group
-# whole, so a long group collected last (the browser tests sit in tests/web) kept one worker busy minutes after the
-# other had run out of work. Within a group, and for every other test, collection order is kept.
+# The longest xdist groups first: a worker takes a group whole, and the browser group (about 4.5 minutes of one
+# worker, collected last from tests/web) must not start when the other worker is nearly done. On the 2-core machine
+# (2026-12-04) the whole run took as long either way (10:07 against 10:10: the cores are busy throughout), but the
+# order no longer decides it. Within a group, and for every other test, collection order is kept.
 GROUPS_FIRST = ("browser", "live_server", "rated_sim", "cluster", "faults", "tournament")
 
 
