@@ -8,7 +8,9 @@ dealt hand (an *unexplained* action, :mod:`.infer`) makes a deal
 proportion to that likelihood with a Metropolis chain whose moves swap one
 card between two holders; a swap changes only those two seats' hands, so only
 their actions are judged again, and a judgement stops as soon as the swap is
-sure to be refused. All randomness comes from the generator it is given.
+sure to be refused. :class:`DealChains` (Hard's source) runs several such
+chains from different starts, at :data:`CHAINS_LIKELIHOOD`, and hands out
+their deals in turn. All randomness comes from the generator it is given.
 """
 
 from __future__ import annotations
