@@ -20,13 +20,12 @@ import signal
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self
 
 import redis
 
 from .ports import free_port
-from .process import LocalRedis
+from .process import LocalRedis, ServerGroup
 
 __all__ = ["SLOTS", "LocalCluster"]
 
@@ -34,7 +33,7 @@ SLOTS = 16384
 _READY_TIMEOUT_S = 30.0
 
 
-class LocalCluster:
+class LocalCluster(ServerGroup):
     """``masters`` primaries with every slot assigned, each with ``replicas`` replicas; :attr:`url` names the
     first node (any node would do)."""
 
@@ -156,14 +155,6 @@ class LocalCluster:
         """Stop every node (safe to call more than once)."""
         for node in self.nodes:
             node.stop()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def _settled(self, clients: Sequence[Any]) -> bool:
         """Every node says ok, knows every node, and the primaries holding slots have their replicas."""

@@ -22,7 +22,7 @@ from .lock import DataDirError, DataDirLock
 from .ports import free_port
 from .resp import send_command
 
-__all__ = ["LocalRedis", "pdeathsig_preexec"]
+__all__ = ["LocalRedis", "ServerGroup", "pdeathsig_preexec"]
 
 _START_TIMEOUT_S = 10.0
 _STOP_TIMEOUT_S = 10.0
@@ -46,6 +46,26 @@ def _detach_after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_detach_after_fork)
+
+
+class ServerGroup:
+    """Several local servers run together (a Sentinel group, a Cluster): started on entering, stopped on leaving."""
+
+    def start(self) -> Self:
+        """Start every server of the group and return the group."""
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop every server of the group (safe to call more than once)."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
 
 
 class LocalRedis:

@@ -17,12 +17,11 @@ import os
 import signal
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Any, Self
 
 import redis
 
-from .process import LocalRedis
+from .process import LocalRedis, ServerGroup
 
 __all__ = ["MASTER_NAME", "LocalSentinelGroup"]
 
@@ -30,7 +29,7 @@ MASTER_NAME = "tienlen"
 _READY_TIMEOUT_S = 30.0
 
 
-class LocalSentinelGroup:
+class LocalSentinelGroup(ServerGroup):
     """A primary, ``replicas`` replicas and ``sentinels`` sentinels (quorum: a majority) under ``data_dir``."""
 
     def __init__(
@@ -131,14 +130,6 @@ class LocalSentinelGroup:
         """Stop the sentinels, then the data nodes."""
         for server in [*self.sentinels, *self.nodes]:
             server.stop()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def _ask_primary(self) -> tuple[str, int]:
         for sentinel in self.sentinels:
