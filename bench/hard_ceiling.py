@@ -45,7 +45,6 @@ from tienlen.engine.match import Match
 from tienlen.engine.views import SeatView, seat_view
 
 MODES = ("uniform", "inferred", "true_in_endgame", "true_hands", "chain", "chains", "posterior", "model", "particles")
-ALL_EVENTS = 60  # the chains modes judge every action of the hand (a hand has fewer)
 # posterior: as near the exact posterior of the deals given Medium opponents as affordable here, its work not charged
 POSTERIOR_CHAINS, POSTERIOR_LIKELIHOOD, POSTERIOR_BURN_IN = 48, 0.01, 200
 SHIPPED_SOURCE = hard.DEAL_SOURCE  # Hard's own source, before use_mode swaps it
@@ -74,9 +73,9 @@ class _Deals:
         if self.source == "chain":
             self.chain = DealChain(view, events[-MAX_EVENTS:], rng)  # the one chain Hard had: the last 12 actions
         elif self.source == "chains":
-            self.chain = DealChains(view, action_events(view, ALL_EVENTS), rng)
+            self.chain = DealChains(view, action_events(view, hard.DEAL_EVENTS), rng)
         elif self.source == "posterior":
-            every = action_events(view, ALL_EVENTS)
+            every = action_events(view, hard.DEAL_EVENTS)
             self.chain = DealChains(view, every, rng, POSTERIOR_CHAINS, POSTERIOR_LIKELIHOOD, burn_in=POSTERIOR_BURN_IN)
         elif self.source == "model":
             self.chain = ModelDeals(view, events, rng)

@@ -32,7 +32,7 @@ from typing import Any
 
 from tienlen.bots import deal_seed, driver
 from tienlen.bots.cardmodel import MAX_EVENTS, card_probabilities, holder_count, holders
-from tienlen.bots.hard import DealSource
+from tienlen.bots.hard import DEAL_EVENTS, DealSource
 from tienlen.bots.infer import action_events
 from tienlen.bots.medium import choose_medium
 from tienlen.bots.particles import ParticleDeals
@@ -45,7 +45,6 @@ from tienlen.engine.views import SeatView, seat_view
 PHASES = ("early", "middle", "late")
 PRIOR_DEALS = 4.0
 EVAL_SEED = 1  # the training script uses other seeds (bench/train_infer.py)
-ALL_EVENTS = 60  # the independent chains judge every action of the hand (a hand has fewer)
 CHAIN_ROUNDS = 4  # deals drawn from each of the independent chains
 Probabilities = tuple[list[int], list[int], list[list[float]]]
 
@@ -107,7 +106,7 @@ def chain_marginals(view: SeatView, deals: int) -> Probabilities:
 def chains_marginals(view: SeatView, chains: int) -> Probabilities:
     """The shares of :data:`CHAIN_ROUNDS` deals per chain of ``chains`` independent chains over every action of the
     hand (:class:`DealChains`, Hard's source of deals, with its chain count given)."""
-    source = DealChains(view, action_events(view, ALL_EVENTS), random.Random(7), chains)
+    source = DealChains(view, action_events(view, DEAL_EVENTS), random.Random(7), chains)
     return deal_shares(view, source, chains * CHAIN_ROUNDS)
 
 

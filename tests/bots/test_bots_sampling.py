@@ -17,6 +17,7 @@ import pytest
 
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
 from tienlen.bots import bot_rng, choose
+from tienlen.bots.hard import DEAL_EVENTS
 from tienlen.bots.infer import action_events, unexplained
 from tienlen.bots.sampling import CHAINS_LIKELIHOOD, MISS_LIKELIHOOD, DealChain, DealChains, sample_hands
 from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
@@ -63,7 +64,7 @@ def _all_deals(view: SeatView) -> list[tuple[int, ...]]:
 
 SOURCES: dict[str, Callable[[SeatView, random.Random], DealChain | DealChains]] = {
     "one chain": lambda view, rng: DealChain(view, action_events(view), rng),
-    "chains": lambda view, rng: DealChains(view, action_events(view, 60), rng, chains=4),
+    "chains": lambda view, rng: DealChains(view, action_events(view, DEAL_EVENTS), rng, chains=4),
 }
 
 
@@ -149,7 +150,7 @@ def test_chains_share_judgements_without_changing_a_deal(make_match: MatchFactor
     advance_bots(match, 20, "medium")
     assert match.turn is not None
     view = seat_view(match, match.turn)
-    events = action_events(view, 60)
+    events = action_events(view, DEAL_EVENTS)
     chains = DealChains(view, events, random.Random(5), chains=3)
     dealt = [chains.next_deal() for _ in range(12)]
     seeds = random.Random(5)
