@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,30 +21,17 @@ from typing import Any
 import pytest
 import redis
 
-from tienlen.local_redis import LocalRedis
+from tienlen.local_redis import LocalRedis, wait_for_copies
 from tienlen.local_redis.cluster import LocalCluster
 from tienlen.store.base import OutcomeUnknownError
 from tienlen.store.connect import RedisOptions, WriteScript, connect, run_script
 
 pytestmark = pytest.mark.failover
 
-# A write waits up to 80 % of this for its copy: long enough for an in-sync replica on a loaded 2-core machine
-# (0.5 s, a 400 ms wait, once failed there), short enough that each cut-off write gives up in about a second.
-TIMEOUT_S = 1.5
+# A write waits up to 80 % of this for its copy: ample for a replica that acknowledges (wait_for_copies; a 400 ms
+# wait once failed on a replica that did not yet), short enough that each cut-off write gives up in under a second.
+TIMEOUT_S = 1.0
 SCRIPT = WriteScript("redis.call('SET', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])")
-
-
-def _in_sync(primary: LocalRedis, replicas: int = 1) -> None:
-    client: Any = redis.Redis.from_url(primary.url)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        info = client.info("replication")
-        online = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)]
-        if len([r for r in online if r.get("state") == "online"]) >= replicas:
-            client.close()
-            return
-        time.sleep(0.05)
-    raise AssertionError("the replica did not get in sync")
 
 
 @contextmanager
@@ -69,7 +55,7 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalRedis,
     with LocalRedis(folder / "primary", extra_args=fast) as primary:
         following = (*fast, "--replicaof", primary.host_for_clients, str(primary.port))
         with LocalRedis(folder / "replica", extra_args=following) as replica:
-            _in_sync(primary)
+            wait_for_copies(primary)
             yield primary, replica
 
 
@@ -111,7 +97,7 @@ def test_a_write_is_answered_only_once_a_replica_has_it(
             write(client, key)
         assert client.get(key + ":absent") is None  # reads do not wait, and pair with their replies
         assert client.exists(key) == 1
-    _in_sync(primary)
+    wait_for_copies(primary)
     assert client.ping() is True
     again = write(client, key)
     if answer is not None:
@@ -131,7 +117,7 @@ def test_a_refused_write_raises_its_own_error_and_the_connection_stays_paired(
         with pytest.raises(redis.ResponseError, match="WRONGTYPE"):
             client.incr("durable:hash")
         assert client.hget("durable:hash", "f") == b"v"
-    _in_sync(primary)
+    wait_for_copies(primary)
     assert client.incr("durable:counter") >= 1
     client.close()
 
@@ -143,7 +129,7 @@ def test_local_durability_never_waits(pair: tuple[LocalRedis, LocalRedis]) -> No
     with _cut_off(primary, [replica]):
         assert client.set("durable:local", "l") is True
         assert run_script(client, SCRIPT, ["durable:local"], ["m"]) == b"m"
-    _in_sync(primary)
+    wait_for_copies(primary)
     client.close()
 
 

@@ -19,15 +19,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
 
 from tienlen.api import create_app
-from tienlen.local_redis import LocalRedis, free_port
+from tienlen.local_redis import LocalRedis, free_port, wait_for_copies
 from tienlen.store.connect import WAITAOF_SINCE, RedisOptions, durability_refusal, redis_version, writes
 
 pytestmark = pytest.mark.failover
@@ -61,19 +59,6 @@ def test_every_command_but_the_known_reads_waits_for_its_copy(command: str, wait
     assert writes(command.lower().encode()) is waits
 
 
-def _in_sync(replica: LocalRedis) -> None:
-    """Wait until ``replica`` has loaded its primary's data and follows it."""
-    client: Any = redis.Redis.from_url(replica.url)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        info = client.info("replication") | client.info("persistence")
-        if info.get("master_link_status") == "up" and not info.get("loading"):
-            client.close()
-            return
-        time.sleep(0.05)
-    raise AssertionError("the replica did not get in sync")
-
-
 def test_a_copy_not_confirmed_answers_outcome_unknown_and_the_keyed_retry_is_confirmed_too(tmp_path: Path) -> None:
     """Rule: with no replica a write answers 503 ``outcome_unknown``; once one is in sync the retry with the same
     ``Idempotency-Key`` answers what the first attempt did (one match, not two); with the replica gone again the
@@ -91,7 +76,7 @@ def test_a_copy_not_confirmed_answers_outcome_unknown_and_the_keyed_retry_is_con
         assert (account.status_code, account.get_json()["reason"]) == (503, "outcome_unknown")
         replica = LocalRedis(tmp_path / "replica", extra_args=("--replicaof", "127.0.0.1", str(primary.port)))
         with replica:
-            _in_sync(replica)
+            wait_for_copies(primary)
             again = client.post("/v1/matches", json=body, headers=key)
             assert again.status_code == 201, again.get_json()
             match_id = again.get_json()["match_id"]
@@ -109,7 +94,7 @@ def test_an_action_given_again_is_not_answered_before_its_write_has_a_copy(tmp_p
     with LocalRedis(tmp_path / "primary", extra_args=("--repl-diskless-sync-delay", "0")) as primary:
         replica = LocalRedis(tmp_path / "replica", extra_args=("--replicaof", "127.0.0.1", str(primary.port)))
         with replica:
-            _in_sync(replica)
+            wait_for_copies(primary)
             settings = {"REDIS_URL": primary.url, "TIENLEN_DURABILITY": "replica", "TIENLEN_RATE_LIMITS": "off"}
             settings |= {"TIENLEN_LOG_LEVEL": "ERROR", "TIENLEN_ANONYMOUS_HOSTING": "1"}
             client = create_app(settings).test_client()
@@ -130,7 +115,7 @@ def test_an_action_given_again_is_not_answered_before_its_write_has_a_copy(tmp_p
                 assert (again.status_code, again.get_json()["reason"]) == (503, "outcome_unknown")
             finally:
                 os.kill(replica.pid or 0, signal.SIGCONT)
-            _in_sync(replica)
+            wait_for_copies(primary)
             answered = client.post(f"/v1/matches/{match_id}/actions", json=action, headers=keyed)
             assert answered.status_code == 200, answered.get_json()
             played = [e for e in answered.get_json()["events"] if e["type"] == "played" and e["seat"] == 0]

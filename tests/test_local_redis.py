@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,14 @@ import pytest
 import redis
 
 from tests.support.processes import alive
-from tienlen.local_redis import DataDirError, DataDirInUseError, LocalRedis, find_redis_server, free_port
+from tienlen.local_redis import (
+    DataDirError,
+    DataDirInUseError,
+    LocalRedis,
+    find_redis_server,
+    free_port,
+    wait_for_copies,
+)
 from tienlen.local_redis.lock import LOCK_FILE, DataDirLock
 
 
@@ -226,3 +234,23 @@ def test_a_forked_child_does_not_let_its_parents_lock_go(tmp_path: Path) -> None
         assert os.waitstatus_to_exitcode(status) == 0
         with pytest.raises(DataDirInUseError):
             DataDirLock(tmp_path / "redis").acquire()
+
+
+def test_wait_for_copies_returns_once_the_replica_acknowledges_and_raises_while_it_cannot(tmp_path: Path) -> None:
+    """Rule: after ``wait_for_copies`` a ``WAIT`` of the primary's is answered by its replica at once (a replica
+    only listed online, whose stream the primary holds back until its first ack, would not answer it); a replica
+    held still makes ``wait_for_copies`` raise, naming the primary."""
+    with LocalRedis(tmp_path / "primary", extra_args=("--repl-diskless-sync-delay", "0")) as primary:
+        following = ("--replicaof", primary.host_for_clients, str(primary.port))
+        with LocalRedis(tmp_path / "replica", extra_args=following) as replica:
+            wait_for_copies(primary)
+            client = redis.Redis.from_url(primary.url)
+            client.set("copied", "1")
+            assert client.execute_command("WAIT", 1, 100) == 1
+            os.kill(replica.pid or 0, signal.SIGSTOP)
+            try:
+                with pytest.raises(RuntimeError, match=str(primary.port)):
+                    wait_for_copies(primary, timeout_s=0.5)
+            finally:
+                os.kill(replica.pid or 0, signal.SIGCONT)
+            client.close()

@@ -22,6 +22,8 @@ One module per job:
 - :mod:`.lock`: the lock on its data directory that keeps a second server
   out of the same append-only file (:class:`DataDirInUseError` names the
   holder's pid; :class:`DataDirError` a directory that cannot be made);
+- :mod:`.replication`: waiting until a primary's replicas acknowledge its
+  writes (:func:`wait_for_copies`);
 - :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket.
 """
 
@@ -31,5 +33,6 @@ from .binary import find_redis_server
 from .lock import DataDirError, DataDirInUseError
 from .ports import free_port
 from .process import LocalRedis
+from .replication import wait_for_copies
 
-__all__ = ["DataDirError", "DataDirInUseError", "LocalRedis", "find_redis_server", "free_port"]
+__all__ = ["DataDirError", "DataDirInUseError", "LocalRedis", "find_redis_server", "free_port", "wait_for_copies"]

@@ -22,6 +22,7 @@ from typing import Any, Self
 import redis
 
 from .process import LocalRedis, ServerGroup
+from .replication import wait_for_copies
 
 __all__ = ["MASTER_NAME", "LocalSentinelGroup"]
 
@@ -70,7 +71,7 @@ class LocalSentinelGroup(ServerGroup):
         for replica in replicas:
             replica.extra_args = (*replica.extra_args, "--replicaof", primary.host_for_clients, str(primary.port))
             replica.start()
-        self._wait_in_sync(primary, len(replicas))
+        wait_for_copies(primary, len(replicas), _READY_TIMEOUT_S)
         quorum = len(self.sentinels) // 2 + 1
         for sentinel in self.sentinels:
             sentinel.data_dir.mkdir(parents=True, exist_ok=True)
@@ -124,7 +125,7 @@ class LocalSentinelGroup(ServerGroup):
         replica_of = ("--replicaof", primary.host_for_clients, str(primary.port))
         node.extra_args = ("--repl-diskless-sync-delay", "0", *replica_of)
         node.restart()
-        self._wait_in_sync(primary, len(self.nodes) - 1)
+        wait_for_copies(primary, len(self.nodes) - 1, _READY_TIMEOUT_S)
 
     def stop(self) -> None:
         """Stop the sentinels, then the data nodes."""
@@ -144,21 +145,6 @@ class LocalSentinelGroup(ServerGroup):
             if found:
                 return found[0].decode(), int(found[1])
         raise RuntimeError("no sentinel named a primary")
-
-    def _wait_in_sync(self, primary: LocalRedis, replicas: int) -> None:
-        """Wait until ``primary`` has ``replicas`` replicas online."""
-        client: Any = redis.Redis(primary.host_for_clients, primary.port, socket_timeout=1.0)  # untyped replies
-        deadline = time.monotonic() + _READY_TIMEOUT_S
-        try:
-            while time.monotonic() < deadline:
-                info = client.info("replication")
-                online = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)]
-                if len([r for r in online if r.get("state") == "online"]) >= replicas:
-                    return
-                time.sleep(0.05)
-        finally:
-            client.close()
-        raise RuntimeError(f"{primary} did not get {replicas} replicas in sync within {_READY_TIMEOUT_S} s")
 
     def _wait_sentinels_ready(self, replicas: int) -> None:
         """Wait until every sentinel knows the other sentinels and the replicas (a failover needs both)."""

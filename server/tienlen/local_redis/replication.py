@@ -1,0 +1,42 @@
+"""Waiting until a primary's replicas copy what it writes.
+
+A replica that says ``master_link_status: up`` and that its primary lists as
+``state=online`` may still receive nothing: after a diskless sync the primary
+holds back its command stream (and the ``GETACK`` of every ``WAIT``) until the
+replica's first ``REPLCONF ACK``, which it sends once a second. A ``WAIT`` in
+that second times out although the replica is healthy. :func:`wait_for_copies`
+waits until the primary has had a write of its own acknowledged, the only
+sign that the next ``WAIT`` will be answered.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+
+from .process import LocalRedis
+
+__all__ = ["wait_for_copies"]
+
+_CHANNEL = "tienlen:local-redis:sync"  # a PUBLISH is copied to the replicas and changes no data
+_ROUND_MS = 200
+
+
+def wait_for_copies(primary: LocalRedis, replicas: int = 1, timeout_s: float = 30.0) -> None:
+    """Wait until ``replicas`` replicas of the standalone ``primary`` acknowledge its writes; raise
+    ``RuntimeError`` after ``timeout_s``."""
+    client: Any = redis.Redis(primary.host_for_clients, primary.port, socket_timeout=_ROUND_MS / 1000 + 1.0)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline:
+            try:
+                client.publish(_CHANNEL, "")
+                if client.execute_command("WAIT", replicas, _ROUND_MS) >= replicas:
+                    return
+            except (redis.ConnectionError, redis.TimeoutError):
+                time.sleep(0.05)
+    finally:
+        client.close()
+    raise RuntimeError(f"{primary} did not get {replicas} replicas copying its writes within {timeout_s} s")
