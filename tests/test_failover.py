@@ -25,7 +25,8 @@ import pytest
 import redis
 
 from tienlen.api import create_app
-from tienlen.local_redis import LocalRedis, free_port, wait_for_copies
+from tienlen.local_redis import LocalRedis, free_port
+from tienlen.local_redis.replication import wait_for_copies
 from tienlen.store.connect import WAITAOF_SINCE, RedisOptions, durability_refusal, redis_version, writes
 
 pytestmark = pytest.mark.failover

@@ -8,6 +8,8 @@ that records every ``sendall``, and compares.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -97,6 +99,24 @@ def test_the_head_leaves_with_the_first_body_bytes(case: str, writes: int, gunic
     assert ours[0].startswith(b"HTTP/1.1 " + status.encode())
     if body and method != "HEAD":
         assert ours[0].endswith(b"%X\r\n%s\r\n" % (len(body[0]), body[0]) if writes == 3 else body[0])
+
+
+def test_a_gevent_worker_patches_without_a_warning_after_what_the_master_loads() -> None:
+    """Rule: gunicorn's master (``tienlen serve``: the CLI and the serving module) loads nothing that gevent's
+    patching in a worker it forks would warn about (``MonkeyPatchWarning``: a module holding ssl's unpatched names,
+    such as redis-py's); in JSON logs that warning was a line of plain text, and its modules were left unpatched."""
+    script = (
+        "import warnings\n"
+        "import tienlen.cli, tienlen.serving\n"
+        "from gevent import monkey\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    monkey.patch_all()\n"
+        "print([str(w.message)[:300] for w in caught if w.category.__name__ == 'MonkeyPatchWarning'])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
 
 
 def test_serve_runs_the_one_write_gevent_worker() -> None:

@@ -25,9 +25,9 @@ from tienlen.local_redis import (
     LocalRedis,
     find_redis_server,
     free_port,
-    wait_for_copies,
 )
 from tienlen.local_redis.lock import LOCK_FILE, DataDirLock
+from tienlen.local_redis.replication import wait_for_copies
 
 
 def test_starts_on_free_port_and_answers_ping(tmp_path: Path) -> None:

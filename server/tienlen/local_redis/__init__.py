@@ -23,7 +23,8 @@ One module per job:
   out of the same append-only file (:class:`DataDirInUseError` names the
   holder's pid; :class:`DataDirError` a directory that cannot be made);
 - :mod:`.replication`: waiting until a primary's replicas acknowledge its
-  writes (:func:`wait_for_copies`);
+  writes (not imported here: it needs redis-py, which ``tienlen serve``'s
+  gunicorn master must not load before its gevent workers patch);
 - :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket.
 """
 
@@ -33,6 +34,5 @@ from .binary import find_redis_server
 from .lock import DataDirError, DataDirInUseError
 from .ports import free_port
 from .process import LocalRedis
-from .replication import wait_for_copies
 
-__all__ = ["DataDirError", "DataDirInUseError", "LocalRedis", "find_redis_server", "free_port", "wait_for_copies"]
+__all__ = ["DataDirError", "DataDirInUseError", "LocalRedis", "find_redis_server", "free_port"]
