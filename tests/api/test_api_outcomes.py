@@ -15,7 +15,7 @@ from flask import Flask
 from tests.support.api import Api, json_object
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import OutcomeUnknownError, StoreUnavailableError
-from tienlen.store.connect import WriteScript, read_replies, run_script
+from tienlen.store.connect import RedisOptions, WriteScript, connect, read_replies, run_script
 
 SCRIPT = WriteScript("return 1")
 DEAL = [["3S", "4S"], ["5S", "6S"]]
@@ -69,7 +69,7 @@ def test_a_write_sent_but_never_answered_is_outcome_unknown() -> None:
 
 
 def test_a_write_that_could_not_be_sent_is_store_unavailable_not_unknown() -> None:
-    client = redis.Redis(port=free_port(), socket_timeout=0.3, socket_connect_timeout=0.3)
+    client = connect(RedisOptions(f"redis://127.0.0.1:{free_port()}", timeout_s=0.3))  # the server's own retries
     with pytest.raises(StoreUnavailableError) as raised:
         run_script(client, SCRIPT, ["tl:{x}:state"], [])
     assert not isinstance(raised.value, OutcomeUnknownError)
@@ -92,7 +92,7 @@ def test_a_read_on_a_connection_redis_closed_is_sent_again_on_a_new_one(redis_se
 
 
 def test_a_read_with_no_redis_is_store_unavailable() -> None:
-    client = redis.Redis(port=free_port(), socket_timeout=0.3, socket_connect_timeout=0.3)
+    client = connect(RedisOptions(f"redis://127.0.0.1:{free_port()}", timeout_s=0.3))  # the server's own retries
     with pytest.raises(StoreUnavailableError):
         read_replies(client, "tl:{r3}:state", [("HGET", "tl:{r3}:state", "doc")])
 
