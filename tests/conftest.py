@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from argon2 import PasswordHasher, profiles
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -17,6 +18,7 @@ from tests.support.api import Api
 from tests.support.servers import ServerStarter, start_server, stop_server
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis, free_port
+from tienlen.service import accounts
 
 pytest_plugins = ["pytester", "tests.support.skips"]
 
@@ -50,6 +52,22 @@ def client(app: Flask) -> FlaskClient:
 def api(client: FlaskClient) -> Api:
     """Conveniences over the test client."""
     return Api(client)
+
+
+CHEAP_HASHER = PasswordHasher.from_parameters(profiles.CHEAPEST)
+
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In this process passwords are hashed with Argon2's cheapest parameters (argon2-cffi's advice for tests).
+
+    The defaults cost about 0.14 s of CPU a hash here, for every account made and every login, and what the tests
+    check (what is hashed, when, what is refused) does not depend on the cost. Servers the tests start as processes
+    keep the defaults; a test marked ``real_password_hashing`` does too (timing, and the defaults themselves:
+    tests/api/test_api_accounts.py).
+    """
+    if request.node.get_closest_marker("real_password_hashing") is None:
+        monkeypatch.setattr(accounts, "_HASHER", CHEAP_HASHER)
 
 
 @pytest.fixture(scope="session")

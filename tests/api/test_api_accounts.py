@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import pytest
+from argon2 import profiles
 from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, auth, fresh_name, keys, sign_up, values
@@ -116,6 +117,7 @@ def test_failed_logins_from_one_address_are_throttled_whatever_the_name(web: Fla
     assert web.post("/v1/sessions", json={"name": name, "password": PASSWORD}).status_code == 201
 
 
+@pytest.mark.real_password_hashing
 def test_an_unknown_name_takes_about_as_long_as_a_wrong_password(web: FlaskClient) -> None:
     name = fresh_name()
     sign_up(web, name)
@@ -132,6 +134,19 @@ def test_an_unknown_name_takes_about_as_long_as_a_wrong_password(web: FlaskClien
     unknown_name = median_s({"name": fresh_name(), "password": "wrong password"})
     # without the dummy hash an unknown name answers in a few ms, a password check takes tens
     assert unknown_name > 0.3 * wrong_password, (unknown_name, wrong_password)
+
+
+@pytest.mark.real_password_hashing
+def test_passwords_are_kept_as_argon2id_hashes_with_rfc_9106s_low_memory_parameters(web: FlaskClient, db: Any) -> None:
+    """Rule: the password is kept only as an Argon2id hash of RFC 9106's low-memory profile (64 MiB, 3 passes, 4
+    lanes): what the server does when no test makes hashing cheap."""
+    name = fresh_name()
+    before = keys(db)
+    sign_up(web, name)
+    kept = [v for v in values(db, keys(db) - before) if v.startswith(b"$argon2")]
+    low = profiles.RFC_9106_LOW_MEMORY
+    expected = f"$argon2id$v=19$m={low.memory_cost},t={low.time_cost},p={low.parallelism}$".encode()
+    assert len(kept) == 1 and kept[0].startswith(expected), kept
 
 
 def test_a_token_without_the_scope_is_refused_403(web: FlaskClient) -> None:

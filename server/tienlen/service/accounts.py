@@ -50,10 +50,15 @@ MAX_ADDRESS_FAILURES = 30  # failed logins from one client address in the window
 _HASHER = PasswordHasher()  # Argon2id, argon2-cffi's defaults (RFC 9106's low-memory profile)
 
 
-@cache
 def _dummy_hash() -> str:
     """A hash checked for an unknown name, so that refusing it takes as long as a wrong password."""
-    return _HASHER.hash(secrets.token_hex(16))
+    return _dummy_hash_of(_HASHER)
+
+
+@cache
+def _dummy_hash_of(hasher: PasswordHasher) -> str:
+    """The dummy hash made with ``hasher``'s parameters (one a hasher: it costs what that hasher's checks cost)."""
+    return hasher.hash(secrets.token_hex(16))
 
 
 @dataclass(frozen=True, slots=True)
