@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer bench-http bench-failover bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -90,6 +90,10 @@ bench-hard-decisions: $(RUNTIME)
 # Hard's inference on its own: log-loss and accuracy of who holds each unseen card, against uniform, by phase
 bench-inference: $(RUNTIME)
 	$(BIN)/python bench/inference.py --deals 200 --particles 96 --chain-every 4
+
+# Hard's search weights by the cross-entropy method over Hard vs 3x Medium arenas, seeded (about 40 minutes on 2 cores)
+tune-hard: $(RUNTIME)
+	$(BIN)/python bench/tune_hard.py
 
 # The card model (server/tienlen/bots/cardmodel.json) from Medium self-play, seeded: the same file every run
 train-infer: $(ENV)
