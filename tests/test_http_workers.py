@@ -8,8 +8,6 @@ that records every ``sendall``, and compares.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -20,6 +18,7 @@ from gunicorn.config import Config
 from gunicorn.http import wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
+from tests.support.processes import output_of_python
 from tienlen.http_workers import OneWriteGeventWorker, OneWriteResponse
 from tienlen.serving import ServeConfig, TienLenApplication, gunicorn_options
 
@@ -114,9 +113,7 @@ def test_a_gevent_worker_patches_without_a_warning_after_what_the_master_loads()
         "    monkey.patch_all()\n"
         "print([str(w.message)[:300] for w in caught if w.category.__name__ == 'MonkeyPatchWarning'])\n"
     )
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "[]"
+    assert output_of_python(script)[-1] == "[]"
 
 
 def test_serve_runs_the_one_write_gevent_worker() -> None:

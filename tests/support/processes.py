@@ -1,11 +1,13 @@
-"""Whether a process still runs (for the tests that check nothing is left behind)."""
+"""Processes in the tests: whether one still runs (nothing left behind), and a Python snippet run in a fresh one."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
-__all__ = ["alive"]
+__all__ = ["alive", "output_of_python"]
 
 
 def alive(pid: int) -> bool:
@@ -23,3 +25,11 @@ def alive(pid: int) -> bool:
         except (OSError, IndexError):  # pragma: no cover - raced with exit
             return False
     return True  # pragma: no cover - no /proc
+
+
+def output_of_python(script: str) -> list[str]:
+    """Run ``script`` in a fresh interpreter (nothing this process imported is loaded there); assert it exits 0 and
+    answer the lines it printed."""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
