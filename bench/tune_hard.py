@@ -105,8 +105,8 @@ def draw(mean: dict[str, float], spread: dict[str, float], rng: random.Random) -
     out = {}
     for w in WEIGHTS:
         value = min(w.high, max(w.low, rng.gauss(mean[w.name], spread[w.name])))
-        out[w.name] = float(round(value)) if w.whole else round(value, 4)
-    return out
+        out[w.name] = value if w.whole else round(value, 4)
+    return _in_steps(out)
 
 
 def refit(elite: list[dict[str, float]], floor: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
@@ -134,7 +134,7 @@ def tune(generations: int, population: int, elite: int, deals: int, seed: int, p
     floor = {w.name: (w.high - w.low) / 40 for w in WEIGHTS}
     history = []
     for generation in range(generations):
-        settings = [dict(mean)] + [draw(mean, spread, rng) for _ in range(population - 1)]
+        settings = [_in_steps(mean)] + [draw(mean, spread, rng) for _ in range(population - 1)]
         deal_seed = seed * 1000 + generation
         rows = []
         for index, setting in enumerate(settings):
@@ -149,8 +149,12 @@ def tune(generations: int, population: int, elite: int, deals: int, seed: int, p
         ranked = sorted(rows, key=lambda r: (r["first_rate"], r["mean_points"]), reverse=True)
         mean, spread = refit([r["setting"] for r in ranked[:elite]], floor)
         history.append({"generation": generation, "deal_seed": deal_seed, "rows": rows})
-    proposal = {w.name: (round(mean[w.name]) if w.whole else round(mean[w.name], 4)) for w in WEIGHTS}
-    return {"shipped": shipped(), "proposal": proposal, "generations": history}
+    return {"shipped": shipped(), "proposal": _in_steps(mean), "generations": history}
+
+
+def _in_steps(setting: dict[str, float]) -> dict[str, float]:
+    """``setting`` as it is played: whole weights rounded."""
+    return {w.name: float(round(setting[w.name])) if w.whole else setting[w.name] for w in WEIGHTS}
 
 
 def main(argv: list[str]) -> int:

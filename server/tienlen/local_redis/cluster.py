@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any, Self
 
 import redis
+from redis.crc import key_slot
 
 from .ports import free_port
 from .process import LocalRedis, ServerGroup
+from .replication import wait_for_copies
 
 __all__ = ["SLOTS", "LocalCluster"]
 
@@ -37,9 +39,7 @@ class LocalCluster(ServerGroup):
     """``masters`` primaries with every slot assigned, each with ``replicas`` replicas; :attr:`url` names the
     first node (any node would do)."""
 
-    def __init__(
-        self, data_dir: Path, masters: int = 3, *, replicas: int = 0, node_timeout_ms: int = 1000
-    ) -> None:
+    def __init__(self, data_dir: Path, masters: int = 3, *, replicas: int = 0, node_timeout_ms: int = 1000) -> None:
         """Configure the nodes under ``data_dir``; nothing starts until :meth:`start`."""
         count = masters * (1 + replicas)
         # the bus port named, or Redis takes the data port + 10,000, which a free port may not allow
@@ -73,9 +73,10 @@ class LocalCluster(ServerGroup):
             clients = [_client(n) for n in self.nodes]
             primaries = clients[: self.masters]
             share = SLOTS // self.masters
-            for i, client in enumerate(primaries):
-                last = SLOTS - 1 if i == self.masters - 1 else (i + 1) * share - 1
-                client.execute_command("CLUSTER", "ADDSLOTSRANGE", i * share, last)
+            ends = [(i + 1) * share - 1 for i in range(self.masters - 1)] + [SLOTS - 1]
+            ranges = [(i * share, end) for i, end in enumerate(ends)]
+            for client, (first, last) in zip(primaries, ranges, strict=True):
+                client.execute_command("CLUSTER", "ADDSLOTSRANGE", first, last)
             for node, bus in zip(self.nodes[1:], self.bus_ports[1:], strict=True):
                 clients[0].execute_command("CLUSTER", "MEET", node.host_for_clients, node.port, bus)
             self._wait(lambda: all(_known(c) == len(clients) for c in clients), "every node to know the others")
@@ -85,6 +86,9 @@ class LocalCluster(ServerGroup):
             self._wait(lambda: self._settled(clients), "the cluster to be ok")
             for client in clients:
                 client.close()
+            if self.replicas:  # each primary copies to its replicas, not only lists them
+                for primary, (first, last) in zip(self.nodes[: self.masters], ranges, strict=True):
+                    wait_for_copies(primary, self.replicas, _READY_TIMEOUT_S, key=_key_in_slots(first, last))
         except BaseException:
             self.stop()
             raise
@@ -171,6 +175,12 @@ class LocalCluster(ServerGroup):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"timed out waiting for {what} ({_READY_TIMEOUT_S} s)")
             time.sleep(0.05)
+
+
+def _key_in_slots(first: int, last: int) -> str:
+    """A key whose hash slot lies in ``first..last``."""
+    keys = (f"local-redis:sync:{n}" for n in range(1_000_000))
+    return next(key for key in keys if first <= key_slot(key.encode()) <= last)
 
 
 def _client(node: LocalRedis) -> Any:

@@ -6,7 +6,8 @@ holds back its command stream (and the ``GETACK`` of every ``WAIT``) until the
 replica's first ``REPLCONF ACK``, which it sends once a second. A ``WAIT`` in
 that second times out although the replica is healthy. :func:`wait_for_copies`
 waits until the primary has had a write of its own acknowledged, the only
-sign that the next ``WAIT`` will be answered.
+sign that the next ``WAIT`` will be answered (:class:`~.cluster.LocalCluster`
+waits so for each of its primaries).
 """
 
 from __future__ import annotations
@@ -24,15 +25,22 @@ _CHANNEL = "tienlen:local-redis:sync"  # a PUBLISH is copied to the replicas and
 _ROUND_MS = 200
 
 
-def wait_for_copies(primary: LocalRedis, replicas: int = 1, timeout_s: float = 30.0) -> None:
-    """Wait until ``replicas`` replicas of the standalone ``primary`` acknowledge its writes; raise
-    ``RuntimeError`` after ``timeout_s``."""
+def wait_for_copies(primary: LocalRedis, replicas: int = 1, timeout_s: float = 30.0, *, key: str | None = None) -> None:
+    """Wait until ``replicas`` replicas of ``primary`` acknowledge its writes; raise ``RuntimeError`` after
+    ``timeout_s``.
+
+    A standalone primary is sent a ``PUBLISH``, which changes no data. A Cluster's primary copies no ``PUBLISH``
+    to its replicas: give ``key``, a key of one of its slots, which is written (set to an empty string) instead.
+    """
     client: Any = redis.Redis(primary.host_for_clients, primary.port, socket_timeout=_ROUND_MS / 1000 + 1.0)
     deadline = time.monotonic() + timeout_s
     try:
         while time.monotonic() < deadline:
             try:
-                client.publish(_CHANNEL, "")
+                if key is None:
+                    client.publish(_CHANNEL, "")
+                else:
+                    client.set(key, "")
                 if client.execute_command("WAIT", replicas, _ROUND_MS) >= replicas:
                     return
             except (redis.ConnectionError, redis.TimeoutError):
