@@ -10,9 +10,11 @@ import pytest
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
 from tienlen.bots import bot_rng, choose, hard
 from tienlen.bots.hard import start_simulation
+from tienlen.bots.medium import choose_medium
 from tienlen.bots.sampling import DealChain, sample_hands
 from tienlen.bots.sim import SimHand
 from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
+from tienlen.engine.rules import resolve_rules
 
 
 def _sim_of(match: Match) -> SimHand:
@@ -138,3 +140,54 @@ def test_halving_keeps_the_move_that_goes_out_and_stays_within_its_playouts(
         per_deal.setdefault(id(deal), set()).add(move)
     sizes = [len(moves) for moves in per_deal.values()]
     assert sizes == sorted(sizes, reverse=True) and sizes[0] == len(cands) and sizes[-1] == 2, sizes
+
+
+class _CostlyDeals:
+    """Uniform deals, each charged a million judged actions (as a deal source reports its work)."""
+
+    def __init__(self, view: SeatView, events: object, rng: random.Random, *, deadline: float | None = None) -> None:
+        self.view, self.rng, self.drawn = view, rng, 0
+
+    @property
+    def work(self) -> int:
+        return self.drawn * 1_000_000
+
+    def next_deal(self) -> list[int]:
+        self.drawn += 1
+        return sample_hands(self.view, self.rng)
+
+
+def _endgame_without_a_forced_move() -> tuple[SeatView, Match]:
+    """A Medium self-play position in Hard's endgame where no move forces first place and several are searched."""
+    for seed in range(200):
+        match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}, players=4), random.Random(seed))
+        while match.turn is not None:
+            seat = match.turn
+            view, legal = seat_view(match, seat), match.legal_plays()
+            if hard.in_endgame(view) and len(legal.plays) >= 2 and not hard.hidden_cards_known(view):
+                deals = _CostlyDeals(view, [], random.Random(0))
+                if hard.endgame_move(view, legal, deals, None)[0] is None:
+                    return view, match
+            action = choose_medium(view, legal, random.Random(0))
+            match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+    raise AssertionError("no endgame without a forced move in 200 deals")
+
+
+def test_the_endgames_deals_count_against_the_searchs_step_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule (Hard's budget): the actions judged to draw the endgame search's deals are charged like its positions,
+    so the comparison that follows gets only what is left of MAX_STEPS."""
+    view, match = _endgame_without_a_forced_move()
+    budgets: list[tuple[int, int]] = []
+
+    def record(
+        view: SeatView, cands: list[int], deals: hard.DealSource, playouts: int, step_budget: int, deadline: object
+    ) -> int:
+        budgets.append((step_budget, deals.work))
+        return 0
+
+    monkeypatch.setattr(hard, "DEAL_SOURCE", _CostlyDeals)
+    monkeypatch.setattr(hard, "compare_candidates", record)
+    hard.choose_hard(view, match.legal_plays(), random.Random(1))
+    [(budget, charged)] = budgets
+    assert charged >= 1_000_000  # the endgame drew its deals
+    assert budget <= hard.MAX_STEPS - charged

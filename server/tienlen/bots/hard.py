@@ -247,9 +247,10 @@ def choose_hard(
     deals = DEAL_SOURCE(view, action_events(view, DEAL_EVENTS), rng, deadline=deadline)
     steps = 0
     if in_endgame(view):
-        forced, steps = endgame_move(view, legal, deals, deadline)
+        forced, searched = endgame_move(view, legal, deals, deadline)
         if forced is not None:
             return PASS_ACTION if forced == 0 else play_action(forced)
+        steps = searched + deals.work  # the positions searched and the actions judged to draw their deals
     cands = candidates(view, legal, medium)
     if len(cands) == 1:
         return medium
