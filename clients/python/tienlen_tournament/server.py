@@ -16,13 +16,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from types import TracebackType
 from typing import Self
 
 from tienlen_client import ApiError, Client, RetryPolicy
 
 from tienlen.bots import DEFAULT_BUDGET_S
 from tienlen.local_redis import LocalRedis, free_port
+from tienlen.local_redis.process import ServerGroup
 
 from .processes import stop_process
 
@@ -39,7 +39,7 @@ with the tournament acting for it after a timeout.
 """
 
 
-class PrivateServer:
+class PrivateServer(ServerGroup):
     """``tienlen serve`` on a private Redis, started by :meth:`start` (or ``with``) and stopped by :meth:`stop`."""
 
     def __init__(self, work_dir: Path, *, workers: int = 2, bot_budget_s: float = DEFAULT_BUDGET_S) -> None:
@@ -99,16 +99,6 @@ class PrivateServer:
     def refused_actions(self) -> Counter[str]:
         """How many actions each match's seats sent that were refused as malformed or illegal (see the log)."""
         return refused_actions(self.log_path)
-
-    def __enter__(self) -> Self:
-        """Start (see :meth:`start`)."""
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        """Stop (see :meth:`stop`)."""
-        self.stop()
 
 
 def refused_actions(log_path: Path) -> Counter[str]:

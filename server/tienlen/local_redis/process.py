@@ -49,7 +49,8 @@ if hasattr(os, "register_at_fork"):
 
 
 class ServerGroup:
-    """Several local servers run together (a Sentinel group, a Cluster): started on entering, stopped on leaving."""
+    """Several local servers run together (a Sentinel group, a Cluster, the tournament's private server and its
+    Redis): started on entering, stopped on leaving."""
 
     def start(self) -> Self:
         """Start every server of the group and return the group."""
