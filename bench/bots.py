@@ -1,8 +1,10 @@
 """Bot strength and speed benchmark (`make bench-bots`): the arena comparisons of the bots issue.
 
 Runs, under the standard preset with one hand a game and duplicate deals:
-Easy vs 3×random, Medium vs 3×Easy, Hard vs 3×Medium, Hard vs 3×Easy, and
-prints a table (stderr) and the summaries as JSON (stdout), each with its target.
+Easy vs 3×random, Medium vs 3×Easy, Hard vs 3×Medium, Hard vs 3×Easy, Expert
+vs 3×Medium, and prints a table (stderr) and the summaries as JSON (stdout),
+each with its target. The searching levels play on their fixed search counts
+(no clock: reproducible; their decision times show what the clock would cut).
 ``--quick`` plays fewer deals and ``--deals N`` N in each comparison; ``--hints`` also times hints
 in the Hard rows.
 """
@@ -17,21 +19,23 @@ from typing import Any
 
 from tienlen.bots.arena import ArenaConfig, format_table, run_arena
 
-FULL = {"easy_random": 2000, "medium_easy": 2000, "hard_medium": 1000, "hard_easy": 500}
-QUICK = {"easy_random": 200, "medium_easy": 300, "hard_medium": 60, "hard_easy": 60}
+FULL = {"easy_random": 2000, "medium_easy": 2000, "hard_medium": 1000, "hard_easy": 500, "expert_medium": 400}
+QUICK = {"easy_random": 200, "medium_easy": 300, "hard_medium": 60, "hard_easy": 60, "expert_medium": 20}
 TARGETS = {
     "easy_random": "first_rate >= 0.70",
     "medium_easy": "first_rate >= 0.40",
     "hard_medium": "first_rate >= 0.40 and ci95 low > 0.37",
     "hard_easy": "first_rate > hard_medium first_rate",
+    "expert_medium": "first_rate > hard_medium first_rate",
 }
-# Decision time p99 (ms) on a quiet machine, per level (hint: the hints timed with --hints).
-P99_TARGETS_MS = {"easy": 20.0, "medium": 20.0, "hard": 300.0, "hint": 300.0}
+# Decision time p99 (ms) on a quiet machine, per level (hint: the hints timed with --hints); Expert's budget is 1 s.
+P99_TARGETS_MS = {"easy": 20.0, "medium": 20.0, "hard": 300.0, "hint": 300.0, "expert": 1500.0}
 PAIRS = {
     "easy_random": ("easy", "random"),
     "medium_easy": ("medium", "easy"),
     "hard_medium": ("hard", "medium"),
     "hard_easy": ("hard", "easy"),
+    "expert_medium": ("expert", "medium"),
 }
 
 

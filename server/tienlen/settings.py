@@ -160,7 +160,7 @@ class Settings:
                                                 change
     ``TIENLEN_FINISHED_TTL``   ``86400``        seconds a finished match is kept after its end
     ``TIENLEN_MAX_BODY``       ``65536``        largest request body in bytes (413 above)
-    ``TIENLEN_BOT_BUDGET``     ``0.2``          seconds a Hard bot or a hint may think per decision
+    ``TIENLEN_BOT_BUDGET``     ``0.2``          seconds a Hard bot or a hint may think per decision (Expert: 5x)
     ``TIENLEN_MAX_WAITERS``    ``5000``         long polls and streams one worker holds at once (503
                                                 ``too_many_waiters`` above)
     ``TIENLEN_WRITES_AT_ONCE`` ``1``            writes a gevent worker holding waiting clients runs at once, each

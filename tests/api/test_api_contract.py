@@ -14,6 +14,7 @@ from werkzeug.test import TestResponse
 from tests.support.api import Api, json_object
 from tienlen.api import create_app, openapi_document
 from tienlen.api.errors import DEFAULT_REASONS, REASON_STATUS, REASONS
+from tienlen.bots import LEVELS
 from tienlen.engine import REFUSAL_REASONS
 from tienlen.service import ServiceError
 
@@ -346,6 +347,20 @@ def test_healthz_and_rules(client: FlaskClient) -> None:
     assert rules["presets"]["classic"]["bombs"] == "classic" and rules["presets"]["classic"]["hands"] == 5
     assert rules["presets"]["ladder"]["scoring"] == "none"
     assert set(rules["parameters"]) == set(rules["presets"]["standard"]) - {"preset"}
+
+
+def test_rules_list_every_bot_level_with_its_budget_on_this_server(client: FlaskClient) -> None:
+    """Rule: /v1/rules lists the bot levels a seat may take, weakest first, each with what it does and the seconds
+    a decision may take here: its effort times the server's bot budget (0.02 s in the tests), none for a level
+    that does not search; Expert thinks five budgets."""
+    levels = json_object(client.get("/v1/rules"))["bot_levels"]
+    assert [level["name"] for level in levels] == list(LEVELS) == ["easy", "medium", "hard", "expert"]
+    by_name = {level["name"]: level for level in levels}
+    assert by_name["easy"]["effort"] == by_name["medium"]["effort"] == 0
+    assert by_name["easy"]["budget_s"] is None and by_name["medium"]["budget_s"] is None
+    assert by_name["hard"]["effort"] == 1 and by_name["hard"]["budget_s"] == pytest.approx(0.02)
+    assert by_name["expert"]["effort"] == 5 and by_name["expert"]["budget_s"] == pytest.approx(0.1)
+    assert all(level["about"] for level in levels)
 
 
 def test_events_are_public_numbered_and_paged(api: Api, client: FlaskClient) -> None:

@@ -290,7 +290,7 @@ def test_under_racing_joins_the_lobby_never_lists_a_match_that_a_join_already_fi
         {"clock": {"turn_seconds": 30, "timeouts_before_takeover": 11}},
         {"clock": {"turn_seconds": 30, "sudden_death": True}},
         {"clock": None},
-        {"takeover": "expert"},
+        {"takeover": "grandmaster"},
         {"takeover": None},
         {"listed": "yes"},
         {"listed": 1},

@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import json_object
 from tienlen.api import create_app
+from tienlen.bots import LEVELS
 from tienlen.local_redis import LocalRedis
 from tienlen.service import MatchService
 from tienlen.service.queue import RECOVER_AFTER_S
@@ -114,7 +115,7 @@ def test_with_a_fill_time_of_zero_one_player_is_seated_at_once_with_house_bots(n
     assert made["status"] == "matched" and made["seat"] == 0 and made["preset"] == "classic"
     match = json_object(client.get(f"/v1/matches/{made['match_id']}"))
     bots = [s["bot"] for s in match["seats"][1:]]
-    assert len(match["seats"]) == 3 and bots[0] in ("easy", "medium", "hard") and bots[0] == bots[1]
+    assert len(match["seats"]) == 3 and bots[0] in LEVELS and bots[0] == bots[1]
     assert match["rated"] is False
 
 

@@ -24,6 +24,7 @@ from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of, tokens_of
 from tienlen.api import create_app
+from tienlen.bots import LEVELS
 from tienlen.local_redis import LocalRedis
 from tienlen.service.history import KEEP_AFTER_S
 from tienlen.store.accounts import name_key
@@ -49,8 +50,10 @@ def challenge(client: FlaskClient, token: str, **body: Any) -> dict[str, Any]:
 
 
 def test_the_house_bots_are_bot_accounts_nobody_logs_in_as(client: FlaskClient) -> None:
-    """Rule: easy, medium and hard are accounts of kind bot, shown like any account; no password opens them."""
-    for level in ("easy", "medium", "hard"):
+    """Rule: every bot level (easy, medium, hard, expert) is an account of kind bot, shown like any account; no
+    password opens them."""
+    assert "expert" in LEVELS
+    for level in LEVELS:
         profile = client.get(f"/v1/players/{level.upper()}")
         assert profile.status_code == 200 and json_object(profile)["kind"] == "bot"
         refused = client.post("/v1/sessions", json={"name": level, "password": ""})
@@ -59,27 +62,29 @@ def test_the_house_bots_are_bot_accounts_nobody_logs_in_as(client: FlaskClient) 
         assert refused.status_code == 401
 
 
+@pytest.mark.parametrize("level", ["easy", "expert"])
 def test_a_rated_challenge_played_out_moves_both_ratings_once_and_history_shows_them(
-    api: Api, client: FlaskClient
+    api: Api, client: FlaskClient, level: str
 ) -> None:
-    """Rule: a rated 2-player match against easy moves the challenger's and easy's ratings once each, and the
-    history of both shows each seat's rating before and after."""
+    """Rule: a rated 2-player match against a house bot (easy; expert, the level above hard) moves the
+    challenger's and the bot's ratings once each, and the history of both shows each seat's rating before and
+    after."""
     name = fresh_name("r")
     token = session_of(client, name)
-    bot_games = games_of(client, "easy")
-    created = challenge(client, token, to=["easy"], players=2, rated=True)
+    bot_games = games_of(client, level)
+    created = challenge(client, token, to=[level], players=2, rated=True)
     match = created["match"]
     assert match["rated"] is True and match["status"] == "playing"
-    assert [s["name"] for s in match["seats"]] == [name, "easy"] and [s["account"] for s in match["seats"]] == [
+    assert [s["name"] for s in match["seats"]] == [name, level] and [s["account"] for s in match["seats"]] == [
         True,
         True,
     ]
-    assert match["seats"][1]["bot"] == "easy"
+    assert match["seats"][1]["bot"] == level
     play_out(api, created["match_id"], tokens_of(created))
     assert api.public(created["match_id"])["status"] == "finished"
     mine = ratings_of(client, name)[2]
     assert mine["games"] == 1 and mine["provisional"] is True and mine["rating"] != 1500
-    assert games_of(client, "easy") == bot_games + 1
+    assert games_of(client, level) == bot_games + 1
     kept = json_object(client.get(f"/v1/players/{name}/matches"))["matches"][0]
     assert kept["match_id"] == created["match_id"] and kept["rated"] is True
     human, bot = kept["seats"]
@@ -88,7 +93,7 @@ def test_a_rated_challenge_played_out_moves_both_ratings_once_and_history_shows_
     winner_first = sorted(kept["seats"], key=lambda s: s["place"])
     assert winner_first[0]["rating_after"] > winner_first[0]["rating_before"]
     assert winner_first[1]["rating_after"] < winner_first[1]["rating_before"]
-    in_bot_history = json_object(client.get("/v1/players/easy/matches", query_string={"limit": 100}))["matches"]
+    in_bot_history = json_object(client.get(f"/v1/players/{level}/matches", query_string={"limit": 100}))["matches"]
     assert created["match_id"] in [m["match_id"] for m in in_bot_history]
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tests.support.bots import Advance, MatchFactory
-from tienlen.bots import choose
+from tienlen.bots import LEVELS, choose
 from tienlen.bots.driver import bot_rng
 from tienlen.engine import Match, seat_view
 from tienlen.engine.cards import FULL_DECK, indices
@@ -33,7 +33,7 @@ def _reshuffle_hidden(match: Match, seat: int, seed: int) -> Match:
     return dataclasses.replace(match, hands=hands, log=list(match.log), _legal=None)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(
     ("preset", "players", "steps"), [("standard", 4, 0), ("standard", 4, 9), ("classic", 3, 6), ("ladder", 2, 5)]
 )

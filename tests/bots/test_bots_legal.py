@@ -19,7 +19,7 @@ def _play_out(match: Match, levels: list[str]) -> int:
         legal = match.legal_plays()
         view = seat_view(match, seat)
         level = levels[seat]
-        if level == "hard":
+        if level in ("hard", "expert"):
             action = choose(level, view, legal, bot_rng(match, seat), budget_s=0.002)
         else:
             action = choose(level, view, legal, bot_rng(match, seat))
@@ -63,10 +63,12 @@ def test_hard_only_plays_legal_actions(preset: str, players: int, seed: int) -> 
 
 
 def test_every_level_plays_a_full_standard_match_legally() -> None:
-    """A four-hand standard match with every public level in some seat finishes."""
-    match = seeded_match("standard", 4, 5, hands=2)
-    levels = [*LEVELS, "easy"]
-    _play_out(match, levels)
+    """A two-hand standard match of four seats finishes with legal actions only, for each four of the public
+    levels (every level sits in some seat)."""
+    for first in range(0, len(LEVELS), 4):
+        levels = [LEVELS[(first + seat) % len(LEVELS)] for seat in range(4)]
+        match = seeded_match("standard", 4, 5 + first, hands=2)
+        _play_out(match, levels)
 
 
 def test_reentry_turn_bot_bombs_or_passes(bomb_deal_match: Match) -> None:
@@ -79,7 +81,7 @@ def test_reentry_turn_bot_bombs_or_passes(bomb_deal_match: Match) -> None:
     match.pass_turn(3)
     match.pass_turn(0)
     assert match.turn == 1 and match.reentry_turn()
-    for level in ("random", "easy", "medium", "hard"):
+    for level in ("random", *LEVELS):
         legal = match.legal_plays()
         action = choose(level, seat_view(match, 1), legal, bot_rng(match, 1), iterations=12)
         assert action.is_pass or action.mask in match.legal_masks()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tienlen.bots import LEVELS
 from tienlen.bots.arena import main
 from tienlen.bots.ratings import fit_elo, pairwise_wins, rate
 from tienlen.bots.roundrobin import RatingsConfig, run_ratings
@@ -78,20 +79,20 @@ def test_bootstrap_is_reproducible_for_a_seed() -> None:
 def test_round_robin_rates_random_below_easy_and_prints_a_rating_per_level(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Rule: `tienlen arena --ratings` seats every level at one table once per seat rotation of each deal and
+    """Rule: `tienlen arena --ratings` seats four levels at one table once per seat rotation of each deal and
     prints one Elo rating a level with its interval; random (the anchor, 0) rates below easy.
 
     Deterministic: fixed deals, bots seeded from them, Hard on a fixed (small) search count.
     Measured (16 deals, seed 1): easy 380 [315, 469], random 0 with no first place in 64 games."""
     out = tmp_path / "ratings.json"
     fast = ["--deals", "16", "--iterations", "5", "--processes", "2", "--resamples", "100", "--no-progress"]
-    code = main(["--ratings", *fast, "--json", str(out)])
+    code = main(["--ratings", "--levels", "random,easy,medium,hard", *fast, "--json", str(out)])
     assert code == 0
     printed = capsys.readouterr().out
     summary = json.loads(out.read_text())
     rows = {row["level"]: row for row in summary["ratings"]}
     assert set(rows) == {"random", "easy", "medium", "hard"}
-    assert summary["games"] == 16 * 4 and summary["anchor"] == "random"
+    assert summary["games"] == 16 * 4 and summary["anchor"] == "random" and summary["tables"] == 1
     for level, row in rows.items():
         assert row["games"] == 64
         low, high = row["elo_ci95"]
@@ -105,6 +106,37 @@ def test_round_robin_rates_random_below_easy_and_prints_a_rating_per_level(
     assert "Elo: random = 0" in printed
 
 
+def test_round_robin_of_every_level_plays_every_table_of_four(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rule: by default the round robin rates random and every level of the server's bots (five); more than four
+    levels play each deal at every table of four of them, once per seat rotation, so each level plays 4 of the 5
+    tables and every game still has one first place and the places 0 to 3."""
+    out = tmp_path / "ratings.json"
+    fast = ["--deals", "1", "--budget", "0.002", "--resamples", "20", "--no-progress"]
+    assert main(["--ratings", *fast, "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    summary = json.loads(out.read_text())
+    rows = {row["level"]: row for row in summary["ratings"]}
+    assert set(rows) == {"random", *LEVELS} and len(rows) == 5
+    assert summary["tables"] == 5 and summary["players"] == 4 and summary["games"] == 5 * 4
+    assert all(row["games"] == 4 * 4 for row in rows.values())
+    firsts = sum(row["first_rate"] * row["games"] for row in rows.values())
+    points = sum(row["mean_points"] * row["games"] for row in rows.values())
+    assert firsts == pytest.approx(summary["games"], abs=0.1)
+    assert points == pytest.approx(summary["games"] * (0 + 1 + 2 + 3), abs=0.5)
+    assert "1 deals x 5 table(s) x 4 seat rotations" in printed
+
+
+def test_round_robin_of_four_levels_is_one_table() -> None:
+    """Rule: up to four levels sit at one table: each level plays each seat of each deal once."""
+    config = RatingsConfig(deals=2, preset="classic", seed=4, levels=("random", "easy", "medium"), resamples=10)
+    assert config.tables == [("random", "easy", "medium")]
+    summary = run_ratings(config, progress=False)
+    assert summary["tables"] == 1 and summary["games"] == 2 * 3
+    assert all(row["games"] == 6 for row in summary["ratings"])
+
+
 def test_round_robin_is_reproducible_and_takes_fewer_levels() -> None:
     """Rule: the same seed deals the same deals again; two levels make two-player tables, the first one anchoring
     when random does not play."""
@@ -115,7 +147,7 @@ def test_round_robin_is_reproducible_and_takes_fewer_levels() -> None:
 
 
 def test_round_robin_refuses_bad_levels() -> None:
-    """Rule: a round robin needs 2 to 4 different known levels."""
+    """Rule: a round robin needs at least 2 different known levels."""
     with pytest.raises(SystemExit):
         main(["--ratings", "--levels", "easy,grandmaster"])
     with pytest.raises(SystemExit):

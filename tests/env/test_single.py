@@ -111,7 +111,7 @@ def test_a_callable_opponent_plays_its_seats() -> None:
 def test_bad_opponents_and_seats_are_refused() -> None:
     """Rule: an unknown level, a wrong number of opponents or a seat out of range is a ValueError."""
     with pytest.raises(ValueError):
-        TienLenSingleEnv(opponents="expert")
+        TienLenSingleEnv(opponents="grandmaster")
     with pytest.raises(ValueError):
         TienLenSingleEnv(opponents=["easy", "easy"], players=4)
     with pytest.raises(ValueError):

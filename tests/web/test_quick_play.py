@@ -73,7 +73,7 @@ def test_play_now_seats_the_account_at_a_table_with_three_bots_within_the_fill_t
     for box in range(4):
         shown = page.inner_text(f".seat[data-seat='{box}']")
         assert (f"{name} (you)" in shown) == (box == seat), shown
-        assert (re.search(r"bot: (easy|medium|hard)", shown) is not None) == (box != seat), shown
+        assert (re.search(r"bot: (easy|medium|hard|expert)", shown) is not None) == (box != seat), shown
     token = _session_token(page)
     kept = page.evaluate(f"JSON.parse(localStorage.getItem('tienlen.seats'))['{match_id}']")
     assert kept == {"seat": seat, "token": token, "name": name}

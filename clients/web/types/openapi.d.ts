@@ -862,7 +862,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The presets with all their parameters, and what each parameter allows. */
+        /** The presets with all their parameters, what each parameter allows, and the bot levels. */
         get: operations["get_rules"];
         put?: never;
         post?: never;
@@ -1008,7 +1008,16 @@ export interface components {
         /** @enum {string} */
         Bombs: "exact" | "classic" | "ladder" | "off";
         /** @enum {string} */
-        BotLevel: "easy" | "medium" | "hard";
+        BotLevel: "easy" | "medium" | "hard" | "expert";
+        BotLevelInfo: {
+            about: string;
+            /** @description Seconds a decision may take on this server (`effort` bot budgets); null: no search */
+            budget_s: number | null;
+            /** @description Bot budgets (and Hard's search counts) a decision may spend; 0: it does not search */
+            effort: number;
+            /** @description The level, as a seat's `bot` names it */
+            name: components["schemas"]["BotLevel"];
+        };
         BotSeatRequest: {
             bot: components["schemas"]["BotLevel"];
             name: string;
@@ -1758,6 +1767,8 @@ export interface components {
             token: string;
         };
         RuleCatalog: {
+            /** @description The levels of the server's bots, weakest first; each is a rated house account */
+            bot_levels: components["schemas"]["BotLevelInfo"][];
             default_preset: components["schemas"]["Preset"];
             /** @description What each parameter means and allows */
             parameters: {

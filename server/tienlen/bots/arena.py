@@ -193,13 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ratings",
         action="store_true",
-        help="play a round robin of --levels at one table instead and print an Elo rating a level",
+        help="play a round robin of --levels instead (tables of up to four) and print an Elo rating a level",
     )
     parser.add_argument(
         "--levels",
         type=_levels,
         default=ARENA_LEVELS,
-        help=f"with --ratings: 2-4 comma-separated levels, one a seat (default {','.join(ARENA_LEVELS)})",
+        help=f"with --ratings: 2 or more comma-separated levels; more than 4 play every table of 4 of them "
+        f"(default {','.join(ARENA_LEVELS)})",
     )
     parser.add_argument("--budget", type=float, default=None, help="Hard's seconds a decision (default: no clock)")
     parser.add_argument("--resamples", type=int, default=1000, help="with --ratings: bootstrap resamples")
@@ -212,8 +213,8 @@ def _levels(text: str) -> tuple[str, ...]:
     unknown = [level for level in levels if level not in ARENA_LEVELS]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown level {unknown[0]!r}: expected {', '.join(ARENA_LEVELS)}")
-    if not 2 <= len(levels) <= 4 or len(set(levels)) != len(levels):
-        raise argparse.ArgumentTypeError("give 2 to 4 different levels")
+    if len(levels) < 2 or len(set(levels)) != len(levels):
+        raise argparse.ArgumentTypeError("give at least 2 different levels")
     return levels
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from ..engine.events import Event
 from ..engine.match import LegalPlays, Match
@@ -15,11 +16,43 @@ from .easy import choose_easy
 from .hard import choose_hard
 from .medium import choose_medium
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level of the server's bots: its name, what it does, and its search effort.
+
+    ``effort`` is how many bot budgets (and how many of Hard's fixed search
+    counts) a decision of the level may spend: 0 for a level that does not
+    search, 1 for Hard.
+    """
+
+    name: str
+    effort: int
+    about: str
+
+
+BOT_LEVELS: tuple[Level, ...] = (
+    Level("easy", 0, "Plays its lowest cards, keeping ranks together; a little randomness."),
+    Level("medium", 0, "Plans its hand into the fewest plays, sheds the weakest first, keeps 2s and bombs."),
+    Level("hard", 1, "Searches Medium's candidates over deals inferred from the table, within the bot budget."),
+    # 5 budgets: 0.3975 first places against 3 Mediums over 400 deals where Hard takes 0.374 (docs/bots.md)
+    Level("expert", 5, "Hard's search with five times its playouts and five bot budgets a decision."),
+)
+LEVELS: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)
 ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+_EFFORTS = {level.name: level.effort for level in BOT_LEVELS}
 # Hard's wall-clock seconds a decision (and a hint's) unless the caller says otherwise: the server's
-# default TIENLEN_BOT_BUDGET and the tournament's default --bot-budget.
+# default TIENLEN_BOT_BUDGET and the tournament's default --bot-budget. A level spends its effort times it.
 DEFAULT_BUDGET_S = 0.2
+
+
+def decision_budget_s(levels: Iterable[str], budget_s: float) -> float:
+    """The most seconds one decision of any of these levels may take, for a bot budget of ``budget_s``.
+
+    At least one budget (a hint is a Hard decision whatever the seats' levels).
+    """
+    return budget_s * max([1, *(_EFFORTS.get(level, 0) for level in levels)])
+
 
 # Called after each bot decision: (seat, level, the view it chose from, the legal plays, seconds it took).
 DecisionHook = Callable[[int, str, SeatView, LegalPlays, float], None]
@@ -45,18 +78,27 @@ def choose(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> Action:
-    """Choose an action for the seat of ``view`` from ``legal`` at ``level`` (random, easy, medium, hard).
+    """Choose an action for the seat of ``view`` from ``legal`` at ``level`` (random or one of :data:`LEVELS`).
 
     The bot sees only the seat view; ``rng`` is its only source of randomness.
-    ``budget_s`` bounds Hard's search by wall-clock time and ``iterations`` by
-    playouts (None: its fixed count, for reproducible runs).
+    ``budget_s`` (the bot budget) bounds a searching level's wall-clock time
+    and ``iterations`` (Hard's playouts) its playouts, each times the level's
+    effort (None: its fixed counts, for reproducible runs).
     """
     if level == "easy":
         return choose_easy(view, legal, rng)
     if level == "medium":
         return choose_medium(view, legal, rng)
-    if level == "hard":
-        return choose_hard(view, legal, rng, budget_s=budget_s, iterations=iterations)
+    effort = _EFFORTS.get(level, 0)
+    if effort:
+        return choose_hard(
+            view,
+            legal,
+            rng,
+            budget_s=None if budget_s is None else budget_s * effort,
+            iterations=None if iterations is None else iterations * effort,
+            effort=effort,
+        )
     if level == "random":
         return choose_random(view, legal, rng)
     raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(ARENA_LEVELS)}")

@@ -238,8 +238,14 @@ def choose_hard(
     *,
     budget_s: float | None = None,
     iterations: int | None = None,
+    effort: int = 1,
 ) -> Action:
-    """Hard's choice: a move forcing first place in the endgame, else Medium's candidates compared by playouts."""
+    """Hard's choice: a move forcing first place in the endgame, else Medium's candidates compared by playouts.
+
+    ``effort`` multiplies the fixed search counts (playouts and the step
+    budget): the Expert level is Hard at a higher effort. ``budget_s`` and
+    ``iterations``, when given, are taken as they are.
+    """
     medium = choose_medium(view, legal, rng)
     if not legal.plays:
         return medium
@@ -254,8 +260,8 @@ def choose_hard(
     cands = candidates(view, legal, medium)
     if len(cands) == 1:
         return medium
-    total = DEFAULT_ITERATIONS if iterations is None else iterations
-    best = compare_candidates(view, cands, deals, total, MAX_STEPS - steps, deadline)
+    total = DEFAULT_ITERATIONS * effort if iterations is None else iterations
+    best = compare_candidates(view, cands, deals, total, MAX_STEPS * effort - steps, deadline)
     move = cands[best]
     if move == 0:
         return PASS_ACTION if legal.can_pass else medium

@@ -1,12 +1,15 @@
-"""The ratings round robin: every level at one table, each deal once per rotation of the seats.
+"""The ratings round robin: the levels at tables of up to four, each deal once per table and rotation of the seats.
 
-Each level holds each seat of each deal once; the finishing orders give Elo
-ratings with bootstrap intervals over deals (:mod:`.ratings`). ``tienlen arena
---ratings`` runs it (:mod:`.arena` holds the command line).
+With up to four levels they sit at one table; with more, every choice of
+four of them is a table of its own. At each table each level holds each seat
+of each deal once; the finishing orders give Elo ratings with bootstrap
+intervals over deals (:mod:`.ratings`). ``tienlen arena --ratings`` runs it
+(:mod:`.arena` holds the command line).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from multiprocessing import Pool
@@ -22,7 +25,7 @@ from .ratings import Rating, rate
 
 @dataclass(frozen=True, slots=True)
 class RatingsConfig:
-    """What a round robin for ratings plays: every level at one table, each deal once per seat rotation."""
+    """What a round robin for ratings plays: each table of the levels, each deal once per seat rotation."""
 
     deals: int
     preset: str
@@ -37,17 +40,31 @@ class RatingsConfig:
         """The level whose rating is fixed at 0: random when it plays, else the first level."""
         return "random" if "random" in self.levels else self.levels[0]
 
+    @property
+    def players(self) -> int:
+        """Seats at a table: every level, at most four."""
+        return min(MAX_PLAYERS, len(self.levels))
+
+    @property
+    def tables(self) -> list[tuple[str, ...]]:
+        """The levels of each table: every choice of :attr:`players` of them, in the levels' order."""
+        return list(itertools.combinations(self.levels, self.players))
+
+
+MAX_PLAYERS = 4
+
 
 def play_round_robin_deal(config: RatingsConfig, deal: int) -> list[list[str]]:
-    """Play one deal once per rotation of the levels over the seats; each game's finishing order (level names)."""
-    players = len(config.levels)
+    """Play one deal at each table once per rotation of its levels over the seats; each game's finishing order."""
+    players = config.players
     rules = resolve_rules({"preset": config.preset, "hands": 1}, players=players)
     orders = []
-    for rotation in range(players):
-        match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
-        levels = {seat: config.levels[(seat + rotation) % players] for seat in range(players)}
-        play_bot_turns(match, levels, budget_s=config.budget_s, iterations=config.iterations)
-        orders.append([levels[seat] for seat in match.completed[0].places])
+    for table in config.tables:
+        for rotation in range(players):
+            match, _ = Match.new(rules, random.Random(deal_seed(config.seed, deal)))
+            levels = {seat: table[(seat + rotation) % players] for seat in range(players)}
+            play_bot_turns(match, levels, budget_s=config.budget_s, iterations=config.iterations)
+            orders.append([levels[seat] for seat in match.completed[0].places])
     return orders
 
 
@@ -57,8 +74,8 @@ def _round_robin_args(args: tuple[RatingsConfig, int]) -> tuple[int, list[list[s
 
 def run_ratings(config: RatingsConfig, processes: int = 1, progress: bool = True) -> dict[str, Any]:
     """Play the round robin and return the ratings (Elo, 95% bootstrap CI over deals) as a JSON-able summary."""
-    if not 2 <= len(config.levels) <= 4 or len(set(config.levels)) != len(config.levels):
-        raise ValueError("a round robin needs 2 to 4 different levels")
+    if len(config.levels) < 2 or len(set(config.levels)) != len(config.levels):
+        raise ValueError("a round robin needs at least 2 different levels")
     jobs = [(config, d) for d in range(config.deals)]
     played: dict[int, list[list[str]]] = {}
     bar = progress_bar(config.deals, progress, "round robin " + " ".join(config.levels))
@@ -83,9 +100,10 @@ def summarize_ratings(config: RatingsConfig, ratings: list[Rating]) -> dict[str,
     return {
         "levels": list(config.levels),
         "preset": config.preset,
-        "players": len(config.levels),
+        "players": config.players,
+        "tables": len(config.tables),
         "deals": config.deals,
-        "games": config.deals * len(config.levels),
+        "games": config.deals * len(config.tables) * config.players,
         "seed": config.seed,
         "iterations": config.iterations,
         "budget_s": config.budget_s,
@@ -116,6 +134,7 @@ def format_ratings(summary: dict[str, Any]) -> str:
         )
     lines.append(
         f"Elo: {summary['anchor']} = 0, +400 = 10:1 odds of finishing ahead; {summary['deals']} deals x "
-        f"{summary['players']} seat rotations, {summary['preset']} preset; CI: bootstrap over deals"
+        f"{summary['tables']} table(s) x {summary['players']} seat rotations, {summary['preset']} preset; "
+        "CI: bootstrap over deals"
     )
     return "\n".join(lines)

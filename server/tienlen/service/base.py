@@ -28,7 +28,7 @@ Offload = Callable[[Callable[[], Any]], Any]
 EventDict = dict[str, Any]
 
 MAX_ATTEMPTS = 8
-BOT_TURNS_BUDGETS = 8  # full-budget Hard decisions one request may spend before Hard hurries
+BOT_TURNS_BUDGETS = 8  # full-budget decisions of its slowest bot one request may spend before its bots hurry
 
 
 def _in_place(work: Callable[[], Any]) -> Any:
@@ -124,7 +124,7 @@ class ServiceBase:
             engine,
             record.bots,
             budget_s=self.bot_budget_s,
-            total_budget_s=BOT_TURNS_BUDGETS * self.bot_budget_s,
+            total_budget_s=BOT_TURNS_BUDGETS * bots.decision_budget_s(record.bots.values(), self.bot_budget_s),
             on_decision=self.on_bot_decision,
         )
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from .. import bots
 from ..engine import play_order
 from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_text
 from ..store.records import TOKEN_BYTES
@@ -79,7 +80,7 @@ class LifecycleMixin(ServiceBase):
     @property
     def claim_lease_s(self) -> float:
         """How long a claimed deadline is kept from the other sweepers (see :data:`CLAIM_MARGIN_S`)."""
-        return CLAIM_MARGIN_S + BOT_TURNS_BUDGETS * self.bot_budget_s
+        return CLAIM_MARGIN_S + BOT_TURNS_BUDGETS * bots.decision_budget_s(bots.LEVELS, self.bot_budget_s)
 
     def _apply_claimed(self, match_id: str, lease_ms: int) -> bool:
         """Apply a claimed deadline, or put the match's real deadline back (or none); whether a timeout happened."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from flask.views import MethodView
 
+from ...bots import BOT_LEVELS
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS
 from ...store import StoreUnavailableError
 from ..schemas import HealthSchema, RuleCatalogSchema
@@ -16,13 +18,20 @@ blp = Blueprint("meta", __name__, url_prefix="", description="Rules presets and 
 
 @blp.route("/v1/rules")
 class Rules(MethodView):
-    """The rule presets."""
+    """The rule presets and the bot levels."""
 
     @blp.response(200, RuleCatalogSchema)
     @blp.doc(operationId="get_rules")
     def get(self) -> dict[str, Any]:
-        """The presets with all their parameters, and what each parameter allows."""
-        return {"default_preset": DEFAULT_PRESET, "presets": PRESETS, "parameters": {p.name: p for p in PARAMETERS}}
+        """The presets with all their parameters, what each parameter allows, and the bot levels."""
+        budget = service().bot_budget_s
+        levels = [asdict(level) | {"budget_s": level.effort * budget or None} for level in BOT_LEVELS]
+        return {
+            "default_preset": DEFAULT_PRESET,
+            "presets": PRESETS,
+            "parameters": {p.name: p for p in PARAMETERS},
+            "bot_levels": levels,
+        }
 
 
 @blp.route("/healthz")

@@ -6,7 +6,6 @@ from .answers import (
     CreatedMatchSchema,
     EventPageSchema,
     HandSchema,
-    HealthSchema,
     HintSchema,
     LeaveAnswerSchema,
     LegalSchema,
@@ -22,13 +21,12 @@ from .answers import (
     ReplayResultSchema,
     ReplaySchema,
     ReplaySeatSchema,
-    RuleCatalogSchema,
-    RuleParameterSchema,
     RulesSchema,
     SeatTokenSchema,
     SeatViewSchema,
     TableSchema,
 )
+from .catalog import BotLevelInfoSchema, HealthSchema, RuleCatalogSchema, RuleParameterSchema
 from .common import CARD, KINDS, MAX_SEQ, NAME_RULES, ErrorSchema, OneOfSchema, Tag
 from .document import describe
 from .events import ActionOutSchema, EventSchema
@@ -58,6 +56,7 @@ __all__ = [
     "ActionAnswerSchema",
     "ActionOutSchema",
     "ActionSchema",
+    "BotLevelInfoSchema",
     "BotSeatRequestSchema",
     "ClockRequestSchema",
     "ClockSchema",

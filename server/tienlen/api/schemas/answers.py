@@ -14,7 +14,7 @@ from marshmallow import fields, validate
 
 from ...bots import LEVELS
 from ...bots.explain import REASONS, TEMPLATES
-from ...engine import PARAMETERS, PRESET_NAMES, Parameter
+from ...engine import PARAMETERS, PRESET_NAMES
 from ...service import MatchStatus
 from .common import CARD, KINDS, TIME, CardNumber, Cards, Time, enum_field, rule_enum_name
 from .dumping import AnswerSchema
@@ -259,55 +259,6 @@ class HintSchema(AnswerSchema):
         attribute="reasons",
         metadata={"description": "The same reason, machine-readable, for a client that writes it in its own words"},
     )
-
-
-def allowed(parameter: Parameter) -> dict[str, Any]:
-    """What one rule parameter allows and means, keyword by keyword (only the keywords that apply to it)."""
-    if parameter.choices is not None:
-        found: dict[str, Any] = {"enum": list(parameter.values)}
-        if parameter.values_about:
-            found["values"] = dict(parameter.values_about)
-    elif parameter.is_flag:
-        found = {"type": "boolean"}
-    else:
-        found = {"type": "integer", "minimum": parameter.minimum, "maximum": parameter.maximum}
-    return found | {"about": parameter.about}
-
-
-class RuleParameterSchema(AnswerSchema):
-    """What one rule parameter allows and means."""
-
-    about = fields.String(required=True)
-    type = fields.String(validate=validate.OneOf(["boolean", "integer"]), metadata={"description": "Unless `enum`"})
-    enum = fields.List(fields.String(), metadata={"description": "The values it may take"})
-    values = fields.Dict(
-        keys=fields.String(), values=fields.String(), metadata={"description": "What each value means"}
-    )
-    minimum = fields.Integer()
-    maximum = fields.Integer()
-
-    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
-        """A keyword of what the parameter (a :class:`~tienlen.engine.Parameter`) allows; left out where none."""
-        return allowed(obj).get(attr, default)
-
-
-class RuleCatalogSchema(AnswerSchema):
-    """The presets with all their parameters."""
-
-    default_preset = enum_field("Preset", PRESET_NAMES)
-    presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesSchema), required=True)
-    parameters = fields.Dict(
-        keys=fields.String(),
-        values=fields.Nested(RuleParameterSchema),
-        required=True,
-        metadata={"description": "What each parameter means and allows"},
-    )
-
-
-class HealthSchema(AnswerSchema):
-    """Health of the server and its store."""
-
-    status = fields.String(required=True)
 
 
 EVENTS = fields.List(
