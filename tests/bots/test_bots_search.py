@@ -191,3 +191,41 @@ def test_the_endgames_deals_count_against_the_searchs_step_budget(monkeypatch: p
     [(budget, charged)] = budgets
     assert charged >= 1_000_000  # the endgame drew its deals
     assert budget <= hard.MAX_STEPS - charged
+
+
+class _SlowDeals(_CostlyDeals):
+    """Uniform deals that take 20 ms each to draw (as a chain's burn-in may), counted."""
+
+    def next_deal(self) -> list[int]:
+        time.sleep(0.02)
+        return super().next_deal()
+
+
+def _endgame_forced_on_every_deal() -> tuple[SeatView, Match]:
+    """A Medium self-play position in Hard's endgame, hidden cards unknown, where a move forces first place on
+    every one of the endgame's sampled deals (so it draws all of them)."""
+    for seed in range(200):
+        match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}, players=4), random.Random(seed))
+        while match.turn is not None:
+            seat = match.turn
+            view, legal = seat_view(match, seat), match.legal_plays()
+            if hard.in_endgame(view) and len(legal.plays) >= 2 and not hard.hidden_cards_known(view):
+                deals = _CostlyDeals(view, [], random.Random(0))
+                if hard.endgame_move(view, legal, deals, None)[0] is not None:
+                    assert deals.drawn == hard.ENDGAME_SAMPLES
+                    return view, match
+            action = choose_medium(view, legal, random.Random(0))
+            match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+    raise AssertionError("no endgame with a move forced on every deal in 200 deals")
+
+
+def test_the_endgame_draws_no_deal_past_its_deadline() -> None:
+    """Rule (Hard's budget): the endgame search stops drawing deals at the deadline and then knows no forcing
+    move; without a deadline it draws all of its samples."""
+    view, match = _endgame_forced_on_every_deal()
+    slow = _SlowDeals(view, [], random.Random(0))
+    assert hard.endgame_move(view, match.legal_plays(), slow, time.perf_counter() + 0.03)[0] is None
+    assert 1 <= slow.drawn <= 2
+    slow = _SlowDeals(view, [], random.Random(0))
+    assert hard.endgame_move(view, match.legal_plays(), slow, None)[0] is not None
+    assert slow.drawn == hard.ENDGAME_SAMPLES

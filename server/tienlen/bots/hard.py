@@ -165,12 +165,16 @@ def endgame_move(
 
     Deals come from the same chain as the playouts' deals; one deal suffices
     when the hidden cards are known. Among several forcing moves Medium's own
-    order decides: the one shedding the most cards, then the lowest.
+    order decides: the one shedding the most cards, then the lowest. Past the
+    ``deadline`` no more deals are drawn (drawing one burns a chain in) and
+    no move is known to force a first place: None.
     """
     allowed = {p.mask for p in legal.plays} | ({0} if legal.can_pass else set())
     always: set[int] | None = None
     work = 0
     for _ in range(1 if hidden_cards_known(view) else ENDGAME_SAMPLES):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None, work
         hands = deals.next_deal()
         result, nodes = forced_moves(
             hands,
