@@ -133,10 +133,11 @@ def play_bot_turns(
 ) -> list[Event]:
     """Play every bot turn until a seat not in ``bots`` is on turn or the match ends.
 
-    Each bot chooses from its seat view only. ``budget_s`` bounds each Hard
-    decision; once the whole call has used ``total_budget_s`` (say a person
-    went out and the bots play the rest of the hand), Hard decides on a tenth
-    of its budget so the answer never keeps a person waiting long.
+    Each bot chooses from its seat view only. ``budget_s`` (the bot budget)
+    bounds each decision of a searching level, times its effort; once the
+    whole call has used ``total_budget_s`` (say a person went out and the bots
+    play the rest of the hand), they decide on a tenth of their budgets so the
+    answer never keeps a person waiting long.
     ``on_decision`` sees each decision (the arena times them). Returns all
     events in order.
     """
