@@ -27,7 +27,7 @@ from tienlen.api import create_app
 from tienlen.bots import LEVELS
 from tienlen.local_redis import LocalRedis
 from tienlen.service.history import KEEP_AFTER_S
-from tienlen.store.accounts import name_key
+from tienlen.store.accounts import AccountRecord, name_key
 
 
 def ratings_of(client: FlaskClient, name: str) -> dict[int, dict[str, Any]]:
@@ -301,3 +301,22 @@ def test_house_bots_are_made_when_first_asked_for(redis_server: LocalRedis) -> N
     profile = client.get("/v1/players/Hard")
     assert profile.status_code == 200 and json_object(profile)["name"] == "hard"
     assert json_object(profile)["kind"] == "bot" and json_object(profile)["ratings"] == []
+
+
+def test_a_level_whose_name_a_person_took_before_it_existed_stays_theirs(redis_server: LocalRedis) -> None:
+    """Rule: on a server where a person holds a level's name (taken before the level existed; sign-ups refuse it
+    now), that account never plays as the house bot: a challenge to the name challenges the person (offline
+    here, so refused as for any person), their profile stays theirs, and the other levels are house bots as
+    before."""
+    url = redis_server.url.rsplit("/", 1)[0] + "/9"  # a database no other test uses: no house bot there yet
+    app = create_app({"REDIS_URL": url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"})
+    client = app.test_client()
+    person = AccountRecord(secrets.token_hex(10), "Expert", "human", time.time(), "")
+    service_of(app).accounts.create(person)  # as an older server let them
+    assert "expert" not in service_of(app).history.rated.house_bots()
+    token = session_of(client, fresh_name("c"))
+    asked = client.post("/v1/challenges", json={"to": ["expert"], "players": 2, "rated": True}, headers=auth(token))
+    assert asked.status_code == 409 and json_object(asked)["reason"] == "player_offline"  # the person, not a bot
+    assert json_object(client.get("/v1/players/expert"))["kind"] == "human"
+    started = challenge(client, token, to=["hard"], players=2, rated=True)
+    assert started["match"]["status"] == "playing" and started["match"]["seats"][1]["bot"] == "hard"

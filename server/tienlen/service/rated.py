@@ -108,12 +108,19 @@ class RatedService:
         self.ratings = store.ratings()
         self.accounts = store.accounts()
         self._house: dict[str, AccountRecord] = {}
+        self._house_found = False
 
     # ----- the house bots -----------------------------------------------------------------
 
     def house_bots(self) -> dict[str, AccountRecord]:
-        """The house bots' accounts by level, made the first time (idempotent: a name is claimed once)."""
-        if len(self._house) == len(HOUSE_BOTS):
+        """The house bots' accounts by level, made the first time (idempotent: a name is claimed once).
+
+        A level whose name a person took before the level existed (a server that
+        ran an older version) has no house bot: the name stays that person's, a
+        challenge to it challenges them, and quick play fills seats with the
+        other levels.
+        """
+        if self._house_found:
             return self._house
         for level in HOUSE_BOTS:
             found = self.accounts.find(level)
@@ -123,7 +130,9 @@ class RatedService:
                 found = self.accounts.find(level)
             if found is None:
                 raise InvalidRequest(f"the house bot {level!r} has no account")  # its name was closed: cannot be
-            self._house[level] = found
+            if found.kind == HOUSE_KIND:
+                self._house[level] = found
+        self._house_found = True
         return self._house
 
     # ----- settling a rated match -----------------------------------------------------------
