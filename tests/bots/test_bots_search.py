@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -14,6 +15,7 @@ from tienlen.bots.medium import choose_medium
 from tienlen.bots.sampling import DealChain, sample_hands
 from tienlen.bots.sim import SimHand
 from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
+from tienlen.engine.match import LegalPlays
 from tienlen.engine.rules import resolve_rules
 
 
@@ -157,20 +159,29 @@ class _CostlyDeals:
         return sample_hands(self.view, self.rng)
 
 
-def _endgame_without_a_forced_move() -> tuple[SeatView, Match]:
-    """A Medium self-play position in Hard's endgame where no move forces first place and several are searched."""
+def _endgame_where(wanted: Callable[[SeatView, LegalPlays], bool], what: str) -> tuple[SeatView, Match]:
+    """A Medium self-play position in Hard's endgame, the hidden cards unknown and several moves legal, that is
+    ``wanted``."""
     for seed in range(200):
         match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}, players=4), random.Random(seed))
         while match.turn is not None:
             seat = match.turn
             view, legal = seat_view(match, seat), match.legal_plays()
-            if hard.in_endgame(view) and len(legal.plays) >= 2 and not hard.hidden_cards_known(view):
-                deals = _CostlyDeals(view, [], random.Random(0))
-                if hard.endgame_move(view, legal, deals, None)[0] is None:
-                    return view, match
+            unknown = not hard.hidden_cards_known(view)
+            if hard.in_endgame(view) and len(legal.plays) >= 2 and unknown and wanted(view, legal):
+                return view, match
             action = choose_medium(view, legal, random.Random(0))
             match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
-    raise AssertionError("no endgame without a forced move in 200 deals")
+    raise AssertionError(f"no endgame {what} in 200 deals")
+
+
+def _endgame_without_a_forced_move() -> tuple[SeatView, Match]:
+    """An endgame position where no move forces first place and several are searched."""
+
+    def unforced(view: SeatView, legal: LegalPlays) -> bool:
+        return hard.endgame_move(view, legal, _CostlyDeals(view, [], random.Random(0)), None)[0] is None
+
+    return _endgame_where(unforced, "without a forced move")
 
 
 def test_the_endgames_deals_count_against_the_searchs_step_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,21 +213,14 @@ class _SlowDeals(_CostlyDeals):
 
 
 def _endgame_forced_on_every_deal() -> tuple[SeatView, Match]:
-    """A Medium self-play position in Hard's endgame, hidden cards unknown, where a move forces first place on
-    every one of the endgame's sampled deals (so it draws all of them)."""
-    for seed in range(200):
-        match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}, players=4), random.Random(seed))
-        while match.turn is not None:
-            seat = match.turn
-            view, legal = seat_view(match, seat), match.legal_plays()
-            if hard.in_endgame(view) and len(legal.plays) >= 2 and not hard.hidden_cards_known(view):
-                deals = _CostlyDeals(view, [], random.Random(0))
-                if hard.endgame_move(view, legal, deals, None)[0] is not None:
-                    assert deals.drawn == hard.ENDGAME_SAMPLES
-                    return view, match
-            action = choose_medium(view, legal, random.Random(0))
-            match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
-    raise AssertionError("no endgame with a move forced on every deal in 200 deals")
+    """An endgame position where a move forces first place on every one of the endgame's sampled deals (so it
+    draws all of them)."""
+
+    def forced(view: SeatView, legal: LegalPlays) -> bool:
+        deals = _CostlyDeals(view, [], random.Random(0))
+        return hard.endgame_move(view, legal, deals, None)[0] is not None and deals.drawn == hard.ENDGAME_SAMPLES
+
+    return _endgame_where(forced, "with a move forced on every deal")
 
 
 def test_the_endgame_draws_no_deal_past_its_deadline() -> None:
