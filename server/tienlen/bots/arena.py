@@ -202,7 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"with --ratings: 2 or more comma-separated levels; more than 4 play every table of 4 of them "
         f"(default {','.join(ARENA_LEVELS)})",
     )
-    parser.add_argument("--budget", type=float, default=None, help="Hard's seconds a decision (default: no clock)")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="the bot budget: Hard's seconds a decision, Expert's five times it (default: no clock)",
+    )
     parser.add_argument("--resamples", type=int, default=1000, help="with --ratings: bootstrap resamples")
     return parser
 
