@@ -19,10 +19,7 @@ def _play_out(match: Match, levels: list[str]) -> int:
         legal = match.legal_plays()
         view = seat_view(match, seat)
         level = levels[seat]
-        if level in ("hard", "expert"):
-            action = choose(level, view, legal, bot_rng(match, seat), budget_s=0.002)
-        else:
-            action = choose(level, view, legal, bot_rng(match, seat))
+        action = choose(level, view, legal, bot_rng(match, seat), budget_s=0.002)  # a searching level's tiny budget
         if action.is_pass:
             assert legal.can_pass, f"{level} passed on a lead"
             assert match.can_pass(seat)

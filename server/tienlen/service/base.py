@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
 from .. import bots
@@ -112,6 +112,10 @@ class ServiceBase:
 
     # ----- bots -------------------------------------------------------------------------
 
+    def bot_turns_budget_s(self, levels: Iterable[str]) -> float:
+        """The seconds one request's bot turns of these levels may think before they hurry (see BOT_TURNS_BUDGETS)."""
+        return BOT_TURNS_BUDGETS * bots.decision_budget_s(levels, self.bot_budget_s)
+
     def _think(self, record: MatchRecord, work: Callable[[], T]) -> T:
         """Run ``work`` through ``offload`` when bots may think in it, else in place."""
         return cast(T, self._offload(work)) if record.bots else work()
@@ -124,7 +128,7 @@ class ServiceBase:
             engine,
             record.bots,
             budget_s=self.bot_budget_s,
-            total_budget_s=BOT_TURNS_BUDGETS * bots.decision_budget_s(record.bots.values(), self.bot_budget_s),
+            total_budget_s=self.bot_turns_budget_s(record.bots.values()),
             on_decision=self.on_bot_decision,
         )
 

@@ -26,7 +26,7 @@ from .. import bots
 from ..engine import play_order
 from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_text
 from ..store.records import TOKEN_BYTES
-from .base import BOT_TURNS_BUDGETS, MAX_ATTEMPTS, EventDict, ServiceBase, playing
+from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
 from .states import LeaveOutcome, SeatToken, leave_outcome
 
@@ -80,7 +80,7 @@ class LifecycleMixin(ServiceBase):
     @property
     def claim_lease_s(self) -> float:
         """How long a claimed deadline is kept from the other sweepers (see :data:`CLAIM_MARGIN_S`)."""
-        return CLAIM_MARGIN_S + BOT_TURNS_BUDGETS * bots.decision_budget_s(bots.LEVELS, self.bot_budget_s)
+        return CLAIM_MARGIN_S + self.bot_turns_budget_s(bots.LEVELS)
 
     def _apply_claimed(self, match_id: str, lease_ms: int) -> bool:
         """Apply a claimed deadline, or put the match's real deadline back (or none); whether a timeout happened."""
