@@ -53,3 +53,67 @@ class Hand:
     def legal(self) -> list[int]: ...
     def play(self, mask: int) -> list[Event]: ...
     def pass_turn(self) -> list[Event]: ...
+
+# Hard's inner loops (native/src/medium.rs, search.rs, chains.rs, endgame.rs; tienlen.bots.compiled). The table
+# is given as its cards; an action is (seat, table cards or None, table owner or None, locked, cards played
+# from then on, every seat's card count then, cards played (0 = a pass), cards seen before it).
+Action = tuple[int, int | None, int | None, bool, int, Sequence[int], int, int]
+
+def plan_cost(hand: int) -> float: ...
+def plan_masks(hand: int) -> list[int]: ...
+def medium_lead(
+    hand: int, cards_left: Sequence[int], seat: int, bombs: str, unseen: int, start_card: int | None
+) -> int: ...
+def medium_answer(
+    hand: int, table: int, table_seat: int, cards_left: Sequence[int], seat: int, bombs: str, locked: bool
+) -> int: ...
+def forced_moves(
+    hands: Sequence[int],
+    turn: int,
+    table: int | None,
+    table_seat: int | None,
+    locked: int,
+    bombs: str,
+    reentry_rule: bool,
+    node_limit: int,
+    seconds: float | None,
+) -> tuple[list[tuple[int, bool | None]], int]: ...
+
+class Playouts:
+    def __init__(
+        self,
+        seat: int,
+        players: int,
+        table: int | None,
+        table_seat: int | None,
+        locked: int,
+        played: int,
+        start_card: int | None,
+        bombs: str,
+        reentry_rule: bool,
+        end_on_first_out: bool,
+        first_bonus: float,
+    ) -> None: ...
+    def values(self, hands: Sequence[int], moves: Sequence[int]) -> list[tuple[float, int]]: ...
+
+class SeatActions:
+    def __init__(self, actions: Sequence[Action], bombs: str) -> None: ...
+    def misses(self, hand: int, limit: int) -> tuple[int, bool, int]: ...
+
+class DealChains:
+    def __init__(
+        self,
+        seat: int,
+        hand: int,
+        cards_left: Sequence[int],
+        unseen: int,
+        actions: Sequence[Action],
+        bombs: str,
+        seeds: Sequence[int],
+        threshold: int,
+        burn_in: int,
+        thinning: int,
+    ) -> None: ...
+    @property
+    def work(self) -> int: ...
+    def next_deal(self) -> list[int]: ...

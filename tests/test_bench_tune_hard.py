@@ -56,8 +56,8 @@ def test_a_setting_reaches_hard_and_its_deal_source_and_is_restored_after(bench:
             2,
         )
         deals = hard.DEAL_SOURCE(seat_view(match, 0), [], random.Random(1), deadline=None)
-        assert isinstance(deals, sampling.DealChains) and len(deals._chains) == 5
-        assert deals._chains[0]._log_likelihood == pytest.approx(-2.302585)  # ln(10 ** -1)
+        assert isinstance(deals, sampling.DealChains) and deals.chains == 5
+        assert deals.likelihood == pytest.approx(0.1)  # 10 ** -1
         assert bench.shipped() == pytest.approx(setting)
     assert bench.shipped() == before
     assert hard.DEAL_SOURCE is sampling.DealChains

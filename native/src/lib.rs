@@ -7,10 +7,15 @@
 //! `tienlen_native.pyi`.
 
 mod bombs;
+mod bots;
+mod chains;
 mod combo;
+mod endgame;
 mod hand;
 mod legal;
+mod medium;
 mod playout;
+mod search;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::once_cell::GILOnceCell;
@@ -348,5 +353,13 @@ fn tienlen_native(_py: Python<'_>, m: &PyModule) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_masks, m)?)?;
     m.add_function(wrap_pyfunction!(random_hands, m)?)?;
     m.add_class::<Hand>()?;
+    m.add_function(wrap_pyfunction!(bots::plan_cost, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::plan_masks, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::medium_lead, m)?)?;
+    m.add_function(wrap_pyfunction!(bots::medium_answer, m)?)?;
+    m.add_class::<bots::Playouts>()?;
+    m.add_class::<bots::SeatActions>()?;
+    m.add_class::<bots::DealChains>()?;
+    m.add_function(wrap_pyfunction!(bots::forced_moves, m)?)?;
     Ok(())
 }

@@ -8,9 +8,9 @@ import pytest
 
 from tests.support.bots import Advance, MatchFactory
 from tienlen.bots import bot_rng, choose
-from tienlen.bots.hard import start_simulation
 from tienlen.bots.infer import action_events, unexplained
 from tienlen.bots.medium import decide
+from tienlen.bots.playouts import start_simulation
 from tienlen.bots.sampling import sample_hands
 from tienlen.engine import PRESET_NAMES, seat_view
 from tienlen.engine.cards import FULL_DECK

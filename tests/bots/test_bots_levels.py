@@ -57,11 +57,12 @@ def test_expert_searches_with_five_times_hards_budget_playouts_and_steps(
     for current in ("hard", "expert"):
         choose(current, view, legal, random.Random(1))
         choose(current, view, legal, random.Random(1), iterations=40)
+    scale = hard.search_scale()  # the build's: more with the compiled loops (tests/bots/test_bots_compiled.py)
     assert searched == [
-        ("hard", hard.DEFAULT_ITERATIONS, hard.MAX_STEPS),
-        ("hard", 40, hard.MAX_STEPS),
-        ("expert", 5 * hard.DEFAULT_ITERATIONS, 5 * hard.MAX_STEPS),
-        ("expert", 200, 5 * hard.MAX_STEPS),
+        ("hard", scale * hard.DEFAULT_ITERATIONS, scale * hard.MAX_STEPS),
+        ("hard", 40, scale * hard.MAX_STEPS),
+        ("expert", 5 * scale * hard.DEFAULT_ITERATIONS, 5 * scale * hard.MAX_STEPS),
+        ("expert", 200, 5 * scale * hard.MAX_STEPS),
     ]
 
     budgets: list[float | None] = []

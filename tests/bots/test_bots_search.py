@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
-from tienlen.bots import bot_rng, choose, hard
-from tienlen.bots.hard import start_simulation
+from tienlen.bots import bot_rng, choose, hard, playouts
 from tienlen.bots.medium import choose_medium
+from tienlen.bots.playouts import start_simulation
 from tienlen.bots.sampling import DealChain, sample_hands
 from tienlen.bots.sim import SimHand
 from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
@@ -125,15 +125,19 @@ def test_halving_keeps_the_move_that_goes_out_and_stays_within_its_playouts(
     cands = [p.mask for p in match.legal_plays().plays if p.mask.bit_count() == 1][:7]
     assert len(cands) == 7
     calls: list[tuple[list[int], int]] = []  # the deals are kept, so their ids stay distinct
-    real = hard.playout_value
+    real = playouts.playouts_for
 
-    def counted(view: SeatView, hands: list[int], move: int) -> tuple[float, int]:
-        calls.append((hands, move))
-        if move == cands[4]:
-            return view.players + hard.FIRST_BONUS, 1  # more than going out first on every deal
-        return real(view, hands, move)
+    class Counted:
+        def __init__(self, view: SeatView, first_bonus: float) -> None:
+            self.inner = real(view, first_bonus)
 
-    monkeypatch.setattr(hard, "playout_value", counted)
+        def values(self, hands: list[int], moves: list[int]) -> list[tuple[float, int]]:
+            found = self.inner.values(hands, moves)
+            calls.extend((hands, move) for move in moves)
+            better = view.players + hard.FIRST_BONUS  # more than going out first on every deal
+            return [(better, 1) if move == cands[4] else value for move, value in zip(moves, found, strict=True)]
+
+    monkeypatch.setattr(hard, "playouts_for", Counted)
     deals = DealChain(view, [], random.Random(3))
     assert hard.compare_candidates(view, cands, deals, 140, 10**9, None) == 4
     assert len(calls) <= 140
@@ -186,7 +190,7 @@ def _endgame_without_a_forced_move() -> tuple[SeatView, Match]:
 
 def test_the_endgames_deals_count_against_the_searchs_step_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule (Hard's budget): the actions judged to draw the endgame search's deals are charged like its positions,
-    so the comparison that follows gets only what is left of MAX_STEPS."""
+    so the comparison that follows gets only what is left of its step budget (MAX_STEPS times the build's scale)."""
     view, match = _endgame_without_a_forced_move()
     budgets: list[tuple[int, int]] = []
 
@@ -201,7 +205,7 @@ def test_the_endgames_deals_count_against_the_searchs_step_budget(monkeypatch: p
     hard.choose_hard(view, match.legal_plays(), random.Random(1))
     [(budget, charged)] = budgets
     assert charged >= 1_000_000  # the endgame drew its deals
-    assert budget <= hard.MAX_STEPS - charged
+    assert budget <= hard.MAX_STEPS * hard.search_scale() - charged
 
 
 class _SlowDeals(_CostlyDeals):

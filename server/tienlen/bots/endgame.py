@@ -7,7 +7,8 @@ whether it forces the seat to be the first out whatever the other seats do
 It follows the engine's flow of a hand (docs/rules.md §5: battles, pass locks,
 bomb re-entry) through the same helpers as the simulator, memoizes positions
 and gives up (``None``) past a node budget or a deadline, so it is used only
-when few cards remain.
+when few cards remain. With the compiled core (:data:`.compiled.CORE`) the
+search runs there: the same moves in the same order, the same answers and nodes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..engine.combos import Combination
 from ..engine.legal import lead_masks
 from ..engine.rules import Bombs
 from ..engine.turns import next_to_act
+from . import compiled
 from .policy import classify_cached, legal_answers
 
 DEADLINE_CHECK = 255  # the clock is read once every 256 nodes
@@ -125,6 +127,14 @@ def forced_moves(
     deadline: float | None = None,
 ) -> tuple[dict[int, bool | None], int]:
     """The seat on turn's moves and whether each forces it out first on this deal; also the nodes searched."""
+    core = compiled.CORE
+    if core is not None:
+        seconds = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        table_mask = None if table is None else table.mask
+        found, nodes = core.forced_moves(
+            list(hands), turn, table_mask, table_seat, locked, bombs.value, reentry_rule, node_limit, seconds
+        )
+        return dict(found), nodes
     search = ForcedWinSearch(turn, bombs, reentry_rule, node_limit, deadline)
     result = search.root((tuple(hands), turn, table, table_seat, locked))
     return result, search.nodes

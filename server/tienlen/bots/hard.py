@@ -27,13 +27,14 @@ from typing import Protocol
 from ..engine.combos import classify
 from ..engine.match import LegalPlays
 from ..engine.views import SeatView
+from . import compiled
 from .base import PASS_ACTION, Action, play_action
 from .endgame import forced_moves
 from .infer import ActionEvent, action_events
 from .medium import answer_score, choose_medium
 from .planner import plan_combos, plan_cost, plan_size
+from .playouts import playouts_for
 from .sampling import DealChains
-from .sim import SimHand
 
 
 class DealSource(Protocol):
@@ -53,7 +54,7 @@ class DealSource(Protocol):
         ...
 
 
-DEFAULT_ITERATIONS = 300
+DEFAULT_ITERATIONS = 300  # playouts a decision, times the search scale (see COMPILED_SEARCH_SCALE)
 MAX_CANDIDATES = 5
 FIRST_BONUS = 6.0  # first place is what Hard plays for (2.0 -> 6.0: +0.011 first places against Medium over 200 deals)
 MAX_STEPS = 7000  # simulated actions (and deals judged) a decision; sets the p99 decision time
@@ -67,6 +68,10 @@ ENDGAME_STEP_COST = 1  # simulated actions charged per searched position
 # (.particles) measured no better than that chain (docs/bots.md).
 DEAL_SOURCE: type[DealSource] = DealChains
 DEAL_EVENTS = 60  # the other seats' actions the deals are judged by: every action of a hand (a hand has fewer)
+# The compiled loops (.compiled) run the same search 20-30 times faster, so with them Hard searches this many times
+# its counts (playouts and steps) within the same clock: 0.411 [0.398, 0.425] first places against three Mediums
+# over 1,000 deals where the pure Python counts take 0.386 (docs/bots.md), decision p99 56 ms.
+COMPILED_SEARCH_SCALE = 5
 
 
 def candidates(view: SeatView, legal: LegalPlays, medium: Action) -> list[int]:
@@ -95,52 +100,6 @@ def candidates(view: SeatView, legal: LegalPlays, medium: Action) -> list[int]:
         if len(out) >= MAX_CANDIDATES:
             break
     return out
-
-
-def start_simulation(view: SeatView, hands: list[int]) -> SimHand:
-    """A simulator of the rest of the hand from this situation, with these hands dealt."""
-    return SimHand(
-        hands=hands,
-        turn=view.seat,
-        table=view.table,
-        table_seat=view.table_seat,
-        locked=view.locked,
-        bombs=view.rules.bombs,
-        reentry_rule=view.rules.pass_reentry_with_bomb,
-        end_on_first_out=view.rules.end_on_first_out,
-        played=view.played,
-        start_card=view.start_card,
-    )
-
-
-def estimated_place(sim: SimHand, seat: int) -> int:
-    """The seat's place (0 = first) once the first seat is out: places so far, then by plan cost.
-
-    Playouts stop at the first seat out (first place is what Hard plays for);
-    the seats still holding cards are ranked by how many plays their hands still
-    need (the planner's cost), fewer cards breaking ties.
-    """
-    if seat in sim.places:
-        return sim.places.index(seat)
-    holding = [s for s in range(sim.players) if sim.hands[s] and s not in sim.places]
-    holding.sort(key=lambda s: (plan_cost(sim.hands[s]), sim.hands[s].bit_count(), s != seat))
-    return len(sim.places) + holding.index(seat)
-
-
-def playout_value(view: SeatView, hands: list[int], move: int) -> tuple[float, int]:
-    """Points (players − 1 − place index, plus a first-place bonus) after ``move`` and Medium play on.
-
-    The playout runs until the first seat is out; later places are estimated
-    (:func:`estimated_place`). Also returns how many simulated actions it took.
-    """
-    sim = start_simulation(view, list(hands))
-    if move == 0:
-        sim.pass_turn()
-    else:
-        sim.play(move)
-    sim.run_until_first_out()
-    place = estimated_place(sim, view.seat)
-    return float(view.players - 1 - place) + (FIRST_BONUS if place == 0 else 0.0), sim.steps
 
 
 def in_endgame(view: SeatView) -> bool:
@@ -219,20 +178,26 @@ def compare_candidates(
         return totals[i] + (DEFAULT_PRIOR * seen if i == 0 else 0.0), -i
 
     start_work = deals.work
+    runner = playouts_for(view, FIRST_BONUS)
     for round_index in range(rounds):
         for _ in range(max(1, playouts // (len(active) * rounds))):
             out_of_time = deadline is not None and time.perf_counter() > deadline
             if seen > 0 and (steps + deals.work - start_work > step_budget or out_of_time):
                 return max(active, key=score)
-            hands = deals.next_deal()
-            for i in active:
-                value, used = playout_value(view, hands, cands[i])
+            values = runner.values(deals.next_deal(), [cands[i] for i in active])
+            for i, (value, used) in zip(active, values, strict=True):
                 totals[i] += value
                 steps += used
             seen += 1
         if round_index < rounds - 1:
             active = sorted(active, key=score, reverse=True)[: (len(active) + 1) // 2]
     return max(active, key=score)
+
+
+def search_scale() -> int:
+    """How many times its fixed counts Hard searches on this build: :data:`COMPILED_SEARCH_SCALE` with the
+    compiled loops (:data:`.compiled.CORE`), else 1. The same seed and scale give the same choice on either build."""
+    return COMPILED_SEARCH_SCALE if compiled.CORE is not None else 1
 
 
 def choose_hard(
@@ -247,8 +212,9 @@ def choose_hard(
     """Hard's choice: a move forcing first place in the endgame, else Medium's candidates compared by playouts.
 
     ``effort`` multiplies the fixed search counts (playouts and the step
-    budget): the Expert level is Hard at a higher effort. ``budget_s`` and
-    ``iterations``, when given, are taken as they are.
+    budget), as does the build's :func:`search_scale`: the Expert level is
+    Hard at a higher effort. ``budget_s`` and ``iterations``, when given, are
+    taken as they are.
     """
     medium = choose_medium(view, legal, rng)
     if not legal.plays:
@@ -264,8 +230,9 @@ def choose_hard(
     cands = candidates(view, legal, medium)
     if len(cands) == 1:
         return medium
-    total = DEFAULT_ITERATIONS * effort if iterations is None else iterations
-    best = compare_candidates(view, cands, deals, total, MAX_STEPS * effort - steps, deadline)
+    scale = effort * search_scale()
+    total = DEFAULT_ITERATIONS * scale if iterations is None else iterations
+    best = compare_candidates(view, cands, deals, total, MAX_STEPS * scale - steps, deadline)
     move = cands[best]
     if move == 0:
         return PASS_ACTION if legal.can_pass else medium

@@ -14,11 +14,13 @@ likelihood).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..engine.cards import FULL_DECK, TWO_RANK
 from ..engine.combos import Combination
 from ..engine.kinds import Kind
 from ..engine.views import SeatView
+from . import compiled
 from .policy import policy_answer, policy_lead
 from .sim import SimHand
 
@@ -44,6 +46,11 @@ class ActionEvent:
     cards_left: tuple[int, ...]
     action: int = 0
     seen: int = 0
+
+    def as_tuple(self) -> compiled.ActionTuple:
+        """The event as the compiled core takes it (the table as its cards)."""
+        table = None if self.table is None else self.table.mask
+        return (self.seat, table, self.table_seat, self.locked, self.later, self.cards_left, self.action, self.seen)
 
 
 def action_events(view: SeatView, limit: int = MAX_EVENTS) -> list[ActionEvent]:
@@ -120,3 +127,47 @@ def unexplained(events: list[ActionEvent], hands: list[int], view: SeatView, lim
             if misses >= limit:
                 break
     return misses
+
+
+class Judge(Protocol):
+    """One seat's actions, judged against sampled hands."""
+
+    def misses(self, hand: int, limit: int) -> tuple[int, bool, int]:
+        """(actions Medium would not have chosen holding ``hand``, counting stopped once past ``limit``; whether
+        the count is complete; how many actions were judged)."""
+        ...
+
+
+class SeatActions:
+    """One seat's actions judged one by one: the reference the compiled judge matches.
+
+    The action that refused a hand moves to the front, so the next bad hand is
+    refused sooner (the order changes the work, never the count).
+    """
+
+    def __init__(self, events: list[ActionEvent], view: SeatView) -> None:
+        """Judge by these actions (one seat's) under ``view``'s rules."""
+        self.events = list(events)
+        self.view = view
+
+    def misses(self, hand: int, limit: int) -> tuple[int, bool, int]:
+        """(misses, complete, actions judged) for ``hand``, the seat's hand now."""
+        misses = work = 0
+        events = self.events
+        for index, ev in enumerate(events):
+            work += 1
+            if not medium_would(ev, hand | ev.later, self.view):
+                misses += 1
+                if misses > limit:
+                    if index:
+                        events.insert(0, events.pop(index))
+                    return misses, False, work
+        return misses, True, work
+
+
+def judge_for(events: list[ActionEvent], view: SeatView) -> Judge:
+    """A judge of one seat's actions: in the compiled core when the engine uses it (:data:`.compiled.CORE`)."""
+    core = compiled.CORE
+    if core is None:
+        return SeatActions(events, view)
+    return core.SeatActions([ev.as_tuple() for ev in events], view.rules.bombs.value)

@@ -10,17 +10,21 @@ card between two holders; a swap changes only those two seats' hands, so only
 their actions are judged again, and a judgement stops as soon as the swap is
 sure to be refused. :class:`DealChains` (Hard's source) runs several such
 chains from different starts, at :data:`CHAINS_LIKELIHOOD`, and hands out
-their deals in turn. All randomness comes from the generator it is given.
+their deals in turn, in the compiled core when the engine uses it (the same
+deals and work: both draw from :class:`~tienlen.bots.chain_rng.ChainRng`, seeded
+from the generator they are given, so all randomness comes from that generator).
 """
 
 from __future__ import annotations
 
-import math
 import random
+from collections.abc import Sequence
 
 from ..engine.cards import indices
 from ..engine.views import SeatView
-from .infer import ActionEvent, medium_would
+from . import compiled
+from .chain_rng import ChainRng, probability_threshold
+from .infer import ActionEvent, judge_for
 
 # How much less likely a deal is for each action of another seat that Medium would not have chosen holding it.
 MISS_LIKELIHOOD = 0.05
@@ -31,10 +35,8 @@ CHAINS = 12  # independent chains of :class:`DealChains`, handed out in turn
 CHAINS_LIKELIHOOD = 0.02
 
 
-def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
-    """Deal the unseen cards to the other seats by their card counts (the rest stay out of play)."""
-    unseen = list(indices(view.unseen))
-    rng.shuffle(unseen)
+def deal_cards(view: SeatView, cards: Sequence[int]) -> list[int]:
+    """Deal these unseen cards (card numbers, in dealing order) to the other seats by their card counts."""
     hands = [0] * view.players
     pos = 0
     for seat in range(view.players):
@@ -43,19 +45,41 @@ def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
             continue
         count = view.cards_left[seat]
         mask = 0
-        for card in unseen[pos : pos + count]:
+        for card in cards[pos : pos + count]:
             mask |= 1 << card
         pos += count
         hands[seat] = mask
     return hands
 
 
-def _random_card(mask: int, rng: random.Random) -> int:
-    """One card of a non-empty mask, uniformly (as a one-bit mask)."""
-    pick = rng.randrange(mask.bit_count())
+def sample_hands(view: SeatView, rng: random.Random) -> list[int]:
+    """Deal the unseen cards to the other seats by their card counts (the rest stay out of play)."""
+    unseen = list(indices(view.unseen))
+    rng.shuffle(unseen)
+    return deal_cards(view, unseen)
+
+
+def chain_hands(view: SeatView, rng: ChainRng) -> list[int]:
+    """:func:`sample_hands` from a chain's generator (a Fisher–Yates shuffle of the unseen cards, high end first)."""
+    unseen = list(indices(view.unseen))
+    for i in range(len(unseen) - 1, 0, -1):
+        j = rng.below(i + 1)
+        unseen[i], unseen[j] = unseen[j], unseen[i]
+    return deal_cards(view, unseen)
+
+
+def _nth_card(mask: int, pick: int) -> int:
+    """The ``pick``-th lowest card of a mask (as a one-bit mask)."""
     for _ in range(pick):
         mask &= mask - 1
     return mask & -mask
+
+
+def burn_in_steps(events: int, burn_in: int | None = None) -> int:
+    """A chain's steps before its first deal: none without actions to judge, else a few per action (or ``burn_in``)."""
+    if not events:
+        return 0
+    return max(BURN_IN_MIN, BURN_IN_PER_EVENT * events) if burn_in is None else burn_in
 
 
 class DealChain:
@@ -84,10 +108,10 @@ class DealChain:
         ``burn_in`` replaces the steps before the first deal (by default a few per action judged).
         """
         self.view = view
-        self.rng = rng
+        self.rng = ChainRng(rng.getrandbits(64))
         self.work = 0
-        self._log_likelihood = math.log(likelihood)
-        self.hands = sample_hands(view, rng)
+        self._threshold = probability_threshold(likelihood)
+        self.hands = chain_hands(view, self.rng)
         self._holders = [s for s in view.opponents if self.hands[s]]
         out_of_play = view.unseen
         for seat in self._holders:
@@ -99,57 +123,50 @@ class DealChain:
         for ev in events:
             if ev.seat in self._events:
                 self._events[ev.seat].append(ev)
+        self._judges = {s: judge_for(self._events[s], view) for s in self._holders}
         self.misses = dict.fromkeys(self._holders, 0)
         self._known: dict[tuple[int, int], tuple[int, bool]] = {} if known is None else known
         self._started = False
-        self._burn_in = max(BURN_IN_MIN, BURN_IN_PER_EVENT * len(events)) if events else 0
-        if burn_in is not None:
-            self._burn_in = burn_in if events else 0
+        self._burn_in = burn_in_steps(len(events), burn_in)
 
     def _misses(self, seat: int, hand: int, limit: int) -> int:
         """How many of the seat's actions Medium would not have chosen holding ``hand`` (counting stops past limit).
 
         Answers are remembered per (seat, hand): exact counts, and lower
-        bounds where counting stopped. The action that refused a hand moves to
-        the front of the seat's list, so the next bad hand is refused sooner
-        (the order changes the work, never the answer).
+        bounds where counting stopped (:class:`~tienlen.bots.infer.SeatActions`
+        judges, the action that refused a hand first).
         """
         known = self._known.get((seat, hand))
         if known is not None and (known[1] or known[0] > limit):
             return known[0]
-        events = self._events[seat]
-        misses = 0
-        for index, ev in enumerate(events):
-            self.work += 1
-            if not medium_would(ev, hand | ev.later, self.view):
-                misses += 1
-                if misses > limit:
-                    if index:
-                        events.insert(0, events.pop(index))
-                    self._known[seat, hand] = (misses, False)
-                    return misses
-        self._known[seat, hand] = (misses, True)
+        misses, complete, work = self._judges[seat].misses(hand, limit)
+        self.work += work
+        self._known[seat, hand] = (misses, complete)
         return misses
 
     def step(self) -> None:
         """Propose swapping one card between two holders and accept it with the Metropolis rule."""
-        if len(self._holders) < 2:
+        holders = self._holders
+        if len(holders) < 2:
             return
-        rng = self.rng
-        a, b = rng.sample(self._holders, 2)
-        card_a, card_b = _random_card(self.hands[a], rng), _random_card(self.hands[b], rng)
-        new_a = self.hands[a] ^ card_a | card_b
-        new_b = self.hands[b] ^ card_b | card_a
+        rng, hands = self.rng, self.hands
+        first = rng.below(len(holders))
+        second = rng.below(len(holders) - 1)
+        a, b = holders[first], holders[second + (second >= first)]
+        card_a = _nth_card(hands[a], rng.below(hands[a].bit_count()))
+        card_b = _nth_card(hands[b], rng.below(hands[b].bit_count()))
+        new_a = hands[a] ^ card_a | card_b
+        new_b = hands[b] ^ card_b | card_a
         old = self.misses[a] + self.misses[b]
-        # Accept when likelihood ** (new - old) >= u, i.e. when new <= old + log(u) / log(likelihood).
-        allowed = old + int(math.log(1.0 - rng.random()) / self._log_likelihood)
+        # Accept with probability likelihood ** (new - old): new may exceed old by a geometric draw.
+        allowed = old + rng.geometric(self._threshold)
         miss_a = self._misses(a, new_a, allowed)
         if miss_a > allowed:
             return
         miss_b = self._misses(b, new_b, allowed - miss_a)
         if miss_a + miss_b > allowed:
             return
-        self.hands[a], self.hands[b] = new_a, new_b
+        hands[a], hands[b] = new_a, new_b
         self.misses[a], self.misses[b] = miss_a, miss_b
 
     def next_deal(self) -> list[int]:
@@ -178,7 +195,9 @@ class DealChains:
     and each burned in give deals spread over the likely ones. The chains
     share their judgements of (seat, hand), which do not depend on the chain;
     each chain draws from its own generator, seeded from ``rng``. A chain is
-    started (and burned in) when its first deal is asked for.
+    started (and burned in) when its first deal is asked for. With the
+    compiled core (:data:`.compiled.CORE`) the chains run there, dealing
+    exactly what these would.
     """
 
     def __init__(
@@ -193,21 +212,44 @@ class DealChains:
         burn_in: int | None = None,
     ) -> None:
         """Prepare ``chains`` chains over ``view``'s unseen cards (``deadline`` is unused: the search checks it)."""
+        self.chains = chains
+        self.likelihood = likelihood
         seeds = [rng.getrandbits(64) for _ in range(chains)]
+        self._next = 0
+        self._chains: list[DealChain] = []
+        self._compiled: compiled.CompiledDealChains | None = None
+        core = compiled.CORE
+        if core is not None:
+            self._compiled = core.DealChains(
+                view.seat,
+                view.hand,
+                list(view.cards_left),
+                view.unseen,
+                [ev.as_tuple() for ev in events],
+                view.rules.bombs.value,
+                [random.Random(seed).getrandbits(64) for seed in seeds],  # as each DealChain seeds its generator
+                probability_threshold(likelihood),
+                burn_in_steps(len(events), burn_in),
+                THINNING,
+            )
+            return
         known: dict[tuple[int, int], tuple[int, bool]] = {}
         self._chains = [
             DealChain(view, list(events), random.Random(seed), likelihood, known=known, burn_in=burn_in)
             for seed in seeds
         ]
-        self._next = 0
 
     @property
     def work(self) -> int:
         """The actions judged by all the chains so far."""
+        if self._compiled is not None:
+            return self._compiled.work
         return sum(chain.work for chain in self._chains)
 
     def next_deal(self) -> list[int]:
         """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
+        if self._compiled is not None:
+            return self._compiled.next_deal()
         chain = self._chains[self._next % len(self._chains)]
         self._next += 1
         return chain.next_deal()

@@ -1,0 +1,248 @@
+"""Hard's compiled loops (native/src/medium.rs, search.rs, chains.rs, endgame.rs) decide exactly as the Python bots.
+
+The Python bots are the reference. Side by side on positions of seeded Medium
+self-play under every preset and seat count, and on random hands and tables:
+Medium's plans, leads and answers, the playouts' values and steps, the judging
+of sampled hands (misses and work, the refusing action moved first), the deal
+chains' deals and work, the endgame search's answers and nodes, and Hard's whole
+choice for a seed must be identical. So a seed gives the same Hard move on either
+build whenever the fixed counts, not the clock, end the search.
+
+Without the compiled core these tests skip ("needs tienlen_native: ... run
+`make native`"), and fail when ``TIENLEN_REQUIRE_TOOLS=1`` (CI builds the core first).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.support.tools import require_tool
+from tienlen.bots import compiled, endgame, hard, planner, policy
+from tienlen.bots.compiled import CompiledBots
+from tienlen.bots.hard import DEAL_EVENTS, choose_hard, hidden_cards_known, in_endgame
+from tienlen.bots.infer import SeatActions, action_events, judge_for
+from tienlen.bots.medium import choose_medium
+from tienlen.bots.playouts import PythonPlayouts, playouts_for
+from tienlen.bots.sampling import DealChains, sample_hands
+from tienlen.engine import Bombs, Match, SeatView, resolve_rules, seat_view
+from tienlen.engine.accel import BUILD_HINT, load_core
+from tienlen.engine.cards import FULL_DECK
+from tienlen.engine.combos import classify
+from tienlen.engine.match import LegalPlays
+from tienlen.engine.rules import PRESET_NAMES
+
+_CORE = compiled.bots_of(load_core())
+require_tool("tienlen_native", _CORE is not None, f"the compiled core is not built: {BUILD_HINT}")
+assert _CORE is not None
+CORE: CompiledBots = _CORE
+CASES = [(preset, players) for preset in PRESET_NAMES for players in (2, 3, 4)]
+
+
+def positions(preset: str, players: int, seeds: range) -> Iterator[tuple[SeatView, LegalPlays]]:
+    """Every position of one-hand Medium self-play on these seeds (the seat on turn's view and plays)."""
+    for seed in seeds:
+        rules = resolve_rules({"preset": preset, "hands": 1}, players=players)
+        match, _ = Match.new(rules, random.Random(seed))
+        while match.turn is not None:
+            seat = match.turn
+            view, legal = seat_view(match, seat), match.legal_plays()
+            yield view, legal
+            action = choose_medium(view, legal, random.Random(0))
+            match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+
+
+@pytest.fixture
+def python_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run the bots' Python paths inside the test (the compiled core stays at hand as ``CORE``)."""
+    monkeypatch.setattr(compiled, "CORE", None)
+    yield
+
+
+@pytest.fixture
+def compiled_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run the bots' compiled loops inside the test (whatever ``TIENLEN_ENGINE`` chose)."""
+    monkeypatch.setattr(compiled, "CORE", CORE)
+    yield
+
+
+hands = st.integers(min_value=1, max_value=FULL_DECK)
+
+
+@settings(max_examples=400, deadline=None)
+@given(hands)
+def test_plans_are_the_planners(hand: int) -> None:
+    """Medium's plan: the same cost (the same float) and the same pieces, weakest first."""
+    assert CORE.plan_cost(hand) == planner.plan_cost(hand)
+    assert tuple(CORE.plan_masks(hand)) == planner.plan_masks(hand)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hand=hands,
+    unseen=st.integers(min_value=0, max_value=FULL_DECK),
+    counts=st.lists(st.integers(min_value=0, max_value=13), min_size=3, max_size=3),
+    bombs=st.sampled_from(list(Bombs)),
+)
+def test_leads_are_mediums(hand: int, unseen: int, counts: list[int], bombs: Bombs) -> None:
+    """Medium's lead (the endgame's boss pieces, a nearly-out opponent) from any hand, counts and unseen cards."""
+    unseen &= ~hand
+    cards_left = [hand.bit_count(), *counts]
+    assert CORE.medium_lead(hand, cards_left, 0, bombs.value, unseen, None) == policy.policy_lead(
+        hand, cards_left, 0, bombs, unseen, None
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hand=hands,
+    other=hands,
+    counts=st.lists(st.integers(min_value=0, max_value=13), min_size=3, max_size=3),
+    owner=st.integers(min_value=1, max_value=3),
+    bombs=st.sampled_from(list(Bombs)),
+    locked=st.booleans(),
+)
+def test_answers_are_mediums(hand: int, other: int, counts: list[int], owner: int, bombs: Bombs, locked: bool) -> None:
+    """Medium's answer (rules §3-§4: beating and bombing; the urgency of a nearly-out seat) to a table from
+    another hand's plan, pass-locked or not."""
+    other &= ~hand
+    pieces = planner.plan_masks(other)
+    if not pieces:
+        return
+    table = classify(pieces[len(pieces) // 2])
+    assert table is not None
+    cards_left = [hand.bit_count(), *counts]
+    found = CORE.medium_answer(hand, table.mask, owner, cards_left, 0, bombs.value, locked)
+    assert found == policy.policy_answer(hand, table, owner, cards_left, 0, bombs, locked)
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_playouts_are_the_python_playouts(preset: str, players: int, compiled_bots: None) -> None:
+    """Hard's playouts (rules §5: the flow of a hand to the first seat out): the same points and steps."""
+    rng = random.Random(players)
+    checked = 0
+    for view, legal in positions(preset, players, range(3)):
+        moves = [p.mask for p in legal.plays][:6] + ([0] if legal.can_pass else [])
+        if not moves or not view.opponents:
+            continue
+        deal = sample_hands(view, rng)
+        ours = playouts_for(view, 6.0).values(deal, moves)
+        assert ours == PythonPlayouts(view, 6.0).values(deal, moves), (view.seat, deal, moves)
+        checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_deal_chains_deal_and_judge_as_the_python_chains(
+    preset: str, players: int, python_bots: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The chains' deals, in order, and the actions they judged: the same on both builds (same seeds)."""
+    checked = 0
+    for index, (view, _) in enumerate(positions(preset, players, range(2))):
+        events = action_events(view, DEAL_EVENTS)
+        if index % 3 or not events or len(view.opponents) < 1:
+            continue
+        python = DealChains(view, events, random.Random(index), chains=3)
+        with monkeypatch.context() as m:
+            m.setattr(compiled, "CORE", CORE)
+            ours = DealChains(view, events, random.Random(index), chains=3)
+        for _ in range(9):
+            assert ours.next_deal() == python.next_deal()
+        assert ours.work == python.work > 0
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES[::2])
+def test_judging_counts_misses_and_work_as_python(preset: str, players: int, python_bots: None) -> None:
+    """Judging a hand by a seat's actions: the same misses, whether complete, and the actions judged, with
+    the refusing action moved first on both (so later hands cost the same work)."""
+    rng = random.Random(5)
+    checked = 0
+    for view, _ in positions(preset, players, range(2)):
+        events = action_events(view, DEAL_EVENTS)
+        seats = {ev.seat for ev in events}
+        for seat in seats:
+            mine = [ev for ev in events if ev.seat == seat]
+            python = judge_for(mine, view)
+            assert isinstance(python, SeatActions)
+            ours = CORE.SeatActions([ev.as_tuple() for ev in mine], view.rules.bombs.value)
+            for _ in range(4):
+                hand = sample_hands(view, rng)[seat]
+                limit = rng.randrange(3)
+                assert ours.misses(hand, limit) == python.misses(hand, limit)
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_endgame_search_is_the_python_search(players: int, python_bots: None) -> None:
+    """The exact endgame (rules §5: first out): for every move the same forced / not / unknown, and the same
+    positions searched, with a node limit that runs out on some deals."""
+    checked = 0
+    rng = random.Random(players)
+    for view, _ in positions("standard", players, range(6)):
+        if not in_endgame(view) or (hidden_cards_known(view) and rng.random() < 0.5):
+            continue
+        deal = sample_hands(view, rng)
+        args = (deal, view.seat, view.table, view.table_seat, view.locked, view.rules.bombs)
+        for limit in (40, 3000):
+            python = endgame.forced_moves(*args, view.rules.pass_reentry_with_bomb, node_limit=limit)
+            table = None if view.table is None else view.table.mask
+            found, nodes = CORE.forced_moves(
+                deal, view.seat, table, view.table_seat, view.locked, view.rules.bombs.value,
+                view.rules.pass_reentry_with_bomb, limit, None,
+            )  # fmt: skip
+            assert (dict(found), nodes) == python
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES[::2])
+def test_hards_choice_for_a_seed_is_the_same_on_both_builds(
+    preset: str, players: int, compiled_bots: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same seed, same counts, same choice: Hard's whole decision (endgame, chains, halving) is the same with the
+    compiled loops as with the Python ones (the compiled build's scale set to 1 for the comparison)."""
+    monkeypatch.setattr(hard, "COMPILED_SEARCH_SCALE", 1)
+    checked = 0
+    for index, (view, legal) in enumerate(positions(preset, players, range(2))):
+        if index % 4 or len(legal.plays) < 2:
+            continue
+        ours = choose_hard(view, legal, random.Random(index), iterations=40)
+        with monkeypatch.context() as m:
+            m.setattr(compiled, "CORE", None)
+            python = choose_hard(view, legal, random.Random(index), iterations=40)
+        assert ours == python, (preset, players, index)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_compiled_build_searches_its_scale_times_the_counts(
+    compiled_bots: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hard's fixed counts (playouts, step budget) are COMPILED_SEARCH_SCALE times larger with the compiled loops
+    (the same search, faster, within the same clock), and as they are on the Python path."""
+    view, legal = next((v, g) for v, g in positions("standard", 4, range(1)) if len(g.plays) >= 2)
+    searched: list[tuple[int, int]] = []
+
+    def record(view: SeatView, cands: list[int], deals: object, playouts: int, budget: int, deadline: object) -> int:
+        searched.append((playouts, budget))
+        return 0
+
+    monkeypatch.setattr(hard, "compare_candidates", record)
+    monkeypatch.setattr(hard, "candidates", lambda view, legal, medium: [legal.plays[0].mask, legal.plays[1].mask])
+    monkeypatch.setattr(hard, "in_endgame", lambda view: False)
+    choose_hard(view, legal, random.Random(1))
+    monkeypatch.setattr(compiled, "CORE", None)
+    choose_hard(view, legal, random.Random(1))
+    scale = hard.COMPILED_SEARCH_SCALE
+    assert scale > 1
+    assert searched == [
+        (scale * hard.DEFAULT_ITERATIONS, scale * hard.MAX_STEPS),
+        (hard.DEFAULT_ITERATIONS, hard.MAX_STEPS),
+    ]
