@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from multiprocessing import Pool
 from typing import Any
 
+from ..engine import accel
 from ..engine.match import LegalPlays, Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
 from ..engine.views import SeatView
 from .deal_set import deal_seed
 from .driver import ARENA_LEVELS, bot_rng, hint, play_bot_turns
+from .hard import search_scale
 from .progress import progress_bar
 from .roundrobin import RatingsConfig, format_ratings, run_ratings
 
@@ -141,6 +143,8 @@ def summarize(config: ArenaConfig, results: list[DealResult]) -> dict[str, Any]:
         "games": sum(len(r.firsts) for r in results),
         "seed": config.seed,
         "iterations": config.iterations,
+        "engine": accel.ENGINE,  # the compiled core searches hard.search_scale() times Hard's counts
+        "search_scale": search_scale(),
         "first_rate": round(rate, 4),
         "first_rate_ci95": [round(rate_lo, 4), round(rate_hi, 4)],
         "parity_first_rate": round(1 / config.players, 4),
