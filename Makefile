@@ -89,7 +89,7 @@ bench-hard-decisions: $(RUNTIME)
 
 # Hard's inference on its own: log-loss and accuracy of who holds each unseen card, against uniform, by phase
 bench-inference: $(RUNTIME)
-	$(BIN)/python bench/inference.py --deals 200 --particles 96 --chain-every 4
+	$(BIN)/python bench/inference.py --deals 200 --chains 12 --chain-rounds 24 --chain-every 4
 
 # Hard's search weights by the cross-entropy method over Hard vs 3x Medium arenas, seeded (about 40 minutes on 2 cores)
 tune-hard: $(RUNTIME)

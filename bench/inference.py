@@ -13,7 +13,8 @@ Models: ``uniform`` (each seat by its count of cards), ``model`` (the learned ca
 model, :mod:`tienlen.bots.cardmodel`) and ``chain`` (the marginals of
 ``--chain-deals`` deals of the Metropolis chain Hard used before, :mod:`tienlen.bots.sampling`;
 slow, so it scores every ``--chain-every``-th decision only) and ``chains`` (``--chains N``
-independent chains over every action of the hand, 4 deals each, at the same decisions). Phases are those of
+independent chains over every action of the hand, ``--chain-rounds`` deals each (default 4), at the same
+decisions; Hard's search draws about 24 a chain: ``--chains 12 --chain-rounds 24``). Phases are those of
 ``bench/hard_decisions.py``: the fewest cards another seat holds (``late`` ≤ 2,
 ``middle`` 3–8, ``early`` ≥ 9). Prints a table (stderr) and JSON (stdout).
 """
@@ -45,7 +46,7 @@ from tienlen.engine.views import SeatView, seat_view
 PHASES = ("early", "middle", "late")
 PRIOR_DEALS = 4.0
 EVAL_SEED = 1  # the training script uses other seeds (bench/train_infer.py)
-CHAIN_ROUNDS = 4  # deals drawn from each of the independent chains
+CHAIN_ROUNDS = 4  # deals drawn from each of the independent chains (--chain-rounds)
 Probabilities = tuple[list[int], list[int], list[list[float]]]
 
 
@@ -103,11 +104,11 @@ def chain_marginals(view: SeatView, deals: int) -> Probabilities:
     return deal_shares(view, DealChain(view, action_events(view), random.Random(7)), deals)
 
 
-def chains_marginals(view: SeatView, chains: int) -> Probabilities:
-    """The shares of :data:`CHAIN_ROUNDS` deals per chain of ``chains`` independent chains over every action of the
+def chains_marginals(view: SeatView, chains: int, rounds: int = CHAIN_ROUNDS) -> Probabilities:
+    """The shares of ``rounds`` deals per chain of ``chains`` independent chains over every action of the
     hand (:class:`DealChains`, Hard's source of deals, with its chain count given)."""
     source = DealChains(view, action_events(view, DEAL_EVENTS), random.Random(7), chains)
-    return deal_shares(view, source, chains * CHAIN_ROUNDS)
+    return deal_shares(view, source, chains * rounds)
 
 
 def particle_marginals(view: SeatView, particles: int) -> Probabilities:
@@ -152,9 +153,9 @@ def score(probs: Probabilities, view: SeatView, hands: list[int]) -> tuple[float
     return loss, right, len(unseen)
 
 
-def _deal_rows(args: tuple[int, int, int, int, int, int]) -> dict[str, list[float]]:
+def _deal_rows(args: tuple[int, int, int, int, int, int, int]) -> dict[str, list[float]]:
     """Summed log-loss, right guesses and cards of one deal's decisions, by ``model/phase``."""
-    deal, seed, chain_deals, chain_every, particles, chains = args
+    deal, seed, chain_deals, chain_every, particles, chains, rounds = args
     models: dict[str, Callable[[SeatView], Probabilities]] = {"uniform": uniform, "model": card_probabilities}
     out: dict[str, list[float]] = {}
     for index, (view, hands) in enumerate(decisions(deal, seed)):
@@ -165,7 +166,7 @@ def _deal_rows(args: tuple[int, int, int, int, int, int]) -> dict[str, list[floa
             chosen["uniform@chain"] = uniform
             chosen["model@chain"] = card_probabilities
         if chains and index % chain_every == 0:
-            chosen["chains@sub"] = lambda v: chains_marginals(v, chains)
+            chosen["chains@sub"] = lambda v: chains_marginals(v, chains, rounds)
             chosen["uniform@sub"] = uniform
         if particles and index % chain_every == 0:
             chosen["particles@sub"] = lambda v: particle_marginals(v, particles)
@@ -181,10 +182,17 @@ def _deal_rows(args: tuple[int, int, int, int, int, int]) -> dict[str, list[floa
 
 
 def run(
-    deals: int, seed: int, processes: int, chain_deals: int, chain_every: int, particles: int, chains: int = 0
+    deals: int,
+    seed: int,
+    processes: int,
+    chain_deals: int,
+    chain_every: int,
+    particles: int,
+    chains: int = 0,
+    chain_rounds: int = CHAIN_ROUNDS,
 ) -> dict[str, Any]:
     """Score every model over ``deals`` held-out deals; rows by model and phase."""
-    jobs = [(deal, seed, chain_deals, chain_every, particles, chains) for deal in range(deals)]
+    jobs = [(deal, seed, chain_deals, chain_every, particles, chains, chain_rounds) for deal in range(deals)]
     totals: dict[str, list[float]] = {}
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
@@ -228,9 +236,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--chain-every", type=int, default=5, help="score chain/particles at every N-th decision")
     parser.add_argument("--particles", type=int, default=0, help="particles a decision (0: off)")
     parser.add_argument("--chains", type=int, default=0, help="independent chains a decision (0: off)")
+    parser.add_argument("--chain-rounds", type=int, default=CHAIN_ROUNDS, help="deals drawn from each chain")
     args = parser.parse_args(argv)
     multiprocessing.set_start_method("fork", force=True)
-    rows = run(args.deals, args.seed, args.processes, args.chain_deals, args.chain_every, args.particles, args.chains)
+    rows = run(
+        args.deals,
+        args.seed,
+        args.processes,
+        args.chain_deals,
+        args.chain_every,
+        args.particles,
+        args.chains,
+        args.chain_rounds,
+    )
     print(f"{'model/phase':<22} {'cards':>8} {'log-loss':>9} {'accuracy':>9} {'gain':>7}", file=sys.stderr)
     for key, row in rows.items():
         print(

@@ -16,7 +16,7 @@ The weights (:data:`WEIGHTS`): ``first_bonus`` (:data:`tienlen.bots.hard.FIRST_B
 ``prior`` (:data:`~tienlen.bots.hard.DEFAULT_PRIOR`, Medium's head start),
 ``candidates`` (:data:`~tienlen.bots.hard.MAX_CANDIDATES`), ``chains``,
 ``burn_in`` and ``likelihood`` (:data:`~tienlen.bots.sampling.CHAINS`,
-:data:`~tienlen.bots.sampling.BURN_IN_PER_EVENT` and
+:func:`~tienlen.bots.sampling.chain_pace`'s burn-in and
 :data:`~tienlen.bots.sampling.CHAINS_LIKELIHOOD`, its deals' inference and
 what it costs the search's step budget; the likelihood is searched on a log
 scale).
@@ -35,7 +35,7 @@ import statistics
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tienlen.bots import hard, sampling
@@ -65,7 +65,7 @@ WEIGHTS = (
     Weight("prior", 0.0, 1.0, False, lambda: hard.DEFAULT_PRIOR),
     Weight("candidates", 2, 8, True, lambda: hard.MAX_CANDIDATES),
     Weight("chains", 2, 24, True, lambda: _chains_setting().get("chains", sampling.CHAINS)),
-    Weight("burn_in", 1, 6, True, lambda: sampling.BURN_IN_PER_EVENT),
+    Weight("burn_in", 1, 24, True, lambda: sampling.chain_pace().burn_in_per_event),
     Weight(
         "likelihood",
         -3.0,
@@ -85,19 +85,22 @@ def shipped() -> dict[str, float]:
 @contextmanager
 def weights_in_place(setting: dict[str, float]) -> Iterator[None]:
     """Hard plays with ``setting`` inside the block (arena workers forked there inherit it); restored after."""
-    kept = (hard.FIRST_BONUS, hard.DEFAULT_PRIOR, hard.MAX_CANDIDATES, sampling.BURN_IN_PER_EVENT, hard.DEAL_SOURCE)
+    kept = (hard.FIRST_BONUS, hard.DEFAULT_PRIOR, hard.MAX_CANDIDATES, hard.DEAL_SOURCE)
+    paces = (sampling.PYTHON_PACE, sampling.COMPILED_PACE)
     values = {w.name: w.scale(setting[w.name]) for w in WEIGHTS}
     hard.FIRST_BONUS = values["first_bonus"]
     hard.DEFAULT_PRIOR = values["prior"]
     hard.MAX_CANDIDATES = int(values["candidates"])
-    sampling.BURN_IN_PER_EVENT = int(values["burn_in"])
+    burn_in = int(values["burn_in"])  # the chains' burn-in on either build
+    sampling.PYTHON_PACE, sampling.COMPILED_PACE = (replace(pace, burn_in_per_event=burn_in) for pace in paces)
     chains = functools.partial(sampling.DealChains, chains=int(values["chains"]), likelihood=values["likelihood"])
     vars(hard)["DEAL_SOURCE"] = chains  # a DealSource built as the shipped one, with other arguments
     try:
         yield
     finally:
-        hard.FIRST_BONUS, hard.DEFAULT_PRIOR, hard.MAX_CANDIDATES, sampling.BURN_IN_PER_EVENT = kept[:4]
-        vars(hard)["DEAL_SOURCE"] = kept[4]
+        hard.FIRST_BONUS, hard.DEFAULT_PRIOR, hard.MAX_CANDIDATES = kept[:3]
+        vars(hard)["DEAL_SOURCE"] = kept[3]
+        sampling.PYTHON_PACE, sampling.COMPILED_PACE = paces
 
 
 def draw(mean: dict[str, float], spread: dict[str, float], rng: random.Random) -> dict[str, float]:

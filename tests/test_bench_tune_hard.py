@@ -39,7 +39,7 @@ def test_the_run_starts_from_the_weights_hard_ships_with(bench: ModuleType) -> N
         "prior": hard.DEFAULT_PRIOR,
         "candidates": hard.MAX_CANDIDATES,
         "chains": sampling.CHAINS,
-        "burn_in": sampling.BURN_IN_PER_EVENT,
+        "burn_in": sampling.chain_pace().burn_in_per_event,
         "likelihood": pytest.approx(-1.69897),  # log10(0.02)
     }
 
@@ -49,12 +49,8 @@ def test_a_setting_reaches_hard_and_its_deal_source_and_is_restored_after(bench:
     setting = {"first_bonus": 3.5, "prior": 0.4, "candidates": 3.0, "chains": 5.0, "burn_in": 2.0, "likelihood": -1.0}
     match, _ = Match.new(resolve_rules({"preset": "standard", "hands": 1}, players=4), random.Random(3))
     with bench.weights_in_place(setting):
-        assert (hard.FIRST_BONUS, hard.DEFAULT_PRIOR, hard.MAX_CANDIDATES, sampling.BURN_IN_PER_EVENT) == (
-            3.5,
-            0.4,
-            3,
-            2,
-        )
+        assert (hard.FIRST_BONUS, hard.DEFAULT_PRIOR, hard.MAX_CANDIDATES) == (3.5, 0.4, 3)
+        assert sampling.PYTHON_PACE.burn_in_per_event == sampling.COMPILED_PACE.burn_in_per_event == 2
         deals = hard.DEAL_SOURCE(seat_view(match, 0), [], random.Random(1), deadline=None)
         assert isinstance(deals, sampling.DealChains) and deals.chains == 5
         assert deals.likelihood == pytest.approx(0.1)  # 10 ** -1

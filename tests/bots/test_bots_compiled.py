@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.tools import require_tool
-from tienlen.bots import compiled, endgame, hard, planner, policy
+from tienlen.bots import compiled, endgame, hard, planner, policy, sampling
 from tienlen.bots.compiled import CompiledBots
 from tienlen.bots.hard import DEAL_EVENTS, choose_hard, hidden_cards_known, in_endgame
 from tienlen.bots.infer import SeatActions, action_events, judge_for
@@ -58,8 +58,10 @@ def positions(preset: str, players: int, seeds: range) -> Iterator[tuple[SeatVie
 
 @pytest.fixture
 def python_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Run the bots' Python paths inside the test (the compiled core stays at hand as ``CORE``)."""
+    """Run the bots' Python paths inside the test (the compiled core stays at hand as ``CORE``), their chains at
+    the compiled build's pace, so that both builds do the same work."""
     monkeypatch.setattr(compiled, "CORE", None)
+    monkeypatch.setattr(sampling, "PYTHON_PACE", sampling.COMPILED_PACE)
     yield
 
 
@@ -207,8 +209,9 @@ def test_hards_choice_for_a_seed_is_the_same_on_both_builds(
     preset: str, players: int, compiled_bots: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Same seed, same counts, same choice: Hard's whole decision (endgame, chains, halving) is the same with the
-    compiled loops as with the Python ones (the compiled build's scale set to 1 for the comparison)."""
+    compiled loops as with the Python ones (both at the same search counts and chain pace)."""
     monkeypatch.setattr(hard, "COMPILED_SEARCH_SCALE", 1)
+    monkeypatch.setattr(sampling, "PYTHON_PACE", sampling.COMPILED_PACE)
     checked = 0
     for index, (view, legal) in enumerate(positions(preset, players, range(2))):
         if index % 4 or len(legal.plays) < 2:
@@ -226,7 +229,9 @@ def test_the_compiled_build_searches_its_scale_times_the_counts(
     compiled_bots: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Hard's fixed counts (playouts, step budget) are COMPILED_SEARCH_SCALE times larger with the compiled loops
-    (the same search, faster, within the same clock), and as they are on the Python path."""
+    and its chains run at the compiled pace (the same search, faster, within the same clock); on the Python
+    path both are as they were."""
+    assert sampling.chain_pace() == sampling.COMPILED_PACE != sampling.PYTHON_PACE
     view, legal = next((v, g) for v, g in positions("standard", 4, range(1)) if len(g.plays) >= 2)
     searched: list[tuple[int, int]] = []
 
@@ -240,6 +245,7 @@ def test_the_compiled_build_searches_its_scale_times_the_counts(
     choose_hard(view, legal, random.Random(1))
     monkeypatch.setattr(compiled, "CORE", None)
     choose_hard(view, legal, random.Random(1))
+    assert sampling.chain_pace() == sampling.PYTHON_PACE
     scale = hard.COMPILED_SEARCH_SCALE
     assert scale > 1
     assert searched == [
