@@ -2,40 +2,16 @@
 
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::bombs::{self, BombRule};
+use crate::bombs::BombRule;
 use crate::chains::{Chain, Table};
+use crate::combo::classify;
 use crate::endgame::ForcedWin;
-use crate::combo::{classify, Combo};
 use crate::hand::{Event, HandState, MAX_SEATS};
 use crate::medium;
 use crate::search::{self, ActionEvent, Position};
-
-const DECK: u64 = (1 << 52) - 1;
-
-fn error(message: String) -> PyErr {
-    PyValueError::new_err(message)
-}
-
-fn rule(bombs: &str) -> PyResult<&'static BombRule> {
-    bombs::rule(bombs).map_err(error)
-}
-
-fn hand_mask(hand: u64) -> PyResult<u64> {
-    if hand & !DECK != 0 {
-        return Err(error(format!("{hand:#x} is not a hand mask (52 bits)")));
-    }
-    Ok(hand)
-}
-
-fn combo(mask: u64) -> PyResult<Combo> {
-    hand_mask(mask)
-        .ok()
-        .and_then(classify)
-        .ok_or_else(|| error(format!("{mask:#x} is not a combination")))
-}
+use crate::{combo_of as combo, error, hand_mask, rule};
 
 fn seat_of(seat: usize, players: usize) -> PyResult<usize> {
     if seat >= players {
@@ -82,7 +58,14 @@ pub fn medium_lead(
     if hand_mask(hand)? == 0 || start_card.map_or(false, |c| c >= 52) {
         return Err(error("a lead needs cards in hand (and a start card 0..51)".into()));
     }
-    let lead = search::policy_lead(hand, &counts[..cards_left.len()], seat, rule(bombs)?, hand_mask(unseen)?, start_card);
+    let lead = search::policy_lead(
+        hand,
+        &counts[..cards_left.len()],
+        seat,
+        rule(bombs)?,
+        hand_mask(unseen)?,
+        start_card,
+    );
     Ok(lead)
 }
 
@@ -114,6 +97,9 @@ pub fn medium_answer(
     Ok(answer)
 }
 
+/// A move and whether it forces a first place (None: unknown).
+type Forcing = (u64, Option<bool>);
+
 /// The seat on turn's moves and whether each forces it out first on this deal (None: unknown, the nodes or
 /// the seconds ran out), in the order searched; also the positions searched (`endgame.forced_moves`).
 #[pyfunction]
@@ -128,7 +114,7 @@ pub fn forced_moves(
     reentry_rule: bool,
     node_limit: u32,
     seconds: Option<f64>,
-) -> PyResult<(Vec<(u64, Option<bool>)>, u32)> {
+) -> PyResult<(Vec<Forcing>, u32)> {
     let players = hands.len();
     if !(2..=MAX_SEATS).contains(&players) {
         return Err(error(format!("2 to {MAX_SEATS} hands")));
@@ -147,7 +133,9 @@ pub fn forced_moves(
     let table_seat = table_seat.map(|s| seat_of(s, players)).transpose()?;
     let holders = dealt.iter().filter(|&&h| h != 0).count();
     if table.is_some() != table_seat.is_some() || dealt[turn] == 0 || holders < 2 {
-        return Err(error("a table needs its owner, and the seat on turn and another hold cards".into()));
+        return Err(error(
+            "a table needs its owner, and the seat on turn and another hold cards".into(),
+        ));
     }
     let deadline = match seconds {
         Some(s) if s.is_finite() && s >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(s.min(3600.0))),
@@ -240,9 +228,16 @@ impl Playouts {
         }
         let own = hands[p.seat];
         for &mv in &moves {
-            let fits = if mv == 0 { p.table.is_some() } else { classify(mv).is_some() && mv & !own == 0 };
+            let fits = if mv == 0 {
+                p.table.is_some()
+            } else {
+                classify(mv).is_some() && mv & !own == 0
+            };
             if !fits || own == 0 || holders < 2 {
-                return Err(error(format!("{mv:#x} is not a play or pass of seat {} on this deal", p.seat)));
+                return Err(error(format!(
+                    "{mv:#x} is not a play or pass of seat {} on this deal",
+                    p.seat
+                )));
             }
         }
         let (events, scratch) = (&mut self.events, &mut self.scratch);
@@ -305,7 +300,9 @@ impl SeatActions {
     /// (actions Medium would not have chosen holding `hand`, counting stopped once past `limit`; whether the
     /// count is complete; how many actions were judged).
     fn misses(&mut self, hand: u64, limit: u32) -> PyResult<(u32, bool, u32)> {
-        Ok(self.actions.misses(hand_mask(hand)?, limit, self.rule, &mut self.scratch))
+        Ok(self
+            .actions
+            .misses(hand_mask(hand)?, limit, self.rule, &mut self.scratch))
     }
 }
 
@@ -343,10 +340,23 @@ impl DealChains {
         let (hand, unseen) = (hand_mask(hand)?, hand_mask(unseen)?);
         let wanted: u32 = (0..players).filter(|&s| s != seat).map(|s| counts[s]).sum();
         if hand & unseen != 0 || unseen.count_ones() < wanted || seeds.is_empty() || threshold >= 1 << 32 {
-            return Err(error("the unseen cards must fit the other seats' counts (and a chain needs a seed)".into()));
+            return Err(error(
+                "the unseen cards must fit the other seats' counts (and a chain needs a seed)".into(),
+            ));
         }
         let events = action_events(actions)?;
-        let table = Table::new(seat, players, hand, counts, unseen, events, rule(bombs)?, threshold, burn_in, thinning);
+        let table = Table::new(
+            seat,
+            players,
+            hand,
+            counts,
+            unseen,
+            events,
+            rule(bombs)?,
+            threshold,
+            burn_in,
+            thinning,
+        );
         let chains = seeds.iter().map(|&seed| Chain::new(&table, seed)).collect();
         Ok(DealChains {
             table,
@@ -366,6 +376,8 @@ impl DealChains {
     fn next_deal(&mut self) -> Vec<u64> {
         let index = self.next % self.chains.len();
         self.next += 1;
-        self.chains[index].next_deal(&mut self.table, &mut self.scratch).to_vec()
+        self.chains[index]
+            .next_deal(&mut self.table, &mut self.scratch)
+            .to_vec()
     }
 }

@@ -139,7 +139,12 @@ impl Chain {
         }
         let judges = (0..hands.len())
             .map(|s| SeatActions {
-                events: table.events.iter().filter(|e| e.seat == s && holders.contains(&s)).cloned().collect(),
+                events: table
+                    .events
+                    .iter()
+                    .filter(|e| e.seat == s && holders.contains(&s))
+                    .cloned()
+                    .collect(),
             })
             .collect();
         let misses = vec![0; hands.len()];

@@ -11,6 +11,9 @@ pub const STRAIGHT: u8 = 4;
 pub const PAIRS: u8 = 5;
 pub const KINDS: usize = 6;
 
+/// Every card of the deck, one bit a card.
+pub const DECK: u64 = (1 << 52) - 1;
+
 pub const ACE_RANK: u32 = 11;
 pub const TWO_RANK: u32 = 12;
 /// The number of the weakest 2 (2S): a card is a 2 exactly when its number is at least this.

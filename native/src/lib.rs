@@ -23,27 +23,29 @@ use pyo3::prelude::*;
 use pyo3::{ffi, intern, AsPyPointer};
 
 use crate::bombs::{BombRule, Row};
-use crate::combo::{classify as classify_mask, Combo};
+use crate::combo::{classify as classify_mask, Combo, DECK};
 use crate::hand::{Event, HandState, MAX_SEATS};
 
-const DECK: u64 = (1 << 52) - 1;
-
-fn error(message: String) -> PyErr {
+/// A `ValueError` with this message: every refusal of bad input from Python.
+pub(crate) fn error(message: String) -> PyErr {
     PyValueError::new_err(message)
 }
 
-fn rule(bombs: &str) -> PyResult<&'static BombRule> {
+/// The rule of a `bombs` value.
+pub(crate) fn rule(bombs: &str) -> PyResult<&'static BombRule> {
     bombs::rule(bombs).map_err(error)
 }
 
-fn hand_mask(hand: u64) -> PyResult<u64> {
+/// The hand, refused unless it is a 52-bit mask.
+pub(crate) fn hand_mask(hand: u64) -> PyResult<u64> {
     if hand & !DECK != 0 {
         return Err(error(format!("{hand:#x} is not a hand mask (52 bits)")));
     }
     Ok(hand)
 }
 
-fn combo_of(mask: u64) -> PyResult<Combo> {
+/// The combination these cards form, refused unless they form one.
+pub(crate) fn combo_of(mask: u64) -> PyResult<Combo> {
     classify_mask(mask & DECK)
         .filter(|_| mask & !DECK == 0)
         .ok_or_else(|| error(format!("{mask:#x} is not a combination")))

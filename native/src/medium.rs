@@ -83,8 +83,8 @@ fn piece_cost(start: u32, length: u32, per: u32) -> f64 {
 /// Rank counts packed one per nibble (`planner.packed_counts`).
 #[inline]
 pub fn packed_counts(hand: u64) -> u64 {
-    let pairs = hand - (hand >> 1 & 0x5555_5555_5555_5);
-    (pairs & 0x3333_3333_3333_3) + (pairs >> 2 & 0x3333_3333_3333_3)
+    let pairs = hand - (hand >> 1 & 0x0005_5555_5555_5555);
+    (pairs & 0x0003_3333_3333_3333) + (pairs >> 2 & 0x0003_3333_3333_3333)
 }
 
 thread_local! {

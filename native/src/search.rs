@@ -6,12 +6,11 @@
 //! checks both side by side, values, steps and work alike.
 
 use crate::bombs::BombRule;
-use crate::combo::{Combo, FIRST_TWO, SINGLE};
+use crate::combo::{Combo, DECK, FIRST_TWO, SINGLE};
 use crate::hand::{Event, HandState, MAX_SEATS};
 use crate::legal::{answer_masks, bomb_answers};
 use crate::medium::{decide_answer, decide_lead, plan_cost};
 
-const DECK: u64 = (1 << 52) - 1;
 /// `SimHand.run_until_first_out`'s bound on simulated actions.
 const MAX_PLAYOUT_STEPS: usize = 400;
 
@@ -27,7 +26,14 @@ fn min_opponent(cards_left: &[u32], seat: usize) -> u32 {
 }
 
 /// Medium's lead (`policy.policy_lead`): never an empty play while the hand holds cards.
-pub fn policy_lead(hand: u64, cards_left: &[u32], seat: usize, rule: &BombRule, unseen: u64, start: Option<u32>) -> u64 {
+pub fn policy_lead(
+    hand: u64,
+    cards_left: &[u32],
+    seat: usize,
+    rule: &BombRule,
+    unseen: u64,
+    start: Option<u32>,
+) -> u64 {
     let lead = decide_lead(hand, unseen, rule, min_opponent(cards_left, seat), start);
     if lead != 0 {
         lead
@@ -84,7 +90,11 @@ impl Position {
             .filter(|&s| sim.hands[s] != 0 && !sim.places.contains(&s))
             .map(|s| (plan_cost(sim.hands[s]), sim.hands[s].count_ones(), s != self.seat, s))
             .collect();
-        holding.sort_by(|a, b| (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)).expect("plan costs are finite"));
+        holding.sort_by(|a, b| {
+            (a.0, a.1, a.2)
+                .partial_cmp(&(b.0, b.1, b.2))
+                .expect("plan costs are finite")
+        });
         sim.places.len() + holding.iter().position(|h| h.3 == self.seat).unwrap_or(0)
     }
 
@@ -116,8 +126,8 @@ impl Position {
             sim.play(mv, events);
         }
         let mut cards_left = [0u32; MAX_SEATS];
-        for s in 0..self.players {
-            cards_left[s] = sim.hands[s].count_ones();
+        for (count, hand) in cards_left.iter_mut().zip(&sim.hands) {
+            *count = hand.count_ones();
         }
         let counts = &mut cards_left[..self.players];
         let mut steps = 0;
@@ -174,7 +184,16 @@ impl ActionEvent {
                 if self.action == 0 && table.kind == SINGLE && table.top < FIRST_TWO && hand >> (table.top + 1) == 0 {
                     return true; // nothing to answer with: the pass was forced
                 }
-                let answer = policy_answer(hand, table, self.table_seat, counts, self.seat, rule, self.locked, scratch);
+                let answer = policy_answer(
+                    hand,
+                    table,
+                    self.table_seat,
+                    counts,
+                    self.seat,
+                    rule,
+                    self.locked,
+                    scratch,
+                );
                 answer == self.action
             }
         }

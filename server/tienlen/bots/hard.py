@@ -70,7 +70,8 @@ DEAL_SOURCE: type[DealSource] = DealChains
 DEAL_EVENTS = 60  # the other seats' actions the deals are judged by: every action of a hand (a hand has fewer)
 # The compiled loops (.compiled) run the same search 20-30 times faster, so with them Hard searches this many times
 # its counts (playouts and steps) within the same clock: 0.411 [0.398, 0.425] first places against three Mediums
-# over 1,000 deals where the pure Python counts take 0.386 (docs/bots.md), decision p99 56 ms.
+# over 1,000 deals where the pure Python counts take 0.376 (0.420 with the compiled chains' pace, sampling.chain_pace;
+# docs/bots.md), decision p99 about 50 ms; 10 times took 0.415.
 COMPILED_SEARCH_SCALE = 5
 
 
