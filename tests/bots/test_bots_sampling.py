@@ -17,6 +17,7 @@ import pytest
 
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
 from tienlen.bots import bot_rng, choose
+from tienlen.bots.chain_rng import ChainRng, probability_threshold
 from tienlen.bots.hard import DEAL_EVENTS
 from tienlen.bots.infer import action_events, unexplained
 from tienlen.bots.sampling import CHAINS_LIKELIHOOD, MISS_LIKELIHOOD, DealChain, DealChains, sample_hands
@@ -159,3 +160,18 @@ def test_chains_share_judgements_without_changing_a_deal(make_match: MatchFactor
     assert chains.work <= sum(chain.work for chain in alone)
     again = DealChains(view, events, random.Random(5), chains=3)
     assert [again.next_deal() for _ in range(12)] == dealt
+
+
+def test_the_chains_generator_is_splitmix64_and_draws_as_documented() -> None:
+    """The chains' generator is SplitMix64 (its published first outputs for seed 0, which the compiled chains
+    mirror); ``below`` is uniform and ``geometric`` gives k or more with probability p ** k."""
+    rng = ChainRng(0)
+    assert [rng.next(), rng.next()] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4]
+    rng = ChainRng(7)
+    counts = Counter(rng.below(5) for _ in range(50_000))
+    assert set(counts) == set(range(5)) and all(abs(n - 10_000) < 400 for n in counts.values()), counts
+    rng = ChainRng(5)
+    draws = [rng.geometric(probability_threshold(0.25)) for _ in range(50_000)]
+    assert abs(sum(d >= 1 for d in draws) / len(draws) - 0.25) < 0.01
+    assert abs(sum(d >= 2 for d in draws) / len(draws) - 0.0625) < 0.005
+    assert probability_threshold(0.0) == 0 and all(ChainRng(1).geometric(0) == 0 for _ in range(10))
