@@ -1,7 +1,21 @@
 # Tiến Lên game server: gunicorn (gevent workers) serving the Flask API.
 # Match state lives in Redis: set REDIS_URL (compose.yaml does). Without it the
 # server would try to start a private redis-server, which this image does not ship.
-FROM python:3.11-slim
+#
+# Both stages are Debian 12 (bookworm): its librust-pyo3-dev (PyO3 0.17) is what native/ is written for.
+
+# The compiled core (native/, docs/engine.md) is built in a stage of its own, as `make native` builds it:
+# Debian's cargo and rustc, PyO3's crates from Debian's registry (cargo stays offline), maturin from PyPI.
+# The image keeps only the wheel.
+FROM python:3.11-slim-bookworm AS core
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends cargo rustc librust-pyo3-dev \
+    && rm -rf /var/lib/apt/lists/*
+RUN pip install --no-cache-dir "maturin>=1.0,<2"
+COPY native /src/native
+RUN /src/native/build-wheel.sh python /wheels
+
+FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -23,6 +37,12 @@ COPY clients/python/tienlen_client ./clients/python/tienlen_client
 COPY clients/python/tienlen_tournament ./clients/python/tienlen_tournament
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin tienlen
+# The compiled core: the engine and the bots use it (TIENLEN_ENGINE), so Hard plays at the measured strength.
+# The build fails here rather than ship an image whose bots would quietly run pure Python.
+COPY --from=core /wheels /tmp/wheels
+RUN pip install --no-deps /tmp/wheels/*.whl \
+    && rm -rf /tmp/wheels \
+    && python -c "from tienlen.bots import compiled; assert compiled.CORE is not None, 'tienlen_native did not load'"
 # The browser table at / (static files; an installed package does not find them in the repository).
 COPY clients/web/public ./web
 ENV TIENLEN_WEB_DIR=/app/web

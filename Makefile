@@ -33,11 +33,10 @@ $(ENV): pyproject.toml $(RUNTIME)
 # and maturin (the native extra). Installed into the venv, the engine uses it (TIENLEN_ENGINE=python|compiled).
 NATIVE := $(VENV)/.installed-native
 WHEELS := native/target/wheels
-$(NATIVE): native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs) $(RUNTIME)
+$(NATIVE): native/build-wheel.sh native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs) $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[native$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
 	rm -rf $(WHEELS)
-	# from native/: cargo reads native/.cargo/config.toml (the offline Debian registry) from the directory it runs in
-	cd native && $(abspath $(BIN))/maturin build --release --quiet --interpreter $(abspath $(BIN))/python --out target/wheels
+	native/build-wheel.sh $(abspath $(BIN))/python $(WHEELS)
 	$(BIN)/pip install --quiet --force-reinstall --no-deps $(WHEELS)/tienlen_native-*.whl
 	touch $@
 
@@ -49,7 +48,13 @@ $(DEV): pyproject.toml $(RUNTIME)
 
 install: $(DEV)
 
-serve: $(RUNTIME)
+# Where cargo and Debian's PyO3 (the version native/Cargo.toml asks for) are installed, `make serve` builds the
+# compiled core first, so the bots play at their measured strength; elsewhere it says it serves pure Python.
+PYO3 := $(shell sed -n 's/^pyo3 = { version = "\([0-9.]*\)".*/\1/p' native/Cargo.toml)
+NATIVE_TOOLS := $(shell command -v cargo >/dev/null 2>&1 && ls -d /usr/share/cargo/registry/pyo3-$(PYO3).* >/dev/null 2>&1 && echo yes)
+
+serve: $(RUNTIME) $(if $(NATIVE_TOOLS),$(NATIVE))
+	$(if $(NATIVE_TOOLS),,@echo "make serve: no cargo or librust-pyo3-dev $(PYO3) here, so the engine and bots run pure Python (Hard weaker; docs/engine.md)")
 	$(BIN)/tienlen serve --host $(HOST) --port $(PORT)
 
 # mypy checks the files listed in pyproject.toml ([tool.mypy] files): the server, bench/, clients/python and the typed tests

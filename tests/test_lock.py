@@ -113,10 +113,11 @@ def test_the_image_installs_the_lock_and_the_build_context_holds_what_it_copies(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     copied_sources: list[str] = []
-    for copied in re.findall(r"^COPY (.+) \S+$", dockerfile, re.MULTILINE):
+    for copied in re.findall(r"^COPY (?!--from=)(.+) \S+$", dockerfile, re.MULTILINE):
         for source in copied.split():
             top = source.split("/")[0]
-            assert top in ("requirements.lock", "pyproject.toml", "README.md", "LICENSE", "server", "clients"), source
+            allowed = ("requirements.lock", "pyproject.toml", "README.md", "LICENSE", "server", "clients", "native")
+            assert top in allowed, source
             files = [f for f in tracked if f == source or f.startswith(source.rstrip("/") + "/")]
             assert files, f"{source} is copied but holds no tracked file"
             left_out = [f for f in files if context_excludes(f, rules)]
@@ -135,3 +136,26 @@ def test_the_image_installs_the_lock_and_the_build_context_holds_what_it_copies(
             assert any(package == s or package.startswith(s + "/") for s in copied_sources), (
                 f"the image builds the package without {package}: COPY it in the Dockerfile"
             )
+
+
+def test_the_image_builds_the_compiled_core_as_make_native_does_and_refuses_to_ship_without_it() -> None:
+    """The image's bots play at the measured strength: its first stage builds the core's wheel with the script
+    ``make native`` runs, with the maturin the native extra names, on the Debian whose PyO3 native/ is written for;
+    the image installs the wheel and its build fails if the bots do not load it."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    assert "native/build-wheel.sh" in makefile
+    stages = re.findall(r"^FROM (\S+)(?: AS (\w+))?$", dockerfile, re.MULTILINE)
+    assert [image for image, _ in stages] == ["python:3.11-slim-bookworm"] * 2, "both stages on Debian 12 (PyO3 0.17)"
+    builder = stages[0][1]
+    assert re.search(r"apt-get install .*\bcargo rustc librust-pyo3-dev\b", dockerfile)
+    maturin = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["native"]
+    assert [f'pip install --no-cache-dir "{spec}"' in dockerfile for spec in maturin] == [True] * len(maturin)
+    assert re.search(r"^RUN /src/native/build-wheel.sh python /wheels$", dockerfile, re.MULTILINE)
+    assert f"COPY --from={builder} /wheels /tmp/wheels" in dockerfile
+    assert "pip install --no-deps /tmp/wheels/*.whl" in dockerfile
+    assert "assert compiled.CORE is not None" in dockerfile
+    rules = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines() if line.strip()]
+    rules = [rule for rule in rules if not rule.startswith("#")]
+    assert not context_excludes("native/src/lib.rs", rules) and not context_excludes("native/.cargo/config.toml", rules)
+    assert context_excludes("native/target/release/libtienlen_native.so", rules), "no local build output in the image"
