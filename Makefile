@@ -89,8 +89,9 @@ bench-bots: $(RUNTIME)
 bench-hard-ceiling: $(RUNTIME)
 	$(BIN)/python bench/hard_ceiling.py
 
+# 1,000 deals: about 2 minutes with the compiled core (make native), far longer without it
 bench-hard-decisions: $(RUNTIME)
-	$(BIN)/python bench/hard_decisions.py
+	$(BIN)/python bench/hard_decisions.py --deals 1000
 
 # Hard's inference on its own: log-loss and accuracy of who holds each unseen card, against uniform, by phase
 bench-inference: $(RUNTIME)

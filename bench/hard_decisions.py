@@ -138,21 +138,43 @@ def summarize(judged: list[Judged], deals: Iterable[int], seats: int = 4) -> dic
     losses = sum(1 for j in judged if j.medium_place == 0 < j.chosen_place)
     opportunities = sum(1 for j in judged if j.best_place == 0 < j.medium_place)
     per_deal = dict.fromkeys(deals, 0)
+    taken = dict.fromkeys(deals, 0)
+    chances = dict.fromkeys(deals, 0)
     for j in judged:
         per_deal[j.deal] += (j.chosen_place == 0 < j.medium_place) - (j.medium_place == 0 < j.chosen_place)
+        taken[j.deal] += j.chosen_place == 0 < j.medium_place
+        chances[j.deal] += j.best_place == 0 < j.medium_place
     nets = [v / seats for v in per_deal.values()]
     mean = statistics.fmean(nets) if nets else 0.0
     half = 1.96 * statistics.stdev(nets) / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
+    captured = gains / opportunities if opportunities else None
     return {
         "decisions": len(judged),
         "deviations": sum(j.deviates for j in judged),
         "opportunities": opportunities,
         "gains": gains,
         "losses": losses,
-        "captured": round(gains / opportunities, 3) if opportunities else None,
+        "captured": None if captured is None else round(captured, 3),
+        "captured_ci95": captured_interval(list(taken.values()), list(chances.values())),
         "net_per_seat": round(mean, 4),
         "net_per_seat_ci95": [round(mean - half, 4), round(mean + half, 4)],
     }
+
+
+def captured_interval(gains: list[int], chances: list[int]) -> list[float] | None:
+    """A 95 % interval of gains / chances over deals (a ratio estimator: one deal's decisions are not independent).
+
+    ``gains`` and ``chances`` are per deal; the ratio's variance is that of ``gain - ratio * chance`` over deals
+    divided by the deals and by the mean chances squared, clipped to [0, 1]. None without chances or with fewer
+    than two deals.
+    """
+    total = sum(chances)
+    if not total or len(chances) < 2:
+        return None
+    ratio = sum(gains) / total
+    spread = statistics.variance([g - ratio * c for g, c in zip(gains, chances, strict=True)])
+    half = 1.96 * math.sqrt(spread / len(chances)) / (total / len(chances))
+    return [round(max(0.0, ratio - half), 3), round(min(1.0, ratio + half), 3)]
 
 
 def _judge_args(args: tuple[str, int, int]) -> list[Judged]:
@@ -184,14 +206,16 @@ def run_mode(mode: str, deals: int, seed: int, processes: int, progress: bool = 
 
 def format_rows(result: dict[str, Any]) -> str:
     """A plain-text table of one mode's rows."""
-    head = f"{'phase':<7} {'decisions':>9} {'deviate':>8} {'chances':>8} {'gains':>6} {'losses':>7} {'captured':>9}"
+    head = f"{'phase':<7} {'decisions':>9} {'deviate':>8} {'chances':>8} {'gains':>6} {'losses':>7} {'captured [95% CI]':>19}"
     lines = [f"mode {result['mode']}, {result['deals']} deals", f"{head}  net 1st per seat [95% CI]"]
     for phase, row in result["rows"].items():
         lo, hi = row["net_per_seat_ci95"]
         captured = "-" if row["captured"] is None else f"{row['captured']:.2f}"
+        if row["captured_ci95"] is not None:
+            captured += " [{:.2f}, {:.2f}]".format(*row["captured_ci95"])
         lines.append(
             f"{phase:<7} {row['decisions']:>9} {row['deviations']:>8} {row['opportunities']:>8} {row['gains']:>6} "
-            f"{row['losses']:>7} {captured:>9}  {row['net_per_seat']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+            f"{row['losses']:>7} {captured:>19}  {row['net_per_seat']:+.3f} [{lo:+.3f}, {hi:+.3f}]"
         )
     return "\n".join(lines)
 

@@ -101,6 +101,33 @@ def test_summary_counts_first_places_gained_lost_and_missed(bench: ModuleType) -
     assert lo < 0 < hi
 
 
+@pytest.mark.parametrize(
+    ("gains", "chances", "expected"),
+    [
+        ([1, 1, 1, 1], [2, 2, 2, 2], [0.5, 0.5]),  # every deal takes half its chances: no spread
+        # deals alternate 2 and 1 of 2: 0.75 +- 1.96 * sqrt(var(+-0.5) = 2/7, over 8 deals) / 2 chances = 0.185
+        ([2, 1] * 4, [2] * 8, [0.565, 0.935]),
+        ([2, 0, 2, 0], [2, 2, 2, 2], [0.0, 1.0]),  # all or nothing by deal: 0.5 +- 0.566, clipped to a share
+        ([0, 0], [0, 0], None),  # no chances, no share
+        ([3], [4], None),  # one deal says nothing of the spread
+    ],
+)
+def test_captured_share_interval_is_a_ratio_over_deals(
+    bench: ModuleType, gains: list[int], chances: list[int], expected: list[float] | None
+) -> None:
+    """Rule of the benchmark: a deal's decisions share its cards, so the captured share's interval is taken over
+    deals (gains / chances as a ratio estimator), not over decisions as if each were a coin of its own."""
+    assert bench.captured_interval(gains, chances) == expected
+
+
+def test_summary_gives_the_captured_share_an_interval_over_deals(bench: ModuleType) -> None:
+    rows = [_judged(bench, d, medium=2, chosen=0 if d % 2 else 3, best=0) for d in range(6)]
+    row = bench.summarize(rows, deals=range(6))
+    assert row["captured"] == 0.5
+    lo, hi = row["captured_ci95"]
+    assert lo < 0.5 < hi and row["captured_ci95"] == bench.captured_interval([0, 1] * 3, [1] * 6)
+
+
 def test_a_short_run_prints_rows_whose_phases_add_up(bench: ModuleType) -> None:
     command = [sys.executable, str(ROOT / "bench" / "hard_decisions.py"), "--deals", "2", "--processes", "2"]
     result = subprocess.run([*command, "--mode", "uniform"], capture_output=True, text=True, timeout=300, check=False)
