@@ -61,7 +61,7 @@ def _chains_setting() -> dict[str, Any]:
 
 
 WEIGHTS = (
-    Weight("first_bonus", 0.0, 12.0, False, lambda: hard.FIRST_BONUS),
+    Weight("first_bonus", 0.0, 40.0, False, lambda: hard.FIRST_BONUS),
     Weight("prior", 0.0, 1.0, False, lambda: hard.DEFAULT_PRIOR),
     Weight("candidates", 2, 8, True, lambda: hard.MAX_CANDIDATES),
     Weight("chains", 2, 24, True, lambda: _chains_setting().get("chains", sampling.CHAINS)),
