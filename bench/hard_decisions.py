@@ -206,7 +206,8 @@ def run_mode(mode: str, deals: int, seed: int, processes: int, progress: bool = 
 
 def format_rows(result: dict[str, Any]) -> str:
     """A plain-text table of one mode's rows."""
-    head = f"{'phase':<7} {'decisions':>9} {'deviate':>8} {'chances':>8} {'gains':>6} {'losses':>7} {'captured [95% CI]':>19}"
+    head = f"{'phase':<7} {'decisions':>9} {'deviate':>8} {'chances':>8} {'gains':>6} {'losses':>7}"
+    head += f" {'captured [95% CI]':>19}"
     lines = [f"mode {result['mode']}, {result['deals']} deals", f"{head}  net 1st per seat [95% CI]"]
     for phase, row in result["rows"].items():
         lo, hi = row["net_per_seat_ci95"]
