@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.bots.arena import ArenaConfig, main, run_arena
+from tienlen.bots.arena import ArenaConfig, main, run_arena, run_versus_baseline
 
 
 def test_arena_main_writes_a_json_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,3 +86,39 @@ def test_arena_can_time_hints_at_an_opponents_turns() -> None:
     summary = run_arena(config, progress=False)
     assert set(summary["decision_ms"]) == {"easy", "random", "hint"}
     assert summary["decision_ms"]["hint"]["decisions"] == summary["decision_ms"]["random"]["decisions"]
+
+
+def test_versus_a_baseline_the_difference_is_taken_deal_by_deal_on_the_same_deals() -> None:
+    """--baseline: the baseline plays the tested seats of the very same deals, so its summary is the plain arena's
+    and the edge is the difference of the two rates; the interval is over deals."""
+    config = ArenaConfig("medium", "easy", deals=6, preset="standard", seed=4)
+    summary = run_versus_baseline(config, "easy", processes=2, progress=False)
+    plain = run_arena(config, processes=1, progress=False)
+    base = run_arena(ArenaConfig("easy", "easy", deals=6, preset="standard", seed=4), progress=False)
+    assert summary["first_rate"] == plain["first_rate"] and summary["baseline"]["first_rate"] == base["first_rate"]
+    diff = summary["versus_baseline"]
+    assert diff["level"] == "easy"
+    assert diff["first_rate"] == pytest.approx(plain["first_rate"] - base["first_rate"], abs=1e-4)
+    assert diff["mean_points"] == pytest.approx(plain["mean_points"] - base["mean_points"], abs=1e-4)
+    lo, hi = diff["first_rate_ci95"]
+    assert lo <= diff["first_rate"] <= hi
+
+
+def test_a_level_against_itself_as_baseline_has_no_edge_at_all() -> None:
+    """The bots draw chance only from the match's seed: the same level in the same seats plays the same games."""
+    config = ArenaConfig("easy", "medium", deals=4, preset="standard", seed=2)
+    diff = run_versus_baseline(config, "easy", progress=False)["versus_baseline"]
+    assert (diff["first_rate"], diff["first_rate_ci95"], diff["mean_points_ci95"]) == (0.0, [0.0, 0.0], [0.0, 0.0])
+
+
+def test_arena_main_prints_the_baseline_row_and_the_edge(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--tested", "easy", "--opponent", "random", "--baseline", "random", "--deals", "3", "--no-progress"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "easy - random, deal by deal over 3 deals: 1st rate +" in out
+    assert out.index("random   random") < out.index("easy     random")
+
+
+def test_baseline_and_ratings_do_not_go_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--ratings", "--baseline", "hard", "--deals", "1"]) == 2
+    assert "--baseline" in capsys.readouterr().err

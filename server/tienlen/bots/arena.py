@@ -5,6 +5,10 @@ hand a game, under a chosen preset; places score ``players − 1 − place``. Th
 first-place rate and mean points carry 95% confidence intervals computed over
 deals (each deal's seats averaged, so a deal's luck is not counted n times).
 
+With ``--baseline LEVEL`` the same deals are played again with that level in
+the tested seats, and the tested level's edge over it is reported deal by deal
+(:func:`paired_difference`): the way to tell two strong levels apart.
+
 With ``--ratings`` the command line plays the ratings round robin of
 :mod:`.roundrobin` instead (random, easy, medium and hard by default, at one
 table). This module also holds the arena's output table and ``tienlen arena``.
@@ -19,7 +23,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from typing import Any
 
@@ -106,14 +110,14 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
 
 
-def run_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) -> dict[str, Any]:
-    """Play the arena and return its summary (rates, points, CIs, decision times)."""
+def play_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) -> list[DealResult]:
+    """Play every deal of the arena; the results in the order of the deals."""
     jobs = [(config, d) for d in range(config.deals)]
     results: list[DealResult] = []
     bar = progress_bar(config.deals, progress, f"{config.tested} vs {config.opponent}")
     if processes > 1:
         with Pool(processes) as pool:
-            for res in pool.imap_unordered(_play_deal_args, jobs, chunksize=max(1, min(8, config.deals // 50))):
+            for res in pool.imap(_play_deal_args, jobs, chunksize=max(1, min(8, config.deals // 50))):
                 results.append(res)
                 next(bar, None)
     else:
@@ -121,7 +125,63 @@ def run_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) ->
             results.append(_play_deal_args(job))
             next(bar, None)
     next(bar, None)
-    return summarize(config, results)
+    return results
+
+
+def run_arena(config: ArenaConfig, processes: int = 1, progress: bool = True) -> dict[str, Any]:
+    """Play the arena and return its summary (rates, points, CIs, decision times)."""
+    return summarize(config, play_arena(config, processes, progress))
+
+
+def paired_difference(tested: list[DealResult], baseline: list[DealResult]) -> dict[str, Any]:
+    """The tested level's edge over a baseline level played in its seats on the same deals, deal by deal.
+
+    Each deal's first-place rate and mean points of the baseline are taken from
+    the tested level's on that deal; the means of those differences carry 95 %
+    intervals over deals. The deal's luck is the same for both, so the interval
+    is far narrower than the two runs' own intervals compared side by side.
+    """
+    if len(tested) != len(baseline):
+        raise ValueError("the two runs must play the same deals")
+    firsts = [statistics.fmean(t.firsts) - statistics.fmean(b.firsts) for t, b in zip(tested, baseline, strict=True)]
+    points = [statistics.fmean(t.points) - statistics.fmean(b.points) for t, b in zip(tested, baseline, strict=True)]
+    first, first_lo, first_hi = _mean_ci(firsts)
+    pts, pts_lo, pts_hi = _mean_ci(points)
+    return {
+        "first_rate": round(first, 4),
+        "first_rate_ci95": [round(first_lo, 4), round(first_hi, 4)],
+        "mean_points": round(pts, 4),
+        "mean_points_ci95": [round(pts_lo, 4), round(pts_hi, 4)],
+    }
+
+
+def run_versus_baseline(
+    config: ArenaConfig, baseline: str, processes: int = 1, progress: bool = True
+) -> dict[str, Any]:
+    """Play the arena, then again with ``baseline`` as the tested level; both summaries and their difference.
+
+    The tested level's summary gains ``baseline`` (the baseline's summary) and
+    ``versus_baseline`` (:func:`paired_difference`).
+    """
+    tested = play_arena(config, processes, progress)
+    base_config = replace(config, tested=baseline)
+    base = play_arena(base_config, processes, progress)
+    summary = summarize(config, tested)
+    summary["baseline"] = summarize(base_config, base)
+    summary["versus_baseline"] = {"level": baseline, **paired_difference(tested, base)}
+    return summary
+
+
+def format_difference(summary: dict[str, Any]) -> str:
+    """One line: the tested level's edge over its baseline, deal by deal."""
+    diff = summary["versus_baseline"]
+    lo, hi = diff["first_rate_ci95"]
+    plo, phi = diff["mean_points_ci95"]
+    return (
+        f"{summary['tested']} - {diff['level']}, deal by deal over {summary['deals']} deals: "
+        f"1st rate {diff['first_rate']:+.4f} [{lo:+.4f}, {hi:+.4f}], "
+        f"points {diff['mean_points']:+.4f} [{plo:+.4f}, {phi:+.4f}]"
+    )
 
 
 def summarize(config: ArenaConfig, results: list[DealResult]) -> dict[str, Any]:
@@ -191,6 +251,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=1, help="seed of the fixed deal set")
     parser.add_argument("--iterations", type=int, default=None, help="Hard's playouts a decision (default built in)")
     parser.add_argument("--hints", action="store_true", help="also time hints at the next seat's turns")
+    parser.add_argument(
+        "--baseline",
+        choices=ARENA_LEVELS,
+        default=None,
+        help="also play this level in the tested seats on the same deals and report the difference deal by deal",
+    )
     parser.add_argument("--processes", type=int, default=1, help="worker processes (use all cores: nproc)")
     parser.add_argument("--json", metavar="PATH", default=None, help="also write the summary as JSON here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -236,6 +302,9 @@ def main(argv: list[str]) -> int:
     if args.budget is not None and args.budget <= 0:
         print("--budget must be positive", file=sys.stderr)
         return 2
+    if args.ratings and args.baseline is not None:
+        print("--baseline compares two tested levels; --ratings rates --levels instead", file=sys.stderr)
+        return 2
     if args.ratings:
         ratings = RatingsConfig(
             deals=args.deals,
@@ -261,8 +330,13 @@ def main(argv: list[str]) -> int:
         hints=args.hints,
         budget_s=args.budget,
     )
-    summary = run_arena(config, processes=args.processes, progress=not args.no_progress)
-    print(format_table([summary]))
+    if args.baseline is not None:
+        summary = run_versus_baseline(config, args.baseline, processes=args.processes, progress=not args.no_progress)
+        print(format_table([summary["baseline"], summary]))
+        print(format_difference(summary))
+    else:
+        summary = run_arena(config, processes=args.processes, progress=not args.no_progress)
+        print(format_table([summary]))
     _write_json(args.json, summary)
     return 0
 
