@@ -3,8 +3,8 @@
 Runs, under the standard preset with one hand a game and duplicate deals:
 Easy vs 3×random, Medium vs 3×Easy, Hard vs 3×Medium, Hard vs 3×Easy, Expert
 vs 3×Medium (with Hard replaying Expert's seats on the same deals: its edge
-deal by deal, ``tienlen arena --baseline``), and prints a table (stderr) and the summaries as JSON (stdout),
-each with its target. The searching levels play on their fixed search counts
+deal by deal, ``tienlen arena --baseline``), and prints a table (stderr) and
+the summaries as JSON (stdout), each with its target. The searching levels play on their fixed search counts
 (no clock: reproducible; their decision times show what the clock would cut).
 ``--quick`` plays fewer deals and ``--deals N`` N in each comparison; ``--hints`` also times hints
 in the Hard rows.

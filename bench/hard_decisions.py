@@ -134,16 +134,17 @@ def summarize(judged: list[Judged], deals: Iterable[int], seats: int = 4) -> dic
 
     ``deals`` are the numbers of all deals played (a deal without a judged decision counts as no change).
     """
-    gains = sum(1 for j in judged if j.chosen_place == 0 < j.medium_place)
-    losses = sum(1 for j in judged if j.medium_place == 0 < j.chosen_place)
-    opportunities = sum(1 for j in judged if j.best_place == 0 < j.medium_place)
-    per_deal = dict.fromkeys(deals, 0)
-    taken = dict.fromkeys(deals, 0)
-    chances = dict.fromkeys(deals, 0)
+    per_deal = dict.fromkeys(deals, 0)  # net first places
+    taken = dict.fromkeys(deals, 0)  # gains
+    chances = dict.fromkeys(deals, 0)  # opportunities
+    losses = 0
     for j in judged:
-        per_deal[j.deal] += (j.chosen_place == 0 < j.medium_place) - (j.medium_place == 0 < j.chosen_place)
-        taken[j.deal] += j.chosen_place == 0 < j.medium_place
+        gain, loss = j.chosen_place == 0 < j.medium_place, j.medium_place == 0 < j.chosen_place
+        per_deal[j.deal] += gain - loss
+        taken[j.deal] += gain
         chances[j.deal] += j.best_place == 0 < j.medium_place
+        losses += loss
+    gains, opportunities = sum(taken.values()), sum(chances.values())
     nets = [v / seats for v in per_deal.values()]
     mean = statistics.fmean(nets) if nets else 0.0
     half = 1.96 * statistics.stdev(nets) / math.sqrt(len(nets)) if len(nets) > 1 else 0.0
