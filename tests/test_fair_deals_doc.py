@@ -144,6 +144,12 @@ def _swap(replay: dict[str, Any]) -> None:
         (lambda r: r["fair_deal"].update(match_id="another"), "fair_deal.match_id is not the replay's match"),
         (_swap, "hand 2: the deal is not the protocol's"),
         (lambda r: r["hands"][1].update(hand_number=3), "hand 3: the deal is not the protocol's"),
+        (lambda r: r["fair_deal"].update(entropy=["x"]), "fair_deal needs a 64-hex secret"),
+        (
+            lambda r: r["fair_deal"].update(entropy=["x", "y", "\ud800"]),
+            "fair_deal's entropy cannot be written",
+        ),
+        (lambda r: r.update(hands=7), "the replay's hands are not a list"),
     ],
 )
 def test_the_script_refuses_a_replay_whose_deal_does_not_hold(change: Any, problem: str) -> None:

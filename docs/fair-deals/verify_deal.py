@@ -88,20 +88,27 @@ def verify(replay: Any) -> tuple[int, str | None]:
     try:
         secret = bytes.fromhex(fair["secret"])
         match_id, entropy = fair["match_id"], fair["entropy"]
-        if len(secret) != 32 or not isinstance(match_id, str) or not all(isinstance(e, str) for e in entropy):
+        if len(secret) != 32 or not isinstance(match_id, str) or not match_id.isascii():
+            raise ValueError("malformed")
+        if not isinstance(entropy, list) or not 2 <= len(entropy) <= 4 or not all(isinstance(e, str) for e in entropy):
             raise ValueError("malformed")
     except (KeyError, TypeError, ValueError):
-        return 0, "fair_deal needs a 64-hex secret, a match_id and a list of entropy strings"
+        return 0, "fair_deal needs a 64-hex secret, an ASCII match_id and 2 to 4 seats' entropy strings"
     if hashlib.sha256(secret).hexdigest() != fair.get("commitment"):
         return 0, "SHA-256 of the secret is not the commitment"
     if replay.get("match_id", match_id) != match_id:
         return 0, "fair_deal.match_id is not the replay's match"
-    hands = replay.get("hands") or []
+    hands = replay.get("hands")
+    if not isinstance(hands, list):
+        return 0, "the replay's hands are not a list"
     for checked, hand in enumerate(hands):
         number = hand.get("hand_number") if isinstance(hand, dict) else None
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number < 2**32:
             return checked, f"hand {checked + 1} has no valid hand_number"
-        expected = deal(secret, match_id, number, entropy)
+        try:
+            expected = deal(secret, match_id, number, entropy)
+        except (UnicodeError, struct.error):  # entropy with no UTF-8 form, or longer than its 2-byte length
+            return checked, "fair_deal's entropy cannot be written as the protocol says"
         try:
             given = [sorted(card_number(card) for card in cards) for cards in hand["deal"]]
         except (KeyError, TypeError, ValueError):
