@@ -70,11 +70,18 @@ Room codes: :meth:`Client.room` reads the match a code names and
 (every match, page after page) and :meth:`Client.export` (the replays, read
 one NDJSON line at a time: :class:`Export`); typed dictionaries of :mod:`.history`.
 
+Fair deals (docs/fair-deals.md): :meth:`Client.replay` reads a finished
+match's replay and :meth:`Client.verify_deal` checks its deal
+(:func:`verify_replay` of :mod:`.fair_deal`: the server's secret against the
+commitment it published, and every hand's deal recomputed here);
+:meth:`Client.create_match`, :meth:`Client.join` and :meth:`Client.join_room`
+send each seat's own random ``entropy`` unless told otherwise.
+
 Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
 calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
-:mod:`.history`, :mod:`.challenges`, :mod:`.inbox`, :mod:`.queue` (the answers'
+:mod:`.history`, :mod:`.fair_deal` (checking a deal), :mod:`.challenges`, :mod:`.inbox`, :mod:`.queue` (the answers'
 types, and the export), :mod:`.stream` (the match's and the inbox's event
 streams), :mod:`.bot` (``tienlen-bot``); and :mod:`.botkit` (a seat's legal plays worked out from its
 view), the one module that needs the server's
@@ -86,6 +93,7 @@ from __future__ import annotations
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
 from .challenges import Challenge
+from .fair_deal import FairDealCheck, verify_replay
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, OnlineBot
 from .queue import Ticket, TicketStatus
@@ -107,6 +115,7 @@ __all__ = [
     "Endpoint",
     "EventStream",
     "Export",
+    "FairDealCheck",
     "InboxEvent",
     "InboxEventType",
     "InboxPage",
@@ -132,4 +141,5 @@ __all__ = [
     "Ticket",
     "TicketStatus",
     "new_idempotency_key",
+    "verify_replay",
 ]

@@ -11,6 +11,7 @@ whether sending the write again is safe.
 from __future__ import annotations
 
 import datetime
+import secrets
 import ssl
 import time
 import urllib.parse
@@ -20,6 +21,7 @@ from typing import Any, cast
 
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .challenges import Challenge
+from .fair_deal import FairDealCheck, verify_replay
 from .history import Export, KeptMatch, KeptPage, Player
 from .inbox import ChallengeSettings, InboxPage, OnlineBot
 from .queue import Ticket
@@ -142,12 +144,16 @@ class Client:
         *,
         key: str | None = None,
         token: str | None = None,
+        entropy: str | None = None,
         **options: Any,
     ) -> dict[str, Any]:
         """``POST /v1/matches`` → 201 ``{match_id, tokens, match}``.
 
         ``options`` adds other fields of the body (``clock``, ``takeover``,
-        ``listed``). With an account's ``token`` (scope ``play``) the account
+        ``listed``). Without ``seed`` or ``deal`` the match is dealt fairly
+        (docs/fair-deals.md): each remote seat of ``seats`` that names no
+        ``entropy`` of its own is sent ``entropy`` (None: a fresh random one
+        per seat; "": none). With an account's ``token`` (scope ``play``) the account
         hosts the match and holds its first remote seat (``{"name": …}``; the
         seat takes the account's name), and that token acts for the seat
         (:meth:`seat`). A match with open seats gets a ``room_code``; hosting
@@ -156,8 +162,12 @@ class Client:
         else a fresh one) on every attempt, and the server answers a retry with
         the same key and body (from the same address, within 24 h) with the
         same ``match_id`` and tokens, making no second match (404 if that match
-        was cancelled since).
+        was cancelled since). The entropy is drawn once per call, so every
+        attempt sends the same body; to send a call again yourself with the
+        same ``key``, give it the same ``entropy`` too.
         """
+        if seed is None and deal is None:
+            seats = [_with_entropy(seat, entropy) for seat in seats]
         body: dict[str, Any] = {"seats": seats, **options}
         if rules is not None:
             body["rules"] = rules
@@ -168,26 +178,46 @@ class Client:
         return dict(self.request("POST", "/v1/matches", body, token=token, headers=key_header(key), expect=201))
 
     def join(
-        self, match_id: str, name: str | None = None, *, key: str | None = None, token: str | None = None
+        self,
+        match_id: str,
+        name: str | None = None,
+        *,
+        key: str | None = None,
+        token: str | None = None,
+        entropy: str | None = None,
     ) -> dict[str, Any]:
         """``POST /v1/matches/{id}/join`` → 201 ``{seat, token}`` (409 ``match_full``).
 
-        Without a ``token`` the seat needs a ``name``. With an account's
+        Without a ``token`` the seat needs a ``name``. The seat adds ``entropy``
+        to the match's fair deal (None: a fresh random one; "": none). With an account's
         ``token`` (scope ``play``) the seat is the account's, under its name
         (``name`` is not needed), and that token acts for it too; an account
         holds one seat of a match (409 ``already_seated``).
 
         Safe to retry: it carries one ``Idempotency-Key`` on every attempt, and
         the server answers a retry with the same key and body (from the same
-        address, within 24 h) with the same seat and token, taking no second seat.
+        address, within 24 h) with the same seat and token, taking no second seat
+        (the entropy is drawn once per call: a call of your own sent again with
+        the same ``key`` needs the same ``entropy``).
         """
         path = f"/v1/matches/{match_id}/join"
-        body = {} if name is None else {"name": name}
+        body = _join_body(name, entropy)
         return dict(self.request("POST", path, body, token=token, headers=key_header(key), expect=201))
 
     def match(self, match_id: str) -> dict[str, Any]:
         """``GET /v1/matches/{id}``: the public state (a read: always safe to retry)."""
         return dict(self.request("GET", f"/v1/matches/{match_id}", expect=200))
+
+    def replay(self, match_id: str) -> dict[str, Any]:
+        """``GET /v1/matches/{id}/replay``: a finished match's ``tienlen-replay/1`` document (409
+        ``match_not_finished`` before its end); :func:`~tienlen_client.fair_deal.verify_replay` checks its deal."""
+        return dict(self.request("GET", f"/v1/matches/{match_id}/replay", expect=200))
+
+    def verify_deal(self, match_id: str) -> FairDealCheck:
+        """Fetch a finished match's replay and check its fair deal: the secret against the commitment, and
+        every hand's deal recomputed here (:func:`~tienlen_client.fair_deal.verify_replay`); ``verified`` is
+        False, with the ``problem``, for a match whose deal was fixed by its creator (no ``fair_deal``)."""
+        return verify_replay(self.replay(match_id))
 
     def events(self, match_id: str, after: int = 0, wait: float = 0) -> dict[str, Any]:
         """Events after ``after``, waiting up to ``wait`` seconds for one (a long poll, at most 30).
@@ -282,16 +312,22 @@ class Client:
         return cast(Room, self.request("GET", f"/v1/rooms/{_segment(code)}", expect=200))
 
     def join_room(
-        self, code: str, name: str | None = None, *, key: str | None = None, token: str | None = None
+        self,
+        code: str,
+        name: str | None = None,
+        *,
+        key: str | None = None,
+        token: str | None = None,
+        entropy: str | None = None,
     ) -> RoomSeat:
         """``POST /v1/rooms/{code}/join`` → 201 the match's id, the seat and its token.
 
-        As :meth:`join` (``name`` without a token; with an account's ``token``
+        As :meth:`join` (``name`` without a token; ``entropy`` for the fair deal; with an account's ``token``
         the seat is the account's, and 409 ``already_seated`` when it holds one
         there already); 404 ``room_not_found``, 409 ``match_full``. Safe to
         retry, as :meth:`join` is.
         """
-        body = {} if name is None else {"name": name}
+        body = _join_body(name, entropy)
         path = f"/v1/rooms/{_segment(code)}/join"
         return cast(RoomSeat, self.request("POST", path, body, token=token, headers=key_header(key), expect=201))
 
@@ -508,6 +544,29 @@ class Client:
         (:attr:`ApiError.attempts` > 1) may mean an earlier one was applied.
         """
         self.request("DELETE", f"/v1/queue/{_segment(ticket)}", token=token, expect=204)
+
+
+def _fresh_entropy(entropy: str | None) -> str:
+    """The entropy a seat sends: ``entropy`` as given, or a fresh random 32 hex digits for None."""
+    return secrets.token_hex(16) if entropy is None else entropy
+
+
+def _with_entropy(seat: dict[str, Any], entropy: str | None) -> dict[str, Any]:
+    """A remote seat of a new match with its ``entropy`` (kept if it names one; bots and open seats as given)."""
+    remote = seat.get("type", "remote") == "remote" and "bot" not in seat and seat.get("open") is not True
+    if not remote or "entropy" in seat:
+        return seat
+    given = _fresh_entropy(entropy)
+    return {**seat, "entropy": given} if given else seat
+
+
+def _join_body(name: str | None, entropy: str | None) -> dict[str, Any]:
+    """The body of a join: the seat's ``name`` when given, and its entropy unless it is ""."""
+    body: dict[str, Any] = {} if name is None else {"name": name}
+    given = _fresh_entropy(entropy)
+    if given:
+        body["entropy"] = given
+    return body
 
 
 def _segment(text: str) -> str:

@@ -137,6 +137,12 @@ export const LANGUAGES = [{
     next: "Next", next_hand: "Next hand", replay_at: "Hand {hand} of {hands}, move {step} of {steps}",
     replay_empty: "No hand was played.", last_play: "Last play, by {name}:",
     replay_keys: "The arrow keys ← → step too.", replay_not_finished: "The replay opens once the match is over.",
+    // a replay's fair deal (docs/fair-deals.md)
+    deal_verified: "Deal verified", deal_not_verified: "Deal NOT verified: {reason}",
+    deal_problem_fields: "the replay's fair_deal is incomplete or malformed",
+    deal_problem_commitment: "the revealed secret does not match the commitment",
+    deal_problem_match: "its fair_deal is another match's", deal_problem_hand: "hand {n} was not dealt by the protocol",
+    deal_problem_unavailable: "this page cannot compute SHA-256 (it needs https)",
     // --- A: the first screen (issue 27)
     play_vs_bots: "Play against bots", play_game: "Play", level: "Level", level_easy: "Easy", level_medium: "Medium",
     level_hard: "Hard", quick_game_about: "Quick game: one hand against three bots.", match_game: "Match",
@@ -261,6 +267,11 @@ export const LANGUAGES = [{
     next: "Tiếp", next_hand: "Ván sau", replay_at: "Ván {hand}/{hands}, nước {step}/{steps}",
     replay_empty: "Không có ván nào.", last_play: "Bài đánh gần nhất, của {name}:",
     replay_keys: "Phím mũi tên ← → cũng dùng được.", replay_not_finished: "Chỉ xem lại được khi trận đấu đã kết thúc.",
+    deal_verified: "Đã kiểm chứng việc chia bài", deal_not_verified: "Việc chia bài KHÔNG được kiểm chứng: {reason}",
+    deal_problem_fields: "dữ liệu fair_deal của bản xem lại thiếu hoặc sai",
+    deal_problem_commitment: "khóa bí mật được công bố không khớp với cam kết",
+    deal_problem_match: "fair_deal thuộc về một trận khác", deal_problem_hand: "ván {n} không được chia theo giao thức",
+    deal_problem_unavailable: "trang này không tính được SHA-256 (cần https)",
     // --- A: the first screen (issue 27)
     play_vs_bots: "Chơi với máy", play_game: "Chơi", level: "Mức độ", level_easy: "Dễ", level_medium: "Vừa",
     level_hard: "Khó", quick_game_about: "Ván nhanh: một ván với ba máy.", match_game: "Trận đấu",

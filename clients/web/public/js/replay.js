@@ -2,11 +2,13 @@
 /**
  * A finished match's replay at /m/<id>/replay (GET /v1/matches/{id}/replay): its hands one move at a time, every
  * seat's cards face up. Prev and Next (the arrow keys too) step through the moves; Prev hand and Next hand jump.
+ * A fairly dealt match's deal is checked here (fairdeal.js): "Deal verified", or "Deal NOT verified" and why.
  */
 
 import * as api from "./api.js";
 import { describe, faceUp, sorted } from "./cards.js";
 import { h, message, setText } from "./dom.js";
+import { verifyReplay } from "./fairdeal.js";
 import { t } from "./i18n.js";
 import { rulesText } from "./profile.js";
 
@@ -18,6 +20,24 @@ function position(hand, step) {
   const played = new Set(hand.actions.slice(0, step).flatMap((a) => a.cards));
   const last = [...hand.actions.slice(0, step)].reverse().find((a) => a.type === "play") ?? null;
   return { left: hand.deal.map((cards) => cards.filter((c) => !played.has(c))), last, move: step > 0 ? hand.actions[step - 1] : null };
+}
+
+/**
+ * Check the replay's fair deal and say in `into` what was found.
+ * @param {HTMLElement} into @param {import("./fairdeal.js").FairReplay} replay @param {string} matchId
+ */
+async function showDeal(into, replay, matchId) {
+  /** @type {import("./fairdeal.js").FairDealCheck | null} */
+  let check;
+  try {
+    check = await verifyReplay(replay, matchId);
+  } catch {
+    check = { verified: false, hands: 0, problem: "fields" }; // a replay too malformed to compute on
+  }
+  if (!check) return;
+  into.classList.toggle("error", !check.verified);
+  setText(into, check.verified ? t("deal_verified")
+    : t("deal_not_verified", { reason: t(`deal_problem_${check.problem}`, { n: check.hand ?? "" }) }));
 }
 
 /**
@@ -45,6 +65,9 @@ export async function showReplay(root, matchId) {
   const last = h("div", { id: "replay-table", class: "replay-table" });
   const seats = h("ul", { id: "replay-seats", class: "replay-seats", "aria-label": t("seats_label") });
   const result = h("div", { id: "replay-result" });
+  const fair = /** @type {import("./fairdeal.js").FairReplay} */ (replay);
+  // nothing for a replay dealt from its creator's seed or deal
+  const deal = fair.fair_deal ? [h("p", { id: "replay-deal", class: "replay-deal", role: "status" })] : [];
   const button = (/** @type {string} */ id, /** @type {() => void} */ onclick) =>
     /** @type {HTMLButtonElement} */ (h("button", { id, type: "button", onclick: () => { onclick(); draw(); } }, [t(id.replaceAll("-", "_"))]));
   const prevHand = button("prev-hand", () => { handAt = Math.max(0, step > 0 ? handAt : handAt - 1); step = 0; });
@@ -102,7 +125,7 @@ export async function showReplay(root, matchId) {
   };
   root.replaceChildren(h("section", { id: "replay", "aria-labelledby": "replay-h", onkeydown: keys }, [
     h("h2", { id: "replay-h" }, [t("replay_title", { names: replay.seats.map((_, i) => name(i)).join(", ") })]),
-    h("p", { id: "replay-rules" }, [rulesText(replay.rules)]),
+    h("p", { id: "replay-rules" }, [rulesText(replay.rules)]), ...deal,
     h("div", { class: "actions replay-controls", role: "group", "aria-label": t("replay_controls") }, [prevHand, prev, next, nextHand]),
     // where the replay is and the move made there, announced together at each step
     h("div", { id: "replay-now", "aria-live": "polite", "aria-atomic": "true" }, [where, move]), last, seats, result,
@@ -110,5 +133,6 @@ export async function showReplay(root, matchId) {
   ]), error);
   draw();
   next.focus();
+  if (deal.length) void showDeal(deal[0], fair, matchId);
   return () => {};
 }
