@@ -327,7 +327,7 @@ def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: B
         response.headers["RateLimit-Limit"] = str(current.limit.amount)
         response.headers["RateLimit-Remaining"] = str(max(0, current.limit.amount - count))
         response.headers["RateLimit-Reset"] = str(reset_s)
-        if response.status_code == 429:
+        if response.status_code == 429 and count > current.limit.amount:  # this limit refused it, not the view
             response.headers["Retry-After"] = str(max(1, reset_s))
         return response
 

@@ -14,6 +14,7 @@ take a name others knew.
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ MAX_TOKENS = 50  # personal tokens one account may hold at once
 FAILURE_WINDOW_S = 15 * 60
 MAX_NAME_FAILURES = 10  # failed logins for one name in the window
 MAX_ADDRESS_FAILURES = 30  # failed logins from one client address in the window
+LOGIN_THROTTLE = "login"  # the failed-login counters' throttle in the store
 _HASHER = PasswordHasher()  # Argon2id, argon2-cffi's defaults (RFC 9106's low-memory profile)
 
 
@@ -221,19 +223,22 @@ class AccountService:
         return Session(token, time.time() + self.session_ttl_s)
 
     def _check_password(self, name: str, password: str, address: str) -> AccountRecord:
-        """The account of ``name`` when ``password`` is its own; failures counted and throttled."""
-        counters = [f"name:{name_digest(name)}", f"addr:{address}"]
-        (by_name, name_left), (by_address, address_left) = self.store.failures(counters)
-        limits = ((by_name, name_left, MAX_NAME_FAILURES), (by_address, address_left, MAX_ADDRESS_FAILURES))
-        waits = [left for count, left, most in limits if count >= most]
-        if waits:
-            raise LoginThrottled("too many failed logins: wait before trying again", retry_after_s=max(waits))
+        """The account of ``name`` when ``password`` is its own; failures counted and throttled.
+
+        The attempt is counted before the password is checked (and taken back
+        when it was right), in one step with the check of the counters: racing
+        wrong passwords never get more than the window allows between them.
+        """
+        counters = {f"name:{name_digest(name)}": MAX_NAME_FAILURES, f"addr:{address}": MAX_ADDRESS_FAILURES}
+        left_s = self.store.attempt(LOGIN_THROTTLE, counters, FAILURE_WINDOW_S)
+        if left_s:
+            raise LoginThrottled("too many failed logins: wait before trying again", retry_after_s=math.ceil(left_s))
         record = self.store.find(name)
         try:
             _HASHER.verify(_dummy_hash() if record is None else record.password_hash, password)
         except (VerificationError, InvalidHashError):
             record = None
         if record is None:
-            self.store.fail(counters, FAILURE_WINDOW_S)
             raise InvalidCredentials("no account has that name and password")
+        self.store.refund(LOGIN_THROTTLE, list(counters))
         return record
