@@ -1,10 +1,11 @@
 """Rate limits: how often one client may create, join, act, ask for hints and wait, kept in the match Redis.
 
 flask-limiter counts requests in fixed windows in the same Redis as the
-matches (a Redis Cluster through its ``redis+cluster`` storage, Redis Sentinel through ``redis+sentinel``). Creating,
-joining and waiting (long polls and streams) are counted per client address;
-actions and hints per seat token (its digest; an address when no token is
-sent). The limits are :data:`~tienlen.settings.DEFAULT_RATE_LIMITS`,
+matches (a Redis Cluster through its ``redis+cluster`` storage, Redis Sentinel through ``redis+sentinel``). Each
+view says who it counts (:data:`PER_ADDRESS`, :data:`PER_ACCOUNT`, :data:`PER_ACCOUNT_OR_ADDRESS`,
+:data:`PER_PLAYER`): actions and hints per account (per seat for an anonymous seat), never per token, so new
+tokens start no new count; a token that is nobody's is refused (401 ``invalid_token``) before anything is
+counted, so made-up tokens write nothing. The limits are :data:`~tienlen.settings.DEFAULT_RATE_LIMITS`,
 overridden by ``TIENLEN_RATE_LIMITS`` (``off`` turns them off: benchmarks and
 load tests do).
 
@@ -45,10 +46,10 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ..settings import DEFAULT_RATE_LIMITS, Settings
-from ..store import MatchStore, StoreUnavailableError, token_digest
+from ..store import MatchStore, StoreUnavailableError
 from ..store.connect import STORE_ERRORS
 from .breaker import Breaker, BreakerOpenError
-from .caller import bearer_token, client_address
+from .caller import caller_account, caller_player, client_address
 
 T = TypeVar("T")
 ViewT = TypeVar("ViewT", bound=Callable[..., Any])
@@ -58,14 +59,25 @@ MARK = "_tienlen_limit"  # the attribute a limited view carries: its Limit
 
 
 def by_address() -> str:
-    """The client's address (behind a proxy, configure it to set the peer address)."""
-    return client_address()
+    """The client's address (behind trusted proxies, the one they forwarded: ``TIENLEN_TRUSTED_PROXIES``)."""
+    return "addr:" + client_address()
 
 
-def by_token() -> str:
-    """The digest of the seat token sent, or the client's address when none is."""
-    token = bearer_token()
-    return "seat:" + token_digest(token) if token else "addr:" + client_address()
+def by_account() -> str:
+    """The account of the token sent; no token or an unknown one is refused (401) before anything is counted."""
+    return f"acct:{caller_account(required=True)}"
+
+
+def by_account_or_address() -> str:
+    """The account of the token sent, the client's address when none is; an unknown token is refused (401)."""
+    account = caller_account(required=False)
+    return by_address() if account is None else f"acct:{account}"
+
+
+def by_player() -> str:
+    """The account of the token sent, or the anonymous seat (match id and seat) whose token it is; any other
+    token is refused (401) before anything is counted. New tokens of one account never make a new count."""
+    return caller_player()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +89,9 @@ class Counted:
 
 
 PER_ADDRESS = Counted(by_address, "client address")
-PER_SEAT_TOKEN = Counted(by_token, "seat token")
+PER_ACCOUNT = Counted(by_account, "account")
+PER_ACCOUNT_OR_ADDRESS = Counted(by_account_or_address, "account (client address without a token)")
+PER_PLAYER = Counted(by_player, "account (match and seat for an anonymous seat's token)")
 
 
 @dataclass(frozen=True, slots=True)

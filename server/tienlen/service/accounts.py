@@ -25,6 +25,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
+from ..settings import DEFAULT_MAX_TOKENS
 from ..store import new_token, token_digest
 from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, name_digest
 from .errors import (
@@ -35,6 +36,7 @@ from .errors import (
     NameTaken,
     ScopeMissing,
     TokenNotFound,
+    TooManyTokens,
 )
 
 if TYPE_CHECKING:
@@ -44,7 +46,6 @@ SCOPES = ("play", "account")  # play: sit and act for the account's seats; accou
 SESSION_SCOPES = SCOPES
 ACCOUNT_KINDS = ("human", "bot")
 RESERVED_NAMES = frozenset(level.lower() for level in LEVELS)  # the house bots' names
-MAX_TOKENS = 50  # personal tokens one account may hold at once
 FAILURE_WINDOW_S = 15 * 60
 MAX_NAME_FAILURES = 10  # failed logins for one name in the window
 MAX_ADDRESS_FAILURES = 30  # failed logins from one client address in the window
@@ -136,10 +137,17 @@ class AccountService:
     takes its name out of every match it sat in.
     """
 
-    def __init__(self, store: AccountStore, session_ttl_s: int, history: HistoryService | None = None) -> None:
+    def __init__(
+        self,
+        store: AccountStore,
+        session_ttl_s: int,
+        history: HistoryService | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+    ) -> None:
         self.store = store
         self.session_ttl_s = session_ttl_s
         self.history = history
+        self.max_tokens = max_tokens
 
     # ----- accounts and sessions -----------------------------------------------------------
 
@@ -187,13 +195,13 @@ class AccountService:
     # ----- personal tokens -------------------------------------------------------------------
 
     def create_token(self, token: str | None, label: str, scopes: list[str]) -> IssuedToken:
-        """A new personal token of the account of ``token`` (scope ``account``), its secret shown once."""
+        """A new personal token of the account of ``token`` (scope ``account``), its secret shown once;
+        :class:`TooManyTokens` when the account holds ``max_tokens`` already."""
         record = self.authorize(token, "account")
-        if len(self.store.tokens(record.account_id)) >= MAX_TOKENS:
-            raise InvalidRequest(f"an account holds at most {MAX_TOKENS} personal tokens: revoke one first")
         secret = new_token()
         kept = TokenRecord(secrets.token_hex(8), label, tuple(dict.fromkeys(scopes)), time.time(), token_digest(secret))
-        self.store.add_token(record.account_id, kept)
+        if not self.store.add_token(record.account_id, kept, self.max_tokens):
+            raise TooManyTokens(f"an account holds at most {self.max_tokens} personal tokens: revoke one first")
         return IssuedToken(kept.token_id, kept.label, kept.scopes, kept.created_at, secret)
 
     def tokens(self, token: str | None) -> list[PersonalToken]:

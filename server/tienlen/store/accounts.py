@@ -65,6 +65,14 @@ end
 return 0
 """
 
+# List a personal token unless the account holds the most already. KEYS: the tokens hash. ARGV: the most, the
+# token id, its entry. Answers 1 when listed.
+_ADD_TOKEN = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
+"""
+
 
 def name_digest(name: str) -> str:
     """A name, ignoring case, as a digest: what keys hold in its place (a deleted account's name is spelt nowhere)."""
@@ -160,8 +168,8 @@ class AccountStore(Protocol):
         """Revoke a session."""
         ...
 
-    def add_token(self, account_id: str, token: TokenRecord) -> None:
-        """Keep a personal token (no lifetime)."""
+    def add_token(self, account_id: str, token: TokenRecord, most: int) -> bool:
+        """Keep a personal token (no lifetime), unless the account holds ``most`` already: then False, nothing kept."""
         ...
 
     def tokens(self, account_id: str) -> list[TokenRecord]:
@@ -211,6 +219,7 @@ class RedisAccounts:
         scripts: Any = client  # one server or a cluster: both register scripts
         self._attempt = scripts.register_script(_ATTEMPT)
         self._refund = scripts.register_script(_REFUND)
+        self._add_token = scripts.register_script(_ADD_TOKEN)
 
     def _call(self, work: Any) -> Any:
         try:
@@ -268,8 +277,9 @@ class RedisAccounts:
         self._call(lambda: self._redis.delete(token_key(digest)))
         self._call(lambda: self._redis.zrem(sessions_key(account_id), digest))
 
-    def add_token(self, account_id: str, token: TokenRecord) -> None:
-        """Keep a personal token (no lifetime)."""
+    def add_token(self, account_id: str, token: TokenRecord, most: int) -> bool:
+        """Keep a personal token (no lifetime), unless the account holds ``most`` already (checked and added in
+        one script: racing requests never pass the cap); its grant is written once it is listed."""
         listed = {
             "id": token.token_id,
             "label": token.label,
@@ -278,8 +288,11 @@ class RedisAccounts:
             "digest": token.digest,
         }
         grant = Grant(account_id, token.token_id, token.scopes)
-        self._call(lambda: self._redis.hset(tokens_key(account_id), token.token_id, wire.dumps(listed).decode()))
+        entry = wire.dumps(listed).decode()
+        if not self._call(lambda: self._add_token(keys=[tokens_key(account_id)], args=[most, token.token_id, entry])):
+            return False
         self._call(lambda: self._redis.set(token_key(token.digest), _grant_json(grant)))
+        return True
 
     def tokens(self, account_id: str) -> list[TokenRecord]:
         """The account's personal tokens, oldest first."""
