@@ -59,9 +59,9 @@ DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
-# What one client may do, by kind of request: create and join per address, act and hint per seat
-# token, wait (long polls and streams), make an account, log in and export a history per address,
-# make personal tokens per account.
+# What one client may do, by kind of request, each counted per account or per address as its views
+# declare (api/limits.py; docs/operations.md has the table): create, join, act and hint, wait (long
+# polls and streams), make an account, log in, export a history, make personal tokens.
 # ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
     "create": "60/minute",
