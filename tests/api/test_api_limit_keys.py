@@ -131,3 +131,19 @@ def test_made_up_tokens_are_refused_401_and_write_nothing(redis_server: LocalRed
             answer = web.open(url, method=method, json=body, headers=auth(secrets.token_urlsafe(24)))
             assert answer.status_code == 401 and answer.get_json()["reason"] == "invalid_token", (url, answer.json)
     assert keys(db) - before == set(), "a made-up token wrote to Redis"
+
+
+def test_while_the_breaker_is_open_a_limited_call_answers_503_without_asking_redis(
+    redis_server: LocalRedis, db: Any
+) -> None:
+    """Rule: finding who is counted reads Redis (a token's grant), so it too answers 503 at once, reading
+    nothing, while the worker's breaker is open."""
+    app = limited_app(redis_server)
+    web = client_of(app)
+    session = sign_up(web, fresh_name())["token"]
+    app.extensions["tienlen_breaker"].trip()
+    reads = db.info("commandstats").get("cmdstat_get", {}).get("calls", 0)
+    for method, url in [("POST", "/v1/me/tokens"), ("GET", "/v1/me/events?wait=0"), ("POST", "/v1/matches/x/actions")]:
+        answer = web.open(url, method=method, json={"label": "x", "scopes": ["play"]}, headers=auth(session))
+        assert answer.status_code == 503 and answer.get_json()["reason"] == "store_unavailable", (url, answer.json)
+    assert db.info("commandstats").get("cmdstat_get", {}).get("calls", 0) == reads, "a token's grant was read"

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Flask, Response, g, has_app_context, request
+from flask import Flask, Response, current_app, g, has_app_context, request
 from flask.views import MethodView
 from flask_limiter import Limiter
 from limits import parse_many
@@ -65,11 +65,13 @@ def by_address() -> str:
 
 def by_account() -> str:
     """The account of the token sent; no token or an unknown one is refused (401) before anything is counted."""
+    _unless_broken()
     return f"acct:{caller_account(required=True)}"
 
 
 def by_account_or_address() -> str:
     """The account of the token sent, the client's address when none is; an unknown token is refused (401)."""
+    _unless_broken()
     account = caller_account(required=False)
     return by_address() if account is None else f"acct:{account}"
 
@@ -77,7 +79,15 @@ def by_account_or_address() -> str:
 def by_player() -> str:
     """The account of the token sent, or the anonymous seat (match id and seat) whose token it is; any other
     token is refused (401) before anything is counted. New tokens of one account never make a new count."""
+    _unless_broken()
     return caller_player()
+
+
+def _unless_broken() -> None:
+    """503 at once while the worker's breaker is open: finding who is counted reads Redis too."""
+    breaker: Breaker | None = current_app.extensions.get("tienlen_breaker")
+    if breaker is not None and breaker.open:
+        raise BreakerOpenError("Redis did not answer a moment ago")
 
 
 @dataclass(frozen=True, slots=True)
