@@ -19,8 +19,9 @@ and who is counted): the OpenAPI document gets its 429 answer and headers
 from that mark at once, and :func:`install_limits` applies the limits it
 finds marked.
 
-The count is the first Redis call of a limited request, so when Redis does
-not answer it is the count that fails: the request answers 503
+The count comes first in a limited request (after the reads that find who
+is counted), so when Redis does not answer it is the count (or those reads)
+that fails: the request answers 503
 ``store_unavailable`` within ``TIENLEN_REDIS_TIMEOUT`` and nothing changed
 (no count kept in memory, so limits stay counted once for every server).
 After a failed Redis call the worker's :class:`~.breaker.Breaker` is open for
