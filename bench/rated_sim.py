@@ -94,7 +94,7 @@ def make_players(service: MatchService, per_level: int, rng: random.Random) -> l
             assert service.accounts.create(record)
             token = secrets.token_urlsafe(24)
             kept = TokenRecord(secrets.token_hex(8), "sim", ("play",), 0, token_digest(token))
-            service.accounts.add_token(record.account_id, kept)
+            assert service.accounts.add_token(record.account_id, kept, most=1)
             players.append(Player(record, level, token))
     return players
 

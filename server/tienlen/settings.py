@@ -47,6 +47,8 @@ DEFAULT_WAITING_TTL_S = 3600
 DEFAULT_REDIS_TIMEOUT_S = 1.0
 DEFAULT_WRITES_AT_ONCE = 1
 DEFAULT_SESSION_DAYS = 30
+DEFAULT_MAX_TOKENS = 50  # personal tokens one account may hold at once
+DEFAULT_TRUSTED_PROXIES = 0  # proxy hops whose X-Forwarded-* headers are believed: none
 DEFAULT_QUEUE_FILL_S = 15.0
 DEFAULT_QUEUE_TURN_S = 30
 DEFAULT_CHALLENGE_EXPIRY_S = 60
@@ -57,8 +59,9 @@ DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
-# What one client may do, by kind of request: create and join per address, act and hint per seat
-# token, wait (long polls and streams), make an account, log in and export a history per address.
+# What one client may do, by kind of request, each counted per account or per address as its views
+# declare (api/limits.py; docs/operations.md has the table): create, join, act and hint, wait (long
+# polls and streams), make an account, log in, export a history, make personal tokens.
 # ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
     "create": "60/minute",
@@ -69,6 +72,7 @@ DEFAULT_RATE_LIMITS = {
     "account": "20/hour",
     "login": "60/minute",
     "export": "10/minute",
+    "token": "10/hour",
 }
 # The browser table's files in a checkout of the project (see checkout_web_dir).
 CHECKOUT_WEB_FILES = Path("clients", "web", "public")
@@ -95,12 +99,14 @@ VARIABLES = (
     "TIENLEN_HEARTBEAT",
     "TIENLEN_RATE_LIMITS",
     "TIENLEN_SESSION_DAYS",
+    "TIENLEN_MAX_TOKENS",
     "TIENLEN_ANONYMOUS_HOSTING",
     "TIENLEN_HISTORY_DAYS",
     "TIENLEN_QUEUE_FILL_S",
     "TIENLEN_QUEUE_TURN_S",
     "TIENLEN_CHALLENGE_EXPIRY_S",
     "TIENLEN_CORS_ORIGINS",
+    "TIENLEN_TRUSTED_PROXIES",
     "TIENLEN_WEB_DIR",
     "TIENLEN_LOG_LEVEL",
     "TIENLEN_LOG_FORMAT",
@@ -170,6 +176,8 @@ class Settings:
                                                 :data:`DEFAULT_RATE_LIMITS`, each limit in flask-limiter's notation
                                                 (``10/minute``, ``5 per second``)
     ``TIENLEN_SESSION_DAYS``   ``30``           days a login's session token works
+    ``TIENLEN_MAX_TOKENS``     ``50``           personal tokens one account may hold at once (409
+                                                ``too_many_tokens`` above)
     ``TIENLEN_ANONYMOUS_HOSTING`` ``0``         ``1``: a match with open seats may be made without an account (a
                                                 private server); by default hosting one takes an account
     ``TIENLEN_HISTORY_DAYS``   (keep)           days a finished match stays in its players' histories; unset: kept
@@ -180,6 +188,9 @@ class Settings:
                                                 (410 ``challenge_expired`` after)
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
+    ``TIENLEN_TRUSTED_PROXIES`` ``0``           proxy hops in front of the server whose ``X-Forwarded-For``,
+                                                ``-Proto`` and ``-Host`` are believed (werkzeug's ``ProxyFix``);
+                                                ``0``: the headers are ignored, the client is the peer
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
                                                 ``clients/web/public`` (:func:`checkout_web_dir`), none when
                                                 installed from a wheel (``/`` then answers 404)
@@ -212,12 +223,14 @@ class Settings:
     heartbeat_s: float = DEFAULT_HEARTBEAT_S
     rate_limits: dict[str, str] | None = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # None: off
     session_days: int = DEFAULT_SESSION_DAYS
+    max_tokens: int = DEFAULT_MAX_TOKENS
     anonymous_hosting: bool = False
     history_days: int | None = None  # None: kept for good
     queue_fill_s: float = DEFAULT_QUEUE_FILL_S
     queue_turn_s: int = DEFAULT_QUEUE_TURN_S  # 0: no turn clock
     challenge_expiry_s: int = DEFAULT_CHALLENGE_EXPIRY_S
     cors_origins: tuple[str, ...] = ()
+    trusted_proxies: int = DEFAULT_TRUSTED_PROXIES  # 0: X-Forwarded-* ignored
     web_dir: Path | None = field(default_factory=checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
     log_format: str = DEFAULT_LOG_FORMAT
@@ -257,12 +270,14 @@ class Settings:
             heartbeat_s=_positive_float(values, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
             rate_limits=parse_rate_limits(values.get("TIENLEN_RATE_LIMITS", "")),
             session_days=_whole_number(values, "TIENLEN_SESSION_DAYS", DEFAULT_SESSION_DAYS),
+            max_tokens=_whole_number(values, "TIENLEN_MAX_TOKENS", DEFAULT_MAX_TOKENS),
             anonymous_hosting=_flag(values, "TIENLEN_ANONYMOUS_HOSTING"),
             history_days=_days_or_forever(values, "TIENLEN_HISTORY_DAYS"),
             queue_fill_s=_seconds(values, "TIENLEN_QUEUE_FILL_S", DEFAULT_QUEUE_FILL_S),
             queue_turn_s=_whole_number(values, "TIENLEN_QUEUE_TURN_S", DEFAULT_QUEUE_TURN_S, least=0),
             challenge_expiry_s=_whole_number(values, "TIENLEN_CHALLENGE_EXPIRY_S", DEFAULT_CHALLENGE_EXPIRY_S),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
+            trusted_proxies=_whole_number(values, "TIENLEN_TRUSTED_PROXIES", DEFAULT_TRUSTED_PROXIES, least=0),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=_choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),
             log_format=_choice(values, "TIENLEN_LOG_FORMAT", LOG_FORMATS, DEFAULT_LOG_FORMAT, str.lower),

@@ -18,8 +18,8 @@ from argon2 import profiles
 from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, auth, fresh_name, keys, sign_up, values
-from tienlen.service.accounts import MAX_ADDRESS_FAILURES, MAX_NAME_FAILURES
-from tienlen.store.accounts import name_digest, name_key
+from tienlen.service.accounts import LOGIN_THROTTLE, MAX_ADDRESS_FAILURES, MAX_NAME_FAILURES
+from tienlen.store.accounts import fails_key, name_digest, name_key
 
 
 @pytest.fixture
@@ -100,7 +100,8 @@ def test_failed_logins_for_one_name_are_throttled_with_retry_after(web: FlaskCli
     refused = web.post("/v1/sessions", json={"name": name, "password": PASSWORD})  # even the right one
     assert refused.status_code == 429 and refused.get_json()["reason"] == "rate_limited"
     assert 0 < int(refused.headers["Retry-After"]) <= 15 * 60
-    assert 0 < db.ttl(f"tl:{{fails:name:{name_digest(name)}}}") <= 15 * 60  # a counter never outlives its window
+    counter = fails_key(LOGIN_THROTTLE, f"name:{name_digest(name)}")
+    assert 0 < db.ttl(counter) <= 15 * 60  # a counter never outlives its window
     other = fresh_name()
     sign_up(web, other)
     assert web.post("/v1/sessions", json={"name": other, "password": PASSWORD}).status_code == 201

@@ -81,6 +81,11 @@ from .test_api_stream import (  # noqa: F401
     test_every_follower_sees_every_event_exactly_once_in_order_across_random_disconnects,
     test_stream_sends_each_event_with_its_id_type_and_json_then_ends_after_match_ended,
 )
+from .test_api_throttles import (  # noqa: F401  (the throttles' scripts: one slot a throttle)
+    test_a_right_password_or_a_found_code_is_not_counted_as_a_failure,
+    test_racing_lookups_of_unknown_codes_get_exactly_the_most_allowed_and_the_rest_429,
+    test_racing_wrong_passwords_get_exactly_the_most_allowed_and_the_rest_429,
+)
 
 CONTRACT_MODULES: tuple[ModuleType, ...] = (contract_module, idempotency_module, inputs_module)
 SERVER_FIXTURES = frozenset({"client", "api", "app", "live_server", "store", "direct"})

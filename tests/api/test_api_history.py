@@ -26,8 +26,9 @@ from tienlen import wire
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.replay import referee
+from tienlen.service.accounts import LOGIN_THROTTLE
 from tienlen.store import token_digest
-from tienlen.store.accounts import name_digest, name_key
+from tienlen.store.accounts import fails_key, name_digest, name_key
 from tienlen.store.history import DUE_KEY, kept_key
 
 
@@ -240,7 +241,7 @@ def test_deleting_an_account_leaves_no_personal_data_in_redis(api: Api, client: 
     live_id = json_object(waiting)["match_id"]
     seat_token = tokens_of(json_object(waiting))[0]
     wrong = client.delete("/v1/me", json={"password": "not the password"}, headers=auth(session))
-    assert wrong.status_code == 401 and db.exists(f"tl:{{fails:name:{name_digest(name)}}}")
+    assert wrong.status_code == 401 and db.exists(fails_key(LOGIN_THROTTLE, f"name:{name_digest(name)}"))
     before = [part for part in everything(db) if name.encode() in part]
     assert before, "the account's name is stored somewhere before it is deleted"
     deleted = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(session))

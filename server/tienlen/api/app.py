@@ -10,6 +10,7 @@ from flask import Flask, Response, current_app, request
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import RequestRedirect
 
 from .. import wire
@@ -235,7 +236,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen"] = matches_service
     app.extensions["tienlen_history"] = matches_service.history
     app.extensions["tienlen_accounts"] = AccountService(
-        store.accounts(), settings.session_days * 24 * 3600, matches_service.history
+        store.accounts(), settings.session_days * 24 * 3600, matches_service.history, settings.max_tokens
     )
     app.extensions["tienlen_settings"] = settings
     app.extensions["tienlen_inbox"] = InboxService(store, matches_service.history.rated, matches_service.now)
@@ -258,7 +259,20 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     install_headers(app)
     install_metrics(app)  # GET /metrics
     web.install_cors(app, settings.cors_origins)  # last: a page elsewhere may read every header the document has
+    trust_proxies(app, settings.trusted_proxies)
     return app
+
+
+def trust_proxies(app: Flask, hops: int) -> None:
+    """Believe the ``X-Forwarded-For``, ``-Proto`` and ``-Host`` of the ``hops`` proxies in front of the server
+    (werkzeug's ``ProxyFix``): the client's address is then the one they forwarded, for every per-address count.
+
+    With 0 (the default) the headers are ignored and the client is the peer:
+    anyone may send them, so believing them without a proxy would let a
+    client pick its own address.
+    """
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
 
 def challenge(reason: str) -> dict[str, str]:

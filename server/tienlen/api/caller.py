@@ -1,8 +1,19 @@
-"""Who is asking: the bearer token and the client's address of the current request."""
+"""Who is asking: the bearer token, the client's address and the player of the current request.
+
+The client's address is :func:`client_address`'s alone: every per-address
+count (rate limits, throttles, idempotency scopes, waiting caps) asks it.
+Behind trusted proxies (``TIENLEN_TRUSTED_PROXIES``) werkzeug's ``ProxyFix``
+has already put the client's address from ``X-Forwarded-For`` in its place.
+"""
 
 from __future__ import annotations
 
-from flask import request
+from typing import cast
+
+from flask import current_app, request
+
+from ..service import InvalidToken, MatchNotFound, MatchService
+from ..store import token_digest
 
 
 def bearer_token() -> str | None:
@@ -17,5 +28,49 @@ def bearer_token() -> str | None:
 
 
 def client_address() -> str:
-    """The client's address (the peer's: behind a proxy, have it pass the client's as the peer address)."""
+    """The client's address: the peer's, or behind ``TIENLEN_TRUSTED_PROXIES`` proxies the one they forwarded."""
     return request.remote_addr or ""
+
+
+def _service() -> MatchService:
+    return cast(MatchService, current_app.extensions["tienlen"])
+
+
+def caller_account(*, required: bool) -> str | None:
+    """The id of the account the request's token acts for (any scope); None when no token is sent and none is
+    ``required``. :class:`InvalidToken` for a token that is no account's, read without writing anything."""
+    token = bearer_token()
+    if token is None:
+        if required:
+            raise InvalidToken("send an account's token: Authorization: Bearer <token>")
+        return None
+    grant = _service().accounts.grant(token_digest(token))
+    if grant is None:
+        raise InvalidToken("the token is unknown, revoked or expired")
+    return grant.account_id
+
+
+def caller_player() -> str:
+    """Who plays for the request's token at the match of the URL: ``acct:<id>`` for an account (its token, or a
+    seat token of a seat it holds), ``seat:<match id>:<seat>`` for an anonymous seat's token.
+
+    Refused without writing anything: :class:`InvalidToken` for no token or a
+    token that is neither an account's nor a seat's of the match,
+    :class:`MatchNotFound` when there is no such match.
+    """
+    token = bearer_token()
+    if token is None:
+        raise InvalidToken("send 'Authorization: Bearer <token>' with a seat's token or an account's")
+    service = _service()
+    grant = service.accounts.grant(token_digest(token))
+    if grant is not None:
+        return "acct:" + grant.account_id
+    match_id = str((request.view_args or {}).get("match_id", ""))
+    record = service.store.load(match_id).record if match_id else None
+    if record is None:
+        raise MatchNotFound(f"no match {match_id!r}")
+    seat = record.seat_of_token(token)
+    if seat is None:
+        raise InvalidToken("the token is no seat's of this match, nor an account's")
+    account = record.seats[seat].account
+    return f"acct:{account}" if account else f"seat:{match_id}:{seat}"

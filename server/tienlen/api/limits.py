@@ -1,10 +1,11 @@
 """Rate limits: how often one client may create, join, act, ask for hints and wait, kept in the match Redis.
 
 flask-limiter counts requests in fixed windows in the same Redis as the
-matches (a Redis Cluster through its ``redis+cluster`` storage, Redis Sentinel through ``redis+sentinel``). Creating,
-joining and waiting (long polls and streams) are counted per client address;
-actions and hints per seat token (its digest; an address when no token is
-sent). The limits are :data:`~tienlen.settings.DEFAULT_RATE_LIMITS`,
+matches (a Redis Cluster through its ``redis+cluster`` storage, Redis Sentinel through ``redis+sentinel``). Each
+view says who it counts (:data:`PER_ADDRESS`, :data:`PER_ACCOUNT`, :data:`PER_ACCOUNT_OR_ADDRESS`,
+:data:`PER_PLAYER`): actions and hints per account (per seat for an anonymous seat), never per token, so new
+tokens start no new count; a token that is nobody's is refused (401 ``invalid_token``) before anything is
+counted, so made-up tokens write nothing. The limits are :data:`~tienlen.settings.DEFAULT_RATE_LIMITS`,
 overridden by ``TIENLEN_RATE_LIMITS`` (``off`` turns them off: benchmarks and
 load tests do).
 
@@ -18,8 +19,9 @@ and who is counted): the OpenAPI document gets its 429 answer and headers
 from that mark at once, and :func:`install_limits` applies the limits it
 finds marked.
 
-The count is the first Redis call of a limited request, so when Redis does
-not answer it is the count that fails: the request answers 503
+The count comes first in a limited request (after the reads that find who
+is counted), so when Redis does not answer it is the count (or those reads)
+that fails: the request answers 503
 ``store_unavailable`` within ``TIENLEN_REDIS_TIMEOUT`` and nothing changed
 (no count kept in memory, so limits stay counted once for every server).
 After a failed Redis call the worker's :class:`~.breaker.Breaker` is open for
@@ -36,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Flask, Response, g, has_app_context, request
+from flask import Flask, Response, current_app, g, has_app_context, request
 from flask.views import MethodView
 from flask_limiter import Limiter
 from limits import parse_many
@@ -45,10 +47,10 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ..settings import DEFAULT_RATE_LIMITS, Settings
-from ..store import MatchStore, StoreUnavailableError, token_digest
+from ..store import MatchStore, StoreUnavailableError
 from ..store.connect import STORE_ERRORS
 from .breaker import Breaker, BreakerOpenError
-from .caller import bearer_token, client_address
+from .caller import caller_account, caller_player, client_address
 
 T = TypeVar("T")
 ViewT = TypeVar("ViewT", bound=Callable[..., Any])
@@ -58,14 +60,35 @@ MARK = "_tienlen_limit"  # the attribute a limited view carries: its Limit
 
 
 def by_address() -> str:
-    """The client's address (behind a proxy, configure it to set the peer address)."""
-    return client_address()
+    """The client's address (behind trusted proxies, the one they forwarded: ``TIENLEN_TRUSTED_PROXIES``)."""
+    return "addr:" + client_address()
 
 
-def by_token() -> str:
-    """The digest of the seat token sent, or the client's address when none is."""
-    token = bearer_token()
-    return "seat:" + token_digest(token) if token else "addr:" + client_address()
+def by_account() -> str:
+    """The account of the token sent; no token or an unknown one is refused (401) before anything is counted."""
+    _unless_broken()
+    return f"acct:{caller_account(required=True)}"
+
+
+def by_account_or_address() -> str:
+    """The account of the token sent, the client's address when none is; an unknown token is refused (401)."""
+    _unless_broken()
+    account = caller_account(required=False)
+    return by_address() if account is None else f"acct:{account}"
+
+
+def by_player() -> str:
+    """The account of the token sent, or the anonymous seat (match id and seat) whose token it is; any other
+    token is refused (401) before anything is counted. New tokens of one account never make a new count."""
+    _unless_broken()
+    return caller_player()
+
+
+def _unless_broken() -> None:
+    """503 at once while the worker's breaker is open: finding who is counted reads Redis too."""
+    breaker: Breaker | None = current_app.extensions.get("tienlen_breaker")
+    if breaker is not None and breaker.open:
+        raise BreakerOpenError("Redis did not answer a moment ago")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +100,9 @@ class Counted:
 
 
 PER_ADDRESS = Counted(by_address, "client address")
-PER_SEAT_TOKEN = Counted(by_token, "seat token")
+PER_ACCOUNT = Counted(by_account, "account")
+PER_ACCOUNT_OR_ADDRESS = Counted(by_account_or_address, "account (client address without a token)")
+PER_PLAYER = Counted(by_player, "account (match and seat for an anonymous seat's token)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,7 +352,7 @@ def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: B
         response.headers["RateLimit-Limit"] = str(current.limit.amount)
         response.headers["RateLimit-Remaining"] = str(max(0, current.limit.amount - count))
         response.headers["RateLimit-Reset"] = str(reset_s)
-        if response.status_code == 429:
+        if response.status_code == 429 and count > current.limit.amount:  # this limit refused it, not the view
             response.headers["Retry-After"] = str(max(1, reset_s))
         return response
 

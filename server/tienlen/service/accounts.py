@@ -14,6 +14,7 @@ take a name others knew.
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
+from ..settings import DEFAULT_MAX_TOKENS
 from ..store import new_token, token_digest
 from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, name_digest
 from .errors import (
@@ -34,6 +36,7 @@ from .errors import (
     NameTaken,
     ScopeMissing,
     TokenNotFound,
+    TooManyTokens,
 )
 
 if TYPE_CHECKING:
@@ -43,10 +46,10 @@ SCOPES = ("play", "account")  # play: sit and act for the account's seats; accou
 SESSION_SCOPES = SCOPES
 ACCOUNT_KINDS = ("human", "bot")
 RESERVED_NAMES = frozenset(level.lower() for level in LEVELS)  # the house bots' names
-MAX_TOKENS = 50  # personal tokens one account may hold at once
 FAILURE_WINDOW_S = 15 * 60
 MAX_NAME_FAILURES = 10  # failed logins for one name in the window
 MAX_ADDRESS_FAILURES = 30  # failed logins from one client address in the window
+LOGIN_THROTTLE = "login"  # the failed-login counters' throttle in the store
 _HASHER = PasswordHasher()  # Argon2id, argon2-cffi's defaults (RFC 9106's low-memory profile)
 
 
@@ -134,10 +137,17 @@ class AccountService:
     takes its name out of every match it sat in.
     """
 
-    def __init__(self, store: AccountStore, session_ttl_s: int, history: HistoryService | None = None) -> None:
+    def __init__(
+        self,
+        store: AccountStore,
+        session_ttl_s: int,
+        history: HistoryService | None = None,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+    ) -> None:
         self.store = store
         self.session_ttl_s = session_ttl_s
         self.history = history
+        self.max_tokens = max_tokens
 
     # ----- accounts and sessions -----------------------------------------------------------
 
@@ -185,13 +195,13 @@ class AccountService:
     # ----- personal tokens -------------------------------------------------------------------
 
     def create_token(self, token: str | None, label: str, scopes: list[str]) -> IssuedToken:
-        """A new personal token of the account of ``token`` (scope ``account``), its secret shown once."""
+        """A new personal token of the account of ``token`` (scope ``account``), its secret shown once;
+        :class:`TooManyTokens` when the account holds ``max_tokens`` already."""
         record = self.authorize(token, "account")
-        if len(self.store.tokens(record.account_id)) >= MAX_TOKENS:
-            raise InvalidRequest(f"an account holds at most {MAX_TOKENS} personal tokens: revoke one first")
         secret = new_token()
         kept = TokenRecord(secrets.token_hex(8), label, tuple(dict.fromkeys(scopes)), time.time(), token_digest(secret))
-        self.store.add_token(record.account_id, kept)
+        if not self.store.add_token(record.account_id, kept, self.max_tokens):
+            raise TooManyTokens(f"an account holds at most {self.max_tokens} personal tokens: revoke one first")
         return IssuedToken(kept.token_id, kept.label, kept.scopes, kept.created_at, secret)
 
     def tokens(self, token: str | None) -> list[PersonalToken]:
@@ -221,19 +231,22 @@ class AccountService:
         return Session(token, time.time() + self.session_ttl_s)
 
     def _check_password(self, name: str, password: str, address: str) -> AccountRecord:
-        """The account of ``name`` when ``password`` is its own; failures counted and throttled."""
-        counters = [f"name:{name_digest(name)}", f"addr:{address}"]
-        (by_name, name_left), (by_address, address_left) = self.store.failures(counters)
-        limits = ((by_name, name_left, MAX_NAME_FAILURES), (by_address, address_left, MAX_ADDRESS_FAILURES))
-        waits = [left for count, left, most in limits if count >= most]
-        if waits:
-            raise LoginThrottled("too many failed logins: wait before trying again", retry_after_s=max(waits))
+        """The account of ``name`` when ``password`` is its own; failures counted and throttled.
+
+        The attempt is counted before the password is checked (and taken back
+        when it was right), in one step with the check of the counters: racing
+        wrong passwords never get more than the window allows between them.
+        """
+        counters = {f"name:{name_digest(name)}": MAX_NAME_FAILURES, f"addr:{address}": MAX_ADDRESS_FAILURES}
+        left_s = self.store.attempt(LOGIN_THROTTLE, counters, FAILURE_WINDOW_S)
+        if left_s:
+            raise LoginThrottled("too many failed logins: wait before trying again", retry_after_s=math.ceil(left_s))
         record = self.store.find(name)
         try:
             _HASHER.verify(_dummy_hash() if record is None else record.password_hash, password)
         except (VerificationError, InvalidHashError):
             record = None
         if record is None:
-            self.store.fail(counters, FAILURE_WINDOW_S)
             raise InvalidCredentials("no account has that name and password")
+        self.store.refund(LOGIN_THROTTLE, list(counters))
         return record

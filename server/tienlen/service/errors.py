@@ -106,6 +106,12 @@ class TokenNotFound(ServiceError):
     reason = "token_not_found"
 
 
+class TooManyTokens(ServiceError):
+    """The account holds as many personal tokens as ``TIENLEN_MAX_TOKENS`` allows: revoke one first."""
+
+    reason = "too_many_tokens"
+
+
 class LoginThrottled(ServiceError):
     """Too many failed logins for the name or from the client's address: wait ``retry_after_s`` seconds."""
 

@@ -18,6 +18,7 @@ ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ROOM_CODE_LENGTH = 6
 MAX_ROOM_MISSES = 20  # lookups of unknown codes from one address in the window
 ROOM_MISS_WINDOW_S = 10 * 60
+ROOMS_THROTTLE = "rooms"  # the lookup counters' throttle in the store
 _CODE = re.compile(f"[{ROOM_ALPHABET}]{{{ROOM_CODE_LENGTH}}}")
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from math import ceil
+
 from ..store import MatchRecord
 from .base import ServiceBase
 from .errors import LookupsThrottled, RoomNotFound
-from .room_codes import MAX_ROOM_MISSES, ROOM_MISS_WINDOW_S, read_room_code
+from .room_codes import MAX_ROOM_MISSES, ROOM_MISS_WINDOW_S, ROOMS_THROTTLE, read_room_code
 from .states import Room, room
 
 
@@ -19,15 +21,20 @@ class RoomsMixin(ServiceBase):
         return room(record, None if host is None else host.name)
 
     def _room_record(self, code: str, client: str) -> MatchRecord:
-        """The match of ``code``; :class:`RoomNotFound` (counted) when none, refused once too many missed."""
-        counter = [f"rooms:{client}"]
-        ((misses, left),) = self.accounts.failures(counter)
-        if misses >= MAX_ROOM_MISSES:
-            raise LookupsThrottled("too many unknown room codes: wait before trying again", retry_after_s=left)
+        """The match of ``code``; :class:`RoomNotFound` (counted) when none, refused once too many missed.
+
+        The lookup is counted before the code is read (and taken back when it
+        names a match), in one step with the check: racing lookups never get
+        more misses than the window allows between them.
+        """
         code = read_room_code(code)
+        counter = f"addr:{client}"
+        left_s = self.accounts.attempt(ROOMS_THROTTLE, {counter: MAX_ROOM_MISSES}, ROOM_MISS_WINDOW_S)
+        if left_s:
+            raise LookupsThrottled("too many unknown room codes: wait before trying again", retry_after_s=ceil(left_s))
         match_id = self.store.room(code)
         record = None if match_id is None else self.store.load(match_id).record
         if record is None or record.room_code != code:
-            self.accounts.fail(counter, ROOM_MISS_WINDOW_S)
             raise RoomNotFound(f"no match waits under the room code {code!r}")
+        self.accounts.refund(ROOMS_THROTTLE, [counter])
         return record

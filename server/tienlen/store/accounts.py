@@ -11,8 +11,9 @@ keeps them on one slot; a name and a token each have a slot of their own):
   revoke them all; the expired ones are dropped as a new one is added)
 - ``tl:{token:<sha256>}`` the JSON of what a token may do (account id, token id, scopes); a session's
   expires with the session, a personal token's never
-- ``tl:{fails:<who>}`` failed logins (or lookups of unknown room codes), counted for a while; ``who`` names a
-  name only by its digest (:func:`name_digest`)
+- ``tl:{fails:<throttle>}:<who>`` failed logins (throttle ``login``) or lookups of unknown room codes
+  (``rooms``), counted for a while; ``who`` names a name only by its digest (:func:`name_digest`). The
+  counters of one throttle share a slot, so one script checks and counts all of a request's at once
 
 Accounts have no lifetime; sessions do. A name is claimed with ``SET NX``
 after its account is written, so a name never points at nothing.
@@ -31,11 +32,45 @@ from .connect import STORE_ERRORS, Client
 
 CLOSED = "-"  # the name index's value once its account is deleted
 
-# Count one failure; a counter without a lifetime (a new one) gets the window's. ARGV: the window in seconds.
-_FAIL = """
-local count = redis.call('INCR', KEYS[1])
-if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
+# Count one attempt on every counter, unless one is full: then count nothing and answer the milliseconds
+# left of the fullest. KEYS: the counters (one throttle's: one slot). ARGV: the window in seconds, then
+# the most each counter allows. Answers 0 when counted.
+_ATTEMPT = """
+local left = 0
+for i, key in ipairs(KEYS) do
+  local count = tonumber(redis.call('GET', key) or '0')
+  if count >= tonumber(ARGV[i + 1]) then
+    local ttl = redis.call('PTTL', key)
+    if ttl < 0 then
+      redis.call('EXPIRE', KEYS[i], ARGV[1])
+      ttl = tonumber(ARGV[1]) * 1000
+    end
+    if ttl > left then left = ttl end
+  end
+end
+if left > 0 then return left end
+for _, key in ipairs(KEYS) do
+  redis.call('INCR', key)
+  if redis.call('TTL', key) < 0 then redis.call('EXPIRE', key, ARGV[1]) end
+end
+return 0
+"""
+
+# Take back one attempt on every counter (it did not fail); a counter at zero goes. KEYS: the counters.
+_REFUND = """
+for _, key in ipairs(KEYS) do
+  local count = tonumber(redis.call('GET', key) or '0')
+  if count > 1 then redis.call('DECR', key) elseif count == 1 then redis.call('DEL', key) end
+end
+return 0
+"""
+
+# List a personal token unless the account holds the most already. KEYS: the tokens hash. ARGV: the most, the
+# token id, its entry. Answers 1 when listed.
+_ADD_TOKEN = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+return 1
 """
 
 
@@ -69,9 +104,10 @@ def token_key(digest: str) -> str:
     return f"tl:{{token:{digest}}}"
 
 
-def fails_key(who: str) -> str:
-    """The key counting failed logins of ``who`` (``name:<lower>`` or ``addr:<address>``)."""
-    return f"tl:{{fails:{who}}}"
+def fails_key(throttle: str, who: str) -> str:
+    """The key counting the failures of ``who`` (``name:<digest>`` or ``addr:<address>``) for ``throttle``
+    (``login`` or ``rooms``); a throttle's counters share its hash tag."""
+    return f"tl:{{fails:{throttle}}}:{who}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +168,8 @@ class AccountStore(Protocol):
         """Revoke a session."""
         ...
 
-    def add_token(self, account_id: str, token: TokenRecord) -> None:
-        """Keep a personal token (no lifetime)."""
+    def add_token(self, account_id: str, token: TokenRecord, most: int) -> bool:
+        """Keep a personal token (no lifetime), unless the account holds ``most`` already: then False, nothing kept."""
         ...
 
     def tokens(self, account_id: str) -> list[TokenRecord]:
@@ -156,12 +192,18 @@ class AccountStore(Protocol):
         """Keep whether the account takes rated challenges, and casual ones."""
         ...
 
-    def failures(self, keys: list[str]) -> list[tuple[int, int]]:
-        """(count, seconds left) of the failed-login counters ``keys`` (``name:…``, ``addr:…``)."""
+    def attempt(self, throttle: str, counters: dict[str, int], window_s: int) -> float:
+        """Count one attempt on each of ``throttle``'s ``counters`` (who → the most it allows) at once, unless
+        one holds its most already: then count nothing and answer the seconds until the fullest resets.
+
+        Answers 0 when counted; a new counter lasts ``window_s``. Atomic, so
+        racing attempts never get past a counter's most together.
+        """
         ...
 
-    def fail(self, keys: list[str], window_s: int) -> None:
-        """Count one failed login on each counter of ``keys``; a new counter lasts ``window_s``."""
+    def refund(self, throttle: str, counters: list[str]) -> None:
+        """Take back the attempt counted on each of ``throttle``'s ``counters`` (it succeeded: only failures
+        stay counted)."""
         ...
 
 
@@ -175,7 +217,9 @@ class RedisAccounts:
     def __init__(self, client: Client) -> None:
         self._redis = client
         scripts: Any = client  # one server or a cluster: both register scripts
-        self._fail = scripts.register_script(_FAIL)
+        self._attempt = scripts.register_script(_ATTEMPT)
+        self._refund = scripts.register_script(_REFUND)
+        self._add_token = scripts.register_script(_ADD_TOKEN)
 
     def _call(self, work: Any) -> Any:
         try:
@@ -233,8 +277,9 @@ class RedisAccounts:
         self._call(lambda: self._redis.delete(token_key(digest)))
         self._call(lambda: self._redis.zrem(sessions_key(account_id), digest))
 
-    def add_token(self, account_id: str, token: TokenRecord) -> None:
-        """Keep a personal token (no lifetime)."""
+    def add_token(self, account_id: str, token: TokenRecord, most: int) -> bool:
+        """Keep a personal token (no lifetime), unless the account holds ``most`` already (checked and added in
+        one script: racing requests never pass the cap); its grant is written once it is listed."""
         listed = {
             "id": token.token_id,
             "label": token.label,
@@ -243,8 +288,11 @@ class RedisAccounts:
             "digest": token.digest,
         }
         grant = Grant(account_id, token.token_id, token.scopes)
-        self._call(lambda: self._redis.hset(tokens_key(account_id), token.token_id, wire.dumps(listed).decode()))
+        entry = wire.dumps(listed).decode()
+        if not self._call(lambda: self._add_token(keys=[tokens_key(account_id)], args=[most, token.token_id, entry])):
+            return False
         self._call(lambda: self._redis.set(token_key(token.digest), _grant_json(grant)))
+        return True
 
     def tokens(self, account_id: str) -> list[TokenRecord]:
         """The account's personal tokens, oldest first."""
@@ -285,16 +333,13 @@ class RedisAccounts:
         fields = {"takes_rated": int(rated), "takes_casual": int(casual)}
         self._call(lambda: self._redis.hset(account_key(account_id), mapping=fields))
 
-    def failures(self, keys: list[str]) -> list[tuple[int, int]]:
-        """(count, seconds left) of the failed-login counters ``keys`` (``name:…``, ``addr:…``)."""
-        found: list[tuple[int, int]] = []
-        for who in keys:
-            count = self._call(lambda who=who: self._redis.get(fails_key(who)))
-            left = self._call(lambda who=who: self._redis.ttl(fails_key(who))) if count is not None else 0
-            found.append((int(count or 0), max(int(left), 1) if count is not None else 0))
-        return found
+    def attempt(self, throttle: str, counters: dict[str, int], window_s: int) -> float:
+        """Count one attempt on each counter unless one is full (see :meth:`AccountStore.attempt`): one script."""
+        keys = [fails_key(throttle, who) for who in counters]
+        left_ms = self._call(lambda: self._attempt(keys=keys, args=[window_s, *counters.values()]))
+        return int(left_ms) / 1000
 
-    def fail(self, keys: list[str], window_s: int) -> None:
-        """Count one failed login on each counter of ``keys``; a new counter lasts ``window_s``."""
-        for who in keys:  # one script a counter: a counter never outlives its window
-            self._call(lambda who=who: self._fail(keys=[fails_key(who)], args=[window_s]))
+    def refund(self, throttle: str, counters: list[str]) -> None:
+        """Take back an attempt on each counter (one script; a counter at zero goes)."""
+        keys = [fails_key(throttle, who) for who in counters]
+        self._call(lambda: self._refund(keys=keys))

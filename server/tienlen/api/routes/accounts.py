@@ -31,7 +31,17 @@ from ..schemas.accounts import (
     RegisteredSchema,
     SessionSchema,
 )
-from .common import AUTH, PER_ADDRESS, Blueprint, bearer_token, client_address, errors, limited, with_retry_after
+from .common import (
+    AUTH,
+    PER_ACCOUNT,
+    PER_ADDRESS,
+    Blueprint,
+    bearer_token,
+    client_address,
+    errors,
+    limited,
+    with_retry_after,
+)
 
 BODY_REASONS = ("bad_request", "payload_too_large", "unsupported_media_type", "invalid_request")
 TOKEN_REASONS = ("invalid_token", "scope_missing", "store_unavailable")
@@ -143,13 +153,17 @@ class Me(MethodView):
 class Tokens(MethodView):
     """Personal API tokens."""
 
+    @limited("token", PER_ACCOUNT)
     @me.arguments(CreateTokenSchema())
     @me.response(201, IssuedTokenSchema)
-    @me.doc(security=AUTH, operationId="create_token", responses=errors(*BODY_REASONS, *TOKEN_REASONS))
+    @me.doc(
+        security=AUTH, operationId="create_token", responses=errors(*BODY_REASONS, "too_many_tokens", *TOKEN_REASONS)
+    )
     def post(self, body: dict[str, Any]) -> IssuedToken:
         """Make a personal API token (scope `account`) with the scopes asked; its secret is shown only here.
 
-        It works until revoked. An account holds at most 50 (422 `invalid_request` past that).
+        It works until revoked. An account holds at most `TIENLEN_MAX_TOKENS`
+        (50) at once: one more answers 409 `too_many_tokens` (revoke one first).
         """
         return account_service().create_token(bearer_token(), body["label"], body["scopes"])
 

@@ -16,7 +16,7 @@ from flask.views import MethodView
 
 from ...service.challenge_states import Challenge
 from ..schemas.challenges import ChallengeSchema, NewChallengeSchema
-from .common import AUTH, PER_ADDRESS, Blueprint, bearer_token, errors, limited, service
+from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, service
 
 blp = Blueprint(
     "challenges",
@@ -44,7 +44,7 @@ ANSWER_REASONS = (
 class Challenges(MethodView):
     """Sending a challenge."""
 
-    @limited("create", PER_ADDRESS)
+    @limited("create", PER_ACCOUNT)
     @blp.arguments(NewChallengeSchema())
     @blp.response(201, ChallengeSchema)
     @blp.doc(

@@ -12,7 +12,7 @@ from ...settings import Settings
 from ..caller import bearer_token, client_address
 from ..errors import REASON_STATUS
 from ..guards import JsonBodyParser
-from ..limits import PER_ADDRESS, PER_SEAT_TOKEN, limited
+from ..limits import PER_ACCOUNT, PER_ACCOUNT_OR_ADDRESS, PER_ADDRESS, PER_PLAYER, limited
 from ..schemas import ErrorSchema
 
 __all__ = [
@@ -20,8 +20,10 @@ __all__ = [
     "JOIN_REASONS",
     "MATCH_ID",
     "OPTIONAL_AUTH",
+    "PER_ACCOUNT",
+    "PER_ACCOUNT_OR_ADDRESS",
     "PER_ADDRESS",
-    "PER_SEAT_TOKEN",
+    "PER_PLAYER",
     "SEAT_REASONS",
     "Blueprint",
     "bearer_token",

@@ -23,7 +23,7 @@ from ..schemas.inbox import (
     OnlineBotsSchema,
 )
 from ..schemas.requests import StreamHeadersSchema
-from .common import AUTH, PER_ADDRESS, Blueprint, bearer_token, errors, limited, settings, with_retry_after
+from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, settings, with_retry_after
 from .events import EventStreamBody
 
 INBOX_EVENT = InboxEventSchema()  # each event of a stream is written as GET /v1/me/events writes it
@@ -50,7 +50,7 @@ def inbox_service() -> InboxService:
 class Events(MethodView):
     """The account's inbox."""
 
-    @limited("wait", PER_ADDRESS)
+    @limited("wait", PER_ACCOUNT)
     @inbox.arguments(InboxQuerySchema(), location="query")
     @inbox.response(200, InboxPageSchema)
     @inbox.doc(operationId="get_my_events", security=AUTH, responses=WAIT_ERRORS)
@@ -81,7 +81,7 @@ is open the account is *online*.
 class Stream(MethodView):
     """The account's inbox as it comes."""
 
-    @limited("wait", PER_ADDRESS)
+    @limited("wait", PER_ACCOUNT)
     @inbox.arguments(InboxStreamQuerySchema(), location="query")
     @inbox.arguments(StreamHeadersSchema(), location="headers")
     @inbox.response(

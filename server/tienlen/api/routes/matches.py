@@ -24,7 +24,7 @@ from .common import (
     JOIN_REASONS,
     MATCH_ID,
     OPTIONAL_AUTH,
-    PER_ADDRESS,
+    PER_ACCOUNT_OR_ADDRESS,
     SEAT_REASONS,
     Blueprint,
     bearer_token,
@@ -57,7 +57,7 @@ class Matches(MethodView):
             players=query.get("players"), preset=query.get("preset"), limit=query["limit"], cursor=query.get("cursor")
         )
 
-    @limited("create", PER_ADDRESS)
+    @limited("create", PER_ACCOUNT_OR_ADDRESS)
     @blp.arguments(CreateMatchSchema())
     @blp.response(201, CreatedMatchSchema)
     @blp.doc(
@@ -143,7 +143,7 @@ class MatchResource(MethodView):
 class Join(MethodView):
     """Taking an open seat."""
 
-    @limited("join", PER_ADDRESS)
+    @limited("join", PER_ACCOUNT_OR_ADDRESS)
     @blp.arguments(JoinSchema())
     @blp.response(201, SeatTokenSchema)
     @blp.doc(

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from ...service.queue import TicketState
 from ..schemas.queue import QueueSchema, QueueTicketSchema, TicketQuerySchema
-from .common import AUTH, PER_ADDRESS, Blueprint, bearer_token, errors, limited, service, with_retry_after
+from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, service, with_retry_after
 
 blp = Blueprint("queue", __name__, url_prefix="/v1/queue", description="Quick play: a table found for you")
 
@@ -21,7 +21,7 @@ TICKET = "<string(length=16):ticket>"
 class Queue(MethodView):
     """Queueing for a table."""
 
-    @limited("create", PER_ADDRESS)
+    @limited("create", PER_ACCOUNT)
     @blp.arguments(QueueSchema())
     @blp.response(202, QueueTicketSchema)
     @blp.doc(
@@ -66,7 +66,7 @@ class Queue(MethodView):
 class Ticket(MethodView):
     """One ticket of the token's account."""
 
-    @limited("wait", PER_ADDRESS)
+    @limited("wait", PER_ACCOUNT)
     @blp.arguments(TicketQuerySchema(), location="query")
     @blp.response(200, QueueTicketSchema)
     @blp.doc(

@@ -13,7 +13,7 @@ from ..schemas.rooms import RoomSchema, RoomSeatSchema
 from .common import (
     JOIN_REASONS,
     OPTIONAL_AUTH,
-    PER_ADDRESS,
+    PER_ACCOUNT_OR_ADDRESS,
     Blueprint,
     bearer_token,
     client_address,
@@ -55,7 +55,7 @@ class RoomResource(MethodView):
 class RoomJoin(MethodView):
     """Taking an open seat by room code."""
 
-    @limited("join", PER_ADDRESS)
+    @limited("join", PER_ACCOUNT_OR_ADDRESS)
     @blp.arguments(JoinSchema())
     @blp.response(201, RoomSeatSchema)
     @blp.doc(

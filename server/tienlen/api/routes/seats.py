@@ -14,7 +14,7 @@ from ..schemas import ActionAnswerSchema, ActionSchema, HintSchema, LeaveAnswerS
 from .common import (
     AUTH,
     MATCH_ID,
-    PER_SEAT_TOKEN,
+    PER_PLAYER,
     SEAT_REASONS,
     Blueprint,
     bearer_token,
@@ -74,7 +74,7 @@ class Legal(MethodView):
 class Actions(MethodView):
     """Plays and passes."""
 
-    @limited("act", PER_SEAT_TOKEN)
+    @limited("act", PER_PLAYER)
     @blp.arguments(ActionSchema())
     @blp.response(200, ActionAnswerSchema)
     @blp.doc(
@@ -125,7 +125,7 @@ class Actions(MethodView):
 class HintResource(MethodView):
     """Advice for the seat on turn."""
 
-    @limited("hint", PER_SEAT_TOKEN)
+    @limited("hint", PER_PLAYER)
     @blp.response(200, HintSchema)
     @blp.doc(
         security=AUTH,
