@@ -178,6 +178,12 @@ class NotChallenged(ServiceError):
     reason = "not_challenged"
 
 
+class NotHost(ServiceError):
+    """Only the match's host (the account that made it; seat 0 when no account did) cancels it: others leave."""
+
+    reason = "not_host"
+
+
 class NotChallenger(ServiceError):
     """Only the account that sent a challenge withdraws it."""
 

@@ -122,10 +122,16 @@ class MatchResource(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="cancel_match",
-        responses=errors(*SEAT_REASONS, "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"),
+        responses=errors(
+            *SEAT_REASONS, "not_host", "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"
+        ),
     )
     def delete(self, match_id: str) -> Response:
-        """Cancel a match that is still waiting for players (any seat's token).
+        """Cancel a match that is still waiting for players (its host's token).
+
+        Only the host cancels: the account that made the match (its token or
+        its seat's), or seat 0 of a match no account made; any other seat is
+        refused (403 `not_host`) and leaves instead (`POST .../leave`).
 
         The match is gone at once (404 afterwards); those following its events
         get `match_cancelled`. A match being played or finished cannot be
