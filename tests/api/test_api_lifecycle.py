@@ -126,9 +126,8 @@ def test_a_match_in_play_cannot_be_cancelled(api: Api) -> None:
 def test_only_the_host_cancels_a_hosted_match_and_the_others_leave(api: Api, canceller: str, status: int) -> None:
     host = session_of(api.client, fresh_name("host"))
     joiner = session_of(api.client, fresh_name("join"))
-    answer = api.client.post(
-        "/v1/matches", json={"seats": [{"name": "H"}, {"open": True}, {"open": True}, {"open": True}]}, headers=auth(host)
-    )
+    seats = [{"name": "H"}, {"open": True}, {"open": True}, {"open": True}]
+    answer = api.client.post("/v1/matches", json={"seats": seats}, headers=auth(host))
     created = json_object(answer)
     match_id = created["match_id"]
     anonymous = json_object(api.client.post(f"/v1/matches/{match_id}/join", json={"name": "B"}))

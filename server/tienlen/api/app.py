@@ -231,6 +231,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         queue_fill_s=settings.queue_fill_s,
         queue_turn_s=settings.queue_turn_s,
         challenge_expiry_s=settings.challenge_expiry_s,
+        max_challenges=(settings.max_challenges_sent, settings.max_challenges_received),
     )
     app.extensions["tienlen"] = matches_service
     app.extensions["tienlen_history"] = matches_service.history

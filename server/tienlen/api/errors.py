@@ -45,6 +45,7 @@ from ..service.errors import (
     StaleVersion,
     TicketNotFound,
     TokenNotFound,
+    TooManyChallenges,
 )
 
 # The engine's refusals that are about the state of the match, not the play itself.
@@ -82,6 +83,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (ChallengeClosed.reason, 409, False),
     (PlayerOffline.reason, 409, False),
     (ChallengeRefused.reason, 409, False),
+    (TooManyChallenges.reason, 409, False),
     (ChallengeExpired.reason, 410, False),
     ("payload_too_large", 413, True),
     ("uri_too_long", 414, True),  # refused by gunicorn before the app (a request line over 4094 bytes)

@@ -208,6 +208,12 @@ class PlayerOffline(ServiceError):
     reason = "player_offline"
 
 
+class TooManyChallenges(ServiceError):
+    """The sender, or a challenged account, has as many pending challenges as it may (``TIENLEN_MAX_CHALLENGES_*``)."""
+
+    reason = "too_many_challenges"
+
+
 class ChallengeRefused(ServiceError):
     """A challenged account does not take challenges of this kind (rated or casual: its settings)."""
 
