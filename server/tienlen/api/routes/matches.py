@@ -81,8 +81,10 @@ class Matches(MethodView):
                 "A retry with the same key and body within 24 h creates nothing and answers 201 again with the "
                 "same `match_id` and `tokens` (and the match as it is now; 404 `match_not_found` once it was "
                 "cancelled or expired). The same key with another body is refused (422 "
-                "`idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a "
-                "UUID) with each new match, and the same one with its retries, e.g. after 503 `outcome_unknown`"
+                "`idempotency_key_reused`). A key is bound to its caller (the account of the token sent, else "
+                "the client's address): sent by anyone else it is refused (422 `idempotency_key_reused`) and "
+                "answers nothing of the first answer. Send a new random key (a UUID) with each new match, "
+                "and the same one with its retries, e.g. after 503 `outcome_unknown`"
             )
         ],
     )
@@ -160,7 +162,8 @@ class Join(MethodView):
             idempotency_parameter(
                 "A retry with the same key and body within 24 h takes no other seat and answers 201 again with "
                 "the same `seat` and `token`, also once the match is full. The same key with another body is "
-                "refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new "
+                "refused (422 `idempotency_key_reused`), as is the same key sent by another caller (a key is "
+                "bound to the account of the token sent, else to the client's address). Send a new "
                 "random key (a UUID) with each new join, and the same one with its retries, e.g. after 503 "
                 "`outcome_unknown`"
             )
