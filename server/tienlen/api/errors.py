@@ -95,6 +95,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     ("store_unavailable", 503, True),
     ("outcome_unknown", 503, False),
     ("too_many_waiters", 503, False),
+    ("too_many_waits", 429, False),
     *((reason, 409 if reason in _ENGINE_CONFLICTS else 422, False) for reason in REFUSAL_REASONS),
 )
 
