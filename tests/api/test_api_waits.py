@@ -133,6 +133,32 @@ def test_a_slot_whose_worker_died_is_free_once_its_lease_ends(
     assert slots.held(cap[0].who) == 0
 
 
+def test_racing_waits_never_take_more_slots_than_the_cap(redis_server: LocalRedis) -> None:
+    """Rule: the take is one script (drop ended leases, count, add): 30 racing takes under a cap of 5 leave 5."""
+    import redis
+
+    slots = WaitSlots(redis.Redis.from_url(redis_server.url))
+    cap = [Cap("account:" + fresh_name(), 5)]
+    barrier = threading.Barrier(30)
+    taken: list[str] = []
+    refused: list[TooManyWaitsError] = []
+
+    def take() -> None:
+        barrier.wait()
+        try:
+            taken.append(slots.take(cap))
+        except TooManyWaitsError as error:
+            refused.append(error)
+
+    threads = [threading.Thread(target=take) for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert (len(taken), len(refused), slots.held(cap[0].who)) == (5, 25, 5)
+    assert refused[0].kind == "account" and refused[0].most == 5
+
+
 # ----- a real gevent server: the slot of a client that hung up comes back at once --------------------------
 
 
