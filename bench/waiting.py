@@ -2,7 +2,8 @@
 
 Starts a private Redis (temporary directory, free port, append-only file on)
 and ``python -m tienlen serve`` (the default gevent workers) on a free port
-as a subprocess, with ``TIENLEN_RATE_LIMITS=off`` in its environment; both
+as a subprocess, with ``TIENLEN_RATE_LIMITS=off`` (and no cap on the waits of
+its one address) in its environment; both
 are always stopped at the end. Then:
 
 1. *matches*: ``--threads`` player threads create ``--matches`` four-seat
@@ -338,6 +339,7 @@ def run(args: argparse.Namespace, figures: Figures) -> None:
             port = free_port(HOST)
             env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1", TIENLEN_RATE_LIMITS="off")
             env["TIENLEN_ANONYMOUS_HOSTING"] = "1"  # the waiting tables are hosted without accounts
+            env["TIENLEN_MAX_WAITERS_PER_ADDRESS"] = "1000000"  # every waiter comes from this one address
             command = [sys.executable, "-m", "tienlen", "serve", "--host", HOST, "--port", str(port)]
             with open(log_path, "wb") as log:
                 server = subprocess.Popen(

@@ -41,6 +41,8 @@ DEFAULT_DATA_DIR = Path("var", "redis")
 DEFAULT_TTL_S = 7 * 24 * 3600
 DEFAULT_MAX_BODY = 64 * 1024
 DEFAULT_MAX_WAITERS = 5000
+DEFAULT_MAX_WAITERS_PER_ACCOUNT = 8  # a page follows its inbox and a match or two: room to spare
+DEFAULT_MAX_WAITERS_PER_ADDRESS = 64  # an address may be many people (a school, a carrier's NAT)
 DEFAULT_HEARTBEAT_S = 15.0
 DEFAULT_FINISHED_TTL_S = 24 * 3600
 DEFAULT_WAITING_TTL_S = 3600
@@ -52,6 +54,8 @@ DEFAULT_TRUSTED_PROXIES = 0  # proxy hops whose X-Forwarded-* headers are believ
 DEFAULT_QUEUE_FILL_S = 15.0
 DEFAULT_QUEUE_TURN_S = 30
 DEFAULT_CHALLENGE_EXPIRY_S = 60
+DEFAULT_MAX_CHALLENGES_SENT = 8
+DEFAULT_MAX_CHALLENGES_RECEIVED = 32
 DEFAULT_SENTINEL_MASTER = "mymaster"  # the name Redis's own sentinel.conf gives its example primary
 DEFAULT_DURABILITY = "local"
 DURABILITY_LEVELS = ("local", "replica", "fsync")  # what a write waits for before the answer (store/connect.py)
@@ -95,6 +99,8 @@ VARIABLES = (
     "TIENLEN_MAX_BODY",
     "TIENLEN_BOT_BUDGET",
     "TIENLEN_MAX_WAITERS",
+    "TIENLEN_MAX_WAITERS_PER_ACCOUNT",
+    "TIENLEN_MAX_WAITERS_PER_ADDRESS",
     "TIENLEN_WRITES_AT_ONCE",
     "TIENLEN_HEARTBEAT",
     "TIENLEN_RATE_LIMITS",
@@ -105,6 +111,8 @@ VARIABLES = (
     "TIENLEN_QUEUE_FILL_S",
     "TIENLEN_QUEUE_TURN_S",
     "TIENLEN_CHALLENGE_EXPIRY_S",
+    "TIENLEN_MAX_CHALLENGES_SENT",
+    "TIENLEN_MAX_CHALLENGES_RECEIVED",
     "TIENLEN_CORS_ORIGINS",
     "TIENLEN_TRUSTED_PROXIES",
     "TIENLEN_WEB_DIR",
@@ -169,6 +177,10 @@ class Settings:
     ``TIENLEN_BOT_BUDGET``     ``0.2``          seconds a Hard bot or a hint may think per decision (Expert: 5x)
     ``TIENLEN_MAX_WAITERS``    ``5000``         long polls and streams one worker holds at once (503
                                                 ``too_many_waiters`` above)
+    ``TIENLEN_MAX_WAITERS_PER_ACCOUNT`` ``8``   long polls and streams one account holds at once, on all servers
+                                                together (429 ``too_many_waits`` above)
+    ``TIENLEN_MAX_WAITERS_PER_ADDRESS`` ``64``  long polls and streams one client address holds at once, on all
+                                                servers together (429 ``too_many_waits`` above)
     ``TIENLEN_WRITES_AT_ONCE`` ``1``            writes a gevent worker holding waiting clients runs at once, each
                                                 after its other work; ``0``: every write as it comes
     ``TIENLEN_HEARTBEAT``      ``15``           seconds between an idle stream's heartbeats
@@ -186,6 +198,10 @@ class Settings:
     ``TIENLEN_QUEUE_TURN_S``   ``30``           seconds per turn in quick-play matches (``0``: no turn clock)
     ``TIENLEN_CHALLENGE_EXPIRY_S`` ``60``       seconds a challenge waits for every challenged player to accept
                                                 (410 ``challenge_expired`` after)
+    ``TIENLEN_MAX_CHALLENGES_SENT`` ``8``       pending challenges one account may have sent at once (409
+                                                ``too_many_challenges`` above)
+    ``TIENLEN_MAX_CHALLENGES_RECEIVED`` ``32``  pending challenges one account may have been sent at once (409
+                                                ``too_many_challenges`` above)
     ``TIENLEN_CORS_ORIGINS``   (none)           origins whose pages may call the API, comma separated
                                                 (``https://host[:port]``), or ``*``
     ``TIENLEN_TRUSTED_PROXIES`` ``0``           proxy hops in front of the server whose ``X-Forwarded-For``,
@@ -219,6 +235,8 @@ class Settings:
     max_body: int = DEFAULT_MAX_BODY
     bot_budget_s: float = DEFAULT_BUDGET_S
     max_waiters: int = DEFAULT_MAX_WAITERS
+    max_waiters_per_account: int = DEFAULT_MAX_WAITERS_PER_ACCOUNT
+    max_waiters_per_address: int = DEFAULT_MAX_WAITERS_PER_ADDRESS
     writes_at_once: int = DEFAULT_WRITES_AT_ONCE
     heartbeat_s: float = DEFAULT_HEARTBEAT_S
     rate_limits: dict[str, str] | None = field(default_factory=lambda: dict(DEFAULT_RATE_LIMITS))  # None: off
@@ -229,6 +247,8 @@ class Settings:
     queue_fill_s: float = DEFAULT_QUEUE_FILL_S
     queue_turn_s: int = DEFAULT_QUEUE_TURN_S  # 0: no turn clock
     challenge_expiry_s: int = DEFAULT_CHALLENGE_EXPIRY_S
+    max_challenges_sent: int = DEFAULT_MAX_CHALLENGES_SENT
+    max_challenges_received: int = DEFAULT_MAX_CHALLENGES_RECEIVED
     cors_origins: tuple[str, ...] = ()
     trusted_proxies: int = DEFAULT_TRUSTED_PROXIES  # 0: X-Forwarded-* ignored
     web_dir: Path | None = field(default_factory=checkout_web_dir)
@@ -266,6 +286,12 @@ class Settings:
             max_body=_whole_number(values, "TIENLEN_MAX_BODY", DEFAULT_MAX_BODY),
             bot_budget_s=_positive_float(values, "TIENLEN_BOT_BUDGET", DEFAULT_BUDGET_S),
             max_waiters=_whole_number(values, "TIENLEN_MAX_WAITERS", DEFAULT_MAX_WAITERS),
+            max_waiters_per_account=_whole_number(
+                values, "TIENLEN_MAX_WAITERS_PER_ACCOUNT", DEFAULT_MAX_WAITERS_PER_ACCOUNT
+            ),
+            max_waiters_per_address=_whole_number(
+                values, "TIENLEN_MAX_WAITERS_PER_ADDRESS", DEFAULT_MAX_WAITERS_PER_ADDRESS
+            ),
             writes_at_once=_whole_number(values, "TIENLEN_WRITES_AT_ONCE", DEFAULT_WRITES_AT_ONCE, least=0),
             heartbeat_s=_positive_float(values, "TIENLEN_HEARTBEAT", DEFAULT_HEARTBEAT_S),
             rate_limits=parse_rate_limits(values.get("TIENLEN_RATE_LIMITS", "")),
@@ -276,6 +302,10 @@ class Settings:
             queue_fill_s=_seconds(values, "TIENLEN_QUEUE_FILL_S", DEFAULT_QUEUE_FILL_S),
             queue_turn_s=_whole_number(values, "TIENLEN_QUEUE_TURN_S", DEFAULT_QUEUE_TURN_S, least=0),
             challenge_expiry_s=_whole_number(values, "TIENLEN_CHALLENGE_EXPIRY_S", DEFAULT_CHALLENGE_EXPIRY_S),
+            max_challenges_sent=_whole_number(values, "TIENLEN_MAX_CHALLENGES_SENT", DEFAULT_MAX_CHALLENGES_SENT),
+            max_challenges_received=_whole_number(
+                values, "TIENLEN_MAX_CHALLENGES_RECEIVED", DEFAULT_MAX_CHALLENGES_RECEIVED
+            ),
             cors_origins=_origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             trusted_proxies=_whole_number(values, "TIENLEN_TRUSTED_PROXIES", DEFAULT_TRUSTED_PROXIES, least=0),
             web_dir=_web_dir(values.get("TIENLEN_WEB_DIR") or None),

@@ -23,6 +23,7 @@ from werkzeug.test import TestResponse
 from tests.support.accounts import auth, fresh_name, sign_up
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import Clock, play_out, service_of
+from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.store import StoreUnavailableError
 from tienlen.store.accounts import name_key
@@ -466,3 +467,50 @@ def test_deleting_an_account_forgets_its_challenges(client: FlaskClient, db: Any
     deleted = client.delete("/v1/me", json={"password": "correct horse battery"}, headers=auth(token))
     assert deleted.status_code == 204, deleted.json
     assert not db.exists(f"tl:{{chal:{challenge_id}}}") and not db.exists(account_challenges_key(account_id))
+
+
+# ----- caps on pending challenges ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def capped(redis_server: LocalRedis) -> FlaskClient:
+    """A client of an app that allows 2 pending challenges sent and 3 received an account."""
+    settings = {"TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    settings |= {"TIENLEN_MAX_CHALLENGES_SENT": "2", "TIENLEN_MAX_CHALLENGES_RECEIVED": "3"}
+    return create_app({"REDIS_URL": redis_server.url, **settings}).test_client()
+
+
+def test_a_sender_over_its_cap_of_pending_challenges_is_refused_until_one_closes(capped: FlaskClient) -> None:
+    """Rule: past TIENLEN_MAX_CHALLENGES_SENT pending challenges a new one is 409 too_many_challenges and
+    nobody hears of it; withdrawing, declining or accepting one gives its place back."""
+    _me, token = player(capped)
+    targets = [player(capped) for _ in range(5)]
+    first = challenge(capped, token, [targets[0][0]])
+    second = challenge(capped, token, [targets[1][0]])
+    assert refused(send(capped, token, [targets[2][0]])) == (409, "too_many_challenges")
+    assert listen(capped, targets[2][1]) == [], "the refused challenge was not told"
+    ok(answer(capped, token, first["challenge_id"], "withdraw"), 204)
+    third = challenge(capped, token, [targets[2][0]])
+    assert refused(send(capped, token, [targets[3][0]])) == (409, "too_many_challenges")
+    ok(answer(capped, targets[1][1], second["challenge_id"], "decline"))
+    challenge(capped, token, [targets[3][0]])
+    ok(answer(capped, targets[2][1], third["challenge_id"], "accept"))
+    challenge(capped, token, [targets[4][0]])
+    house = challenge(capped, token, ["easy"])
+    assert house["status"] == "started", "a challenge of house bots alone is never pending: not counted"
+
+
+def test_a_target_over_its_cap_of_pending_challenges_is_refused_and_others_keep_theirs(capped: FlaskClient) -> None:
+    """Rule: past TIENLEN_MAX_CHALLENGES_RECEIVED pending challenges for one account, a new one naming it is 409
+    too_many_challenges (also in a three-player challenge, and then the other account keeps nothing)."""
+    target, target_token = player(capped)
+    senders = [player(capped) for _ in range(5)]
+    sent = [challenge(capped, token, [target]) for _name, token in senders[:3]]
+    other, other_token = player(capped)
+    assert refused(send(capped, senders[3][1], [other, target], 3)) == (409, "too_many_challenges")
+    assert refused(send(capped, senders[3][1], [target])) == (409, "too_many_challenges")
+    challenge(capped, senders[4][1], [other])  # the refused three-player challenge kept no place of other's
+    assert [e["challenge_id"] for e in listen(capped, target_token)] == [c["challenge_id"] for c in sent]
+    ok(answer(capped, senders[0][1], sent[0]["challenge_id"], "withdraw"), 204)
+    challenge(capped, senders[3][1], [target])
+    assert len([e for e in listen(capped, other_token) if e["type"] == "challenge_received"]) == 1

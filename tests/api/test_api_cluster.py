@@ -21,7 +21,7 @@ lose a reply, sets the client's address, or races the app's test clients in
 threads); its ``client`` and ``api`` are then the app's test client, and the
 app runs here on the same cluster:
 
-- test_create_keys_are_scoped_to_the_client_address
+- test_a_create_key_sent_by_another_address_is_refused_and_makes_nothing
 - test_a_create_applied_but_not_confirmed_is_answered_by_its_retry
 - test_racing_joins_with_one_key_take_one_seat
 - test_a_join_applied_but_not_confirmed_is_answered_by_its_retry

@@ -111,14 +111,76 @@ def test_a_create_key_with_another_body_is_refused_and_makes_nothing(client: Fla
     assert stored_matches(direct) == before
 
 
-def test_create_keys_are_scoped_to_the_client_address(app: Flask) -> None:
+def test_a_create_key_sent_by_another_address_is_refused_and_makes_nothing(app: Flask, direct: Any) -> None:
+    """Rule (changed: it used to make a second match for the other address): a key is bound to its caller, and
+    another caller's use of it is refused, never answered and never made into a second match."""
     key = str(uuid.uuid4())
     mine, theirs = app.test_client(), app.test_client()
     theirs.environ_base["REMOTE_ADDR"] = "10.1.2.3"
-    first, other = create(mine, WAITING, key), create(theirs, WAITING, key)
-    assert first.status_code == other.status_code == 201
-    assert json_object(first)["match_id"] != json_object(other)["match_id"]
-    assert json_object(first)["tokens"] != json_object(other)["tokens"], "another client never gets my tokens"
+    first = create(mine, WAITING, key)
+    assert first.status_code == 201
+    before = stored_matches(direct)
+    other = refused(create(theirs, WAITING, key), 422, "idempotency_key_reused")
+    assert "another caller" in other["message"]
+    assert json_object(first)["tokens"][0]["token"] not in str(other), "another client never gets my tokens"
+    assert stored_matches(direct) == before
+    assert json_object(create(mine, WAITING, key))["tokens"] == json_object(first)["tokens"], "mine still answers"
+
+
+@pytest.mark.parametrize("first_with_account", [True, False])
+def test_a_key_reused_by_another_caller_from_the_same_address_is_refused(
+    client: FlaskClient, direct: Any, first_with_account: bool
+) -> None:
+    """Rule: the caller is the account of the token sent, else the address: an account's key sent without its
+    token (or an anonymous key sent with an account's token), or with another account's, is refused on create
+    and on join (by id and by room code), and no token of the first answer is given."""
+    from tests.support.accounts import auth, fresh_name, session_of
+
+    mine, other = session_of(client, fresh_name()), session_of(client, fresh_name())
+    first_headers = auth(mine) if first_with_account else {}
+    callers = [auth(other)] + ([{}] if first_with_account else [auth(mine)])
+    key = str(uuid.uuid4())
+    made = client.post("/v1/matches", json=WAITING, headers=first_headers | {"Idempotency-Key": key})
+    assert made.status_code == 201, made.json
+    target = json_object(client.post("/v1/matches", json=WAITING))  # joined: the host may not join its own
+    match_id, code = target["match_id"], target["match"]["room_code"]
+    join_key = str(uuid.uuid4())
+    joined = client.post(
+        f"/v1/matches/{match_id}/join", json={"name": "Bo"}, headers=first_headers | {"Idempotency-Key": join_key}
+    )
+    assert joined.status_code == 201, joined.json
+    before = stored_matches(direct), json_object(client.get(f"/v1/matches/{match_id}"))["seats"]
+    secrets = [json_object(made)["tokens"][0]["token"], json_object(joined)["token"]]
+    for headers in callers:
+        answers = [
+            client.post("/v1/matches", json=WAITING, headers=headers | {"Idempotency-Key": key}),
+            client.post(
+                f"/v1/matches/{match_id}/join", json={"name": "Bo"}, headers=headers | {"Idempotency-Key": join_key}
+            ),
+            client.post(f"/v1/rooms/{code}/join", json={"name": "Bo"}, headers=headers | {"Idempotency-Key": join_key}),
+        ]
+        for answer in answers:
+            body = refused(answer, 422, "idempotency_key_reused")
+            assert not any(secret in str(body) for secret in secrets)
+    assert (stored_matches(direct), json_object(client.get(f"/v1/matches/{match_id}"))["seats"]) == before
+    again = client.post(
+        f"/v1/matches/{match_id}/join", json={"name": "Bo"}, headers=first_headers | {"Idempotency-Key": join_key}
+    )
+    assert again.json == joined.json, "the first caller's retry still answers"
+
+
+def test_kept_answers_hold_no_token_in_clear(client: FlaskClient, direct: Any) -> None:
+    """Rule: what the store keeps under a create's or a join's key holds neither the tokens nor the raw key."""
+    key, join_key = "create-" + str(uuid.uuid4()), "join-" + str(uuid.uuid4())
+    made = json_object(create(client, WAITING, key))
+    match_id = made["match_id"]
+    joined = json_object(join(client, match_id, "Bo", join_key))
+    kept = [direct.get(k) for k in direct.scan_iter(f"tl:{{{match_id}}}:idem:*")]
+    assert len(kept) == 2
+    everything = b"".join(kept) + b"".join(direct.scan_iter(f"tl:{{{match_id}}}:*"))
+    for secret in [t["token"] for t in made["tokens"]] + [joined["token"], key, join_key]:
+        assert secret.encode() not in everything, "kept in clear"
+    assert json_object(create(client, WAITING, key))["tokens"] == made["tokens"], "a retry opens them again"
 
 
 def test_a_create_applied_but_not_confirmed_is_answered_by_its_retry(

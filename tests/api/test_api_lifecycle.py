@@ -15,6 +15,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.accounts import auth, fresh_name, session_of
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import events, play_out, play_turn, service_of, tokens_of
 from tienlen.api import schemas
@@ -110,6 +111,54 @@ def test_a_match_in_play_cannot_be_cancelled(api: Api) -> None:
     answer = api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(created["tokens"][0]["token"]))
     assert (answer.status_code, json_object(answer)["reason"]) == (409, "match_not_waiting")
     assert api.public(match_id) == before
+
+
+@pytest.mark.parametrize(
+    ("canceller", "status"),
+    [
+        ("host account's token", 204),
+        ("host's seat token", 204),
+        ("anonymous joiner's seat token", 403),
+        ("joining account's token", 403),
+        ("joining account's seat token", 403),
+    ],
+)
+def test_only_the_host_cancels_a_hosted_match_and_the_others_leave(api: Api, canceller: str, status: int) -> None:
+    host = session_of(api.client, fresh_name("host"))
+    joiner = session_of(api.client, fresh_name("join"))
+    seats = [{"name": "H"}, {"open": True}, {"open": True}, {"open": True}]
+    answer = api.client.post("/v1/matches", json={"seats": seats}, headers=auth(host))
+    created = json_object(answer)
+    match_id = created["match_id"]
+    anonymous = json_object(api.client.post(f"/v1/matches/{match_id}/join", json={"name": "B"}))
+    by_account = json_object(api.client.post(f"/v1/matches/{match_id}/join", json={}, headers=auth(joiner)))
+    token = {
+        "host account's token": host,
+        "host's seat token": created["tokens"][0]["token"],
+        "anonymous joiner's seat token": anonymous["token"],
+        "joining account's token": joiner,
+        "joining account's seat token": by_account["token"],
+    }[canceller]
+    before = api.public(match_id)
+    answer = api.client.delete(f"/v1/matches/{match_id}", headers=auth(token))
+    assert answer.status_code == status, answer.json
+    if status == 403:
+        assert json_object(answer)["reason"] == "not_host"
+        assert api.public(match_id) == before, "a refused cancel changes nothing"
+        left = api.client.post(f"/v1/matches/{match_id}/leave", headers=auth(token))
+        assert left.status_code == 200, "the others leave instead"
+    else:
+        assert api.client.get(f"/v1/matches/{match_id}").status_code == 404
+
+
+def test_only_seat_0_cancels_a_match_no_account_made(api: Api) -> None:
+    created = api.create(seats=[{"name": "A"}, {"name": "B"}, {"open": True}, {"open": True}])
+    match_id, tokens = created["match_id"], tokens_of(created)
+    joined = json_object(api.client.post(f"/v1/matches/{match_id}/join", json={"name": "C"}, headers={}))
+    for token in (tokens[1], joined["token"]):
+        answer = api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(token))
+        assert (answer.status_code, json_object(answer)["reason"]) == (403, "not_host")
+    assert api.client.delete(f"/v1/matches/{match_id}", headers=api.auth(tokens[0])).status_code == 204
 
 
 # ----- rematch ----------------------------------------------------------------------------------

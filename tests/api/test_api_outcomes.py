@@ -135,3 +135,85 @@ def test_private_answers_are_not_stored_and_no_answer_is_sniffed(api: Api) -> No
     for answer in (created, joined, view, refused, client.get("/v1/rules"), client.get(f"/v1/matches/{match_id}")):
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
     assert "no-store" not in client.get("/v1/rules").headers.get("Cache-Control", "")
+
+
+# ----- no-store on every answer that may hold a token or a seat's cards ---------------------------------
+
+SEAT_CARDS = {"SeatView", "ActionAnswer", "Legal", "Hint"}  # component schemas that hold a seat's own cards
+
+
+def _secrets_in(schema: Any, components: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
+    """What secret an answer's schema may hold: `token` fields, and the schemas of a seat's cards (by name)."""
+    found: set[str] = set()
+    if isinstance(schema, dict):
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            if name in seen:
+                return found
+            found |= {name} & SEAT_CARDS
+            return found | _secrets_in(components[name], components, seen | {name})
+        found |= {key for key in schema.get("properties", {}) if key in ("token", "tokens")}
+        for value in schema.values():
+            found |= _secrets_in(value, components, seen)
+    elif isinstance(schema, list):
+        for value in schema:
+            found |= _secrets_in(value, components, seen)
+    return found
+
+
+def test_every_operation_that_can_answer_a_token_or_a_seats_cards_answers_no_store(app: Flask) -> None:
+    """Rule: walk the OpenAPI document; each operation whose success answer may hold a token or a seat's cards
+    is private (``Cache-Control: no-store``) as the least-credentialled caller it takes sends it: without an
+    ``Authorization`` header unless the operation requires one."""
+    from tienlen.api import openapi_document
+    from tienlen.api.headers import private_request
+
+    document = openapi_document()
+    components = document["components"]["schemas"]
+    checked = []
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            answers = [a for status, a in operation["responses"].items() if str(status).startswith("2")]
+            if not _secrets_in(answers, components):
+                continue
+            security = operation.get("security", document.get("security", []))
+            required = bool(security) and {} not in security
+            headers = {"Authorization": "Bearer some-token"} if required else {}
+            url = path.replace("{", "").replace("}", "")
+            with app.test_request_context(url, method=method.upper(), headers=headers):
+                assert private_request(), f"{method.upper()} {path} may answer a secret but is not no-store"
+            checked.append(f"{method.upper()} {path}")
+    for named in (
+        "POST /v1/sessions",
+        "POST /v1/accounts",
+        "POST /v1/rooms/{code}/join",
+        "POST /v1/matches",
+        "POST /v1/matches/{match_id}/join",
+        "POST /v1/matches/{match_id}/rematch",
+        "POST /v1/me/tokens",
+        "GET /v1/matches/{match_id}/view",
+        "GET /v1/matches/{match_id}/legal",
+        "GET /v1/matches/{match_id}/hint",
+        "POST /v1/matches/{match_id}/actions",
+        "POST /v1/challenges",
+    ):
+        assert named in checked, f"the walk must find {named}"
+
+
+def test_sessions_accounts_and_room_joins_answer_no_store(api: Api) -> None:
+    """Rule: the token answers the issue named (a login, a new account, a join by room code) are not kept."""
+    from tests.support.accounts import PASSWORD, fresh_name
+
+    client = api.client
+    name = fresh_name()
+    made = client.post("/v1/accounts", json={"name": name, "password": PASSWORD, "kind": "human"})
+    login = client.post("/v1/sessions", json={"name": name, "password": PASSWORD})
+    created = api.create(seats=[{"name": "A"}, {"open": True}, {"open": True}])
+    joined = client.post(f"/v1/rooms/{created['match']['room_code']}/join", json={"name": "B"})
+    for answer in (made, login, joined):
+        assert answer.status_code in (200, 201), answer.json
+        assert answer.headers["Cache-Control"] == "no-store"
+    assert "no-store" not in client.get(f"/v1/matches/{created['match_id']}").headers.get("Cache-Control", "")

@@ -87,7 +87,8 @@ class Seat:
         return dict(self._call("POST", "/rematch", key=key, expect=201))
 
     def cancel(self, *, key: str | None = None) -> None:
-        """``DELETE /v1/matches/{id}`` → 204: cancel a match still waiting for seats (409 ``match_not_waiting``).
+        """``DELETE /v1/matches/{id}`` → 204: the host cancels a match still waiting for seats (409
+        ``match_not_waiting``; another seat: 403 ``not_host``, it leaves instead).
 
         Retried, but the server keeps no answer for it (the ``Idempotency-Key``
         it carries is ignored): a cancelled match is gone, so a retry after an

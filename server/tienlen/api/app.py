@@ -34,6 +34,7 @@ from .routes import accounts, challenges, events, inbox, matches, meta, players,
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
+from .waits import install_waits
 from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
 
 API_TITLE = "Tien Len Game Server"
@@ -232,6 +233,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         queue_fill_s=settings.queue_fill_s,
         queue_turn_s=settings.queue_turn_s,
         challenge_expiry_s=settings.challenge_expiry_s,
+        max_challenges=(settings.max_challenges_sent, settings.max_challenges_received),
     )
     app.extensions["tienlen"] = matches_service
     app.extensions["tienlen_history"] = matches_service.history
@@ -257,6 +259,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     _install_error_handlers(app, api, breaker)
     install_logs(app, settings)  # the tienlen loggers in the settings' format, and a line per request
     install_headers(app)
+    install_waits(app, settings, store)  # each request's caps on waiting (per account, per address)
     install_metrics(app)  # GET /metrics
     web.install_cors(app, settings.cors_origins)  # last: a page elsewhere may read every header the document has
     trust_proxies(app, settings.trusted_proxies)

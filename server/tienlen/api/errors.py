@@ -35,6 +35,7 @@ from ..service.errors import (
     NameTaken,
     NotChallenged,
     NotChallenger,
+    NotHost,
     NotSeated,
     PlayerNotFound,
     PlayerOffline,
@@ -45,6 +46,7 @@ from ..service.errors import (
     TicketNotFound,
     TokenNotFound,
     TooManyTokens,
+    TooManyChallenges,
 )
 
 # The engine's refusals that are about the state of the match, not the play itself.
@@ -63,6 +65,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (NotSeated.reason, 403, False),
     (NotChallenged.reason, 403, False),
     (NotChallenger.reason, 403, False),
+    (NotHost.reason, 403, False),
     (MatchNotFound.reason, 404, False),
     (TokenNotFound.reason, 404, False),
     (RoomNotFound.reason, 404, False),
@@ -82,6 +85,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (PlayerOffline.reason, 409, False),
     (ChallengeRefused.reason, 409, False),
     (TooManyTokens.reason, 409, False),
+    (TooManyChallenges.reason, 409, False),
     (ChallengeExpired.reason, 410, False),
     ("payload_too_large", 413, True),
     ("uri_too_long", 414, True),  # refused by gunicorn before the app (a request line over 4094 bytes)
@@ -93,6 +97,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     ("store_unavailable", 503, True),
     ("outcome_unknown", 503, False),
     ("too_many_waiters", 503, False),
+    ("too_many_waits", 429, False),
     *((reason, 409 if reason in _ENGINE_CONFLICTS else 422, False) for reason in REFUSAL_REASONS),
 )
 

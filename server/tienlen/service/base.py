@@ -44,7 +44,8 @@ class ServiceBase:
     ``history_days`` days (None: for good). Quick play fills a table with house
     bots after ``queue_fill_s`` and gives its matches a turn clock of
     ``queue_turn_s`` (None: no clock). A challenge waits ``challenge_expiry_s``
-    seconds for every challenged account to accept.
+    seconds for every challenged account to accept; an account may have ``max_challenges`` pending ones at
+    once (sent, received).
     """
 
     def __init__(
@@ -59,6 +60,7 @@ class ServiceBase:
         queue_fill_s: float = 15.0,
         queue_turn_s: int | None = 30,
         challenge_expiry_s: float = 60,
+        max_challenges: tuple[int, int] = (8, 32),
     ) -> None:
         self.store = store
         self.queue = store.queue()
@@ -67,6 +69,7 @@ class ServiceBase:
         self.accounts = store.accounts()
         self.anonymous_hosting = anonymous_hosting
         self.challenge_expiry_s = challenge_expiry_s
+        self.max_challenges = max_challenges  # pending challenges an account may have sent, and received
         self.bot_budget_s = bot_budget_s
         self._offload: Offload = offload or _in_place
         self.now = now

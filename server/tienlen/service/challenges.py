@@ -46,6 +46,7 @@ from .errors import (
     PlayerNotFound,
     PlayerOffline,
     StaleVersion,
+    TooManyChallenges,
 )
 from .inbox import ONLINE_S
 from .states import SeatToken, match_state
@@ -103,6 +104,7 @@ class ChallengeMixin(ServiceBase):
                     return made
                 continue
             challenges = self.store.challenges()
+            self._claim_pending(record, now)
             challenges.mark_due(record.challenge_id, record.expires_at)  # before: a sweeper always finds it
             # the index outlives the record, which a late sweeper may close after its expiry time
             challenges.note(record.accounts(), record.challenge_id, now, self._kept_s + CLOSED_KEPT_S)
@@ -110,7 +112,21 @@ class ChallengeMixin(ServiceBase):
             if challenges.save(record, None, self._kept_s):
                 self._tell_received(record)
                 return challenge_answer(record)
+            challenges.release_pending(record)
         raise StoreUnavailableError("could not store the new challenge")
+
+    def _claim_pending(self, record: ChallengeRecord, now: float) -> None:
+        """Take the challenge's places among its accounts' pending ones; :class:`TooManyChallenges` over a cap."""
+        sent, received = self.max_challenges
+        over = self.store.challenges().claim_pending(record, now, sent, received)
+        if over == record.sender_id:
+            raise TooManyChallenges(
+                f"you have {sent} pending challenges already: wait for one to be answered, withdraw one, "
+                "or wait until one expires"
+            )
+        if over is not None:
+            name = record.to[record.to_ids.index(over)]
+            raise TooManyChallenges(f"{name!r} has {received} pending challenges already: try again later")
 
     @property
     def _kept_s(self) -> int:
@@ -227,6 +243,7 @@ class ChallengeMixin(ServiceBase):
                 continue  # another answer, the withdrawal or the expiry came first: read it again
             if not started:
                 return challenge_answer(record)
+            self.store.challenges().release_pending(record)
             match = self._start(record)
             self.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
             return self._answer(record) if match is None else challenge_answer(record, match_state(match))
@@ -294,6 +311,7 @@ class ChallengeMixin(ServiceBase):
         challenges = self.store.challenges()
         if not challenges.save(record, expected, CLOSED_KEPT_S):
             return False
+        challenges.release_pending(record)
         challenges.done_due(record.challenge_id)
         cancelled = {"type": "challenge_cancelled", "challenge_id": record.challenge_id, "cause": status, "by": by}
         self.notices.tell_many({account: [cancelled] for account in record.accounts() if account != by_id})

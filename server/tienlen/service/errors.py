@@ -184,6 +184,12 @@ class NotChallenged(ServiceError):
     reason = "not_challenged"
 
 
+class NotHost(ServiceError):
+    """Only the match's host (the account that made it; seat 0 when no account did) cancels it: others leave."""
+
+    reason = "not_host"
+
+
 class NotChallenger(ServiceError):
     """Only the account that sent a challenge withdraws it."""
 
@@ -206,6 +212,12 @@ class PlayerOffline(ServiceError):
     """A challenged account is not listening to its inbox (it has not in the last minute)."""
 
     reason = "player_offline"
+
+
+class TooManyChallenges(ServiceError):
+    """The sender, or a challenged account, has as many pending challenges as it may (``TIENLEN_MAX_CHALLENGES_*``)."""
+
+    reason = "too_many_challenges"
 
 
 class ChallengeRefused(ServiceError):

@@ -21,12 +21,24 @@ Where each is kept, written in the same atomic commit as the write it answers:
   whose id :func:`created_match_id` derives from the key and its scope, so
   the kept answer shares the match's hash tag (one Redis Cluster slot) and a
   retry finds both.
+
+A create's or a join's key is bound to its caller (:func:`caller_of`: the
+account of the token sent, else the client's address): the kept answer holds
+a digest of the caller, and the same key sent by anyone else is refused
+(``idempotency_key_reused``), never answered with the first answer and never
+used to make a second match. The kept answer holds no token in clear: each
+is sealed (:func:`seal`) under a key derived from the raw Idempotency-Key and
+the caller, neither of which the store holds (its Redis key is a SHA-256 of
+the scope and the key), so only a retry by the same caller with the same key
+opens it. An action's key is scoped to the seat token already (no token is
+kept for it).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -48,9 +60,78 @@ def body_digest(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(wire.dumps(dict(sorted(body.items())))).hexdigest()
 
 
-def kept_answer(digest: str, answer: dict[str, Any]) -> dict[str, Any]:
-    """What to keep for an accepted request."""
-    return {"body_sha256": digest, "answer": answer}
+def caller_of(account_id: str | None, client: str) -> str:
+    """Who a create's or a join's key is bound to: the account of the token sent, else the client's address."""
+    return f"account:{account_id}" if account_id is not None else f"address:{client}"
+
+
+def _secret(answer: AnswerKey, caller: str) -> bytes:
+    """The sealing key of a kept answer: from the raw key and the caller, which the store never holds."""
+    text = f"tienlen-kept-token\0{answer.scope}\0{caller}".encode("utf-8", "surrogatepass")
+    return hmac.new(answer.key.encode("utf-8", "surrogatepass"), text, hashlib.sha256).digest()
+
+
+def _pad(secret: bytes, label: str, size: int) -> bytes:
+    """``size`` bytes of keystream for one sealed token (HMAC-SHA256 in counter mode; one label a token)."""
+    blocks = (size + 31) // 32
+    return b"".join(hmac.new(secret, f"pad\0{label}\0{i}".encode(), hashlib.sha256).digest() for i in range(blocks))
+
+
+def _tag(secret: bytes, label: str, box: bytes) -> bytes:
+    """The 128-bit HMAC tag of a sealed token (encrypt, then MAC)."""
+    return hmac.new(secret, b"tag\0" + label.encode() + b"\0" + box, hashlib.sha256).digest()[:16]
+
+
+def seal(token: str, secret: bytes, label: str) -> str:
+    """A token sealed for keeping: XOR with a keystream, then its tag (URL-safe base64)."""
+    plain = token.encode()
+    box = bytes(a ^ b for a, b in zip(plain, _pad(secret, label, len(plain)), strict=False))
+    return base64.urlsafe_b64encode(_tag(secret, label, box) + box).decode()
+
+
+def unseal(sealed: str, secret: bytes, label: str) -> str:
+    """The token :func:`seal` sealed; :class:`IdempotencyKeyReused` when the key or the caller is not its own."""
+    raw = base64.urlsafe_b64decode(sealed.encode())
+    tag, box = raw[:16], raw[16:]
+    if not hmac.compare_digest(tag, _tag(secret, label, box)):
+        raise IdempotencyKeyReused("this Idempotency-Key was sent by another caller: use a new key")
+    return bytes(a ^ b for a, b in zip(box, _pad(secret, label, len(box)), strict=False)).decode()
+
+
+def kept_answer(
+    digest: str, answer: dict[str, Any], key: AnswerKey | None = None, caller: str | None = None
+) -> dict[str, Any]:
+    """What to keep for an accepted request; with ``key`` and ``caller``, bound to the caller, tokens sealed."""
+    if key is None or caller is None:
+        return {"body_sha256": digest, "answer": answer}
+    secret = _secret(key, caller)
+    kept = dict(answer)
+    if "token" in kept:
+        kept["token"] = seal(str(kept["token"]), secret, "token")
+    if "tokens" in kept:
+        kept["tokens"] = [t | {"token": seal(str(t["token"]), secret, f"seat{t['seat']}")} for t in kept["tokens"]]
+    return {"body_sha256": digest, "caller_sha256": _caller_digest(caller), "answer": kept}
+
+
+def _caller_digest(caller: str) -> str:
+    return hashlib.sha256(caller.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def answer_bound(kept: Mapping[str, Any], digest: str, key: AnswerKey, caller: str) -> dict[str, Any]:
+    """The answer kept for a create's or a join's retry, tokens opened (see :func:`answer_again` too).
+
+    :class:`IdempotencyKeyReused` when another caller sent the key first (whatever the body), or the same
+    caller with another body.
+    """
+    if kept.get("caller_sha256") != _caller_digest(caller):
+        raise IdempotencyKeyReused("this Idempotency-Key was sent by another caller: use a new key")
+    first = answer_again(kept, digest)
+    secret = _secret(key, caller)
+    if "token" in first:
+        first["token"] = unseal(str(first["token"]), secret, "token")
+    if "tokens" in first:
+        first["tokens"] = [t | {"token": unseal(str(t["token"]), secret, f"seat{t['seat']}")} for t in first["tokens"]]
+    return first
 
 
 def kept_refusal(digest: str, refusal: Exception) -> dict[str, Any]:

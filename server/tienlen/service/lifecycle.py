@@ -27,7 +27,7 @@ from ..engine import play_order
 from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_text
 from ..store.records import TOKEN_BYTES
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
-from .errors import MatchNotFinished, MatchNotWaiting, RematchCancelled, StaleVersion
+from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled, StaleVersion
 from .states import LeaveOutcome, SeatToken, leave_outcome
 
 # A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
@@ -162,10 +162,14 @@ class LifecycleMixin(ServiceBase):
         raise StaleVersion("the match kept changing; try again")
 
     def cancel(self, match_id: str, token: str | None) -> None:
-        """Delete a match still waiting for seats (a seat's token); its followers get ``match_cancelled``."""
+        """Delete a match still waiting for seats (its host's token); its followers get ``match_cancelled``.
+
+        Only the host cancels (:func:`hosts`); another seat is refused (:class:`NotHost`) and leaves instead.
+        """
         for _ in range(MAX_ATTEMPTS):
             record = self.get(match_id)
-            self.seat_of(record, token)
+            if not hosts(record, self.seat_of(record, token)):
+                raise NotHost("only the match's host can cancel it: leave it instead (POST .../leave)")
             if record.status != "waiting":
                 raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
             expected = record.version
@@ -242,6 +246,13 @@ class LifecycleMixin(ServiceBase):
             if self._commit(record, expected, events):
                 return
         raise StaleVersion("the match kept changing; try again")
+
+
+def hosts(record: MatchRecord, seat: int) -> bool:
+    """Whether ``seat`` is the match's host's: the seat of its host account, or seat 0 when no account hosts it."""
+    if record.host is not None:
+        return record.seats[seat].account == record.host
+    return seat == 0
 
 
 def _rematch_gone(next_id: str) -> RematchCancelled:

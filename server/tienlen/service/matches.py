@@ -53,8 +53,9 @@ from .errors import (
 from .idempotency import (
     KEPT_REFUSALS,
     KeptAction,
-    answer_again,
+    answer_bound,
     body_digest,
+    caller_of,
     check_body,
     created_match_id,
     kept_answer,
@@ -177,11 +178,11 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         With an account's ``token`` (scope ``play``) the account hosts the
         match and holds its first remote seat, under the account's name.
         Open seats (a room code to join by) take an account unless
-        :attr:`anonymous_hosting`. With an Idempotency-``key`` (unique for the ``client``, the caller's
-        address) the match's id is derived from both, and its id and tokens are
-        kept under the key in the same commit: a retry with the same key and
-        body answers them again (with the match as it is now) and creates
-        nothing; with another body, :class:`IdempotencyKeyReused`.
+        :attr:`anonymous_hosting`. With an Idempotency-``key`` the match's id is derived from it, and
+        its id and tokens (sealed) are kept under it in the same commit, bound to the caller (the
+        account, else the ``client``'s address: :func:`~.idempotency.caller_of`): a retry by the same
+        caller with the same key and body answers them again (with the match as it is now) and creates
+        nothing; with another body, or by another caller, :class:`IdempotencyKeyReused`.
         """
         seats_in = body["seats"]
         if all("bot" in s for s in seats_in):
@@ -220,7 +221,8 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                     held.name, held.account = host.name, host.account_id
                 seats.append(held)
         now = self.now()
-        answer = None if key is None else AnswerKey("create:" + client, key)
+        answer = None if key is None else AnswerKey("create", key)
+        caller = caller_of(None if host is None else host.account_id, client)
         digest = body_digest(body)
         for _ in range(MAX_ATTEMPTS):
             match_id = new_match_id()
@@ -229,11 +231,11 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 match_id = created_match_id(answer)
                 loaded = self.store.load(match_id, answer)
                 if loaded.cached is not None:
-                    return self._created_again(loaded, digest)
+                    return self._created_again(loaded, digest, answer, caller)
                 if loaded.record is not None:
                     raise IdempotencyKeyReused("this Idempotency-Key made a match longer ago than its answer is kept")
                 given = [{"seat": t.seat, "token": t.token} for t in tokens]
-                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": given}))
+                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": given}, answer, caller))
             record = MatchRecord(
                 match_id=match_id,
                 version=0,
@@ -252,9 +254,9 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             # the id was taken: by another match (try another id) or by a retry of this one (answer it)
         raise StoreUnavailableError("could not store the new match")
 
-    def _created_again(self, loaded: Loaded, digest: str) -> Created:
-        """The kept answer to a create, for a retry with the same key (and body)."""
-        first = answer_again(loaded.cached or {}, digest)
+    def _created_again(self, loaded: Loaded, digest: str, answer: AnswerKey, caller: str) -> Created:
+        """The kept answer to a create, for a retry by the same caller with the same key (and body)."""
+        first = answer_bound(loaded.cached or {}, digest, answer, caller)
         record = loaded.record
         if record is None:
             raise MatchNotFound(f"the match {first['match_id']!r} this Idempotency-Key created is gone")
@@ -276,9 +278,10 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         With an account's ``token`` (scope ``play``) the seat is the
         account's, under its name (one seat an account: :class:`AlreadySeated`);
         without one the seat takes ``name``. With an Idempotency-``key``
-        (unique for the ``client``, the caller's address) the seat and token
-        are kept under it in the same commit: a retry with the same key and
-        name answers them again and takes no other seat; with another name,
+        the seat and token (sealed) are kept under it in the same commit, bound
+        to the caller (the account, else the ``client``'s address): a retry by
+        the same caller with the same key and name answers them again and takes
+        no other seat; with another name, or by another caller,
         :class:`IdempotencyKeyReused`.
         """
         account = self.player(token)
@@ -286,15 +289,16 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             name = account.name
         if name is None:
             raise InvalidRequest("name: a name is needed to join without an account", errors={"name": ["missing"]})
-        answer = None if key is None else AnswerKey("join:" + client, key)
+        answer = None if key is None else AnswerKey("join", key)
+        caller = caller_of(None if account is None else account.account_id, client)
         digest = body_digest({"name": name})
         for _ in range(MAX_ATTEMPTS):
             loaded = self.store.load(match_id, answer)
             record = loaded.record
             if record is None:
                 raise MatchNotFound(f"no match {match_id!r}")
-            if loaded.cached is not None:
-                first = answer_again(loaded.cached, digest)
+            if loaded.cached is not None and answer is not None:
+                first = answer_bound(loaded.cached, digest, answer, caller)
                 if not any(s.open for s in record.seats):
                     self.store.lobby_remove(match_id)  # in case the first try's unlisting was lost
                 return SeatToken(int(first["seat"]), str(first["token"]))
@@ -315,7 +319,8 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             if account is not None:  # before the commit: the match is always found to scrub the name from
                 self.history.kept.seat_bound(account.account_id, match_id, self.now())
             self._seal(record, events)
-            kept = None if answer is None else (answer, kept_answer(digest, {"seat": seat, "token": made}))
+            given = {"seat": seat, "token": made}
+            kept = None if answer is None else (answer, kept_answer(digest, given, answer, caller))
             if self._commit(record, expected, events, kept):
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)

@@ -8,6 +8,7 @@ from .base import (
     OutcomeUnknownError,
     StoreUnavailableError,
     TooManyWaitersError,
+    TooManyWaitsError,
 )
 from .connect import RedisOptions
 from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest, token_text
@@ -26,6 +27,7 @@ __all__ = [
     "SeatRecord",
     "StoreUnavailableError",
     "TooManyWaitersError",
+    "TooManyWaitsError",
     "new_match_id",
     "new_token",
     "token_digest",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .inbox import InboxStore
     from .queue import RedisQueue
     from .ratings import RatingStore
+    from .wait_slots import WaitSlots
 
 DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
 
@@ -34,6 +35,18 @@ class OutcomeUnknownError(StoreUnavailableError):
 
 class TooManyWaitersError(RuntimeError):
     """This server already holds as many waiting clients (long polls and streams) as it may."""
+
+
+class TooManyWaitsError(RuntimeError):
+    """One account, or one client address, already holds as many waits (long polls and streams) as it may.
+
+    ``kind`` is ``account`` or ``address``, ``most`` the cap (``TIENLEN_MAX_WAITERS_PER_ACCOUNT`` or ``..._ADDRESS``).
+    """
+
+    def __init__(self, kind: str, most: int) -> None:
+        super().__init__(f"this {kind} already holds {most} long polls and streams, as many as it may at once")
+        self.kind = kind
+        self.most = most
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +120,10 @@ class MatchStore(Protocol):
 
     def challenges(self) -> ChallengeStore:
         """The challenges between accounts and those due to expire, beside the matches."""
+        ...
+
+    def wait_slots(self) -> WaitSlots:
+        """The waiting slots each account and address holds, counted for all servers, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

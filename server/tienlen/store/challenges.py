@@ -9,6 +9,10 @@ Keys (Cluster-safe: each challenge has a hash tag of its own, the due set one, a
   stored and dropped once it is closed, so a sweeper finds every pending challenge that ran out
 - ``tl:{acct:<id>}:challenges`` sorted set: challenge id → when it was made (ms), the challenges an account
   sent or received (their records go when the account is deleted)
+- ``tl:{acct:<id>}:pending:sent`` and ``...:pending:received`` sorted sets: challenge id → when it expires
+  (ms), the account's pending challenges, capped (:data:`CLAIM`): a challenge takes its place in its sender's
+  and every challenged account's before it is stored, and gives them back when it closes (or at its expiry
+  time, when the closing was lost)
 
 Every change of a record is one script that compares the version first (:data:`SAVE`): of two accepts, an
 accept and a withdrawal, or an accept and the sweeper's expiry racing, one wins and the other reads again.
@@ -43,6 +47,19 @@ return 1
 """)
 
 
+# KEYS: an account's pending set. ARGV: challenge id, when it expires (ms), now (ms), the cap.
+# 1: the place is taken (or was already); 0: the account has ``cap`` pending challenges already.
+CLAIM = WriteScript("""
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], last[2])
+return 1
+""")
+
+
 def new_challenge_id() -> str:
     """A fresh, unguessable challenge id (80 random bits, hex)."""
     return secrets.token_hex(10)
@@ -56,6 +73,11 @@ def challenge_key(challenge_id: str) -> str:
 def account_challenges_key(account_id: str) -> str:
     """The key of the challenges an account sent or received."""
     return f"tl:{{acct:{account_id}}}:challenges"
+
+
+def pending_key(account_id: str, side: str) -> str:
+    """The key of an account's pending challenges on one ``side``: ``sent`` or ``received``."""
+    return f"tl:{{acct:{account_id}}}:pending:{side}"
 
 
 @dataclass(slots=True)
@@ -108,6 +130,10 @@ def _delete(client: Any, *, key: str) -> Any:
     return client.delete(key)
 
 
+def _forget_member(client: Any, *, key: str, member: str) -> Any:
+    return client.zrem(key, member)
+
+
 class ChallengeStore(Protocol):
     """Challenges' records (compare-and-set on a version) and the challenges due to expire."""
 
@@ -141,6 +167,18 @@ class ChallengeStore(Protocol):
 
     def forget(self, account_id: str) -> None:
         """The account was deleted: the challenges it sent or received go, and its index of them."""
+        ...
+
+    def claim_pending(self, record: ChallengeRecord, now: float, max_sent: int, max_received: int) -> str | None:
+        """Take the new challenge's place among its sender's and each challenged account's pending challenges.
+
+        None when every place was taken; else nothing is kept and the answer is the account over its cap
+        (its id), the sender's first.
+        """
+        ...
+
+    def release_pending(self, record: ChallengeRecord) -> None:
+        """The challenge closed (or was not stored): give its places back."""
         ...
 
 
@@ -211,3 +249,30 @@ class RedisChallenges:
             self._call(partial(_delete, key=challenge_key(member.decode())))
             self.done_due(member.decode())
         self._call(lambda r: r.delete(key))
+        for side in ("sent", "received"):
+            self._call(partial(_delete, key=pending_key(account_id, side)))
+
+    def _places(self, record: ChallengeRecord) -> list[tuple[str, str]]:
+        """(account id, its pending key) of a challenge: its sender's (sent), then each challenged account's."""
+        sender = record.sender_id
+        challenged = [account_id for account_id in record.accounts() if account_id != sender]
+        return [(sender, pending_key(sender, "sent"))] + [(a, pending_key(a, "received")) for a in challenged]
+
+    def claim_pending(self, record: ChallengeRecord, now: float, max_sent: int, max_received: int) -> str | None:
+        """Take the challenge's places, each account's by its own script (one slot each); see the protocol."""
+        expires = int(record.expires_at * 1000) + 1
+        taken: list[str] = []
+        for account_id, key in self._places(record):
+            cap = max_sent if key.endswith(":sent") else max_received
+            args: list[Any] = [record.challenge_id, expires, int(now * 1000), cap]
+            if not run_script(self._redis, CLAIM, [key], args):
+                for held in taken:
+                    self._call(partial(_forget_member, key=held, member=record.challenge_id))
+                return account_id
+            taken.append(key)
+        return None
+
+    def release_pending(self, record: ChallengeRecord) -> None:
+        """Give the challenge's places back."""
+        for _account_id, key in self._places(record):
+            self._call(partial(_forget_member, key=key, member=record.challenge_id))

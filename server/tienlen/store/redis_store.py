@@ -50,6 +50,7 @@ from .queue import RedisQueue
 from .ratings import RedisRatings
 from .records import MatchRecord
 from .rooms import RedisRooms
+from .wait_slots import WaitSlots
 from .waiting import Waiting
 
 
@@ -89,6 +90,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._ratings = RedisRatings(client)
         self._queue = RedisQueue(client)
         self._challenges = RedisChallenges(client)
+        self._wait_slots = WaitSlots(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -115,6 +117,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def inbox(self) -> RedisInbox:
         """The accounts' inboxes and who is online, in this Redis (:mod:`.inbox`)."""
         return self._inbox
+
+    def wait_slots(self) -> WaitSlots:
+        """The waiting slots each account and address holds, counted for all servers (:mod:`.wait_slots`)."""
+        return self._wait_slots
 
     def challenges(self) -> RedisChallenges:
         """The challenges between accounts and those due to expire, in this Redis (:mod:`.challenges`)."""

@@ -19,6 +19,13 @@ instead: their waits end every :data:`POLL_S` and they read the stream again.
 
 Under gevent's monkey patching the locks, conditions and the subscriber
 thread below are cooperative; with real threads they work the same.
+
+Who waits: the request being served sets :data:`WAITER` (the API does, see
+:mod:`tienlen.api.waits`). A hold then also takes that waiter's slots, counted
+for all servers per account and per address (:class:`Waiter.take`: refused
+with :class:`~.base.TooManyWaitsError`), renews them while it waits, and
+ends as soon as the waiter's client has gone (:meth:`Waiter.watch`), giving
+every slot back at once instead of at the next heartbeat.
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, Protocol
 
 import redis
 from redis.exceptions import RedisClusterException
@@ -37,6 +45,7 @@ from redis.exceptions import RedisClusterException
 from .. import wire
 from .base import DELETED_EVENT, StoreUnavailableError, TooManyWaitersError
 from .outage import REDIS_OUTAGE
+from .wait_slots import RENEW_S
 
 log = logging.getLogger("tienlen.waiting")
 
@@ -46,8 +55,32 @@ CONFIRM_WAIT_S = 1.0  # how long a new waiter waits for its subscription before 
 LINGER_S = 10.0  # a channel nobody waits on is unsubscribed after this long
 TICK_S = 0.05  # the subscriber takes new subscriptions at least this often
 RECONNECT_MAX_S = 2.0
+GONE_POLL_S = 1.0  # how often a waiter whose client cannot be watched looks whether it has gone
 
 Event = dict[str, Any]
+
+
+class Waiter(Protocol):
+    """The client a hold waits for: its slots for all servers, and whether it is still there."""
+
+    def take(self) -> None:
+        """Take this wait's slots (:class:`~.base.TooManyWaitsError` over a cap: nothing taken)."""
+
+    def renew(self) -> None:
+        """Keep the slots taken (called while waiting, at least every few seconds)."""
+
+    def release(self) -> None:
+        """Give the slots back (once the wait ends)."""
+
+    def watch(self, wake: Callable[[], None]) -> bool:
+        """Call ``wake`` (from another greenlet) once the client has gone; False when it cannot: poll :meth:`gone`."""
+
+    def gone(self) -> bool:
+        """Whether the client has closed its connection."""
+
+
+WAITER: ContextVar[Waiter | None] = ContextVar("tienlen_waiter", default=None)
+"""The waiter of the request being served (set by the API before each request), or None."""
 
 
 class _Feed:
@@ -87,9 +120,33 @@ class _Feed:
 class Hold:
     """One waiter's place on a match's feed (see :meth:`Waiting.hold`)."""
 
-    def __init__(self, waiting: Waiting, feed: _Feed) -> None:
+    def __init__(self, waiting: Waiting, feed: _Feed, waiter: Waiter | None = None) -> None:
         self._waiting = waiting
         self._feed = feed
+        self._waiter = waiter
+        self._gone = False
+        self._poll_gone = False
+        self._renewed = time.monotonic()
+        if waiter is not None:
+            self._poll_gone = not waiter.watch(self._client_gone)
+
+    def _client_gone(self) -> None:
+        """The client went away: wake this feed's waiters, so this one ends now."""
+        self._gone = True
+        with self._feed.changed:
+            self._feed.changed.notify_all()
+
+    def _tick(self) -> None:
+        """Renew the waiter's slots when due; look whether its client has gone when it cannot be watched."""
+        waiter = self._waiter
+        if waiter is None:
+            return
+        if self._poll_gone and not self._gone and waiter.gone():
+            self._gone = True
+        if time.monotonic() - self._renewed >= RENEW_S:
+            self._renewed = time.monotonic()
+            with suppress(StoreUnavailableError):  # the next renewal may pass; the lease outlasts a few misses
+                waiter.renew()
 
     @property
     def generation(self) -> int:
@@ -98,8 +155,8 @@ class Hold:
 
     @property
     def closing(self) -> bool:
-        """The server is shutting down: end the wait now."""
-        return self._waiting.closing
+        """The server is shutting down, or the client has gone: end the wait now."""
+        return self._waiting.closing or self._gone
 
     def wait(self, generation: int, timeout_s: float) -> None:
         """Sleep until the feed moves past ``generation``, the server closes, or the timeout.
@@ -110,14 +167,18 @@ class Hold:
         stream again (polling instead of being woken).
         """
         feed = self._feed
+        if self._poll_gone:
+            timeout_s = min(timeout_s, GONE_POLL_S)
         with feed.changed:
             if not feed.confirmed:
                 timeout_s = min(timeout_s, POLL_S)
-            if feed.generation == generation and not self._waiting.closing:
+            if feed.generation == generation and not self.closing:
                 feed.changed.wait(timeout_s)
+        self._tick()
 
     def events_after(self, after: int) -> list[Event] | None:
         """The events after ``after`` as the wake messages told them, or None when they cannot tell (read then)."""
+        self._tick()
         return self._feed.take_tail(after)
 
 
@@ -174,11 +235,26 @@ class Waiting:
         """A place on the match's feed for as long as the ``with`` lasts.
 
         Raises :class:`TooManyWaitersError` when this process already holds
-        ``max_waiters``. The caller gets the :class:`Hold` once the wake
-        channel's subscription is confirmed (or after :data:`CONFIRM_WAIT_S`,
-        and then polls until it is).
+        ``max_waiters``, and :class:`~.base.TooManyWaitsError` when the
+        request's :data:`WAITER` holds as many slots as it may. The caller gets
+        the :class:`Hold` once the wake channel's subscription is confirmed (or
+        after :data:`CONFIRM_WAIT_S`, and then polls until it is).
         """
         channel = self._channel_of(match_id)
+        waiter = WAITER.get()
+        if waiter is not None:
+            waiter.take()
+        try:
+            with self._place(channel) as feed:
+                yield Hold(self, feed, waiter)
+        finally:
+            if waiter is not None:
+                with suppress(StoreUnavailableError):  # not given back: its lease ends it
+                    waiter.release()
+
+    @contextmanager
+    def _place(self, channel: str) -> Iterator[_Feed]:
+        """This process's place on the channel's feed (:meth:`hold`), its subscription confirmed or waited for."""
         with self._lock:
             if self.waiters >= self.max_waiters:
                 raise TooManyWaitersError(f"this server already holds {self.max_waiters} waiting clients")
@@ -195,7 +271,7 @@ class Waiting:
             with feed.changed:
                 if not feed.confirmed and not self.closing:
                     feed.changed.wait(CONFIRM_WAIT_S)
-            yield Hold(self, feed)
+            yield feed
         finally:
             with self._lock:
                 self.waiters -= 1

@@ -17,7 +17,11 @@ from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, limited, service, 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
 WAIT_ERRORS = with_retry_after(
-    errors("match_not_found", "invalid_request", "store_unavailable", "too_many_waiters"), "too_many_waiters"
+    with_retry_after(
+        errors("match_not_found", "invalid_request", "store_unavailable", "too_many_waiters", "too_many_waits"),
+        "too_many_waiters",
+    ),
+    "too_many_waits",
 )
 
 

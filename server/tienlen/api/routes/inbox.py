@@ -38,7 +38,12 @@ bots = Blueprint("bots", __name__, url_prefix="/v1/bots", description="Bot accou
 blueprints = (inbox, bots)
 
 TOKEN_REASONS = ("invalid_token", "scope_missing", "store_unavailable")
-WAIT_ERRORS = with_retry_after(errors("invalid_request", *TOKEN_REASONS, "too_many_waiters"), "too_many_waiters")
+WAIT_ERRORS = with_retry_after(
+    with_retry_after(
+        errors("invalid_request", *TOKEN_REASONS, "too_many_waiters", "too_many_waits"), "too_many_waiters"
+    ),
+    "too_many_waits",
+)
 
 
 def inbox_service() -> InboxService:

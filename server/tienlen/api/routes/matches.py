@@ -81,8 +81,10 @@ class Matches(MethodView):
                 "A retry with the same key and body within 24 h creates nothing and answers 201 again with the "
                 "same `match_id` and `tokens` (and the match as it is now; 404 `match_not_found` once it was "
                 "cancelled or expired). The same key with another body is refused (422 "
-                "`idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a "
-                "UUID) with each new match, and the same one with its retries, e.g. after 503 `outcome_unknown`"
+                "`idempotency_key_reused`). A key is bound to its caller (the account of the token sent, else "
+                "the client's address): sent by anyone else it is refused (422 `idempotency_key_reused`) and "
+                "answers nothing of the first answer. Send a new random key (a UUID) with each new match, "
+                "and the same one with its retries, e.g. after 503 `outcome_unknown`"
             )
         ],
     )
@@ -122,10 +124,16 @@ class MatchResource(MethodView):
     @blp.doc(
         security=AUTH,
         operationId="cancel_match",
-        responses=errors(*SEAT_REASONS, "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"),
+        responses=errors(
+            *SEAT_REASONS, "not_host", "match_not_found", "match_not_waiting", "store_unavailable", "outcome_unknown"
+        ),
     )
     def delete(self, match_id: str) -> Response:
-        """Cancel a match that is still waiting for players (any seat's token).
+        """Cancel a match that is still waiting for players (its host's token).
+
+        Only the host cancels: the account that made the match (its token or
+        its seat's), or seat 0 of a match no account made; any other seat is
+        refused (403 `not_host`) and leaves instead (`POST .../leave`).
 
         The match is gone at once (404 afterwards); those following its events
         get `match_cancelled`. A match being played or finished cannot be
@@ -154,7 +162,8 @@ class Join(MethodView):
             idempotency_parameter(
                 "A retry with the same key and body within 24 h takes no other seat and answers 201 again with "
                 "the same `seat` and `token`, also once the match is full. The same key with another body is "
-                "refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new "
+                "refused (422 `idempotency_key_reused`), as is the same key sent by another caller (a key is "
+                "bound to the account of the token sent, else to the client's address). Send a new "
                 "random key (a UUID) with each new join, and the same one with its retries, e.g. after 503 "
                 "`outcome_unknown`"
             )

@@ -73,7 +73,11 @@ class Ticket(MethodView):
         operationId="get_ticket",
         security=AUTH,
         responses=with_retry_after(
-            errors("ticket_not_found", "invalid_request", *TOKEN_REASONS, "too_many_waiters"), "too_many_waiters"
+            with_retry_after(
+                errors("ticket_not_found", "invalid_request", *TOKEN_REASONS, "too_many_waiters", "too_many_waits"),
+                "too_many_waiters",
+            ),
+            "too_many_waits",
         ),
     )
     def get(self, query: dict[str, Any], ticket: str) -> TicketState:
