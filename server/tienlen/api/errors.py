@@ -45,8 +45,8 @@ from ..service.errors import (
     StaleVersion,
     TicketNotFound,
     TokenNotFound,
-    TooManyTokens,
     TooManyChallenges,
+    TooManyTokens,
 )
 
 # The engine's refusals that are about the state of the match, not the play itself.

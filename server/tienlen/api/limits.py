@@ -153,6 +153,8 @@ def limited(kind: str, counted: Counted) -> Callable[[ViewT], ViewT]:
         for status, answer in responses.items():
             entry = manual.setdefault(status, {})
             entry["headers"] = entry.get("headers", {}) | answer.pop("headers")
+            if "description" in entry and "description" in answer:  # the view's own reasons for this status stay
+                answer["description"] += ", " + entry["description"].removeprefix("Reasons: ")
             entry.update(answer)
         view._apidoc = apidoc  # type: ignore[attr-defined]
         setattr(view, MARK, Limit(kind, counted))
