@@ -311,3 +311,134 @@ def test_no_hand_seed_token_or_digest_in_anything_a_server_writes(
     if form == "json":
         for line in text.splitlines():
             assert isinstance(json.loads(line), dict), line[:200]
+
+
+SEED = 5_915_587_277_123_456_789
+TOKEN = "Zq3-secret-token-of-seat-zero-xyz"
+
+
+def _record() -> Any:
+    """A dealt match against a bot: seed, hands, a seat token's digest."""
+    from tienlen.engine import Match, resolve_rules
+    from tienlen.store.records import MatchRecord, SeatRecord, token_digest
+
+    rules = resolve_rules({"preset": "standard", "players": 2})
+    engine, _ = Match.new(rules, random.Random(SEED))
+    seats = [SeatRecord("Ann", token_sha256=token_digest(TOKEN), kept=["kept"]), SeatRecord("Bo", bot="easy")]
+    return MatchRecord("m" * 20, 3, seats, rules, seed=SEED, engine=engine)
+
+
+def _secrets_of_record() -> Secrets:
+    record = _record()
+    kept = Secrets(tokens={TOKEN})
+    kept.seed(SEED)
+    kept.seeds.add(record.engine.deal_seed)
+    for mask in record.engine.hands:
+        from tienlen.engine import format_mask
+
+        kept.hand(format_mask(mask))
+    return kept
+
+
+def _reprs() -> list[tuple[str, Any]]:
+    """Every object that holds a hand, a seed, a token or its digest, built around one record."""
+    from tienlen.engine.views import seat_view
+    from tienlen.service.accounts import Account, IssuedToken, Registered, Session
+    from tienlen.service.states import SeatToken, seat_state
+    from tienlen.store.accounts import AccountRecord, TokenRecord
+    from tienlen.store.records import token_digest
+
+    record = _record()
+    engine = record.engine
+    return [
+        ("MatchRecord", record),
+        ("SeatRecord", record.seats[0]),
+        ("Match", engine),
+        ("SeatView", seat_view(engine, 0)),
+        ("SeatState", seat_state(record, 0)),
+        ("SeatToken", SeatToken(0, TOKEN, record.match_id)),
+        ("Session", Session(TOKEN, 1.0)),
+        ("Registered", Registered(Account("Ann", "human", 1.0), TOKEN, 2.0)),
+        ("IssuedToken", IssuedToken("t1", "bot", ("play",), 1.0, TOKEN)),
+        ("AccountRecord", AccountRecord("a1", "Ann", "human", 1.0, f"$argon2id${token_digest(TOKEN)}")),
+        ("TokenRecord", TokenRecord("t1", "bot", ("play",), 1.0, token_digest(TOKEN))),
+    ]
+
+
+@pytest.mark.parametrize(("name", "index"), [(name, i) for i, (name, _) in enumerate(_reprs())])
+def test_a_repr_names_no_hand_seed_token_or_digest(name: str, index: int) -> None:
+    """Rule (defence in depth): the repr of what holds hands, seeds, tokens or digests shows none of them."""
+    shown = repr(_reprs()[index][1]) + str(_reprs()[index][1])
+    leaks = _secrets_of_record().leaks(shown)
+    assert not leaks, f"{name}'s repr holds {leaks}"
+
+
+_FAILING_EVERYWHERE = """
+import functools, gc, logging.config, random, sys, threading, warnings
+import gevent
+from gevent.threadpool import ThreadPool
+from tests.test_log_secrets import _record
+from tienlen.logs import logging_config, route_unhandled
+from tienlen.settings import Settings
+
+logging.config.dictConfig(logging_config(Settings(log_format=sys.argv[1], log_level="DEBUG")))
+route_unhandled()
+record = _record()
+
+
+def think(record):
+    raise RuntimeError("the bot could not think")
+
+
+class Dropped:
+    def __init__(self, record):
+        self.record = record
+
+    def __del__(self):
+        raise RuntimeError("dropped")
+
+
+thread = threading.Thread(target=think, args=(record,), name="thinker")
+thread.start()
+thread.join()
+try:
+    ThreadPool(1).apply(functools.partial(think, record))
+except RuntimeError:
+    pass
+gevent.spawn(think, record).join()
+Dropped(record)
+gc.collect()
+warnings.warn("careful")
+"""
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_what_nothing_caught_is_logged_once_in_the_format_without_the_objects_involved(form: str) -> None:
+    """Rule: an exception escaping a thread, a gevent pool's task or a greenlet, and one Python ignores, is one
+    record on ``tienlen.unhandled`` in the configured format (type, where, message), and never the record it held."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", _FAILING_EVERYWHERE, form], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    leaks = _secrets_of_record().leaks(output)
+    assert not leaks, f"the output holds {leaks}"
+    assert "MatchRecord(" not in output.replace("MatchRecord(match_id=", "")
+    lines = output.splitlines()
+    if form == "json":
+        records = [json.loads(line) for line in lines]
+        heads = [r for r in records if r["logger"] == "tienlen.unhandled"]
+        assert all("where" in r and "traceback" in r for r in heads)
+        messages = [r["message"] for r in heads]
+        assert any(r["logger"] == "py.warnings" and "careful" in r["message"] for r in records)
+    else:
+        assert all(re.match(r"\S+Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \[\d+\] [\w.]+: ", line) for line in lines)
+        messages = [line.split(": ", 1)[1] for line in lines if " tienlen.unhandled: unhandled" in line]
+    assert len(messages) == 4, messages
+    assert sum("in thread thinker: the bot could not think" in m for m in messages) == 1, messages
+    assert sum("gevent's hub (a _Worker" in m or "gevent's hub (a ThreadPool" in m for m in messages) == 1, messages
+    assert sum("gevent's hub (a Greenlet" in m for m in messages) == 1, messages
+    assert sum("Dropped" in m and "dropped" in m for m in messages) == 1, messages

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -74,7 +74,7 @@ class Account:
 class Session:
     """A session token (shown once) and when it stops working."""
 
-    token: str
+    token: str = field(repr=False)  # never in a repr: a repr may end up in a log
     expires_at: float
 
 
@@ -83,7 +83,7 @@ class Registered:
     """A new account and its first session."""
 
     account: Account
-    token: str
+    token: str = field(repr=False)
     expires_at: float
 
 
@@ -101,7 +101,7 @@ class PersonalToken:
 class IssuedToken(PersonalToken):
     """A new personal token with its secret, shown this once."""
 
-    token: str
+    token: str = field(repr=False)
 
 
 def grant_of(store: AccountStore, token: str | None) -> tuple[Grant, AccountRecord]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import wire
@@ -82,7 +82,7 @@ class AccountRecord:
     name: str
     kind: str
     created_at: float
-    password_hash: str
+    password_hash: str = field(repr=False)  # never in a repr: a repr may end up in a log
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ class TokenRecord:
     label: str
     scopes: tuple[str, ...]
     created_at: float
-    digest: str
+    digest: str = field(repr=False)
 
 
 class AccountStore(Protocol):
