@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 
 import pytest
 from flask import Flask
@@ -18,8 +19,8 @@ from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, fresh_name, sign_up
 from tienlen.service.accounts import AccountService
-from tienlen.service.errors import NameTaken
-from tienlen.store.accounts import name_key
+from tienlen.service.errors import InvalidRequest, NameTaken
+from tienlen.store.accounts import AccountRecord, name_key
 
 # Each passes the old name pattern (``re.match`` with ``$`` lets one trailing newline through).
 NEWLINE_NAMES = ["hard\n", "easy\n", "expert\n", "HARD\n", "fresh{}\n"]
@@ -104,13 +105,21 @@ def test_a_reserved_name_is_refused_in_any_form(app: Flask, name: str) -> None:
     [("straße{}", "STRASSE{}"), ("ﬁ{}", "FI{}"), ("Ｋ{}", "k{}"), ("ｱ{}", "ア{}"), ("Ⅻ{}", "xii{}")],
 )
 def test_names_are_unique_after_normalising_and_folding(app: Flask, first: str, second: str) -> None:
-    """Rule: a name equal to another after NFKC and case folding is taken (name_taken)."""
+    """Rule: the store keeps one account a name once folded (NFKC, then case folding): the second is not made."""
     stem = secrets.token_hex(4)
-    first, second = first.format(stem), second.format(stem)
-    service = _service(app)
-    service.register(first, PASSWORD, "human")
-    with pytest.raises(NameTaken):
-        service.register(second, PASSWORD, "human")
+    store = _service(app).store
+    made = [
+        store.create(AccountRecord(secrets.token_hex(10), name.format(stem), "human", time.time(), "hash"))
+        for name in (first, second)
+    ]
+    assert made == [True, False]
+
+
+@pytest.mark.parametrize("name", ["fresh{}\n", "fresh{}\r\n", "fresh{} ", "ｆｒｅｓｈ{}"])
+def test_the_service_itself_takes_only_names_the_rule_matches_whole(app: Flask, name: str) -> None:
+    """Rule: the account service checks the name rule too (fullmatch), not only the API's schema."""
+    with pytest.raises(InvalidRequest):
+        _service(app).register(name.format(secrets.token_hex(3)), PASSWORD, "human")
 
 
 def test_an_ascii_names_key_is_what_it_was_so_accounts_made_before_keep_working(client: FlaskClient) -> None:

@@ -14,8 +14,10 @@ take a name others knew.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
@@ -25,7 +27,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
 from ..store import new_token, token_digest
-from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, name_digest
+from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, fold_name, name_digest
 from .errors import (
     InvalidCredentials,
     InvalidRequest,
@@ -35,6 +37,7 @@ from .errors import (
     ScopeMissing,
     TokenNotFound,
 )
+from .kept import DELETED_NAME
 
 if TYPE_CHECKING:
     from .history import HistoryService
@@ -42,7 +45,18 @@ if TYPE_CHECKING:
 SCOPES = ("play", "account")  # play: sit and act for the account's seats; account: manage the account
 SESSION_SCOPES = SCOPES
 ACCOUNT_KINDS = ("human", "bot")
-RESERVED_NAMES = frozenset(level.lower() for level in LEVELS)  # the house bots' names
+ACCOUNT_NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")  # matched whole (fullmatch): no trailing newline slips through
+ACCOUNT_NAME_RULE = "3 to 20 letters, digits, '_' or '-'"
+
+
+def bare_name(name: str) -> str:
+    """``name`` folded (:func:`~tienlen.store.accounts.fold_name`) without any space, control, format (zero-width,
+    bidi) or separator character: the form a reserved name is recognised in."""
+    return "".join(char for char in fold_name(name) if unicodedata.category(char)[0] not in "CZ")
+
+
+# The house bots' names and the name a deleted account's seats take, refused in any form (bare_name).
+RESERVED_NAMES = frozenset(bare_name(name) for name in (*LEVELS, DELETED_NAME))
 MAX_TOKENS = 50  # personal tokens one account may hold at once
 FAILURE_WINDOW_S = 15 * 60
 MAX_NAME_FAILURES = 10  # failed logins for one name in the window
@@ -142,12 +156,19 @@ class AccountService:
     # ----- accounts and sessions -----------------------------------------------------------
 
     def register(self, name: str, password: str, kind: str) -> Registered:
-        """A new account named ``name`` (unique ignoring case; never a house bot's name) and its first session."""
-        if name.lower() in RESERVED_NAMES:
-            raise NameTaken(f"{name!r} is the name of a house bot", errors={"name": ["reserved"]})
+        """A new account named ``name`` and its first session.
+
+        The name is never one of :data:`RESERVED_NAMES` in any form (:func:`bare_name`; :class:`NameTaken`),
+        matches :data:`ACCOUNT_NAME` whole (:class:`InvalidRequest`) and is unique once folded (case, width:
+        :func:`~tienlen.store.accounts.fold_name`; :class:`NameTaken`).
+        """
+        if bare_name(name) in RESERVED_NAMES:
+            raise NameTaken(f"{name!r} is reserved: a house bot's or a deleted seat's", errors={"name": ["reserved"]})
+        if not ACCOUNT_NAME.fullmatch(name):
+            raise InvalidRequest(f"a name is {ACCOUNT_NAME_RULE}", errors={"name": [ACCOUNT_NAME_RULE]})
         record = AccountRecord(secrets.token_hex(10), name, kind, time.time(), _HASHER.hash(password))
         if not self.store.create(record):
-            raise NameTaken(f"the name {name!r} is taken (names are unique ignoring case)")
+            raise NameTaken(f"the name {name!r} is taken (names are unique ignoring case and width)")
         session = self._open_session(record)
         return Registered(_account(record), session.token, session.expires_at)
 
