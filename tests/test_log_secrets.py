@@ -1,4 +1,4 @@
-"""Nothing secret in a served server's output: no hidden hand, seed, token or token digest, at DEBUG, in both formats.
+"""Nothing secret in what a served server writes or counts: no hidden hand, seed, token or digest, in both formats.
 
 Rule checked: a real server (``tienlen serve``, one gevent worker, DEBUG) in
 text and in JSON plays matches with bots to the end while every action
@@ -7,8 +7,13 @@ refusal the API documents is sent to it; then everything the process wrote
 point (a deal from each replay, less the cards played since, and every hand a
 seat's view showed), written as cards (``3S``), as a mask in decimal or in
 hex; for every seed (the match's and the one the engine draws from it); for
-every token and every token's SHA-256 digest. With JSON every line is one
-object.
+every token and every token's SHA-256 digest; so are its metrics. With JSON
+every line is one object.
+
+Also: the repr of everything that holds a hand, a seed, a token or a digest
+shows none of them; and what nothing caught (a thread's exception, a gevent
+pool's task's, a greenlet's, one Python ignores) is logged once, in the
+configured format, without the objects it involved.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from tienlen_client.botkit import lowest_play
 
 from tests.support.http import Reply, call
 from tests.support.servers import ServerStarter, stop_server
-from tienlen.engine import cards_mask
+from tienlen.engine import cards_mask, format_mask
 from tienlen.local_redis import LocalRedis, free_port
 
 # Refusals no client request can cause on a healthy server with its limits off.
@@ -104,6 +109,17 @@ class Server:
         self._keep_tokens(reply.body)
         return reply
 
+    def _keep_seeds(self, body: Any) -> None:
+        """Every seed and secret a replay reveals (none may have been written while the match was played)."""
+        if isinstance(body, dict):
+            for key, value in body.items():
+                if "seed" in key and isinstance(value, int) and not isinstance(value, bool):
+                    self.kept.seed(value)
+                elif "secret" in key and isinstance(value, str) and len(value) >= 16:
+                    self.kept.tokens.add(value)
+                else:
+                    self._keep_seeds(value)
+
     def _keep_tokens(self, body: Any) -> None:
         if isinstance(body, dict):
             for key, value in body.items():
@@ -147,7 +163,7 @@ class Server:
         """Every hand every seat held in the finished match, from its replay."""
         reply = self.call("GET", f"/v1/matches/{match_id}/replay")
         assert reply.status == 200, reply.body
-        self.kept.seed(reply.body["seed"])
+        self._keep_seeds(reply.body)
         for played in reply.body["hands"]:
             held = [set(cards) for cards in played["deal"]]
             for held_now in held:
@@ -300,6 +316,8 @@ def test_no_hand_seed_token_or_digest_in_anything_a_server_writes(
             server.keep_replay(match_id)
             kept.refused(server.act(match_id, tokens[0], {"type": "pass"}), "match_not_playing")
         _crafted_match(server)
+        metrics = server.call("GET", "/metrics")
+        assert metrics.status == 200 and isinstance(metrics.body, str)
     finally:
         stop_server(process)
     missing = documented - NOT_SENT - kept.reasons
@@ -307,10 +325,16 @@ def test_no_hand_seed_token_or_digest_in_anything_a_server_writes(
     text = log.read_text()
     leaks = kept.leaks(text)
     assert not leaks, f"the server's output holds {sorted(set(leaks))}"
+    leaks = kept.leaks(metrics.body)
+    assert not leaks, f"the server's metrics hold {sorted(set(leaks))}"
     assert any(len(hand) == 13 for hand in kept.hands)
     if form == "json":
-        for line in text.splitlines():
-            assert isinstance(json.loads(line), dict), line[:200]
+        records = [json.loads(line) for line in text.splitlines()]
+        assert all(isinstance(record, dict) for record in records)
+        levels = {record["level"] for record in records}
+    else:
+        levels = {line.split()[1] for line in text.splitlines()}
+    assert not levels & {"ERROR", "CRITICAL"}, "a refusal is no error: nothing is logged as one"
 
 
 SEED = 5_915_587_277_123_456_789
@@ -334,8 +358,6 @@ def _secrets_of_record() -> Secrets:
     kept.seed(SEED)
     kept.seeds.add(record.engine.deal_seed)
     for mask in record.engine.hands:
-        from tienlen.engine import format_mask
-
         kept.hand(format_mask(mask))
     return kept
 
