@@ -412,6 +412,13 @@ def think(record):
     raise RuntimeError("the bot could not think")
 
 
+def chained(record):
+    try:
+        raise KeyError(f"hands {record.engine.hands} seed {record.seed}")  # a careless message
+    except KeyError as error:
+        raise RuntimeError("the sweep failed") from error
+
+
 class Dropped:
     def __init__(self, record):
         self.record = record
@@ -421,6 +428,9 @@ class Dropped:
 
 
 thread = threading.Thread(target=think, args=(record,), name="thinker")
+thread.start()
+thread.join()
+thread = threading.Thread(target=chained, args=(record,), name="sweeper")
 thread.start()
 thread.join()
 try:
@@ -437,7 +447,8 @@ warnings.warn("careful")
 @pytest.mark.parametrize("form", ["text", "json"])
 def test_what_nothing_caught_is_logged_once_in_the_format_without_the_objects_involved(form: str) -> None:
     """Rule: an exception escaping a thread, a gevent pool's task or a greenlet, and one Python ignores, is one
-    record on ``tienlen.unhandled`` in the configured format (type, where, message), and never the record it held."""
+    record on ``tienlen.unhandled`` in the configured format (type, where, message, the frames), never the record
+    it held nor the message of an exception chained to it."""
     import subprocess
     import sys
 
@@ -459,7 +470,8 @@ def test_what_nothing_caught_is_logged_once_in_the_format_without_the_objects_in
     else:
         assert all(re.match(r"\S+Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \[\d+\] [\w.]+: ", line) for line in lines)
         messages = [line.split(": ", 1)[1] for line in lines if " tienlen.unhandled: unhandled" in line]
-    assert len(messages) == 4, messages
+    assert len(messages) == 5, messages
+    assert sum("in thread sweeper: the sweep failed" in m for m in messages) == 1, messages
     assert sum("in thread thinker: the bot could not think" in m for m in messages) == 1, messages
     assert sum("gevent's hub (a _Worker" in m or "gevent's hub (a ThreadPool" in m for m in messages) == 1, messages
     assert sum("gevent's hub (a Greenlet" in m for m in messages) == 1, messages

@@ -214,21 +214,31 @@ def log_unhandled(
     """Log an exception that nothing caught, once, on ``tienlen.unhandled`` at ERROR.
 
     The line names ``source`` (a thread, gevent's hub), the exception's type,
-    where it was raised and its message (at most :data:`MESSAGE_MOST`
-    characters, on one line); the traceback follows as the formatter writes
-    any (no locals). Nothing here takes a repr of the object that failed.
+    its message (on one line, at most :data:`MESSAGE_MOST` characters) and
+    where it was raised (field ``where``); its traceback follows: the frames
+    (file, line, function, source line) and the same type and message, never
+    a local, an argument or an exception chained to it. Nothing here takes a
+    repr of the object that failed.
     """
+    if not unhandled_log.isEnabledFor(logging.ERROR):
+        return
     message = " ".join(str(error).split()) if error is not None else ""
     if len(message) > MESSAGE_MOST:
         message = message[:MESSAGE_MOST] + "..."
-    unhandled_log.error(
+    frames = traceback.format_list(traceback.extract_tb(tb)) if tb is not None else []
+    trace = "".join(["Traceback (most recent call last):\n", *frames, f"{kind.__name__}: {message}"])
+    record = unhandled_log.makeRecord(
+        unhandled_log.name,
+        logging.ERROR,
+        "(unhandled)",
+        0,
         "unhandled %s in %s: %s",
-        kind.__name__,
-        source,
-        message,
+        (kind.__name__, source, message),
+        None,
         extra={FIELDS: {"where": _where(tb)}},
-        exc_info=(kind, error, tb) if error is not None else None,
+        sinfo=trace,
     )
+    unhandled_log.handle(record)
 
 
 def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
