@@ -476,3 +476,32 @@ def test_what_nothing_caught_is_logged_once_in_the_format_without_the_objects_in
     assert sum("gevent's hub (a _Worker" in m or "gevent's hub (a ThreadPool" in m for m in messages) == 1, messages
     assert sum("gevent's hub (a Greenlet" in m for m in messages) == 1, messages
     assert sum("Dropped" in m and "dropped" in m for m in messages) == 1, messages
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_request_that_fails_is_logged_once_without_what_its_exceptions_held(
+    form: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rule: a bug in a request answers 500 internal_error and logs one record on ``tienlen.unhandled`` naming the
+    request's route, the type and where, and never the message of an exception chained to it (here: hands, seed)."""
+    from tienlen.api import create_app
+
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_LOG_FORMAT": form, "TIENLEN_LOG_LEVEL": "DEBUG"})
+
+    def careless() -> str:
+        record = _record()
+        try:
+            raise KeyError(f"{record.engine.hands} {record.seed} {record.seats[0].token_sha256}")
+        except KeyError as error:
+            raise RuntimeError("could not answer") from error
+
+    app.add_url_rule("/v1/careless", view_func=careless)
+    answer = app.test_client().get("/v1/careless")
+    assert answer.status_code == 500 and answer.get_json()["reason"] == "internal_error"
+    output = capsys.readouterr()
+    text = output.out + output.err
+    assert not _secrets_of_record().leaks(text), text
+    heads = [line for line in text.splitlines() if "unhandled RuntimeError in GET /v1/careless" in line]
+    assert len(heads) == 1, text
+    if form == "json":
+        assert all(isinstance(json.loads(line), dict) for line in text.splitlines())
