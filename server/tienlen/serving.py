@@ -108,6 +108,9 @@ class TienLenApplication(BaseApplication):  # type: ignore[misc]  # gunicorn is 
 def _post_worker_init(worker: Any) -> None:
     """gunicorn hook, in each worker: freeze startup objects, start the sweeper, ignore SIGINT, end waits on SIGTERM.
 
+    What nothing caught in the worker, gevent's hub's errors included, goes to the log
+    (:func:`~tienlen.logs.route_unhandled`).
+
     On Ctrl-C the terminal signals the whole process group, and the master then
     sends SIGQUIT to every worker.  A gthread worker that handles both re-enters
     its quit handler inside ``ThreadPoolExecutor.shutdown`` and deadlocks on the
