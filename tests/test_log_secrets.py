@@ -8,25 +8,18 @@ point (a deal from each replay, less the cards played since, and every hand a
 seat's view showed), written as cards (``3S``), as a mask in decimal or in
 hex; for every seed (the match's and the one the engine draws from it); for
 every token and every token's SHA-256 digest; so are its metrics. With JSON
-every line is one object.
-
-Also: the repr of everything that holds a hand, a seed, a token or a digest
-shows none of them; and what nothing caught (a thread's exception, a gevent
-pool's task's, a greenlet's, one Python ignores) is logged once, in the
-configured format, without the objects it involved.
+every line is one object, and nothing is logged at ERROR (a refusal is no
+error). The reprs and what nothing caught: tests/test_log_unhandled.py.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import re
 import secrets
 import urllib.error
 import urllib.request
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,65 +27,15 @@ import pytest
 from tienlen_client.botkit import lowest_play
 
 from tests.support.http import Reply, call
+from tests.support.leaks import Secrets
 from tests.support.servers import ServerStarter, stop_server
-from tienlen.engine import cards_mask, format_mask
+from tienlen.engine import cards_mask
 from tienlen.local_redis import LocalRedis, free_port
 
 # Refusals no client request can cause on a healthy server with its limits off.
 NOT_SENT = {"store_unavailable", "outcome_unknown", "rate_limited"}
-CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[SCDH](?![0-9A-Za-z])")
-LEAST_MASK = 2**32  # a smaller mask (a few low cards) could be any number in a line: checked as cards only
-LEAST_CARDS = 3  # a hand of fewer cards is checked as a mask only
-
 # A table whose first hand reaches every refusal of the rules: seat 2 passes, then may come back only to bomb a 2.
 CRAFTED_DEAL = [["3S", "6S", "9C", "JS"], ["5S", "2H", "KD"], ["7C", "7D", "7H", "7S", "9S"], ["3C", "4S"]]
-
-
-@dataclass
-class Secrets:
-    """What must never be written: hands (as card sets), seeds and tokens, collected as the test plays."""
-
-    hands: list[frozenset[str]] = field(default_factory=list)
-    seeds: set[int] = field(default_factory=set)
-    tokens: set[str] = field(default_factory=set)
-    reasons: set[str] = field(default_factory=set)
-
-    def hand(self, cards: Iterable[str]) -> None:
-        """A hand a seat held at some point."""
-        held = frozenset(cards)
-        if held:
-            self.hands.append(held)
-
-    def seed(self, seed: int) -> None:
-        """A match's seed and the deal seed the engine draws from it."""
-        self.seeds |= {seed, random.Random(seed).getrandbits(63)}
-
-    def refused(self, reply: Reply, reason: str) -> None:
-        """A refusal that had to give ``reason``."""
-        assert reply.reason == reason, (reason, reply.status, reply.body)
-        self.reasons.add(reason)
-
-    def leaks(self, text: str) -> list[str]:
-        """Every secret found in ``text``, described (not spelt out: the failure message is a log too)."""
-        found: list[str] = []
-        lowered = text.lower()
-        for token in self.tokens:
-            digest = hashlib.sha256(token.encode()).hexdigest()
-            if token in text:
-                found.append(f"a token ({token[:4]}...)")
-            if digest in lowered:
-                found.append(f"a token digest ({digest[:6]}...)")
-        for seed in self.seeds:
-            if re.search(rf"(?<!\d){seed}(?!\d)", text) or f"{seed:x}" in lowered:
-                found.append(f"a seed ({str(seed)[:4]}...)")
-        named = [set(CARD.findall(line)) for line in text.splitlines()]
-        for hand in set(self.hands):
-            mask = cards_mask(sorted(hand))
-            if mask >= LEAST_MASK and (re.search(rf"(?<!\d){mask}(?!\d)", text) or f"{mask:x}" in lowered):
-                found.append(f"a hand of {len(hand)} cards as a mask")
-            if len(hand) >= LEAST_CARDS and any(hand <= cards for cards in named):
-                found.append(f"a hand of {len(hand)} cards as cards")
-        return found
 
 
 class Server:
@@ -335,173 +278,3 @@ def test_no_hand_seed_token_or_digest_in_anything_a_server_writes(
     else:
         levels = {line.split()[1] for line in text.splitlines()}
     assert not levels & {"ERROR", "CRITICAL"}, "a refusal is no error: nothing is logged as one"
-
-
-SEED = 5_915_587_277_123_456_789
-TOKEN = "Zq3-secret-token-of-seat-zero-xyz"
-
-
-def _record() -> Any:
-    """A dealt match against a bot: seed, hands, a seat token's digest."""
-    from tienlen.engine import Match, resolve_rules
-    from tienlen.store.records import MatchRecord, SeatRecord, token_digest
-
-    rules = resolve_rules({"preset": "standard", "players": 2})
-    engine, _ = Match.new(rules, random.Random(SEED))
-    seats = [SeatRecord("Ann", token_sha256=token_digest(TOKEN), kept=["kept"]), SeatRecord("Bo", bot="easy")]
-    return MatchRecord("m" * 20, 3, seats, rules, seed=SEED, engine=engine)
-
-
-def _secrets_of_record() -> Secrets:
-    record = _record()
-    kept = Secrets(tokens={TOKEN})
-    kept.seed(SEED)
-    kept.seeds.add(record.engine.deal_seed)
-    for mask in record.engine.hands:
-        kept.hand(format_mask(mask))
-    return kept
-
-
-def _reprs() -> list[tuple[str, Any]]:
-    """Every object that holds a hand, a seed, a token or its digest, built around one record."""
-    from tienlen.engine.views import seat_view
-    from tienlen.service.accounts import Account, IssuedToken, Registered, Session
-    from tienlen.service.states import SeatToken, seat_state
-    from tienlen.store.accounts import AccountRecord, TokenRecord
-    from tienlen.store.records import token_digest
-
-    record = _record()
-    engine = record.engine
-    return [
-        ("MatchRecord", record),
-        ("SeatRecord", record.seats[0]),
-        ("Match", engine),
-        ("SeatView", seat_view(engine, 0)),
-        ("SeatState", seat_state(record, 0)),
-        ("SeatToken", SeatToken(0, TOKEN, record.match_id)),
-        ("Session", Session(TOKEN, 1.0)),
-        ("Registered", Registered(Account("Ann", "human", 1.0), TOKEN, 2.0)),
-        ("IssuedToken", IssuedToken("t1", "bot", ("play",), 1.0, TOKEN)),
-        ("AccountRecord", AccountRecord("a1", "Ann", "human", 1.0, f"$argon2id${token_digest(TOKEN)}")),
-        ("TokenRecord", TokenRecord("t1", "bot", ("play",), 1.0, token_digest(TOKEN))),
-    ]
-
-
-@pytest.mark.parametrize(("name", "index"), [(name, i) for i, (name, _) in enumerate(_reprs())])
-def test_a_repr_names_no_hand_seed_token_or_digest(name: str, index: int) -> None:
-    """Rule (defence in depth): the repr of what holds hands, seeds, tokens or digests shows none of them."""
-    shown = repr(_reprs()[index][1]) + str(_reprs()[index][1])
-    leaks = _secrets_of_record().leaks(shown)
-    assert not leaks, f"{name}'s repr holds {leaks}"
-
-
-_FAILING_EVERYWHERE = """
-import functools, gc, logging.config, random, sys, threading, warnings
-import gevent
-from gevent.threadpool import ThreadPool
-from tests.test_log_secrets import _record
-from tienlen.logs import logging_config, route_unhandled
-from tienlen.settings import Settings
-
-logging.config.dictConfig(logging_config(Settings(log_format=sys.argv[1], log_level="DEBUG")))
-route_unhandled()
-record = _record()
-
-
-def think(record):
-    raise RuntimeError("the bot could not think")
-
-
-def chained(record):
-    try:
-        raise KeyError(f"hands {record.engine.hands} seed {record.seed}")  # a careless message
-    except KeyError as error:
-        raise RuntimeError("the sweep failed") from error
-
-
-class Dropped:
-    def __init__(self, record):
-        self.record = record
-
-    def __del__(self):
-        raise RuntimeError("dropped")
-
-
-thread = threading.Thread(target=think, args=(record,), name="thinker")
-thread.start()
-thread.join()
-thread = threading.Thread(target=chained, args=(record,), name="sweeper")
-thread.start()
-thread.join()
-try:
-    ThreadPool(1).apply(functools.partial(think, record))
-except RuntimeError:
-    pass
-gevent.spawn(think, record).join()
-Dropped(record)
-gc.collect()
-warnings.warn("careful")
-"""
-
-
-@pytest.mark.parametrize("form", ["text", "json"])
-def test_what_nothing_caught_is_logged_once_in_the_format_without_the_objects_involved(form: str) -> None:
-    """Rule: an exception escaping a thread, a gevent pool's task or a greenlet, and one Python ignores, is one
-    record on ``tienlen.unhandled`` in the configured format (type, where, message, the frames), never the record
-    it held nor the message of an exception chained to it."""
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-c", _FAILING_EVERYWHERE, form], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    output = result.stdout + result.stderr
-    leaks = _secrets_of_record().leaks(output)
-    assert not leaks, f"the output holds {leaks}"
-    assert "MatchRecord(" not in output.replace("MatchRecord(match_id=", "")
-    lines = output.splitlines()
-    if form == "json":
-        records = [json.loads(line) for line in lines]
-        heads = [r for r in records if r["logger"] == "tienlen.unhandled"]
-        assert all("where" in r and "traceback" in r for r in heads)
-        messages = [r["message"] for r in heads]
-        assert any(r["logger"] == "py.warnings" and "careful" in r["message"] for r in records)
-    else:
-        assert all(re.match(r"\S+Z (DEBUG|INFO|WARNING|ERROR|CRITICAL) \[\d+\] [\w.]+: ", line) for line in lines)
-        messages = [line.split(": ", 1)[1] for line in lines if " tienlen.unhandled: unhandled" in line]
-    assert len(messages) == 5, messages
-    assert sum("in thread sweeper: the sweep failed" in m for m in messages) == 1, messages
-    assert sum("in thread thinker: the bot could not think" in m for m in messages) == 1, messages
-    assert sum("gevent's hub (a _Worker" in m or "gevent's hub (a ThreadPool" in m for m in messages) == 1, messages
-    assert sum("gevent's hub (a Greenlet" in m for m in messages) == 1, messages
-    assert sum("Dropped" in m and "dropped" in m for m in messages) == 1, messages
-
-
-@pytest.mark.parametrize("form", ["text", "json"])
-def test_a_request_that_fails_is_logged_once_without_what_its_exceptions_held(
-    form: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Rule: a bug in a request answers 500 internal_error and logs one record on ``tienlen.unhandled`` naming the
-    request's route, the type and where, and never the message of an exception chained to it (here: hands, seed)."""
-    from tienlen.api import create_app
-
-    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_LOG_FORMAT": form, "TIENLEN_LOG_LEVEL": "DEBUG"})
-
-    def careless() -> str:
-        record = _record()
-        try:
-            raise KeyError(f"{record.engine.hands} {record.seed} {record.seats[0].token_sha256}")
-        except KeyError as error:
-            raise RuntimeError("could not answer") from error
-
-    app.add_url_rule("/v1/careless", view_func=careless)
-    answer = app.test_client().get("/v1/careless")
-    assert answer.status_code == 500 and answer.get_json()["reason"] == "internal_error"
-    output = capsys.readouterr()
-    text = output.out + output.err
-    assert not _secrets_of_record().leaks(text), text
-    heads = [line for line in text.splitlines() if "unhandled RuntimeError in GET /v1/careless" in line]
-    assert len(heads) == 1, text
-    if form == "json":
-        assert all(isinstance(json.loads(line), dict) for line in text.splitlines())
