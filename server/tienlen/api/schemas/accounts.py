@@ -28,7 +28,7 @@ def _name() -> fields.String:
         required=True,
         validate=_account_name,
         metadata={
-            "description": "3 to 20 of `A-Z a-z 0-9 _ -`, unique ignoring case",
+            "description": "3 to 20 of `A-Z a-z 0-9 _ -` (the whole name), unique ignoring case and width",
             "pattern": "^[A-Za-z0-9_-]{3,20}$",
         },
     )
