@@ -17,14 +17,27 @@ Records go to standard error. ``tienlen serve`` gives gunicorn
 (gunicorn's own lines from ``gunicorn.error`` too, at WARNING and above) and
 every library write this format; :func:`install` gives the ``tienlen``
 loggers of a process that only builds the app (tests, benchmarks) the same.
+
+What nothing caught goes through the same log (:func:`route_unhandled`):
+an exception that ends a thread, one that gevent's hub would print (a
+greenlet's, a thinking thread's), one Python can only ignore (in ``__del__``)
+and a warning each make one record on ``tienlen.unhandled`` (or
+``py.warnings``), in the configured format: the exception's type, where it
+was raised and its message, then its traceback. No line is written for them
+straight to standard error, and none holds a repr of the objects involved
+(gevent would print the failed task with its arguments: a match's record,
+hands and all), nor any frame's locals.
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 import time
+import traceback
 from collections.abc import Mapping
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from . import wire
@@ -33,13 +46,24 @@ from .settings import Settings
 if TYPE_CHECKING:
     from flask import Flask, Response
 
-__all__ = ["FIELDS", "LineFormatter", "StderrHandler", "install", "install_logs", "logging_config"]
+__all__ = [
+    "FIELDS",
+    "LineFormatter",
+    "StderrHandler",
+    "install",
+    "install_logs",
+    "log_unhandled",
+    "logging_config",
+    "route_unhandled",
+]
 
 FIELDS = "tienlen_fields"  # the record attribute (``extra={FIELDS: {...}}``) holding a line's own fields
 ROOT = "tienlen"  # the server's loggers, the Flask app's included (it is named tienlen)
 GUNICORN_LEAST_LEVEL = logging.WARNING  # gunicorn's start-up chatter (booting workers) stays out below it
 
 requests_log = logging.getLogger("tienlen.requests")
+unhandled_log = logging.getLogger("tienlen.unhandled")
+MESSAGE_MOST = 300  # characters of an unhandled exception's message written in its line
 
 
 _seconds: tuple[int, str] = (-1, "")  # the last whole second written, and its text (most lines share it)
@@ -173,3 +197,89 @@ def install_logs(app: Flask, settings: Settings) -> None:
         }
         requests_log.info("request", extra={FIELDS: fields})
         return response
+
+
+def _where(tb: TracebackType | None) -> str:
+    """Where an exception was raised: ``file:line in function`` of its innermost frame (``-`` when unknown)."""
+    frames = traceback.extract_tb(tb) if tb is not None else []
+    if not frames:
+        return "-"
+    last = frames[-1]
+    return f"{last.filename}:{last.lineno} in {last.name}"
+
+
+def log_unhandled(
+    source: str, kind: type[BaseException], error: BaseException | None, tb: TracebackType | None
+) -> None:
+    """Log an exception that nothing caught, once, on ``tienlen.unhandled`` at ERROR.
+
+    The line names ``source`` (a thread, gevent's hub), the exception's type,
+    its message (on one line, at most :data:`MESSAGE_MOST` characters) and
+    where it was raised (field ``where``); its traceback follows: the frames
+    (file, line, function, source line) and the same type and message, never
+    a local, an argument or an exception chained to it. Nothing here takes a
+    repr of the object that failed.
+    """
+    if not unhandled_log.isEnabledFor(logging.ERROR):
+        return
+    message = " ".join(str(error).split()) if error is not None else ""
+    if len(message) > MESSAGE_MOST:
+        message = message[:MESSAGE_MOST] + "..."
+    frames = traceback.format_list(traceback.extract_tb(tb)) if tb is not None else []
+    trace = "".join(["Traceback (most recent call last):\n", *frames, f"{kind.__name__}: {message}"])
+    record = unhandled_log.makeRecord(
+        unhandled_log.name,
+        logging.ERROR,
+        "(unhandled)",
+        0,
+        "unhandled %s in %s: %s",
+        (kind.__name__, source, message),
+        None,
+        extra={FIELDS: {"where": _where(tb)}},
+        sinfo=trace,
+    )
+    unhandled_log.handle(record)
+
+
+def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
+    if issubclass(args.exc_type, SystemExit):
+        return
+    name = args.thread.name if args.thread is not None else "a thread"
+    log_unhandled(f"thread {name}", args.exc_type, args.exc_value, args.exc_traceback)
+
+
+def _excepthook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+    log_unhandled("the main thread", kind, error, tb)
+
+
+def _unraisablehook(args: Any) -> None:
+    what = args.object
+    name = getattr(what, "__qualname__", None) if callable(what) else None  # a function's name is code, not data
+    source = f"{args.err_msg or 'Exception ignored in'} {name or 'a ' + type(what).__name__}"
+    log_unhandled(source, args.exc_type, args.exc_value, args.exc_traceback)
+
+
+def _hub_print_exception(hub: Any, context: Any, kind: Any, error: Any, tb: Any) -> None:
+    """gevent's ``Hub.print_exception``, through the log: the context is named by its type, never by its repr."""
+    if not isinstance(error, BaseException):
+        error = None
+    if not (isinstance(kind, type) and issubclass(kind, BaseException)):
+        kind = type(error) if error is not None else Exception
+    if isinstance(context, tuple) and context:  # a thread pool's (worker, task): named by the worker's type
+        context = context[0]
+    what = "gevent's hub" if context is None else f"gevent's hub (a {type(context).__name__})"
+    log_unhandled(what, kind, error, tb)
+
+
+def route_unhandled() -> None:
+    """Send what nothing caught to the log: threads' and the main thread's exceptions, ignored ones, warnings, and
+    gevent's hub's errors (when gevent is loaded); see the module's documentation. Called again, it does the same.
+    """
+    threading.excepthook = _thread_excepthook
+    sys.excepthook = _excepthook
+    sys.unraisablehook = _unraisablehook
+    logging.captureWarnings(True)
+    if "gevent.hub" in sys.modules:
+        from gevent.hub import Hub
+
+        Hub.print_exception = _hub_print_exception

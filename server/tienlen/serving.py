@@ -39,7 +39,7 @@ from gunicorn.glogging import Logger as GunicornLogger
 
 from .cli import BAD_SETTING_STATUS
 from .local_redis import DataDirError, DataDirInUseError, LocalRedis
-from .logs import logging_config
+from .logs import logging_config, route_unhandled
 from .settings import Settings, SettingsError, misspelt
 
 if TYPE_CHECKING:
@@ -108,6 +108,9 @@ class TienLenApplication(BaseApplication):  # type: ignore[misc]  # gunicorn is 
 def _post_worker_init(worker: Any) -> None:
     """gunicorn hook, in each worker: freeze startup objects, start the sweeper, ignore SIGINT, end waits on SIGTERM.
 
+    What nothing caught in the worker, gevent's hub's errors included, goes to the log
+    (:func:`~tienlen.logs.route_unhandled`).
+
     On Ctrl-C the terminal signals the whole process group, and the master then
     sends SIGQUIT to every worker.  A gthread worker that handles both re-enters
     its quit handler inside ``ThreadPoolExecutor.shutdown`` and deadlocks on the
@@ -122,6 +125,7 @@ def _post_worker_init(worker: Any) -> None:
     from .http_workers import answer_refusals_as_json  # here: the master must not load the app's modules
 
     answer_refusals_as_json()
+    route_unhandled()  # gevent's hub now exists: its errors go to the log too
     # The app, its modules and tables live as long as the worker: kept out of the garbage collector's
     # full passes, which then scan only what requests made (a full pass over them took ~50 ms, a stall
     # for every waiting client of the worker).
@@ -309,6 +313,7 @@ def serve(config: ServeConfig) -> int:
         return _refuse(refused, REFUSED_STATUS)
     log_config = logging_config(settings)
     logging.config.dictConfig(log_config)
+    route_unhandled()  # the workers inherit it; each routes its gevent hub once gevent is loaded
     _lean_log_records()
     log = logging.getLogger("tienlen.serve")
     for name, meant in misspelt(os.environ):

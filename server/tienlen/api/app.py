@@ -15,7 +15,7 @@ from werkzeug.routing import RequestRedirect
 
 from .. import wire
 from ..engine import IllegalActionError
-from ..logs import install_logs
+from ..logs import install_logs, log_unhandled
 from ..service import MatchService, ServiceError
 from ..service.accounts import AccountService
 from ..service.base import Offload
@@ -318,7 +318,8 @@ def _install_error_handlers(app: Flask, api: TienLenApi, breaker: Breaker) -> No
         return body, status, {"Retry-After": str(RETRY_WAIT_S)}
 
     def unexpected(error: Exception) -> tuple[dict[str, Any], int, dict[str, str]]:
-        app.logger.exception("unhandled error", exc_info=error)
+        rule = request.url_rule.rule if request.url_rule is not None else request.path
+        log_unhandled(f"{request.method} {rule}", type(error), error, error.__traceback__)  # frames, never locals
         return api.handle_http_exception(InternalServerError())
 
     app.register_error_handler(ServiceError, refused)

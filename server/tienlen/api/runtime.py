@@ -42,8 +42,31 @@ def gevent_patched() -> bool:
     return bool(monkey.is_module_patched("socket"))
 
 
+class _Raised:
+    """What a thinking thread's work raised, carried back to the greenlet that waits for it."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _caught(work: Callable[[], T]) -> T | _Raised:
+    """``work``'s value, or what it raised (as :class:`_Raised`): nothing escapes the thinking thread."""
+    try:
+        return work()
+    except Exception as error:
+        return _Raised(error)
+
+
 def gevent_offload(work: Callable[[], T]) -> Any:
-    """Run ``work`` in one of this process's thinking threads; the calling greenlet waits, the others run."""
+    """Run ``work`` in one of this process's thinking threads; the calling greenlet waits, the others run.
+
+    What ``work`` raises (a refused play above all) is raised again in the
+    calling greenlet, as if it ran there. It never escapes the thread: gevent's
+    hub would print it with the task (``work`` and every argument it holds,
+    a match's record with every hand among them) on standard error.
+    """
     from gevent.threadpool import ThreadPool
 
     pid = os.getpid()
@@ -52,7 +75,10 @@ def gevent_offload(work: Callable[[], T]) -> Any:
         with _pools_lock:
             pool = _pools.setdefault(pid, ThreadPool(THINKING_THREADS))
             sys.setswitchinterval(min(sys.getswitchinterval(), THINKING_SWITCH_INTERVAL_S))
-    return pool.apply(work)
+    done = pool.apply(_caught, (work,))
+    if isinstance(done, _Raised):
+        raise done.error
+    return done
 
 
 def gevent_settle(max_s: float) -> None:

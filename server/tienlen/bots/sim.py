@@ -21,7 +21,7 @@ from .policy import classify_cached, policy_answer, policy_lead
 class SimHand:
     """The state of one hand: every seat's cards, the table, locks and places."""
 
-    hands: list[int]
+    hands: list[int] = field(repr=False)  # never in a repr: a repr may end up in a log
     turn: int
     table: Combination | None
     table_seat: int | None

@@ -117,6 +117,11 @@ class Match:
         match = cls(rules=rules, deal_seed=rng.getrandbits(63), scores=[0] * rules.players)
         return match, match._start_hand(masks)
 
+    def __repr__(self) -> str:
+        """The match's public counts only: never a hand nor the deal seed (a repr may end up in a log)."""
+        left = [hand.bit_count() for hand in self.hands]
+        return f"Match(hand_number={self.hand_number}, turn={self.turn}, cards_left={left})"
+
     # ----- queries --------------------------------------------------------------
 
     @property

@@ -7,7 +7,7 @@ view is also everything a bot may read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import FULL_DECK
 from .combos import Combination
@@ -68,7 +68,7 @@ class SeatView:
 
     public: PublicView
     seat: int
-    hand: int
+    hand: int = field(repr=False)  # never in a repr: a repr may end up in a log
     start_card: int | None = None
 
     @property

@@ -15,9 +15,11 @@ take a name others knew.
 from __future__ import annotations
 
 import math
+import re
 import secrets
 import time
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -27,7 +29,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from ..bots import LEVELS
 from ..settings import DEFAULT_MAX_TOKENS
 from ..store import new_token, token_digest
-from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, name_digest
+from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, fold_name, name_digest
 from .errors import (
     InvalidCredentials,
     InvalidRequest,
@@ -38,6 +40,7 @@ from .errors import (
     TokenNotFound,
     TooManyTokens,
 )
+from .kept import DELETED_NAME
 
 if TYPE_CHECKING:
     from .history import HistoryService
@@ -45,7 +48,18 @@ if TYPE_CHECKING:
 SCOPES = ("play", "account")  # play: sit and act for the account's seats; account: manage the account
 SESSION_SCOPES = SCOPES
 ACCOUNT_KINDS = ("human", "bot")
-RESERVED_NAMES = frozenset(level.lower() for level in LEVELS)  # the house bots' names
+ACCOUNT_NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")  # matched whole (fullmatch): no trailing newline slips through
+ACCOUNT_NAME_RULE = "3 to 20 letters, digits, '_' or '-'"
+
+
+def bare_name(name: str) -> str:
+    """``name`` folded (:func:`~tienlen.store.accounts.fold_name`) without any space, control, format (zero-width,
+    bidi) or separator character: the form a reserved name is recognised in."""
+    return "".join(char for char in fold_name(name) if unicodedata.category(char)[0] not in "CZ")
+
+
+# The house bots' names and the name a deleted account's seats take, refused in any form (bare_name).
+RESERVED_NAMES = frozenset(bare_name(name) for name in (*LEVELS, DELETED_NAME))
 FAILURE_WINDOW_S = 15 * 60
 MAX_NAME_FAILURES = 10  # failed logins for one name in the window
 MAX_ADDRESS_FAILURES = 30  # failed logins from one client address in the window
@@ -77,7 +91,7 @@ class Account:
 class Session:
     """A session token (shown once) and when it stops working."""
 
-    token: str
+    token: str = field(repr=False)  # never in a repr: a repr may end up in a log
     expires_at: float
 
 
@@ -86,7 +100,7 @@ class Registered:
     """A new account and its first session."""
 
     account: Account
-    token: str
+    token: str = field(repr=False)
     expires_at: float
 
 
@@ -104,7 +118,7 @@ class PersonalToken:
 class IssuedToken(PersonalToken):
     """A new personal token with its secret, shown this once."""
 
-    token: str
+    token: str = field(repr=False)
 
 
 def grant_of(store: AccountStore, token: str | None) -> tuple[Grant, AccountRecord]:
@@ -152,12 +166,19 @@ class AccountService:
     # ----- accounts and sessions -----------------------------------------------------------
 
     def register(self, name: str, password: str, kind: str) -> Registered:
-        """A new account named ``name`` (unique ignoring case; never a house bot's name) and its first session."""
-        if name.lower() in RESERVED_NAMES:
-            raise NameTaken(f"{name!r} is the name of a house bot", errors={"name": ["reserved"]})
+        """A new account named ``name`` and its first session.
+
+        The name is never one of :data:`RESERVED_NAMES` in any form (:func:`bare_name`; :class:`NameTaken`),
+        matches :data:`ACCOUNT_NAME` whole (:class:`InvalidRequest`) and is unique once folded (case, width:
+        :func:`~tienlen.store.accounts.fold_name`; :class:`NameTaken`).
+        """
+        if bare_name(name) in RESERVED_NAMES:
+            raise NameTaken(f"{name!r} is reserved: a house bot's or a deleted seat's", errors={"name": ["reserved"]})
+        if not ACCOUNT_NAME.fullmatch(name):
+            raise InvalidRequest(f"a name is {ACCOUNT_NAME_RULE}", errors={"name": [ACCOUNT_NAME_RULE]})
         record = AccountRecord(secrets.token_hex(10), name, kind, time.time(), _HASHER.hash(password))
         if not self.store.create(record):
-            raise NameTaken(f"the name {name!r} is taken (names are unique ignoring case)")
+            raise NameTaken(f"the name {name!r} is taken (names are unique ignoring case and width)")
         session = self._open_session(record)
         return Registered(_account(record), session.token, session.expires_at)
 

@@ -9,7 +9,7 @@ hand other than the asking seat's own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
@@ -79,7 +79,7 @@ class SeatState(MatchState):
     """A match as one seat sees it: the public state, and the seat's own hand and start card (card numbers)."""
 
     seat: int
-    hand: int
+    hand: int = field(repr=False)  # never in a repr: a repr may end up in a log
     start_card: int | None
 
 
@@ -102,7 +102,7 @@ class SeatToken:
     """A seat and its bearer token (in ``match_id``, when the answer names the match)."""
 
     seat: int
-    token: str
+    token: str = field(repr=False)
     match_id: str | None = None
 
 

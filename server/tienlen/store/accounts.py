@@ -3,7 +3,7 @@
 Keys (each account's own share the hash tag ``{acct:<id>}`` so a Redis Cluster
 keeps them on one slot; a name and a token each have a slot of their own):
 
-- ``tl:{name:<digest of the lower-case name>}`` the account id a name belongs to (``-`` once the account is
+- ``tl:{name:<digest of the folded name>}`` the account id a name belongs to (``-`` once the account is
   deleted: the name stays closed, and no key or value still spells it)
 - ``tl:{acct:<id>}:account`` hash: ``name``, ``kind``, ``created_at``, ``password`` (the Argon2id hash)
 - ``tl:{acct:<id>}:tokens`` hash: token id → the personal token's JSON (label, scopes, created, digest)
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .. import wire
@@ -74,13 +75,22 @@ return 1
 """
 
 
+def fold_name(name: str) -> str:
+    """A name as names are compared: NFKC-normalised, then case-folded (``ＡＮＮ``, ``Ann`` and ``ann`` are one).
+
+    For the names an account may take (ASCII letters, digits, ``_``, ``-``) it
+    is the lower-case name, as the index always used: keys made before stay.
+    """
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def name_digest(name: str) -> str:
-    """A name, ignoring case, as a digest: what keys hold in its place (a deleted account's name is spelt nowhere)."""
-    return hashlib.sha256(name.lower().encode()).hexdigest()[:32]
+    """A folded name as a digest: what keys hold in its place (a deleted account's name is spelt nowhere)."""
+    return hashlib.sha256(fold_name(name).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def name_key(name: str) -> str:
-    """The key of a name's index entry (names are unique ignoring case)."""
+    """The key of a name's index entry (names are unique once folded, :func:`fold_name`)."""
     return f"tl:{{name:{name_digest(name)}}}"
 
 
@@ -118,7 +128,7 @@ class AccountRecord:
     name: str
     kind: str
     created_at: float
-    password_hash: str
+    password_hash: str = field(repr=False)  # never in a repr: a repr may end up in a log
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +148,7 @@ class TokenRecord:
     label: str
     scopes: tuple[str, ...]
     created_at: float
-    digest: str
+    digest: str = field(repr=False)
 
 
 class AccountStore(Protocol):

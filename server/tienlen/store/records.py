@@ -61,6 +61,10 @@ class SeatRecord:
     kept: list[str] = field(default_factory=list)
     account: str | None = None
 
+    def __repr__(self) -> str:
+        """The seat without its token's digest or its kept answers (a repr may end up in a log)."""
+        return f"SeatRecord(name={self.name!r}, bot={self.bot!r}, open={self.open}, remote={self.remote})"
+
     @property
     def remote(self) -> bool:
         """A person (or their program) still plays this seat over the API."""
@@ -133,6 +137,10 @@ class MatchRecord:
     room_code: str | None = None
     ended_at: float | None = None
     rated: bool = False
+
+    def __repr__(self) -> str:
+        """The match's id, version and status only: never a hand, the seed, the deal or a token's digest."""
+        return f"MatchRecord(match_id={self.match_id!r}, version={self.version}, status={self.status.value})"
 
     @property
     def bots(self) -> dict[int, str]:

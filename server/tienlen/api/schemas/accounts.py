@@ -5,11 +5,17 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from ...service.accounts import ACCOUNT_KINDS, SCOPES
+from ...service.accounts import ACCOUNT_KINDS, ACCOUNT_NAME, ACCOUNT_NAME_RULE, SCOPES
 from .common import TIME, Time, enum_field
 from .dumping import AnswerSchema
 
-ACCOUNT_NAME = validate.Regexp(r"^[A-Za-z0-9_-]{3,20}$", error="3 to 20 letters, digits, '_' or '-'")
+
+def _account_name(name: str) -> None:
+    """Refuse a name the account name rule does not match whole (``re.match`` with ``$`` let ``"hard\\n"`` in)."""
+    if not ACCOUNT_NAME.fullmatch(name):
+        raise ma.ValidationError(ACCOUNT_NAME_RULE)
+
+
 PASSWORD = validate.Length(min=8, max=128)
 ACCOUNT_TOKEN = (
     "An account's bearer token (a session's or a personal one), shown only here: keep it secret. "
@@ -20,9 +26,9 @@ ACCOUNT_TOKEN = (
 def _name() -> fields.String:
     return fields.String(
         required=True,
-        validate=ACCOUNT_NAME,
+        validate=_account_name,
         metadata={
-            "description": "3 to 20 of `A-Z a-z 0-9 _ -`, unique ignoring case",
+            "description": "3 to 20 of `A-Z a-z 0-9 _ -` (the whole name), unique ignoring case and width",
             "pattern": "^[A-Za-z0-9_-]{3,20}$",
         },
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
@@ -24,7 +26,42 @@ def _unicode_text(value: str) -> None:
         raise ma.ValidationError("must be valid Unicode text (no lone surrogates)") from error
 
 
-NAME_RULES: list[Callable[[Any], Any]] = [validate.Length(min=1, max=40), _unicode_text]
+# Characters a name cannot show: controls (Cc), format characters (Cf: the zero-width ones, the bidi marks,
+# embeddings, overrides and isolates U+200E/F, U+202A-E, U+2066-9), line and paragraph separators (Zl, Zp) and the
+# letters drawn as nothing (the Hangul fillers, the combining grapheme joiner, the Khmer inherent vowels); of the
+# Basic Multilingual Plane, so that the documented pattern is the same in Python and in ECMAScript.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0")
+HIDDEN_CHARACTERS_RULE = "no control, zero-width, bidi or line-separator characters"
+
+
+def _hidden_class() -> str:
+    """The regular expression class (``\\uXXXX`` ranges) of the characters a name cannot show."""
+    hidden = [c for c in range(0x10000) if chr(c) in BLANK_LETTERS or unicodedata.category(chr(c)) in HIDDEN_CATEGORIES]
+    ranges: list[list[int]] = []
+    for code in hidden:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+
+
+class VisibleText:
+    """Refuses a name holding a character it cannot show (see HIDDEN_CATEGORIES); its ``regex`` is documented as the
+    field's ``pattern`` (matched whole here: ``re.match`` with ``$`` would let a trailing newline through)."""
+
+    regex = re.compile(f"^[^{_hidden_class()}]*$")
+
+    def __call__(self, value: str) -> str:
+        """``value``, or :class:`marshmallow.ValidationError` naming its first hidden character."""
+        if self.regex.fullmatch(value) is None:
+            hidden = next((c for c in value if not self.regex.fullmatch(c)), "")
+            raise ma.ValidationError(f"{HIDDEN_CHARACTERS_RULE}: U+{ord(hidden or '?'):04X} is one")
+        return value
+
+
+NAME_RULES: list[Callable[[Any], Any]] = [validate.Length(min=1, max=40), _unicode_text, VisibleText()]
 CARD = fields.String(metadata={"description": "A card in wire notation, e.g. 3S, 10D, QH, 2C", "example": "3S"})
 
 
