@@ -238,7 +238,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tienlen"] = matches_service
     app.extensions["tienlen_history"] = matches_service.history
     app.extensions["tienlen_accounts"] = AccountService(
-        store.accounts(), settings.session_days * 24 * 3600, matches_service.history, settings.max_tokens
+        store.accounts(), settings.session_days * 24 * 3600, matches_service.history, max_tokens=settings.max_tokens
     )
     app.extensions["tienlen_settings"] = settings
     app.extensions["tienlen_inbox"] = InboxService(store, matches_service.history.rated, matches_service.now)

@@ -27,7 +27,6 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
-from ..settings import DEFAULT_MAX_TOKENS
 from ..store import new_token, token_digest
 from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, fold_name, name_digest
 from .errors import (
@@ -156,7 +155,8 @@ class AccountService:
         store: AccountStore,
         session_ttl_s: int,
         history: HistoryService | None = None,
-        max_tokens: int = DEFAULT_MAX_TOKENS,
+        *,
+        max_tokens: int,
     ) -> None:
         self.store = store
         self.session_ttl_s = session_ttl_s
