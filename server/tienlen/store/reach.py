@@ -141,21 +141,23 @@ def access_refusal(options: RedisOptions) -> str | None:
     names the setting to fix and never holds a password.
     """
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
     from redis.sentinel import Sentinel
 
+    once = Retry(NoBackoff(), 0)  # a refusal is not tried again (redis-py's default would, for seconds)
     secrets = [s for s in (parse_url(options.url).get("password"), options.sentinel_password) if s]
     sentinel: Any = Sentinel  # untyped
     if options.sentinels:
         for host, port in options.sentinels:
-            asked = redis.Redis(host=host, port=port, **sentinel_kwargs(options))
+            asked = redis.Redis(host=host, port=port, retry=once, **sentinel_kwargs(options))
             who = f"the sentinel {shown_host(host)}:{port}"
             refused = _refusal(asked, who, "TIENLEN_REDIS_SENTINEL_PASSWORD", secrets)
             if refused is not None:
                 return refused
         try:
-            host, port = sentinel(list(options.sentinels), sentinel_kwargs=sentinel_kwargs(options)).discover_master(
-                options.sentinel_master
-            )
+            asking = sentinel(list(options.sentinels), sentinel_kwargs=sentinel_kwargs(options) | {"retry": once})
+            host, port = asking.discover_master(options.sentinel_master)
         except redis.RedisError:
             return None  # no sentinel answers yet: nothing refused
         where: dict[str, Any] = {"host": host, "port": port}
@@ -164,7 +166,8 @@ def access_refusal(options: RedisOptions) -> str | None:
         if "path" in where:
             where = {"unix_socket_path": where["path"]}
     shown = where.get("unix_socket_path") or f"{shown_host(where['host'])}:{where['port']}"
-    return _refusal(redis.Redis(**where, **node_kwargs(options)), f"Redis at {shown}", "REDIS_URL", secrets)
+    node = redis.Redis(**where, retry=once, **node_kwargs(options))
+    return _refusal(node, f"Redis at {shown}", "REDIS_URL", secrets)
 
 
 def _refusal(client: Any, who: str, setting: str, secrets: list[str]) -> str | None:
@@ -184,7 +187,7 @@ def _refusal(client: Any, who: str, setting: str, secrets: list[str]) -> str | N
             cause = cause.__cause__ or cause.__context__
         if cause is None:
             return None  # not answering: no refusal
-        said = f"TLS with {who} failed ({error}): check TIENLEN_REDIS_TLS_CA, TIENLEN_REDIS_TLS_CERT and _KEY"
+        said = f"TLS with {who} failed ({error}): check TIENLEN_REDIS_TLS_CA, _CERT and _KEY"
     except redis.RedisError:
         return None
     finally:
