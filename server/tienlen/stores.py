@@ -39,7 +39,7 @@ class StoreOptions:
     the sentinels that know where the primary is, what a write waits for (``TIENLEN_DURABILITY``), and the
     sentinels' credentials and TLS files (``access``)."""
 
-    url: str
+    url: str = field(repr=False)  # may hold a password
     cluster: bool
     timeout_s: float
     lifetimes: Lifetimes
