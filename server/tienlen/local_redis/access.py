@@ -16,7 +16,7 @@ from typing import Any
 
 from .tls import TlsFiles
 
-__all__ = ["OPEN", "Access"]
+__all__ = ["OPEN", "Access", "access_args"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,3 +53,13 @@ class Access:
 
 
 OPEN = Access()  # no password, no TLS: the groups' default
+
+
+def access_args(username: str | None, password: str | None) -> list[str]:
+    """``redis-server``'s options for who may come in: ``requirepass``, or one ACL user with every right (the
+    default user off); none without a password."""
+    if password is None:
+        return []
+    if username is None:
+        return ["--requirepass", password]
+    return ["--user", "default", "off", "--user", username, "on", f">{password}", "~*", "&*", "+@all"]

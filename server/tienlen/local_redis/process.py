@@ -17,12 +17,13 @@ from types import TracebackType
 from typing import IO, Any, Self
 from urllib.parse import quote
 
+from .access import access_args
 from .binary import find_redis_server
 from .child import pdeathsig_preexec
 from .lock import DataDirError, DataDirLock
 from .ports import free_port
 from .resp import send_command
-from .tls import TlsFiles
+from .tls import TlsFiles, client_context, client_ssl_kwargs, tls_server_args
 
 __all__ = ["LocalRedis", "ServerGroup", "pdeathsig_preexec"]
 
@@ -172,10 +173,7 @@ class LocalRedis:
         found: dict[str, Any] = {}
         if self.password is not None:
             found |= {"username": self.username, "password": self.password}
-        if self.tls is not None:
-            found |= {"ssl": True, "ssl_ca_certs": str(self.tls.ca)}
-            found |= {"ssl_certfile": str(self.tls.client_cert), "ssl_keyfile": str(self.tls.client_key)}
-        return found
+        return found | ({} if self.tls is None else client_ssl_kwargs(self.tls))
 
     def client(self, **kwargs: Any) -> Any:
         """A redis-py client of this server (credentials and TLS as :meth:`client_kwargs`), untyped."""
@@ -311,12 +309,7 @@ class LocalRedis:
 
     def _send(self, *parts: str, timeout: float) -> bytes:
         """One command to this server over a socket of its own (after ``AUTH``, over TLS as it asks)."""
-        context = None
-        if self.tls is not None:
-            import ssl  # here: see client()
-
-            context = ssl.create_default_context(cafile=str(self.tls.ca))
-            context.load_cert_chain(str(self.tls.client_cert), str(self.tls.client_key))
+        context = None if self.tls is None else client_context(self.tls)
         return send_command(self.host_for_clients, self.port, *parts, timeout=timeout, auth=self.auth, tls=context)
 
     @property
@@ -355,7 +348,7 @@ class LocalRedis:
         return [
             self.executable or "redis-server",
             *([] if self.config_file is None else [str(self.config_file)]),
-            *self._listening(),
+            *(["--port", str(self.port)] if self.tls is None else tls_server_args(self.tls, self.port)),
             "--bind",
             self.host,
             "--dir",
@@ -370,28 +363,9 @@ class LocalRedis:
             "no",
             "--logfile",
             str(self.log_path),
-            *self._access_args(),
+            *access_args(self.username, self.password),
             *self.extra_args,
         ]
-
-    def _listening(self) -> list[str]:
-        """Where the server listens: :attr:`port`, with TLS only when :attr:`tls` (no plain port then)."""
-        if self.tls is None:
-            return ["--port", str(self.port)]
-        files = self.tls
-        return [
-            "--port", "0", "--tls-port", str(self.port),
-            "--tls-cert-file", str(files.cert), "--tls-key-file", str(files.key), "--tls-ca-cert-file", str(files.ca),
-            "--tls-auth-clients", "yes", "--tls-replication", "yes", "--tls-cluster", "yes",
-        ]  # fmt: skip
-
-    def _access_args(self) -> list[str]:
-        """Who may come in: ``requirepass``, or one ACL user (the default user off); nothing without a password."""
-        if self.password is None:
-            return []
-        if self.username is None:
-            return ["--requirepass", self.password]
-        return ["--user", "default", "off", "--user", self.username, "on", f">{self.password}", "~*", "&*", "+@all"]
 
     def _spawn_and_wait(self) -> None:
         """Start the child and wait until it is ready; on any failure leave nothing running."""

@@ -16,8 +16,16 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["TlsFiles", "make_tls_files", "tls_supported"]
+__all__ = [
+    "TlsFiles",
+    "client_context",
+    "client_ssl_kwargs",
+    "make_tls_files",
+    "tls_server_args",
+    "tls_supported",
+]
 
 _DAYS = "2"  # the certificates outlive any test run, not much more
 _NEW_KEY = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")  # fast to make, unencrypted
@@ -81,3 +89,33 @@ def tls_supported(executable: str) -> bool:
         return b"SSL_CTX_new" in Path(executable).read_bytes()
     except OSError:
         return False
+
+
+def tls_server_args(files: TlsFiles, port: int) -> list[str]:
+    """``redis-server``'s options to serve TLS only, on ``port`` (no plain port), with ``files``: clients must
+    show a certificate the CA signed; replication and a cluster's bus use TLS too."""
+    return [
+        "--port", "0", "--tls-port", str(port),
+        "--tls-cert-file", str(files.cert), "--tls-key-file", str(files.key), "--tls-ca-cert-file", str(files.ca),
+        "--tls-auth-clients", "yes", "--tls-replication", "yes", "--tls-cluster", "yes",
+    ]  # fmt: skip
+
+
+def client_ssl_kwargs(files: TlsFiles) -> dict[str, Any]:
+    """redis-py's keyword arguments for a TLS client of a server of ``files``: the CA and the client's
+    certificate."""
+    return {
+        "ssl": True,
+        "ssl_ca_certs": str(files.ca),
+        "ssl_certfile": str(files.client_cert),
+        "ssl_keyfile": str(files.client_key),
+    }
+
+
+def client_context(files: TlsFiles) -> Any:
+    """An :class:`ssl.SSLContext` of a client of a server of ``files`` (:mod:`ssl` imported only now)."""
+    import ssl
+
+    context = ssl.create_default_context(cafile=str(files.ca))
+    context.load_cert_chain(str(files.client_cert), str(files.client_key))
+    return context
