@@ -37,6 +37,11 @@ BAD = [
         "redis://:hunter2@/0",
         "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not 'redis://:***@/0'",
     ),  # the password masked
+    (
+        "REDIS_URL",
+        "redis://:hunter/2@db:6379/0",
+        "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not 'redis://:***@db:6379/0'",
+    ),  # masked whole, its unquoted / too
     ("REDIS_URL", "redis://db:6379/0?ssl_cert_reqs=none", "REDIS_URL takes no ?options: TLS files are TIENLEN_REDIS_"),
     ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
     ("TIENLEN_DATA_DIR", "{file}/redis", "TIENLEN_DATA_DIR: {file}/redis cannot be made or locked: Not a directory"),

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from .bots import DEFAULT_BUDGET_S
 from .stores import DEFAULT_STORE, STORE_KINDS, RedisAccess
@@ -342,13 +342,16 @@ def parse_rate_limits(text: str) -> dict[str, str] | None:
 
 
 def shown_url(url: str) -> str:
-    """``url`` as a log line or an error may show it: its password replaced by ``***`` (user and host kept)."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """``url`` as a log line or an error may show it: its password replaced by ``***`` (user and host kept).
+
+    Read by hand, not by :func:`urllib.parse.urlsplit`: a password holding an unquoted ``/`` or ``@`` is masked
+    whole too (everything between ``://`` and the last ``@`` after the user's ``:``).
+    """
+    scheme, sep, rest = url.partition("://")
+    who, at, where = rest.rpartition("@")
+    if not sep or not at or ":" not in who:
         return url
-    user = parts.username or ""
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))
+    return f"{scheme}://{who.split(':', 1)[0]}:***@{where}"
 
 
 def _redis_url(text: str) -> str:
