@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,6 +42,7 @@ from tienlen.settings import Settings
 PASSWORD = "correct horse:battery@staple"  # a space, a colon and an at sign: quoted in a URL, whole in AUTH
 SENTINEL_PASSWORD = "the sentinels' own"
 WRONG = "not-the-password-42"
+PROMPT_S = 8.0  # a match made and played behind Sentinel, one sentinel down: about a second (a loaded machine: more)
 QUIET = {"TIENLEN_LOG_LEVEL": "ERROR", "TIENLEN_ANONYMOUS_HOSTING": "1", "TIENLEN_BOT_BUDGET": "0.02"}
 
 
@@ -167,10 +169,11 @@ SENTINEL = [
 
 
 def _sentinel_settings(group: LocalSentinelGroup) -> dict[str, str]:
+    """The group's settings, a sentinel that is down named first (one of three down: what Sentinel survives)."""
     node = group.nodes[0]
     return {
         "REDIS_URL": node.url,
-        "TIENLEN_REDIS_SENTINELS": group.setting,
+        "TIENLEN_REDIS_SENTINELS": f"127.0.0.1:{free_port()},{group.setting}",
         "TIENLEN_REDIS_SENTINEL_MASTER": MASTER_NAME,
         **group.access.settings(),
     }
@@ -193,11 +196,14 @@ def test_behind_sentinel_the_data_nodes_take_redis_urls_credentials_and_the_sent
 ) -> None:
     """Rule: behind Sentinel, ``REDIS_URL``'s user and password reach the primary the sentinels name and
     ``TIENLEN_REDIS_SENTINEL_PASSWORD`` (and ``_USERNAME``) the sentinels; the server writes a match (rate limits
-    counted on the primary); a wrong sentinel password is refused at start naming its setting, a wrong data
-    password naming REDIS_URL, neither password shown."""
+    counted on the primary), passing over a sentinel that is down at once (not after seconds of retries); a
+    wrong sentinel password is refused at start naming its setting, a wrong data password naming REDIS_URL,
+    neither password shown."""
     settings = _sentinel_settings(sentinel_group)
     assert refusal(Settings.load(settings)) is None
+    started = time.monotonic()
     _plays_a_match(settings)
+    assert time.monotonic() - started < PROMPT_S
     secrets = (WRONG, PASSWORD, SENTINEL_PASSWORD)
     wrong_data = {**settings, "REDIS_URL": settings["REDIS_URL"].replace("horse%3Abattery", WRONG)}
     _refused(wrong_data, names="refused the user and password of REDIS_URL", secrets=secrets)

@@ -18,12 +18,17 @@ and the sentinels' password out.
 
 from __future__ import annotations
 
+import ssl
 from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
+import redis
+from redis.backoff import NoBackoff
 from redis.connection import Connection, SSLConnection, UnixDomainSocketConnection
 from redis.connection import parse_url as _parse_url
+from redis.retry import Retry
+from redis.sentinel import Sentinel
 
 __all__ = [
     "RedisOptions",
@@ -102,9 +107,12 @@ def node_kwargs(options: RedisOptions) -> dict[str, Any]:
 
 def sentinel_kwargs(options: RedisOptions) -> dict[str, Any]:
     """The keyword arguments of a connection to a sentinel of ``options`` (redis-py's ``sentinel_kwargs``):
-    the timeouts, the sentinels' own user and password, and ``ssl`` with its files when TLS is on."""
+    the timeouts, no retry, the sentinels' own user and password, and ``ssl`` with its files when TLS is on."""
     # Named even when None: the rate limits' Sentinel storage would otherwise give the sentinels the data nodes'.
     found = _timeouts(options) | {"username": options.sentinel_username, "password": options.sentinel_password}
+    # Not tried again: a sentinel that does not answer is passed over for the next at once (redis-py's default
+    # would try it three times more, seconds apart, on every new connection).
+    found["retry"] = Retry(NoBackoff(), 0)
     return found | _tls_kwargs(options)
 
 
@@ -140,23 +148,18 @@ def access_refusal(options: RedisOptions) -> str | None:
     A Redis that does not answer is no refusal (the server starts and answers 503 until it does). The answer
     names the setting to fix and never holds a password.
     """
-    import redis
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-    from redis.sentinel import Sentinel
-
     once = Retry(NoBackoff(), 0)  # a refusal is not tried again (redis-py's default would, for seconds)
     secrets = [s for s in (parse_url(options.url).get("password"), options.sentinel_password) if s]
     sentinel: Any = Sentinel  # untyped
     if options.sentinels:
         for host, port in options.sentinels:
-            asked = redis.Redis(host=host, port=port, retry=once, **sentinel_kwargs(options))
+            asked = redis.Redis(host=host, port=port, **sentinel_kwargs(options))
             who = f"the sentinel {shown_host(host)}:{port}"
             refused = _refusal(asked, who, "TIENLEN_REDIS_SENTINEL_PASSWORD", secrets)
             if refused is not None:
                 return refused
         try:
-            asking = sentinel(list(options.sentinels), sentinel_kwargs=sentinel_kwargs(options) | {"retry": once})
+            asking = sentinel(list(options.sentinels), sentinel_kwargs=sentinel_kwargs(options))
             host, port = asking.discover_master(options.sentinel_master)
         except redis.RedisError:
             return None  # no sentinel answers yet: nothing refused
@@ -172,10 +175,6 @@ def access_refusal(options: RedisOptions) -> str | None:
 
 def _refusal(client: Any, who: str, setting: str, secrets: list[str]) -> str | None:
     """Why ``client`` (of ``who``) was refused, naming ``setting`` (or the TLS files), with no secret in it."""
-    import ssl
-
-    import redis
-
     try:
         client.ping()
         return None
