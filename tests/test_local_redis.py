@@ -17,6 +17,8 @@ from typing import Any, cast
 
 import pytest
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from tests.support.processes import alive
 from tienlen.local_redis import (
@@ -254,3 +256,28 @@ def test_wait_for_copies_returns_once_the_replica_acknowledges_and_raises_while_
             finally:
                 os.kill(replica.pid or 0, signal.SIGCONT)
             client.close()
+
+
+# (the case, the ACL user, the password): a password alone (requirepass), an ACL user with the default user off
+ACCESS = [("requirepass", None, "a pass:word@"), ("acl user", "game", "s3cret")]
+
+
+@pytest.mark.parametrize(("case", "username", "password"), ACCESS, ids=[case for case, _, _ in ACCESS])
+def test_a_server_asking_for_a_password_is_started_stopped_and_restarted_with_it(
+    case: str, username: str | None, password: str, tmp_path: Path
+) -> None:
+    """Rule: ``LocalRedis`` with a password (or an ACL user) waits for its server with ``AUTH``, stops it with
+    ``SHUTDOWN`` (the AOF flushed: a key survives a restart), and its ``url`` and ``client()`` log in; a client
+    without the password is refused."""
+    with LocalRedis(tmp_path / "redis", username=username, password=password) as server:
+        assert server.ping()
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(host=server.host_for_clients, port=server.port, retry=Retry(NoBackoff(), 0)).ping()
+        client = server.client()
+        client.set("tienlen:test:kept", case)
+        client.close()
+        server.restart()
+        via_url: Any = redis.Redis.from_url(server.url)
+        assert via_url.get("tienlen:test:kept") == case.encode()
+        via_url.close()
+    assert not server.running

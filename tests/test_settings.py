@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import pytest
 from tienlen.bots import DEFAULT_BUDGET_S
 from tienlen.local_redis import free_port
 from tienlen.settings import DEFAULT_RATE_LIMITS, VARIABLES, Settings, SettingsError, checkout_web_dir
+from tienlen.stores import RedisAccess
 
 FAST_EXIT_S = 10.0  # a refusal comes before Redis or gunicorn start: well under this even on a busy machine
 
@@ -30,12 +32,28 @@ BAD = [
     ("TIENLEN_STORE", "postgres", "TIENLEN_STORE must be one of redis, not 'postgres'"),
     ("REDIS_URL", "localhost:6379", "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL"),
     ("REDIS_URL", "http://example.com", "REDIS_URL must be a redis://"),
+    (
+        "REDIS_URL",
+        "redis://:hunter2@/0",
+        "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not 'redis://:***@/0'",
+    ),  # the password masked
+    (
+        "REDIS_URL",
+        "redis://:hunter/2@db:6379/0",
+        "REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not 'redis://:***@db:6379/0'",
+    ),  # masked whole, its unquoted / too
+    ("REDIS_URL", "redis://db:6379/0?ssl_cert_reqs=none", "REDIS_URL takes no ?options: TLS files are TIENLEN_REDIS_"),
     ("TIENLEN_DATA_DIR", "{file}", "TIENLEN_DATA_DIR must be a directory (or not exist yet)"),
     ("TIENLEN_DATA_DIR", "{file}/redis", "TIENLEN_DATA_DIR: {file}/redis cannot be made or locked: Not a directory"),
     ("TIENLEN_REDIS_CLUSTER", "maybe", "TIENLEN_REDIS_CLUSTER must be 1 or 0, not 'maybe'"),
     ("TIENLEN_REDIS_SENTINELS", "10.0.0.1", "TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas"),
     ("TIENLEN_REDIS_SENTINELS", "a:1,b:x", "TIENLEN_REDIS_SENTINELS must be host:port pairs separated by commas"),
     ("TIENLEN_REDIS_SENTINEL_MASTER", "my master", "TIENLEN_REDIS_SENTINEL_MASTER must be the primary's name"),
+    ("TIENLEN_REDIS_SENTINEL_USERNAME", "watcher", "TIENLEN_REDIS_SENTINEL_USERNAME is for the sentinels"),
+    ("TIENLEN_REDIS_SENTINEL_PASSWORD", "hunter2", "TIENLEN_REDIS_SENTINEL_PASSWORD is for the sentinels"),
+    ("TIENLEN_REDIS_TLS_CA", "{file}", "TIENLEN_REDIS_TLS_CA is for TLS: REDIS_URL must then be a rediss:// URL"),
+    ("TIENLEN_REDIS_TLS_CERT", "{file}", "TIENLEN_REDIS_TLS_CERT is for TLS: REDIS_URL must then be a rediss:// URL"),
+    ("TIENLEN_REDIS_TLS_KEY", "{file}", "TIENLEN_REDIS_TLS_KEY is for TLS: REDIS_URL must then be a rediss:// URL"),
     ("TIENLEN_DURABILITY", "disk", "TIENLEN_DURABILITY must be one of local, replica, fsync, not 'disk'"),
     ("TIENLEN_REDIS_TIMEOUT", "0", "TIENLEN_REDIS_TIMEOUT must be a positive number, not '0'"),
     ("TIENLEN_REDIS_TIMEOUT", "soon", "TIENLEN_REDIS_TIMEOUT must be a positive number, not 'soon'"),
@@ -89,6 +107,17 @@ GOOD: list[tuple[str, str, str, Any]] = [
     ("TIENLEN_REDIS_SENTINELS", "10.0.0.1:26379", "embedded_redis", False),  # the sentinels name the primary
     ("TIENLEN_REDIS_SENTINELS", "", "redis_sentinels", ()),
     ("TIENLEN_REDIS_SENTINEL_MASTER", "games", "redis_sentinel_master", "games"),
+    ("REDIS_URL", "rediss://tienlen:s3cret@10.0.0.5:6380/0", "redis_url", "rediss://tienlen:s3cret@10.0.0.5:6380/0"),
+    ("TIENLEN_REDIS_SENTINEL_USERNAME", "watcher", "redis_access", RedisAccess("watcher", "s3cret")),
+    ("TIENLEN_REDIS_SENTINEL_PASSWORD", "s3cret", "redis_access", RedisAccess(sentinel_password="s3cret")),
+    ("TIENLEN_REDIS_TLS_CA", "{dir}/ca.pem", "redis_access", RedisAccess(tls_ca="{dir}/ca.pem")),
+    ("TIENLEN_REDIS_TLS_CERT", "{dir}/client.pem", "redis_access", RedisAccess(tls_cert="{dir}/client.pem")),
+    (
+        "TIENLEN_REDIS_TLS_KEY",
+        "{dir}/client.key",
+        "redis_access",
+        RedisAccess(tls_cert="{dir}/client.pem", tls_key="{dir}/client.key"),
+    ),
     ("TIENLEN_DURABILITY", "Replica", "durability", "replica"),
     ("TIENLEN_DURABILITY", "fsync", "durability", "fsync"),
     ("TIENLEN_REDIS_TIMEOUT", "0.3", "redis_timeout_s", 0.3),
@@ -132,6 +161,23 @@ GOOD: list[tuple[str, str, str, Any]] = [
     ("TIENLEN_LOG_LEVEL", "warning", "log_level", "WARNING"),
     ("TIENLEN_LOG_FORMAT", "JSON", "log_format", "json"),
 ]
+
+
+# What a variable of GOOD is given with, when it is used only with another (the sentinels' credentials with the
+# sentinels, the TLS files with a rediss:// URL, a key with its certificate); the files are made in {dir}.
+GOOD_WITH: dict[str, dict[str, str]] = {
+    "TIENLEN_REDIS_SENTINEL_USERNAME": {
+        "TIENLEN_REDIS_SENTINELS": "10.0.0.1:26379",
+        "TIENLEN_REDIS_SENTINEL_PASSWORD": "s3cret",
+    },
+    "TIENLEN_REDIS_SENTINEL_PASSWORD": {"TIENLEN_REDIS_SENTINELS": "10.0.0.1:26379"},
+    "TIENLEN_REDIS_TLS_CA": {"REDIS_URL": "rediss://redis.example:6380/0"},
+    "TIENLEN_REDIS_TLS_CERT": {"REDIS_URL": "rediss://redis.example:6380/0"},
+    "TIENLEN_REDIS_TLS_KEY": {
+        "REDIS_URL": "rediss://redis.example:6380/0",
+        "TIENLEN_REDIS_TLS_CERT": "{dir}/client.pem",
+    },
+}
 
 
 @pytest.fixture
@@ -187,10 +233,17 @@ def test_a_bad_value_stops_serve_at_once_with_one_line_naming_it(
 def test_good_values_are_parsed_to_their_types(
     name: str, value: str, field: str, expected: Any, tmp_path: Path, clean_env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from_overrides = Settings.load({name: _filled(value, tmp_path)})
+    given = {other: _filled(text, tmp_path) for other, text in GOOD_WITH.get(name, {}).items()}
+    for made in ("ca.pem", "client.pem", "client.key"):
+        (tmp_path / made).write_text("-----BEGIN CERTIFICATE-----\n")
+    from_overrides = Settings.load(given | {name: _filled(value, tmp_path)})
     if isinstance(expected, Path):
         expected = Path(_filled(str(expected), tmp_path))
+    if isinstance(expected, RedisAccess):
+        expected = RedisAccess(**{k: v and _filled(v, tmp_path) for k, v in asdict(expected).items()})
     assert getattr(from_overrides, field) == expected
+    for other, text in given.items():
+        monkeypatch.setenv(other, text)
     monkeypatch.setenv(name, _filled(value, tmp_path))
     assert getattr(Settings.load(), field) == expected
 

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
@@ -40,7 +41,7 @@ from gunicorn.glogging import Logger as GunicornLogger
 from .cli import BAD_SETTING_STATUS
 from .local_redis import DataDirError, DataDirInUseError, LocalRedis
 from .logs import logging_config, route_unhandled
-from .settings import Settings, SettingsError, misspelt
+from .settings import Settings, SettingsError, misspelt, shown_url
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -286,16 +287,37 @@ def _lean_log_records() -> None:
     logging.logMultiprocessing = False
 
 
-def _durability_refusal(settings: Settings) -> str | None:
-    """Why the store cannot keep ``TIENLEN_DURABILITY``'s promise (``fsync`` on a Redis before 7.2), or None.
+def _store_refusal(settings: Settings) -> str | None:
+    """Why the store cannot be used as the settings say (Redis refused the credentials or TLS; ``fsync`` on a
+    Redis before 7.2), or None.
 
-    Redis is asked only for ``fsync``, and only then does this process (gunicorn's master) load the app's modules.
+    Asked only when there is something to refuse (a user, a password or TLS given; ``fsync``), and in a child
+    process: this one (gunicorn's master) must not load redis-py and :mod:`ssl` before its gevent workers patch.
     """
-    if settings.durability != "fsync":
+    access = settings.redis_access
+    parts = urlsplit(settings.redis_url)
+    told = parts.password or parts.username or parts.scheme == "rediss" or access.sentinel_password
+    if settings.durability != "fsync" and not told:
         return None
-    from .api import refusal
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child's lines end in os._exit)
+        answer = ""
+        try:
+            os.close(reader)
+            from .api import refusal
 
-    return refusal(settings)
+            answer = refusal(settings) or ""
+        except BaseException as error:  # told to the parent, which decides
+            answer = f"the store could not be asked: {type(error).__name__}"
+        finally:
+            os.write(writer, answer.encode())
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as answer_pipe:
+        answered = answer_pipe.read().decode()
+    os.waitpid(child, 0)
+    return answered or None
 
 
 def serve(config: ServeConfig) -> int:
@@ -341,8 +363,8 @@ def serve(config: ServeConfig) -> int:
             sentinels = ",".join(f"{host}:{port}" for host, port in settings.redis_sentinels)
             redis_note = f"the primary {settings.redis_sentinel_master!r} of the Redis Sentinels {sentinels}"
         else:
-            redis_note = f"Redis {settings.redis_url} (from REDIS_URL)"
-        refusal = _durability_refusal(settings)
+            redis_note = f"Redis {shown_url(settings.redis_url)} (from REDIS_URL)"
+        refusal = _store_refusal(settings)
         if refusal is not None:
             return _refuse(refusal, BAD_SETTING_STATUS)
         metrics_dir = _metrics_dir()

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .bots import DEFAULT_BUDGET_S
-from .stores import DEFAULT_STORE, STORE_KINDS
+from .stores import DEFAULT_STORE, STORE_KINDS, RedisAccess
 
 __all__ = [
     "DEFAULT_RATE_LIMITS",
@@ -34,6 +34,7 @@ __all__ = [
     "checkout_web_dir",
     "misspelt",
     "parse_rate_limits",
+    "shown_url",
 ]
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -91,6 +92,11 @@ VARIABLES = (
     "TIENLEN_REDIS_CLUSTER",
     "TIENLEN_REDIS_SENTINELS",
     "TIENLEN_REDIS_SENTINEL_MASTER",
+    "TIENLEN_REDIS_SENTINEL_USERNAME",
+    "TIENLEN_REDIS_SENTINEL_PASSWORD",
+    "TIENLEN_REDIS_TLS_CA",
+    "TIENLEN_REDIS_TLS_CERT",
+    "TIENLEN_REDIS_TLS_KEY",
     "TIENLEN_DURABILITY",
     "TIENLEN_REDIS_TIMEOUT",
     "TIENLEN_MATCH_TTL",
@@ -154,16 +160,24 @@ class Settings:
     variable                   default          meaning
     ========================== ================ ====================================================================
     ``TIENLEN_STORE``          ``redis``        the kind of store that keeps the matches (today only ``redis``)
-    ``REDIS_URL``              (embedded Redis) the Redis to keep matches in (``redis://``, ``rediss://`` or
-                                                ``unix://``); unset, ``tienlen serve`` starts a private one
-                                                (``create_app`` alone uses ``redis://127.0.0.1:6379/0``)
+    ``REDIS_URL``              (embedded Redis) the Redis to keep matches in (``redis://``, ``rediss://`` (TLS) or
+                                                ``unix://``), with its user and password if it asks for them (the
+                                                data nodes' on every topology); unset, ``tienlen serve`` starts a
+                                                private one (``create_app`` alone uses ``redis://127.0.0.1:6379/0``)
     ``TIENLEN_DATA_DIR``       ``./var/redis``  where the embedded Redis keeps its append-only file, and the lock
                                                 that keeps a second server out of it
     ``TIENLEN_REDIS_CLUSTER``  ``0``            ``1``: ``REDIS_URL`` names any node of a Redis Cluster
     ``TIENLEN_REDIS_SENTINELS`` (none)          ``host:port`` of Redis Sentinels, comma separated: the primary is
-                                                the one they name (and after a failover the new one); ``REDIS_URL``
-                                                is then not used
+                                                the one they name (and after a failover the new one); of
+                                                ``REDIS_URL`` only the scheme, user, password and database count
     ``TIENLEN_REDIS_SENTINEL_MASTER`` ``mymaster`` the name under which the sentinels watch the primary
+    ``TIENLEN_REDIS_SENTINEL_USERNAME`` (none)  the sentinels' own ACL user (with the password below)
+    ``TIENLEN_REDIS_SENTINEL_PASSWORD`` (none)  the sentinels' own password (their ``requirepass``); never logged
+    ``TIENLEN_REDIS_TLS_CA``   (system's)       with ``rediss://``: the CA file (PEM) that signed the certificates
+                                                of Redis (and of the sentinels)
+    ``TIENLEN_REDIS_TLS_CERT`` (none)           with ``rediss://``: the server's client certificate (PEM), when
+                                                Redis asks for one (``tls-auth-clients``)
+    ``TIENLEN_REDIS_TLS_KEY``  (in the cert)    with ``rediss://``: the client certificate's key (PEM)
     ``TIENLEN_DURABILITY``     ``local``        what a write waits for before the server answers: ``local`` (the
                                                 primary has it), ``replica`` (a replica has it too: ``WAIT``) or
                                                 ``fsync`` (on the primary's disk: ``WAITAOF``, Redis 7.2+); not
@@ -221,12 +235,13 @@ class Settings:
     """
 
     store: str = DEFAULT_STORE
-    redis_url: str = DEFAULT_REDIS_URL
+    redis_url: str = field(default=DEFAULT_REDIS_URL, repr=False)  # may hold a password
     embedded_redis: bool = False  # REDIS_URL unset: `tienlen serve` starts a Redis in data_dir
     data_dir: Path = DEFAULT_DATA_DIR
     redis_cluster: bool = False
     redis_sentinels: tuple[tuple[str, int], ...] = ()  # (): no Sentinel, REDIS_URL names the primary
     redis_sentinel_master: str = DEFAULT_SENTINEL_MASTER
+    redis_access: RedisAccess = field(default_factory=RedisAccess)  # the sentinels' credentials, the TLS files
     durability: str = DEFAULT_DURABILITY
     redis_timeout_s: float = DEFAULT_REDIS_TIMEOUT_S
     match_ttl_s: int = DEFAULT_TTL_S
@@ -278,6 +293,7 @@ class Settings:
             redis_cluster=cluster,
             redis_sentinels=sentinels,
             redis_sentinel_master=_sentinel_master(values.get("TIENLEN_REDIS_SENTINEL_MASTER")),
+            redis_access=_redis_access(values, redis_url or DEFAULT_REDIS_URL, sentinels),
             durability=durability,
             redis_timeout_s=_positive_float(values, "TIENLEN_REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT_S),
             match_ttl_s=_whole_number(values, "TIENLEN_MATCH_TTL", DEFAULT_TTL_S),
@@ -370,11 +386,61 @@ def parse_rate_limits(text: str) -> dict[str, str] | None:
     return limits
 
 
+def shown_url(url: str) -> str:
+    """``url`` as a log line or an error may show it: its password replaced by ``***`` (user and host kept).
+
+    Read by hand, not by :func:`urllib.parse.urlsplit`: a password holding an unquoted ``/`` or ``@`` is masked
+    whole too (everything between ``://`` and the last ``@`` after the user's ``:``).
+    """
+    scheme, sep, rest = url.partition("://")
+    who, at, where = rest.rpartition("@")
+    if not sep or not at or ":" not in who:
+        return url
+    return f"{scheme}://{who.split(':', 1)[0]}:***@{where}"
+
+
 def _redis_url(text: str) -> str:
-    parts = urlsplit(text)
-    if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname):
-        raise SettingsError(f"REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not {text!r}")
+    """``REDIS_URL`` checked; an error shows it with its password masked."""
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        parts, port = urlsplit(""), -1
+    if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname) or port == -1:
+        raise SettingsError(
+            f"REDIS_URL must be a redis://host:port/db (or rediss://, unix://) URL, not {shown_url(text)!r}"
+        )
+    if parts.query:
+        raise SettingsError(
+            "REDIS_URL takes no ?options: TLS files are TIENLEN_REDIS_TLS_*, the timeout TIENLEN_REDIS_TIMEOUT"
+        )
     return text
+
+
+def _redis_access(values: Mapping[str, str], redis_url: str, sentinels: tuple[tuple[str, int], ...]) -> RedisAccess:
+    """The sentinels' credentials and the TLS files; each refused where it would not be used."""
+    username = values.get("TIENLEN_REDIS_SENTINEL_USERNAME") or None
+    password = values.get("TIENLEN_REDIS_SENTINEL_PASSWORD") or None
+    if (username or password) and not sentinels:
+        given = "TIENLEN_REDIS_SENTINEL_USERNAME" if username else "TIENLEN_REDIS_SENTINEL_PASSWORD"
+        raise SettingsError(f"{given} is for the sentinels: set TIENLEN_REDIS_SENTINELS too")
+    if username and not password:
+        raise SettingsError("TIENLEN_REDIS_SENTINEL_USERNAME needs TIENLEN_REDIS_SENTINEL_PASSWORD")
+    files = {name: values.get(f"TIENLEN_REDIS_TLS_{name}") or None for name in ("CA", "CERT", "KEY")}
+    for name, path in files.items():
+        if path is None:
+            continue
+        if urlsplit(redis_url).scheme != "rediss":
+            raise SettingsError(f"TIENLEN_REDIS_TLS_{name} is for TLS: REDIS_URL must then be a rediss:// URL")
+        if not os.access(Path(path).expanduser(), os.R_OK) or not Path(path).expanduser().is_file():
+            raise SettingsError(f"TIENLEN_REDIS_TLS_{name} must be a readable file, not {path!r}")
+    if files["KEY"] and not files["CERT"]:
+        raise SettingsError("TIENLEN_REDIS_TLS_KEY needs TIENLEN_REDIS_TLS_CERT (the certificate it is the key of)")
+
+    def expanded(path: str | None) -> str | None:
+        return None if path is None else str(Path(path).expanduser())
+
+    return RedisAccess(username, password, expanded(files["CA"]), expanded(files["CERT"]), expanded(files["KEY"]))
 
 
 def _sentinels(text: str) -> tuple[tuple[str, int], ...]:

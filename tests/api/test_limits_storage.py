@@ -29,6 +29,9 @@ class _Store:
     def limits_uri(self) -> str:
         return self.uri
 
+    def limits_options(self) -> dict[str, str]:
+        return {}
+
 
 @pytest.mark.parametrize(("given", "counted"), URIS)
 def test_limits_on_redis_use_our_guarded_storage_and_any_other_store_the_library_own(given: str, counted: str) -> None:

@@ -185,6 +185,7 @@ def store_options(settings: Settings, cooperative: bool) -> StoreOptions:
         settings.redis_sentinels,
         settings.redis_sentinel_master,
         settings.durability,
+        settings.redis_access,
     )
 
 

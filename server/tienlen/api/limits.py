@@ -314,8 +314,7 @@ def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: B
     options: dict[str, Any] = {}
     if uri.startswith(SCHEME_PREFIX):
         options = {
-            "socket_timeout": settings.redis_timeout_s,
-            "socket_connect_timeout": settings.redis_timeout_s,
+            **store.limits_options(),  # credentials, TLS and timeouts, as the store's own connections
             "retry": Retry(NoBackoff(), 0),  # fail fast, as the store does
             "breaker": breaker,
         }

@@ -25,7 +25,11 @@ One module per job:
 - :mod:`.replication`: waiting until a primary's replicas acknowledge its
   writes (not imported here: it needs redis-py, which ``tienlen serve``'s
   gunicorn master must not load before its gevent workers patch);
-- :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket.
+- :mod:`.resp`: one-shot RESP commands (``PING``, ``SHUTDOWN``) over a socket
+  (after ``AUTH``, over TLS, as the server asks);
+- :mod:`.tls`: a throw-away CA and certificates (``openssl``) and whether a
+  ``redis-server`` speaks TLS; :mod:`.access`: the passwords, ACL users and
+  TLS of a Sentinel group or a Cluster (:mod:`.sentinel`, :mod:`.cluster`).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from typing import Any, Self
 import redis
 from redis.crc import key_slot
 
+from .access import OPEN, Access
 from .ports import free_port
 from .process import LocalRedis, ServerGroup
 from .replication import wait_for_copies
@@ -39,8 +40,17 @@ class LocalCluster(ServerGroup):
     """``masters`` primaries with every slot assigned, each with ``replicas`` replicas; :attr:`url` names the
     first node (any node would do)."""
 
-    def __init__(self, data_dir: Path, masters: int = 3, *, replicas: int = 0, node_timeout_ms: int = 1000) -> None:
-        """Configure the nodes under ``data_dir``; nothing starts until :meth:`start`."""
+    def __init__(
+        self,
+        data_dir: Path,
+        masters: int = 3,
+        *,
+        replicas: int = 0,
+        node_timeout_ms: int = 1000,
+        access: Access = OPEN,
+    ) -> None:
+        """Configure the nodes under ``data_dir`` (with ``access``: passwords or an ACL user, TLS); nothing starts
+        until :meth:`start`."""
         count = masters * (1 + replicas)
         # the bus port named, or Redis takes the data port + 10,000, which a free port may not allow
         self.bus_ports = [free_port() for _ in range(count)]
@@ -48,11 +58,16 @@ class LocalCluster(ServerGroup):
         if replicas:  # a dead primary found within node_timeout_ms; a replica may always take over, at once
             settings = ("--cluster-node-timeout", str(node_timeout_ms), "--cluster-replica-validity-factor", "0")
             settings += ("--repl-diskless-sync-delay", "0")
+        if access.password is not None:  # what a replica gives its primary
+            settings += ("--masterauth", access.password)
+        if access.username is not None:
+            settings += ("--masteruser", access.username)
         self.nodes = [
             LocalRedis(
                 data_dir / f"node{i}",
                 appendonly=replicas > 0,
                 extra_args=("--cluster-enabled", "yes", "--cluster-port", str(bus), *settings),
+                **access.of_nodes(),
             )
             for i, bus in enumerate(self.bus_ports)
         ]
@@ -184,7 +199,7 @@ def _key_in_slots(first: int, last: int) -> str:
 
 
 def _client(node: LocalRedis) -> Any:
-    return redis.Redis(host=node.host_for_clients, port=node.port, socket_timeout=2.0)  # untyped replies
+    return node.client(socket_timeout=2.0)  # untyped replies
 
 
 def _text(value: Any) -> str:
@@ -202,7 +217,7 @@ def _known(client: Any) -> int:
 
 def _holding_slots(node: LocalRedis) -> set[int]:
     """The ports of the primaries holding slots, not failed, as ``node`` sees them (CLUSTER NODES)."""
-    client: Any = redis.Redis(host=node.host_for_clients, port=node.port, socket_timeout=0.5)  # untyped replies
+    client: Any = node.client(socket_timeout=0.5)  # untyped replies
     try:
         lines = _text(client.execute_command("CLUSTER", "NODES")).splitlines()
     finally:
@@ -217,7 +232,7 @@ def _holding_slots(node: LocalRedis) -> set[int]:
 
 
 def _info_of(node: LocalRedis) -> dict[str, str]:
-    client = redis.Redis(host=node.host_for_clients, port=node.port, socket_timeout=0.5)
+    client = node.client(socket_timeout=0.5)
     try:
         return _info(client)
     finally:

@@ -14,13 +14,16 @@ import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Self
+from typing import IO, Any, Self
+from urllib.parse import quote
 
+from .access import access_args
 from .binary import find_redis_server
 from .child import pdeathsig_preexec
 from .lock import DataDirError, DataDirLock
 from .ports import free_port
 from .resp import send_command
+from .tls import TlsFiles, client_context, client_ssl_kwargs, tls_server_args
 
 __all__ = ["LocalRedis", "ServerGroup", "pdeathsig_preexec"]
 
@@ -97,6 +100,9 @@ class LocalRedis:
         host: str = "127.0.0.1",
         extra_args: Sequence[str] = (),
         config_file: str | os.PathLike[str] | None = None,
+        password: str | None = None,
+        username: str | None = None,
+        tls: TlsFiles | None = None,
     ) -> None:
         """Configure the server; nothing is started until :meth:`start`.
 
@@ -108,12 +114,22 @@ class LocalRedis:
             extra_args: more ``redis-server`` options, after (and so over) the defaults,
                 e.g. ``("--appendfsync", "always")`` or ``("--cluster-enabled", "yes")``.
             config_file: a configuration file, read before the options (a sentinel needs one it may rewrite).
+            password: the password clients must give (``requirepass``); with ``username``, the password of that
+                ACL user, the only one (the default user is off).
+            username: an ACL user with every right (``user <name> on >password ~* &* +@all``).
+            tls: serve TLS only, on :attr:`port`, with these files (``tls-port``; clients must show a
+                certificate the CA signed); replication and a cluster's bus use TLS too.
         """
         self.data_dir = Path(data_dir).resolve()
         self.host = host
         self.appendonly = appendonly
         self.extra_args = tuple(extra_args)
         self.config_file = None if config_file is None else Path(config_file)
+        if username is not None and password is None:
+            raise ValueError("an ACL user needs a password")
+        self.password = password
+        self.username = username
+        self.tls = tls
         self._requested_port = port
         self._port: int | None = port
         self._proc: subprocess.Popen[bytes] | None = None
@@ -133,11 +149,37 @@ class LocalRedis:
 
     @property
     def url(self) -> str:
-        """A redis-py URL for database 0, e.g. ``redis://127.0.0.1:6380/0``."""
+        """A redis-py URL for database 0, e.g. ``redis://127.0.0.1:6380/0``; ``rediss://`` with TLS, with the
+        user and password when clients must give them (``redis://tienlen:secret@127.0.0.1:6380/0``)."""
         host = self.host_for_clients
         if ":" in host:
             host = f"[{host}]"
-        return f"redis://{host}:{self.port}/0"
+        scheme = "rediss" if self.tls is not None else "redis"
+        who = ""
+        if self.password is not None:
+            who = f"{quote(self.username or '', safe='')}:{quote(self.password, safe='')}@"
+        return f"{scheme}://{who}{host}:{self.port}/0"
+
+    @property
+    def auth(self) -> tuple[str, ...]:
+        """What ``AUTH`` takes for this server: (), the password, or the user and the password."""
+        if self.password is None:
+            return ()
+        return (self.password,) if self.username is None else (self.username, self.password)
+
+    def client_kwargs(self) -> dict[str, Any]:
+        """redis-py's keyword arguments for a client of this server: credentials, and TLS with the client's
+        certificate."""
+        found: dict[str, Any] = {}
+        if self.password is not None:
+            found |= {"username": self.username, "password": self.password}
+        return found | ({} if self.tls is None else client_ssl_kwargs(self.tls))
+
+    def client(self, **kwargs: Any) -> Any:
+        """A redis-py client of this server (credentials and TLS as :meth:`client_kwargs`), untyped."""
+        import redis  # here: tienlen serve's gunicorn master imports this module, and must not load redis-py
+
+        return redis.Redis(host=self.host_for_clients, port=self.port, **self.client_kwargs(), **kwargs)
 
     @property
     def log_path(self) -> Path:
@@ -226,7 +268,7 @@ class LocalRedis:
         """SHUTDOWN, then wait, terminate, kill (in the process that started ``proc``)."""
         if proc.poll() is None:
             with contextlib.suppress(OSError):
-                reply = send_command(self.host_for_clients, self.port, "SHUTDOWN", timeout=timeout)
+                reply = self._send("SHUTDOWN", timeout=timeout)
                 if reply.startswith(b"-"):
                     # Refused (e.g. AOF rewrite in progress): SIGTERM also shuts down gracefully.
                     proc.terminate()
@@ -249,7 +291,7 @@ class LocalRedis:
     def ping(self, timeout: float = 1.0) -> bool:
         """Return True when the server answers PING with PONG."""
         try:
-            return send_command(self.host_for_clients, self.port, "PING", timeout=timeout).startswith(b"+PONG")
+            return self._send("PING", timeout=timeout).startswith(b"+PONG")
         except OSError:
             return False
 
@@ -260,10 +302,15 @@ class LocalRedis:
         for ours while ours is still failing to bind it.
         """
         try:
-            reply = send_command(self.host_for_clients, self.port, "INFO", "server", timeout=0.5)
+            reply = self._send("INFO", "server", timeout=0.5)
         except OSError:
             return False
         return f"process_id:{pid}\r\n".encode() in reply
+
+    def _send(self, *parts: str, timeout: float) -> bytes:
+        """One command to this server over a socket of its own (after ``AUTH``, over TLS as it asks)."""
+        context = None if self.tls is None else client_context(self.tls)
+        return send_command(self.host_for_clients, self.port, *parts, timeout=timeout, auth=self.auth, tls=context)
 
     @property
     def host_for_clients(self) -> str:
@@ -301,8 +348,7 @@ class LocalRedis:
         return [
             self.executable or "redis-server",
             *([] if self.config_file is None else [str(self.config_file)]),
-            "--port",
-            str(self.port),
+            *(["--port", str(self.port)] if self.tls is None else tls_server_args(self.tls, self.port)),
             "--bind",
             self.host,
             "--dir",
@@ -317,6 +363,7 @@ class LocalRedis:
             "no",
             "--logfile",
             str(self.log_path),
+            *access_args(self.username, self.password),
             *self.extra_args,
         ]
 

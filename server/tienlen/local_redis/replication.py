@@ -32,7 +32,7 @@ def wait_for_copies(primary: LocalRedis, replicas: int = 1, timeout_s: float = 3
     A standalone primary is sent a ``PUBLISH``, which changes no data. A Cluster's primary copies no ``PUBLISH``
     to its replicas: give ``key``, a key of one of its slots, which is written (set to an empty string) instead.
     """
-    client: Any = redis.Redis(primary.host_for_clients, primary.port, socket_timeout=_ROUND_MS / 1000 + 1.0)
+    client: Any = primary.client(socket_timeout=_ROUND_MS / 1000 + 1.0)
     deadline = time.monotonic() + timeout_s
     try:
         while time.monotonic() < deadline:

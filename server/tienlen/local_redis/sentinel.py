@@ -21,17 +21,19 @@ from typing import Any, Self
 
 import redis
 
+from .access import OPEN, Access
 from .process import LocalRedis, ServerGroup
 from .replication import wait_for_copies
 
-__all__ = ["MASTER_NAME", "LocalSentinelGroup"]
+__all__ = ["MASTER_NAME", "Access", "LocalSentinelGroup"]
 
 MASTER_NAME = "tienlen"
 _READY_TIMEOUT_S = 30.0
 
 
 class LocalSentinelGroup(ServerGroup):
-    """A primary, ``replicas`` replicas and ``sentinels`` sentinels (quorum: a majority) under ``data_dir``."""
+    """A primary, ``replicas`` replicas and ``sentinels`` sentinels (quorum: a majority) under ``data_dir``;
+    with ``access``, passwords (or ACL users) on the data nodes and the sentinels, and TLS everywhere."""
 
     def __init__(
         self,
@@ -41,15 +43,18 @@ class LocalSentinelGroup(ServerGroup):
         sentinels: int = 3,
         down_after_ms: int = 1000,
         failover_timeout_ms: int = 3000,
+        access: Access = OPEN,
     ) -> None:
         """Configure the nodes; nothing starts until :meth:`start`."""
         self.data_dir = data_dir
-        # no delay before a full sync (5 s by default): a revived node is a replica again at once
-        fast_sync = ("--repl-diskless-sync-delay", "0")
+        self.access = access
         self.nodes = [
-            LocalRedis(data_dir / f"node{i}", appendonly=True, extra_args=fast_sync) for i in range(1 + replicas)
+            LocalRedis(data_dir / f"node{i}", appendonly=True, extra_args=self._node_args(), **access.of_nodes())
+            for i in range(1 + replicas)
         ]
-        self.sentinels = [LocalRedis(data_dir / f"sentinel{i}", appendonly=False) for i in range(sentinels)]
+        self.sentinels = [
+            LocalRedis(data_dir / f"sentinel{i}", appendonly=False, **access.of_sentinels()) for i in range(sentinels)
+        ]
         self.down_after_ms = down_after_ms
         self.failover_timeout_ms = failover_timeout_ms
 
@@ -69,7 +74,7 @@ class LocalSentinelGroup(ServerGroup):
         primary, *replicas = self.nodes
         primary.start()
         for replica in replicas:
-            replica.extra_args = (*replica.extra_args, "--replicaof", primary.host_for_clients, str(primary.port))
+            replica.extra_args = (*self._node_args(), "--replicaof", primary.host_for_clients, str(primary.port))
             replica.start()
         wait_for_copies(primary, len(replicas), _READY_TIMEOUT_S)
         quorum = len(self.sentinels) // 2 + 1
@@ -80,7 +85,7 @@ class LocalSentinelGroup(ServerGroup):
                 f"sentinel monitor {MASTER_NAME} {primary.host_for_clients} {primary.port} {quorum}\n"
                 f"sentinel down-after-milliseconds {MASTER_NAME} {self.down_after_ms}\n"
                 f"sentinel failover-timeout {MASTER_NAME} {self.failover_timeout_ms}\n"
-                f"sentinel parallel-syncs {MASTER_NAME} 1\n"
+                f"sentinel parallel-syncs {MASTER_NAME} 1\n" + self._sentinel_auth()
             )
             sentinel.config_file = config
             sentinel.extra_args = ("--sentinel",)
@@ -122,8 +127,7 @@ class LocalSentinelGroup(ServerGroup):
     def revive(self, node: LocalRedis) -> None:
         """Start the dead ``node`` again as a replica of the current primary and wait until it is in sync."""
         primary = self.primary()
-        replica_of = ("--replicaof", primary.host_for_clients, str(primary.port))
-        node.extra_args = ("--repl-diskless-sync-delay", "0", *replica_of)
+        node.extra_args = (*self._node_args(), "--replicaof", primary.host_for_clients, str(primary.port))
         node.restart()
         wait_for_copies(primary, len(self.nodes) - 1, _READY_TIMEOUT_S)
 
@@ -132,12 +136,36 @@ class LocalSentinelGroup(ServerGroup):
         for server in [*self.sentinels, *self.nodes]:
             server.stop()
 
+    def _node_args(self) -> tuple[str, ...]:
+        """A data node's options: no delay before a full sync (5 s by default: a revived node is a replica again
+        at once), and the credentials a replica gives its primary."""
+        found: tuple[str, ...] = ("--repl-diskless-sync-delay", "0")
+        if self.access.password is not None:
+            found += ("--masterauth", self.access.password)
+        if self.access.username is not None:
+            found += ("--masteruser", self.access.username)
+        return found
+
+    def _sentinel_auth(self) -> str:
+        """The lines of sentinel.conf with the credentials a sentinel gives the data nodes and the other sentinels."""
+        access = self.access
+        lines = ""
+        if access.password is not None:
+            lines += f"sentinel auth-pass {MASTER_NAME} {_quoted(access.password)}\n"
+        if access.username is not None:
+            lines += f"sentinel auth-user {MASTER_NAME} {_quoted(access.username)}\n"
+        if access.sentinel_password is not None:
+            lines += f"sentinel sentinel-pass {_quoted(access.sentinel_password)}\n"
+        if access.sentinel_username is not None:
+            lines += f"sentinel sentinel-user {_quoted(access.sentinel_username)}\n"
+        return lines
+
     def _ask_primary(self) -> tuple[str, int]:
         for sentinel in self.sentinels:
             if not sentinel.running:
                 continue
             try:
-                client: Any = redis.Redis(sentinel.host_for_clients, sentinel.port, socket_timeout=1.0)
+                client: Any = sentinel.client(socket_timeout=1.0)
                 found = client.execute_command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME)
                 client.close()
             except (redis.RedisError, OSError):
@@ -151,7 +179,7 @@ class LocalSentinelGroup(ServerGroup):
         deadline = time.monotonic() + _READY_TIMEOUT_S
         others = len(self.sentinels) - 1
         for sentinel in self.sentinels:
-            client: Any = redis.Redis(sentinel.host_for_clients, sentinel.port, socket_timeout=1, decode_responses=True)
+            client: Any = sentinel.client(socket_timeout=1, decode_responses=True)
             try:
                 while True:
                     state = client.execute_command("SENTINEL", "MASTER", MASTER_NAME)
@@ -165,8 +193,13 @@ class LocalSentinelGroup(ServerGroup):
                 client.close()
 
 
+def _quoted(text: str) -> str:
+    """``text`` as a quoted string of a Redis configuration file (a password may hold spaces)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _role(node: LocalRedis) -> str:
-    client: Any = redis.Redis(node.host_for_clients, node.port, socket_timeout=1.0)
+    client: Any = node.client(socket_timeout=1.0)
     try:
         return str(client.info("replication").get("role", ""))
     finally:

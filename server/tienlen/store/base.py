@@ -94,6 +94,10 @@ class MatchStore(Protocol):
         """Where the rate limits are counted (a storage URI of the ``limits`` package), beside the matches."""
         ...
 
+    def limits_options(self) -> dict[str, Any]:
+        """The options of that storage: how it connects (credentials, TLS, timeouts); never in the URI."""
+        ...
+
     def ping(self) -> bool:
         """Whether the store answers."""
         ...

@@ -19,7 +19,7 @@ from typing import Any
 
 import redis
 from redis.commands import READ_COMMANDS
-from redis.connection import Connection
+from redis.connection import Connection, SSLConnection
 from redis.exceptions import RedisClusterException
 from redis.sentinel import SentinelConnectionPool, SentinelManagedConnection
 
@@ -268,6 +268,15 @@ class PrimaryConnection(SentinelManagedConnection):
         if not role or role[0] not in (b"master", "master"):
             this.disconnect()
             raise redis.ConnectionError(f"{address[0]}:{address[1]} is no longer the primary")
+
+
+class PrimarySSLConnection(PrimaryConnection, SSLConnection):
+    """A :class:`PrimaryConnection` over TLS (a ``rediss://`` ``REDIS_URL``)."""
+
+
+def primary_connection(tls: bool) -> type[PrimaryConnection]:
+    """The connection class of a Sentinel-managed primary: over TLS or not."""
+    return PrimarySSLConnection if tls else PrimaryConnection
 
 
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):

@@ -35,6 +35,7 @@ from typing import Any, cast
 import redis
 from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
+from redis.connection import UnixDomainSocketConnection
 from redis.exceptions import AskError, ClusterDownError, NoScriptError, TryAgainError
 from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool
@@ -47,10 +48,11 @@ from .client import (
     BlockingSentinelPool,
     ConfirmingConnection,
     Durability,
-    PrimaryConnection,
     confirming,
+    primary_connection,
     writes,
 )
+from .reach import RedisOptions, node_address, node_kwargs, pool_kwargs, sentinel_kwargs, shown_host
 
 __all__ = [
     "STORE_ERRORS",
@@ -76,21 +78,6 @@ _NOTHING_RAN = (NoScriptError, AskError, TryAgainError, ClusterDownError)  # Mov
 Client = redis.Redis | RedisCluster
 
 
-@dataclass(frozen=True, slots=True)
-class RedisOptions:
-    """How to reach Redis: ``url`` (any node of a cluster when ``cluster``), or the ``sentinels`` watching the
-    primary named ``sentinel_master``; the timeout, the pool, what a write waits for (``durability``)."""
-
-    url: str
-    cluster: bool = False
-    timeout_s: float = 1.0
-    cooperative: bool = False  # gevent: one bounded pool shared by every request
-    pool_size: int = 16
-    sentinels: tuple[tuple[str, int], ...] = ()
-    sentinel_master: str = "mymaster"
-    durability: str = "local"
-
-
 def durability_of(options: RedisOptions) -> Durability:
     """What a write waits for under ``options``: its level, within most of the Redis timeout."""
     return Durability(options.durability, max(1, int(options.timeout_s * 1000 * WAIT_SHARE)))
@@ -100,20 +87,20 @@ def connect(options: RedisOptions) -> Client:
     """The client for ``options`` (a one-server client opens its connections lazily; a cluster client asks
     the node named by the URL for the slots at once; a Sentinel client asks the sentinels on each new connection).
 
-    Its connections confirm their writes as ``options.durability`` asks (:func:`~.client.confirming`).
+    Every connection takes :func:`~.reach.node_kwargs` (credentials, TLS, timeouts) and confirms its writes as
+    ``options.durability`` asks (:func:`~.client.confirming`).
     """
-    timeouts: dict[str, Any] = {
-        "socket_timeout": options.timeout_s,
-        "socket_connect_timeout": options.timeout_s,
-    }
     durability = durability_of(options)
     if options.cluster:
-        # No retries of timeouts: a stalled node fails the call within the timeout.
+        base, kwargs = pool_kwargs(node_kwargs(options))
+        address = node_address(options)
+        # No retries of timeouts: a stalled node fails the call within the timeout. The URL names only the node:
+        # the connection class (TLS or not) and the credentials are ours, as on every topology.
         return RedisCluster.from_url(
-            options.url,
+            f"redis://{shown_host(address['host'])}:{address['port']}",
             retry=Retry(NoBackoff(), 0),
-            connection_class=confirming(redis.Connection, durability),
-            **timeouts,
+            connection_class=confirming(base, durability),
+            **kwargs,
         )
     retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
     if options.sentinels:
@@ -125,20 +112,30 @@ def connect(options: RedisOptions) -> Client:
         client: redis.Redis = _sentinel(options).master_for(
             options.sentinel_master,
             connection_pool_class=pool_class,
-            connection_class=confirming(PrimaryConnection, durability),
+            connection_class=confirming(primary_connection(options.tls), durability),
             retry=retry,
-            **timeouts,
             **sized,
         )
         return client
     if options.cooperative:
-        pool: redis.ConnectionPool = redis.BlockingConnectionPool.from_url(
-            options.url, max_connections=options.pool_size, timeout=options.timeout_s, retry=retry, **timeouts
-        )
+        sized = {"max_connections": options.pool_size, "timeout": options.timeout_s}
+        pool = _one_server_pool(options, durability, retry, redis.BlockingConnectionPool, sized)
     else:
-        pool = redis.ConnectionPool.from_url(options.url, retry=retry, **timeouts)
-    pool.connection_class = confirming(pool.connection_class, durability)
+        pool = _one_server_pool(options, durability, retry, redis.ConnectionPool, {})
     return redis.Redis(connection_pool=pool)
+
+
+def _one_server_pool(
+    options: RedisOptions, durability: Durability, retry: Retry, pool_class: type[Any], sized: dict[str, Any]
+) -> redis.ConnectionPool:
+    """The pool of connections to the one server of ``options`` (its address, :func:`~.reach.node_kwargs`)."""
+    tcp, kwargs = pool_kwargs(node_kwargs(options))
+    address = node_address(options)
+    base: type[Any] = UnixDomainSocketConnection if "path" in address else tcp
+    pool: redis.ConnectionPool = pool_class(
+        connection_class=confirming(base, durability), retry=retry, **address, **kwargs, **sized
+    )
+    return pool
 
 
 def thread_client(shared: redis.Redis) -> redis.Redis:
@@ -147,11 +144,10 @@ def thread_client(shared: redis.Redis) -> redis.Redis:
 
 
 def _sentinel(options: RedisOptions) -> Any:
-    """The sentinels of ``options`` (a redis-py :class:`~redis.sentinel.Sentinel`, untyped), asked with the
-    Redis timeout."""
-    asked = {"socket_timeout": options.timeout_s, "socket_connect_timeout": options.timeout_s}
+    """The sentinels of ``options`` (a redis-py :class:`~redis.sentinel.Sentinel`, untyped): asked with
+    :func:`~.reach.sentinel_kwargs`, their primary reached with :func:`~.reach.node_kwargs`."""
     sentinel: Any = Sentinel
-    return sentinel(list(options.sentinels), sentinel_kwargs=asked)
+    return sentinel(list(options.sentinels), sentinel_kwargs=sentinel_kwargs(options), **node_kwargs(options))
 
 
 def redis_version(client: redis.Redis) -> tuple[int, int]:
@@ -187,15 +183,13 @@ def durability_refusal(options: RedisOptions) -> str | None:
 
 def _lone_client(options: RedisOptions) -> redis.Redis:
     """A one-server client of the primary of ``options`` (not a cluster) that never retries."""
-    lone: dict[str, Any] = {
-        "socket_timeout": options.timeout_s,
-        "socket_connect_timeout": options.timeout_s,
-        "retry": Retry(NoBackoff(), 0),
-    }
+    once = Retry(NoBackoff(), 0)
     if options.sentinels:
-        primary = _sentinel(options).master_for(options.sentinel_master, connection_class=PrimaryConnection, **lone)
-        return cast(redis.Redis, primary)
-    return redis.Redis.from_url(options.url, **lone)
+        made = _sentinel(options).master_for(
+            options.sentinel_master, connection_class=primary_connection(options.tls), retry=once
+        )
+        return cast(redis.Redis, made)
+    return redis.Redis(connection_pool=_one_server_pool(options, Durability(), once, redis.ConnectionPool, {}))
 
 
 class Pinger:

@@ -48,6 +48,7 @@ from .layout import (
 )
 from .queue import RedisQueue
 from .ratings import RedisRatings
+from .reach import bare_url, node_kwargs, sentinel_kwargs
 from .records import MatchRecord
 from .rooms import RedisRooms
 from .wait_slots import WaitSlots
@@ -73,9 +74,11 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         per_thread: bool = True,
         pinger: Pinger | None = None,
         limits_uri: str = "",
+        limits_options: dict[str, Any] | None = None,
     ) -> None:
         self._shared = client
         self._limits_uri = limits_uri
+        self._limits_options = dict(limits_options or {})
         self._cluster = isinstance(client, RedisCluster)
         self._per_thread = per_thread and not self._cluster
         self.lifetimes = lifetimes
@@ -97,6 +100,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def limits_uri(self) -> str:
         """Where the rate limits are counted: this Redis (``redis+cluster://`` and one node for a cluster)."""
         return self._limits_uri
+
+    def limits_options(self) -> dict[str, Any]:
+        """How the rate limits' storage connects to this Redis: credentials, TLS, timeouts (:mod:`.reach`)."""
+        return dict(self._limits_options)
 
     def accounts(self) -> RedisAccounts:
         """The players' accounts, sessions and personal tokens, in this Redis (:mod:`.accounts`)."""
@@ -155,6 +162,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
             per_thread=per_thread,
             pinger=Pinger(options, client),
             limits_uri=limits_uri(options),
+            limits_options=limits_options(options),
         )
 
     @property
@@ -335,12 +343,24 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
 
 
 def limits_uri(options: RedisOptions) -> str:
-    """The ``limits`` storage URI of the Redis of ``options``: its URL, ``redis+cluster://`` and its node, or
-    ``redis+sentinel://`` and the sentinels, then the primary's name."""
+    """The ``limits`` storage URI of the Redis of ``options``, without credentials (:func:`limits_options` has
+    them): its URL, ``redis+cluster://`` and its node, or ``redis+sentinel://`` and the sentinels, then the
+    primary's name."""
     if options.sentinels:
         hosts = ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in options.sentinels)
         return f"redis+sentinel://{hosts}/{options.sentinel_master}"
     if not options.cluster:
-        return options.url
-    parts = urlsplit(options.url)
+        return bare_url(options)
+    parts = urlsplit(bare_url(options))
     return urlunsplit(("redis+cluster", parts.netloc, "", "", ""))
+
+
+def limits_options(options: RedisOptions) -> dict[str, Any]:
+    """The connection arguments of the ``limits`` storage of :func:`limits_uri`: those of every connection
+    (:func:`~.reach.node_kwargs`), and behind Sentinel the sentinels' own (:func:`~.reach.sentinel_kwargs`)."""
+    found = node_kwargs(options)
+    if options.sentinels:
+        return found | {"sentinel_kwargs": sentinel_kwargs(options)}
+    if not options.cluster:
+        found.pop("ssl", None)  # the rediss:// scheme of the URI says it
+    return found
