@@ -66,7 +66,9 @@ def test_the_commitment_of_the_vectors_secret_is_the_specs() -> None:
 
 
 @pytest.mark.parametrize(("hand", "entropy", "key", "seats"), VECTOR)
-def test_the_specs_test_vector_is_dealt_exactly(hand: int, entropy: tuple[str, ...], key: str, seats: list[str]) -> None:
+def test_the_specs_test_vector_is_dealt_exactly(
+    hand: int, entropy: tuple[str, ...], key: str, seats: list[str]
+) -> None:
     """Rule: the hand key and every seat's cards are the spec's test vector's, for each of its three cases."""
     assert hand_key(SECRET, MATCH_ID, hand, entropy).hex() == key
     dealt = FairDeal(SECRET, MATCH_ID, entropy).hand(hand)

@@ -361,8 +361,8 @@ class Match:
         self._legal = None
         self.hand_number += 1
         if deal is None:
-            fair = self.fair
-            deal = fair.hand(self.hand_number) if fair else shuffled_deal(self.deal_seed, self.hand_number, self.players)
+            fair, number = self.fair, self.hand_number
+            deal = fair.hand(number) if fair else shuffled_deal(self.deal_seed, number, self.players)
         self.hands = deal
         self.places = []
         self.log = []

@@ -10,7 +10,7 @@ from .base import (
     TooManyWaitersError,
 )
 from .connect import RedisOptions
-from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest, token_text
+from .records import Clock, MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest, token_text
 from .redis_store import RedisMatchStore
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "SeatRecord",
     "StoreUnavailableError",
     "TooManyWaitersError",
+    "new_fair_secret",
     "new_match_id",
     "new_token",
     "token_digest",

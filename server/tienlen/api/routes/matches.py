@@ -168,7 +168,9 @@ class Join(MethodView):
         name, and the account's token acts for it too; an account holds one
         seat of a match (409 `already_seated`). Without one, `name` is needed.
         """
-        return service().join(match_id, body.get("name"), idempotency_key(), client_address(), bearer_token())
+        return service().join(
+            match_id, body.get("name"), idempotency_key(), client_address(), bearer_token(), body.get("entropy", "")
+        )
 
 
 @blp.route(f"/{MATCH_ID}/rematch")
