@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import replay, wire
-from ..replay import fair_deal_document
 from ..engine import FairDeal, Match, RuleSet
+from ..replay import fair_deal_document
 from ..store import MatchRecord
 
 RECORD_FORMAT = 1
