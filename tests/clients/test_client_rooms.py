@@ -31,7 +31,7 @@ def _host_match(client: Client, open_seats: int = 2) -> tuple[str, str, str]:
     """A match hosted by a new account with ``open_seats`` open seats: its id, room code and host's name."""
     host = new_member(client)
     seats: list[dict[str, Any]] = [{"type": "remote", "name": "me"}] + [{"type": "open", "open": True}] * open_seats
-    created = client.create_match(seats, rules={"hands": 1}, seed=11, token=host.token)
+    created = client.create_match(seats, rules={"hands": 1}, token=host.token)
     code = created["match"]["room_code"]
     assert isinstance(code, str) and CODE.fullmatch(code)
     return created["match_id"], code, host.name
