@@ -160,10 +160,22 @@ def _players_equal_seats() -> list[dict[str, Any]]:
     ]
 
 
+def _no_fixed_deal_when_joinable() -> dict[str, Any]:
+    """JSON Schema of the rule that nobody chooses a public deal: with an open seat or ``listed``, no seed or deal."""
+    open_seat = {"properties": {"open": {"const": True}}, "required": ["open"]}
+    joinable = {
+        "anyOf": [
+            {"properties": {"listed": {"const": True}}, "required": ["listed"]},
+            {"properties": {"seats": {"contains": open_seat}}, "required": ["seats"]},
+        ]
+    }
+    return {"if": joinable, "then": {"not": {"anyOf": [{"required": ["seed"]}, {"required": ["deal"]}]}}}
+
+
 class CreateMatchSchema(ma.Schema):
     """Body of ``POST /v1/matches``."""
 
-    json_schema_extra: ClassVar[dict[str, Any]] = {"allOf": _players_equal_seats()}
+    json_schema_extra: ClassVar[dict[str, Any]] = {"allOf": [*_players_equal_seats(), _no_fixed_deal_when_joinable()]}
 
     seats = fields.List(
         fields.Nested(SeatRequestSchema),
