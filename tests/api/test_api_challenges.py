@@ -269,6 +269,17 @@ def test_house_bots_accept_at_once_beside_accounts(client: FlaskClient) -> None:
     assert [s["bot"] for s in started["match"]["seats"]] == [None, None, "hard", "hard"]
 
 
+def test_a_challenge_match_is_fair_dealt(client: FlaskClient) -> None:
+    """Rule: the match a challenge starts shows its fair deal's commitment, and no secret while it is played."""
+    _me, token = player(client)
+    friend, friend_token = player(client)
+    made = challenge(client, token, [friend])
+    started = ok(answer(client, friend_token, made["challenge_id"], "accept"))
+    fair = started["match"]["fair_deal"]
+    assert fair["protocol"] == "tienlen-deal/1" and len(fair["commitment"]) == 64 and fair["secret"] is None
+    assert fair["entropy"] == ["", ""]
+
+
 def test_a_decline_tells_the_sender_and_the_other_challenged_account(client: FlaskClient) -> None:
     """Rule: declining closes the challenge (declined_by) and the others hear challenge_cancelled cause declined."""
     me, token = player(client)
