@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
+from tests.support.tools import require_tool
 from tienlen.engine import (
     DealError,
     FairDeal,
@@ -16,6 +21,7 @@ from tienlen.engine import (
     match_to_dict,
     resolve_rules,
 )
+from tienlen.engine.accel import load_core
 from tienlen.engine.deal import hand_key
 
 SECRET = bytes(range(32))
@@ -135,3 +141,42 @@ def test_a_fair_deal_with_wrong_inputs_is_refused(
     rules = resolve_rules({}, players=2)
     with pytest.raises(DealError):
         Match.new(rules, random.Random(1), deal, fair=FairDeal(secret, MATCH_ID, entropy))
+
+
+# A fair match played to its end with a fixed policy (the first legal play, else a pass): its deals and actions.
+PLAY_A_FAIR_MATCH = """
+import json, random
+from tienlen.engine import FairDeal, Match, resolve_rules
+from tienlen.engine.accel import ENGINE
+rules = resolve_rules({"hands": 3, "scoring": "places"}, players=4)
+fair = FairDeal(bytes(range(32)), "5f0e3c9a2b7d4e18c6a1", ("a", "", "b", ""))
+match, _ = Match.new(rules, random.Random(1), fair=fair)
+deals, actions = [], []
+while match.outcome is None:
+    if match.hand_number > len(deals):
+        deals.append(list(match.hands))
+    seat, legal = match.turn, match.legal_masks()
+    if legal and (match.table is None or len(match.log) % 3):
+        actions.append(legal[0]); match.play(seat, legal[0])
+    else:
+        actions.append(0); match.pass_turn(seat)
+print(json.dumps([ENGINE, deals, actions]))
+"""
+
+
+def test_both_builds_deal_a_fair_match_alike() -> None:
+    """Rule: the pure and the compiled engine deal every hand of a fair match alike, by the protocol (the compiled
+    core deals no hand of its own: the engine's deal.py deals in both)."""
+    require_tool("tienlen_native", load_core() is not None, "the compiled core is not built: run `make native`")
+    found = {}
+    for engine in ("python", "compiled"):
+        env = os.environ | {"TIENLEN_ENGINE": engine}
+        done = subprocess.run([sys.executable, "-c", PLAY_A_FAIR_MATCH], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+        ran, deals, actions = json.loads(done.stdout)
+        assert ran == engine
+        found[engine] = (deals, actions)
+    assert found["python"] == found["compiled"]
+    deals = found["python"][0]
+    fair = FairDeal(SECRET, MATCH_ID, ("a", "", "b", ""))
+    assert len(deals) >= 3 and deals == [fair.hand(n) for n in range(1, len(deals) + 1)]
