@@ -168,21 +168,28 @@ class Client:
         return dict(self.request("POST", "/v1/matches", body, token=token, headers=key_header(key), expect=201))
 
     def join(
-        self, match_id: str, name: str | None = None, *, key: str | None = None, token: str | None = None
+        self,
+        match_id: str,
+        name: str | None = None,
+        *,
+        key: str | None = None,
+        token: str | None = None,
+        entropy: str | None = None,
     ) -> dict[str, Any]:
         """``POST /v1/matches/{id}/join`` → 201 ``{seat, token}`` (409 ``match_full``).
 
         Without a ``token`` the seat needs a ``name``. With an account's
         ``token`` (scope ``play``) the seat is the account's, under its name
         (``name`` is not needed), and that token acts for it too; an account
-        holds one seat of a match (409 ``already_seated``).
+        holds one seat of a match (409 ``already_seated``). ``entropy`` (0 to 64
+        printable ASCII characters) is the seat's part of the match's fair deal.
 
         Safe to retry: it carries one ``Idempotency-Key`` on every attempt, and
         the server answers a retry with the same key and body (from the same
         address, within 24 h) with the same seat and token, taking no second seat.
         """
         path = f"/v1/matches/{match_id}/join"
-        body = {} if name is None else {"name": name}
+        body = _join_body(name, entropy)
         return dict(self.request("POST", path, body, token=token, headers=key_header(key), expect=201))
 
     def match(self, match_id: str) -> dict[str, Any]:
@@ -282,7 +289,13 @@ class Client:
         return cast(Room, self.request("GET", f"/v1/rooms/{_segment(code)}", expect=200))
 
     def join_room(
-        self, code: str, name: str | None = None, *, key: str | None = None, token: str | None = None
+        self,
+        code: str,
+        name: str | None = None,
+        *,
+        key: str | None = None,
+        token: str | None = None,
+        entropy: str | None = None,
     ) -> RoomSeat:
         """``POST /v1/rooms/{code}/join`` → 201 the match's id, the seat and its token.
 
@@ -291,7 +304,7 @@ class Client:
         there already); 404 ``room_not_found``, 409 ``match_full``. Safe to
         retry, as :meth:`join` is.
         """
-        body = {} if name is None else {"name": name}
+        body = _join_body(name, entropy)
         path = f"/v1/rooms/{_segment(code)}/join"
         return cast(RoomSeat, self.request("POST", path, body, token=token, headers=key_header(key), expect=201))
 
@@ -508,6 +521,14 @@ class Client:
         (:attr:`ApiError.attempts` > 1) may mean an earlier one was applied.
         """
         self.request("DELETE", f"/v1/queue/{_segment(ticket)}", token=token, expect=204)
+
+
+def _join_body(name: str | None, entropy: str | None) -> dict[str, str]:
+    """The body of a join: the seat's name and fair-deal entropy, each when given."""
+    body = {} if name is None else {"name": name}
+    if entropy is not None:
+        body["entropy"] = entropy
+    return body
 
 
 def _segment(text: str) -> str:
