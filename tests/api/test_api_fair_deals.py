@@ -254,6 +254,9 @@ FAIR_TAMPERINGS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("another protocol", lambda r: r["fair_deal"].update(protocol="tienlen-deal/0"), "not a tienlen-deal/1 deal"),
     ("a secret that is not hex", lambda r: r["fair_deal"].update(secret="zz" * 32), "not 64 hex digits"),
     ("no fair_deal object", lambda r: r.update(fair_deal=[1]), "not a tienlen-deal/1 deal"),
+    ("entropy too long", lambda r: r["fair_deal"]["entropy"].__setitem__(0, "x" * 70_000), "printable ASCII"),
+    ("a lone surrogate in entropy", lambda r: r["fair_deal"]["entropy"].__setitem__(0, "\ud800"), "printable ASCII"),
+    ("a match id not ASCII", lambda r: r["fair_deal"].update(match_id="caf\u00e9"), "not an ASCII text"),
 ]
 
 

@@ -132,6 +132,9 @@ def test_a_joiners_entropy_changes_the_deal() -> None:
         (SECRET, ("a",), None),
         (SECRET, ("a", "b", "c"), None),  # three texts for a 2-seat match
         (SECRET, ("a", "b"), [["3S"], ["4S"]]),  # a fair deal fixes no hand
+        (SECRET, ("a", "x" * 65), None),
+        (SECRET, ("a", "new\nline"), None),
+        (SECRET, ("a", "caf\u00e9"), None),
     ],
 )
 def test_a_fair_deal_with_wrong_inputs_is_refused(

@@ -78,6 +78,10 @@ class FairDeal:
             raise DealError(f"a fair deal's secret is {SECRET_BYTES} bytes")
         if not 2 <= len(self.entropy) <= 4:
             raise DealError("a fair deal has an entropy text for each of 2 to 4 seats")
+        if not all(len(text) <= MAX_ENTROPY and all(" " <= c <= "~" for c in text) for text in self.entropy):
+            raise DealError(f"a seat's entropy is 0 to {MAX_ENTROPY} printable ASCII characters")
+        if not self.match_id.isascii() or len(self.match_id) > 0xFFFF:
+            raise DealError("a fair deal's match id is ASCII text")
 
     @property
     def commitment(self) -> str:
