@@ -77,9 +77,9 @@ def _act(client: Any, match_id: str, token: str, keyed: bool = True) -> None:
 
 
 def make_waiting(client: Any, index: int) -> str:
-    """A listed 4-seat match waiting for three players."""
+    """A listed 4-seat match waiting for three players (fair-dealt: a match others join takes no seed)."""
     seats = [{"name": "Ann"}] + [{"open": True}] * 3
-    return str(_post(client, "/v1/matches", {"seats": seats, "listed": True, "seed": index})["match_id"])
+    return str(_post(client, "/v1/matches", {"seats": seats, "listed": True})["match_id"])
 
 
 def make_active(client: Any, index: int, actions: int, keyed: bool = True) -> str:

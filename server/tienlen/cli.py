@@ -61,6 +61,8 @@ def _replay(args: argparse.Namespace) -> int:
     scores = " ".join(str(s) for s in found.scores)
     hands = f"{found.hands} hand" + ("s" if found.hands != 1 else "")
     print(f"every action legal: {hands}, {found.actions} actions; {ending}; scores {scores}")
+    if found.fair_deal:
+        print(f"deal verified: commitment and {hands}")
     return 0
 
 
@@ -136,8 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser(
         "replay",
         help="referee a replay (GET /v1/matches/{id}/replay) again with the engine",
-        description="Play a tienlen-replay/1 file through the rules engine from its seed: exit 0 and print the "
-        "result when every deal and action holds, exit 1 naming the first that does not.",
+        description="Play a tienlen-replay/1 file through the rules engine from its seed (or, for a fair-dealt "
+        "match, check its secret against the commitment and deal every hand by tienlen-deal/1): exit 0 and print "
+        "the result when every deal and action holds, exit 1 naming the first that does not.",
     )
     replay.add_argument("file", help="the replay's JSON file, or - for standard input")
     replay.set_defaults(handler=_replay)

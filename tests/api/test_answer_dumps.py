@@ -27,9 +27,8 @@ def same(schema: AnswerSchema, obj: Any) -> dict[str, Any]:
 def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None:
     service: MatchService = app.extensions["tienlen"]
     body = {
-        "seats": [{"name": "Ann"}, {"name": "Bo", "bot": "easy"}, {"open": True}],
+        "seats": [{"name": "Ann", "entropy": "ann 7f3a"}, {"name": "Bo", "bot": "easy"}, {"open": True}],
         "rules": {"preset": "standard", "hands": 2},
-        "seed": 11,
         "listed": True,
         "clock": {"turn_seconds": 60, "timeouts_before_takeover": 2},
         "takeover": "medium",
@@ -39,7 +38,7 @@ def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None
     page = service.lobby(players=3, preset=None, limit=50, cursor=None)
     assert any(entry.match_id == created.match_id for entry in page.matches)
     same(schemas.LobbySchema(), page)
-    joined = service.join(created.match_id, "Cy")
+    joined = service.join(created.match_id, "Cy", entropy="cy!")
     same(schemas.SeatTokenSchema(), joined)
     token = created.tokens[0].token
     seen_kinds: set[str] = set()

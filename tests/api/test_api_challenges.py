@@ -270,6 +270,27 @@ def test_house_bots_accept_at_once_beside_accounts(client: FlaskClient) -> None:
     assert [s["bot"] for s in started["match"]["seats"]] == [None, None, "hard", "hard"]
 
 
+def test_a_challenge_match_is_fair_dealt_with_the_entropy_of_the_sender_and_the_accepting(
+    client: FlaskClient,
+) -> None:
+    """Rule: the match a challenge starts shows its fair deal's commitment (no secret while it is played) and the
+    entropy its sender gave with the challenge and each account with its acceptance (none: ""); bad entropy on an
+    acceptance is 422 invalid_request and accepts nothing."""
+    _me, token = player(client)
+    friend, friend_token = player(client)
+    other, other_token = player(client)
+    made = challenge(client, token, [friend, other, "easy"], players=4, entropy="from me")
+    path = f"/v1/challenges/{made['challenge_id']}/accept"
+    bad = client.post(path, json={"entropy": "\u00e9"}, headers=auth(friend_token))
+    assert refused(bad) == (422, "invalid_request")
+    assert ok(answer(client, friend_token, made["challenge_id"], "read"))["accepted"] == ["easy"]
+    assert ok(client.post(path, json={"entropy": "friend 42"}, headers=auth(friend_token)))["status"] == "pending"
+    started = ok(answer(client, other_token, made["challenge_id"], "accept"))  # no body: no entropy
+    fair = started["match"]["fair_deal"]
+    assert fair["protocol"] == "tienlen-deal/1" and len(fair["commitment"]) == 64 and fair["secret"] is None
+    assert fair["entropy"] == ["from me", "friend 42", "", ""]
+
+
 def test_a_decline_tells_the_sender_and_the_other_challenged_account(client: FlaskClient) -> None:
     """Rule: declining closes the challenge (declined_by) and the others hear challenge_cancelled cause declined."""
     me, token = player(client)

@@ -43,7 +43,7 @@ def four_remote(api: Api, **extra: object) -> tuple[str, list[str]]:
 
 
 def test_create_answers_tokens_for_named_remote_seats_only(api: Api) -> None:
-    created = api.create(seats=[{"name": "Ann"}, {"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Di"}], seed=3)
+    created = api.create(seats=[{"name": "Ann"}, {"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Di"}])
     assert [t["seat"] for t in created["tokens"]] == [0, 3]
     assert all(len(t["token"]) >= 22 for t in created["tokens"])
     match = created["match"]
@@ -66,14 +66,14 @@ def test_create_answers_tokens_for_named_remote_seats_only(api: Api) -> None:
     ids=["told by their fields", "told by type"],
 )
 def test_a_seat_may_say_its_kind_in_type_and_bodies_without_it_stay_valid(api: Api, seats: list[Any]) -> None:
-    created = api.create(seats=seats, seed=3)
+    created = api.create(seats=seats)
     assert [t["seat"] for t in created["tokens"]] == [0, 3]
     shown = [(s["name"], s["bot"], s["open"]) for s in created["match"]["seats"]]
     assert shown == [("Ann", None, False), ("Bo", "easy", False), (None, None, True), ("Di", None, False)]
 
 
 def test_join_fills_lowest_open_seat_and_deals_when_last_fills(api: Api, client: FlaskClient) -> None:
-    created = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}], seed=11)
+    created = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
     match_id = created["match_id"]
     first = client.post(f"/v1/matches/{match_id}/join", json={"name": "Bo"})
     assert first.status_code == 201 and json_object(first)["seat"] == 1
@@ -230,6 +230,15 @@ def test_hint_for_the_seat_on_turn_only(api: Api, client: FlaskClient) -> None:
         {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S"], ["1Z"]]},
         {"seats": [{"name": "A"}, {"name": "B"}], "deal": [["3S", "3S"], ["4S"]]},
         {"seats": [{"name": "A"}, {"name": "B"}], "extra": 1},
+        # A seat's fair-deal entropy is 0 to 64 printable ASCII characters, and only a remote seat gives one.
+        {"seats": [{"name": "A", "entropy": "x" * 65}, {"name": "B"}]},
+        {"seats": [{"name": "A", "entropy": "line\n"}, {"name": "B"}]},
+        {"seats": [{"name": "A", "entropy": "tab\there"}, {"name": "B"}]},
+        {"seats": [{"name": "A", "entropy": "caf\u00e9"}, {"name": "B"}]},
+        {"seats": [{"name": "A", "entropy": 7}, {"name": "B"}]},
+        {"seats": [{"name": "A", "entropy": None}, {"name": "B"}]},
+        {"seats": [{"name": "A"}, {"name": "B", "bot": "easy", "entropy": "x"}]},
+        {"seats": [{"name": "A"}, {"open": True, "entropy": "x"}]},
         # A seat's type, when given, picks its case, whose fields must then fit it.
         {"seats": [{"name": "A"}, {"type": "bot", "name": "B"}]},
         {"seats": [{"name": "A"}, {"type": "remote", "name": "B", "bot": "easy"}]},

@@ -413,7 +413,6 @@ def test_seats_that_left_are_open_in_the_rematch(api: Api) -> None:
         seats=[{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D", "bot": "easy"}],
         rules={"hands": 1},
         listed=True,
-        seed=6,
     )
     match_id, tokens = created["match_id"], tokens_of(created)
     play_turn(api, match_id, tokens)

@@ -119,6 +119,20 @@ def test_with_a_fill_time_of_zero_one_player_is_seated_at_once_with_house_bots(n
     assert match["rated"] is False
 
 
+def test_a_queued_match_is_fair_dealt_with_the_tickets_entropy(no_wait: Flask) -> None:
+    """Rule: a quick-play match shows its fair deal's commitment (no secret while played) and each player's entropy
+    given when queuing; entropy that is not 0 to 64 printable ASCII characters is 422 invalid_request, no ticket."""
+    client = no_wait.test_client()
+    token = session_of(client, fresh_name("q"))
+    bad = client.post("/v1/queue", json={"players": 2, "rated": False, "entropy": "x" * 65}, headers=auth(token))
+    assert (bad.status_code, json_object(bad)["reason"]) == (422, "invalid_request")
+    made = enqueue(client, token, players=2, rated=False, entropy="q-7f3a")
+    assert made["status"] == "matched"
+    fair = json_object(client.get(f"/v1/matches/{made['match_id']}"))["fair_deal"]
+    assert fair["protocol"] == "tienlen-deal/1" and len(fair["commitment"]) == 64 and fair["secret"] is None
+    assert fair["entropy"] == ["q-7f3a", ""], "the player's entropy; the house bot gives none"
+
+
 def test_a_long_poll_of_a_ticket_answers_when_it_is_matched(slow_fill: Flask) -> None:
     """Rule: GET /v1/queue/{ticket}?wait= answers as soon as the ticket is matched, not at the wait's end."""
     client = slow_fill.test_client()

@@ -67,7 +67,7 @@ def test_an_account_joins_by_match_id_and_both_seats_play_to_the_end(live_server
         {"type": "open", "open": True},
         {"type": "open", "open": True},
     ]
-    created = client.create_match(seats, rules={"hands": 1}, seed=8)
+    created = client.create_match(seats, rules={"hands": 1})
     match_id = created["match_id"]
     member = new_member(client)
     joined = client.join(match_id, token=member.token)
@@ -77,7 +77,8 @@ def test_an_account_joins_by_match_id_and_both_seats_play_to_the_end(live_server
     with pytest.raises(ApiError) as twice:
         client.join(match_id, token=member.token)
     assert (twice.value.status, twice.value.reason) == (409, "already_seated")
-    guest = client.join(match_id, "Cy")["token"]
+    guest = client.join(match_id, "Cy", entropy="cy 42")["token"]
+    assert client.match(match_id)["fair_deal"]["entropy"] == ["", "", "cy 42"], "a join's entropy is its seat's"
 
     finals: list[dict[str, Any]] = []
     errors: list[BaseException] = []

@@ -31,7 +31,7 @@ def _host_match(client: Client, open_seats: int = 2) -> tuple[str, str, str]:
     """A match hosted by a new account with ``open_seats`` open seats: its id, room code and host's name."""
     host = new_member(client)
     seats: list[dict[str, Any]] = [{"type": "remote", "name": "me"}] + [{"type": "open", "open": True}] * open_seats
-    created = client.create_match(seats, rules={"hands": 1}, seed=11, token=host.token)
+    created = client.create_match(seats, rules={"hands": 1}, token=host.token)
     code = created["match"]["room_code"]
     assert isinstance(code, str) and CODE.fullmatch(code)
     return created["match_id"], code, host.name
@@ -64,10 +64,11 @@ def test_anyone_joins_by_room_code_with_or_without_an_account_until_the_match_is
     assert (guest["match_id"], guest["seat"]) == (match_id, 1)
     assert client.seat(match_id, guest["token"]).view()["seat"] == 1
     member = new_member(client)
-    joined = client.join_room(code, token=member.token)
+    joined = client.join_room(code, token=member.token, entropy="member's own")
     assert (joined["match_id"], joined["seat"]) == (match_id, 2)
     state = client.match(match_id)
     assert state["status"] == "playing" and state["room_code"] == code
+    assert state["fair_deal"]["entropy"] == ["", "", "member's own"], "the joiner's entropy is its seat's"
     assert (state["seats"][2]["name"], state["seats"][2]["account"]) == (member.name, True)
     assert state["seats"][1]["account"] is False
     assert client.seat(match_id, member.token).view()["seat"] == 2, "the account's token acts for its seat"

@@ -160,7 +160,7 @@ def test_the_bot_script_plays_over_https_under_a_prefix(
     """The bot plays against a second remote seat (played here, straight to the server, and slowly), so it has
     to wait for its turn."""
     client = Client(live_server)
-    created = client.create_match([{"open": True}, {"name": "Ann"}], rules={"hands": 1}, seed=8)
+    created = client.create_match([{"open": True}, {"name": "Ann"}], rules={"hands": 1})
     env = os.environ | {"SSL_CERT_FILE": str(certificate[0])}  # the bot trusts the test's certificate
     script = [sys.executable, str(CLIENTS / "lowest_bot.py"), tls_prefixed.url, created["match_id"]]
     bot = subprocess.Popen(

@@ -53,7 +53,7 @@ def test_the_bot_joins_by_room_code_with_token_and_plays_its_rematch_with_the_sa
     client = Client(live_server)
     member = new_member(client)
     seats: list[dict[str, Any]] = [{"type": "bot", "name": "Bo", "bot": "easy"}, {"type": "open", "open": True}]
-    created = client.create_match(seats, rules={"hands": 1}, seed=21)
+    created = client.create_match(seats, rules={"hands": 1})
     code = created["match"]["room_code"]
     done = _run(live_server, "--room", code.lower(), "--token", member.token, "--matches", "2")
     assert done.returncode == 0, done.stderr[-2000:]
@@ -72,7 +72,7 @@ def test_the_bot_given_a_match_id_joins_it_as_the_account(live_server: str) -> N
     client = Client(live_server)
     member = new_member(client)
     created = client.create_match([{"type": "open", "open": True}, {"type": "bot", "name": "Bo", "bot": "easy"}],
-                                  rules={"hands": 1}, seed=4)  # fmt: skip
+                                  rules={"hands": 1})  # fmt: skip
     done = _run(live_server, created["match_id"], token=member.token)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("match over: winner seat ") and done.stdout.count("\n") == 1

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.xdist_group("live_server")
 @pytest.mark.parametrize("long_poll", [False, True], ids=["stream", "long-poll"])
 def test_four_bot_scripts_play_a_match_to_the_end(live_server: str, long_poll: bool) -> None:
     host = Client(live_server)
-    created = host.create_match([{"open": True}] * 4, rules={"hands": 2}, seed=99)
+    created = host.create_match([{"open": True}] * 4, rules={"hands": 2})
     match_id = created["match_id"]
     finals: list[dict[str, Any]] = []
     errors: list[BaseException] = []
@@ -81,14 +81,14 @@ def test_the_bot_script_plays_with_the_standard_library_only(live_server: str) -
     bare = subprocess.run([sys.executable, "-S", "-c", "import tienlen"], env=env, capture_output=True, check=False)
     assert bare.returncode != 0, "python -S still finds the tienlen package: this test would prove nothing"
     created = Client(live_server).create_match(
-        [{"open": True}, {"name": "Bo", "bot": "easy"}, {"name": "Cy", "bot": "easy"}], rules={"hands": 1}, seed=3
+        [{"open": True}, {"name": "Bo", "bot": "easy"}, {"name": "Cy", "bot": "easy"}], rules={"hands": 1}
     )
     script = [sys.executable, "-S", str(CLIENTS / "lowest_bot.py"), live_server, created["match_id"]]
     result = subprocess.run([*script, "--join", "Robo"], env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.startswith("match over: winner seat ")
     again = Client(live_server).create_match(
-        [{"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Cy", "bot": "easy"}], rules={"hands": 1}, seed=4
+        [{"name": "Bo", "bot": "easy"}, {"open": True}, {"name": "Cy", "bot": "easy"}], rules={"hands": 1}
     )
     script[-1] = again["match_id"]
     result = subprocess.run(

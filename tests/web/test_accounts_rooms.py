@@ -4,6 +4,7 @@ a code or a link, and a match played to its end by two browsers shown on both pl
 
 from __future__ import annotations
 
+import re
 import urllib.error
 from typing import TYPE_CHECKING
 
@@ -113,8 +114,12 @@ def test_sign_up_host_copy_the_code_a_second_browser_joins_with_it_both_play_to_
     bo.wait_for_url(f"**/m/{match_id}")
     for page in (ann, bo):
         page.wait_for_function("document.querySelectorAll('#hand button').length === 13")
-    seats = call(account_server, "GET", f"/v1/matches/{match_id}")["seats"]
+    dealt = call(account_server, "GET", f"/v1/matches/{match_id}")
+    seats = dealt["seats"]
     assert [(s["name"], s["account"]) for s in seats] == [(ann_name, True), (bo_name, True)]
+    # each page added its seat's own entropy to the fair deal (docs/fair-deals.md), fresh for each seat
+    entropy = dealt["fair_deal"]["entropy"]
+    assert all(re.fullmatch("[0-9a-f]{32}", e) for e in entropy) and entropy[0] != entropy[1], entropy
     assert ann.locator("#room-code").count() == 0  # no longer waiting: no code
     assert _play_to_the_end([ann, bo]) >= 2
     finished = call(account_server, "GET", f"/v1/matches/{match_id}")

@@ -146,7 +146,8 @@ export interface paths {
          *     `challenge_started` and `match_started`; the account's token acts for
          *     its seat. Accepting again (a retry) answers the challenge as it is, also
          *     once started. After its time, 410 `challenge_expired`; once it closed
-         *     otherwise, 409 `challenge_closed`.
+         *     otherwise, 409 `challenge_closed`. The optional body's `entropy` is the
+         *     account's part of the match's fair deal (its seat's `fair_deal.entropy`).
          */
         post: operations["accept_challenge"];
         delete?: never;
@@ -225,6 +226,12 @@ export interface paths {
          *     turn play before the answer. At least one seat must not be a bot.
          *     Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
          *
+         *     Nobody chooses a public deal: `seed` and `deal` are for a private
+         *     match (every seat remote or a bot), and refused with 422
+         *     `fixed_deal_not_private` for one with an open seat or `listed`. Every
+         *     other match is dealt by `tienlen-deal/1` (`fair_deal`: a commitment
+         *     now, the secret once finished); a remote seat may add its `entropy`.
+         *
          *     With an account's token (`Authorization: Bearer`, scope `play`) the
          *     account hosts the match and holds its first remote seat, under the
          *     account's name; the account's token then acts for that seat too.
@@ -254,8 +261,12 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Cancel a match that is still waiting for players (any seat's token).
-         * @description The match is gone at once (404 afterwards); those following its events
+         * Cancel a match that is still waiting for players (its host's token).
+         * @description Only the host cancels: the account that made the match (its token or
+         *     its seat's), or seat 0 of a match no account made; any other seat is
+         *     refused (403 `not_host`) and leaves instead (`POST .../leave`).
+         *
+         *     The match is gone at once (404 afterwards); those following its events
          *     get `match_cancelled`. A match being played or finished cannot be
          *     cancelled (409 `match_not_waiting`): leave it instead.
          *
@@ -355,7 +366,8 @@ export interface paths {
         put?: never;
         /**
          * Join a match: fills the lowest open seat and answers its token.
-         * @description The first hand is dealt when the last open seat fills. With an
+         * @description The first hand is dealt when the last open seat fills. The optional
+         *     `entropy` is the seat's part of the fair deal (shown in `fair_deal`). With an
          *     account's token (scope `play`) the seat is the account's, under its
          *     name, and the account's token acts for it too; an account holds one
          *     seat of a match (409 `already_seated`). Without one, `name` is needed.
@@ -647,7 +659,8 @@ export interface paths {
         put?: never;
         /**
          * Make a personal API token (scope `account`) with the scopes asked; its secret is shown only here.
-         * @description It works until revoked. An account holds at most 50 (422 `invalid_request` past that).
+         * @description It works until revoked. An account holds at most `TIENLEN_MAX_TOKENS`
+         *     (50) at once: one more answers 409 `too_many_tokens` (revoke one first).
          */
         post: operations["create_token"];
         delete?: never;
@@ -918,6 +931,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptChallenge: {
+            /** @description What this seat adds to the fair deal (`fair_deal.entropy` shows it): 0 to 64 printable ASCII characters, e.g. random ones of the player's own (else 422 invalid_request) */
+            entropy?: string;
+        };
         Account: {
             /**
              * Format: date-time
@@ -941,6 +958,8 @@ export interface components {
             created_at: string;
             /** @description Every event from the action through the bots' replies, oldest first */
             events: components["schemas"]["Event"][];
+            /** @description How its hands are dealt so that anyone can check them; null for a private match whose creator fixed the deal (`seed` or `deal`) */
+            fair_deal: components["schemas"]["FairDeal"] | null;
             /** @description 1-based; 0 while waiting */
             hand_number: number;
             hands: components["schemas"]["Hand"][];
@@ -1095,7 +1114,7 @@ export interface components {
         CreateAccount: {
             /** @description A person, or a program */
             kind: components["schemas"]["AccountKind"];
-            /** @description 3 to 20 of `A-Z a-z 0-9 _ -`, unique ignoring case */
+            /** @description 3 to 20 of `A-Z a-z 0-9 _ -` (the whole name), unique ignoring case and width */
             name: string;
             /**
              * Format: password
@@ -1106,7 +1125,7 @@ export interface components {
         CreateMatch: {
             /** @description A turn clock: a remote seat whose turn runs out passes (or plays its lowest legal play when it may not pass), and the takeover bot plays it after too many timeouts in a row */
             clock?: components["schemas"]["ClockRequest"];
-            /** @description One list of 1 to 13 cards per seat for the first hand, no card twice (else 422 invalid_request) */
+            /** @description One list of 1 to 13 cards per seat for the first hand, no card twice (else 422 invalid_request); for a private match only (else 422 fixed_deal_not_private) */
             deal?: string[][];
             /** @description Show the match in the lobby (GET /v1/matches) while it has an open seat (default `false`) */
             listed?: boolean;
@@ -1114,10 +1133,11 @@ export interface components {
             rules?: components["schemas"]["RulesRequest"];
             /** @description At least one seat is remote or open (not all bots) */
             seats: components["schemas"]["SeatRequest"][];
+            /** @description A reproducible shuffle, for a private match only (every seat remote or a bot; else 422 fixed_deal_not_private) */
             seed?: number;
             /** @description The level of the bot that takes over a seat that left or timed out too often (default `medium`) */
             takeover?: components["schemas"]["BotLevel"];
-        } & (unknown & unknown & unknown);
+        } & (unknown & unknown & unknown & unknown);
         CreateToken: {
             /** @description What the token is for */
             label: string;
@@ -1142,7 +1162,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -1172,6 +1192,16 @@ export interface components {
         ExplanationReason: "none" | "keeps_together" | "keeps_twos" | "nearly_out" | "single_cannot_stop" | "take_lead_back" | "win_lead";
         /** @enum {string} */
         ExplanationTemplate: "lead" | "lead_lowest" | "beat" | "bomb" | "go_out" | "pass_cannot_beat" | "pass_keep" | "pass_save";
+        FairDeal: {
+            /** @description SHA-256 of the server's secret (hex), public from the match's creation */
+            commitment: string;
+            /** @description Each seat's entropy, as given when the seat was taken ("" when none or open) */
+            entropy: string[];
+            /** @enum {string} */
+            protocol: "tienlen-deal/1";
+            /** @description The secret (hex), once the match is finished: recompute every deal with it */
+            secret: string | null;
+        };
         Hand: {
             hand_number: number;
             /** @description Seats, first to last */
@@ -1277,6 +1307,8 @@ export interface components {
             token: string;
         };
         Join: {
+            /** @description What this seat adds to the fair deal (`fair_deal.entropy` shows it): 0 to 64 printable ASCII characters, e.g. random ones of the player's own (else 422 invalid_request) */
+            entropy?: string;
             /** @description The seat's name; needed without an account's token (with one, the account's name) */
             name?: string;
         };
@@ -1339,6 +1371,8 @@ export interface components {
             created_at: string;
             /** @description Every event from the action through the bots' replies, oldest first */
             events: components["schemas"]["Event"][];
+            /** @description How its hands are dealt so that anyone can check them; null for a private match whose creator fixed the deal (`seed` or `deal`) */
+            fair_deal: components["schemas"]["FairDeal"] | null;
             /** @description 1-based; 0 while waiting */
             hand_number: number;
             hands: components["schemas"]["Hand"][];
@@ -1421,6 +1455,8 @@ export interface components {
              * @description RFC 3339, UTC
              */
             created_at: string;
+            /** @description How its hands are dealt so that anyone can check them; null for a private match whose creator fixed the deal (`seed` or `deal`) */
+            fair_deal: components["schemas"]["FairDeal"] | null;
             /** @description 1-based; 0 while waiting */
             hand_number: number;
             hands: components["schemas"]["Hand"][];
@@ -1524,6 +1560,8 @@ export interface components {
             seat: number;
         };
         NewChallenge: {
+            /** @description What this seat adds to the fair deal (`fair_deal.entropy` shows it): 0 to 64 printable ASCII characters, e.g. random ones of the player's own (else 422 invalid_request) */
+            entropy?: string;
             /** @description Seats */
             players: number;
             /** @description The rules' preset (standard by default) */
@@ -1651,6 +1689,8 @@ export interface components {
         /** @enum {string} */
         Preset: "standard" | "classic" | "ladder";
         Queue: {
+            /** @description What this seat adds to the fair deal (`fair_deal.entropy` shows it): 0 to 64 printable ASCII characters, e.g. random ones of the player's own (else 422 invalid_request) */
+            entropy?: string;
             /** @description Seats (default `4`) */
             players?: number;
             /** @description The rules' preset (default `standard`) */
@@ -1703,6 +1743,8 @@ export interface components {
             type: "rematch";
         };
         RemoteSeatRequest: {
+            /** @description What this seat adds to the fair deal (`fair_deal.entropy` shows it): 0 to 64 printable ASCII characters, e.g. random ones of the player's own (else 422 invalid_request) */
+            entropy?: string;
             name: string;
             /** @description false if given */
             open?: boolean;
@@ -1714,6 +1756,8 @@ export interface components {
             type?: "remote";
         };
         Replay: {
+            /** @description Present exactly for a fair-dealt match (`tienlen replay` verifies it) */
+            fair_deal?: components["schemas"]["ReplayFairDeal"];
             /** @enum {string} */
             format: "tienlen-replay/1";
             hands: components["schemas"]["ReplayHand"][];
@@ -1727,6 +1771,15 @@ export interface components {
             seat: number;
             /** @enum {string} */
             type: "play" | "pass";
+        };
+        ReplayFairDeal: {
+            commitment: string;
+            /** @description Each seat's entropy */
+            entropy: string[];
+            match_id: string;
+            /** @enum {string} */
+            protocol: "tienlen-deal/1";
+            secret: string;
         };
         ReplayHand: {
             actions: components["schemas"]["ReplayAction"][];
@@ -1886,6 +1939,8 @@ export interface components {
              * @description RFC 3339, UTC
              */
             created_at: string;
+            /** @description How its hands are dealt so that anyone can check them; null for a private match whose creator fixed the deal (`seed` or `deal`) */
+            fair_deal: components["schemas"]["FairDeal"] | null;
             /** @description 1-based; 0 while waiting */
             hand_number: number;
             hands: components["schemas"]["Hand"][];
@@ -2365,7 +2420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -2591,7 +2646,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AcceptChallenge"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -2661,9 +2720,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,7 +3032,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A retry with the same key and body within 24 h creates nothing and answers 201 again with the same `match_id` and `tokens` (and the match as it is now; 404 `match_not_found` once it was cancelled or expired). The same key with another body is refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a UUID) with each new match, and the same one with its retries, e.g. after 503 `outcome_unknown` */
+                /** @description A retry with the same key and body within 24 h creates nothing and answers 201 again with the same `match_id` and `tokens` (and the match as it is now; 404 `match_not_found` once it was cancelled or expired). The same key with another body is refused (422 `idempotency_key_reused`). A key is bound to its caller (the account of the token sent, else the client's address): sent by anyone else it is refused (422 `idempotency_key_reused`) and answers nothing of the first answer. Send a new random key (a UUID) with each new match, and the same one with its retries, e.g. after 503 `outcome_unknown` */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3046,7 +3138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `invalid_request`, `idempotency_key_reused` */
+            /** @description Reasons: `invalid_request`, `idempotency_key_reused`, `fixed_deal_not_private` */
             422: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
@@ -3057,7 +3149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account (client address without a token); `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -3189,7 +3281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `scope_missing`, `not_seated` */
+            /** @description Reasons: `scope_missing`, `not_seated`, `not_host` */
             403: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
@@ -3388,7 +3480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per seat token; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account (match and seat for an anonymous seat's token); `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -3484,7 +3576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -3597,7 +3689,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per seat token; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account (match and seat for an anonymous seat's token); `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -3639,7 +3731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A retry with the same key and body within 24 h takes no other seat and answers 201 again with the same `seat` and `token`, also once the match is full. The same key with another body is refused (422 `idempotency_key_reused`). Keys are scoped to the client's address: send a new random key (a UUID) with each new join, and the same one with its retries, e.g. after 503 `outcome_unknown` */
+                /** @description A retry with the same key and body within 24 h takes no other seat and answers 201 again with the same `seat` and `token`, also once the match is full. The same key with another body is refused (422 `idempotency_key_reused`), as is the same key sent by another caller (a key is bound to the account of the token sent, else to the client's address). Send a new random key (a UUID) with each new join, and the same one with its retries, e.g. after 503 `outcome_unknown` */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3769,7 +3861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account (client address without a token); `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -4217,7 +4309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -4595,7 +4687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -4703,7 +4795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -5003,6 +5095,12 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
                     [name: string]: unknown;
@@ -5037,6 +5135,17 @@ export interface operations {
             };
             /** @description Reasons: `scope_missing` */
             403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `too_many_tokens` */
+            409: {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
@@ -5082,6 +5191,23 @@ export interface operations {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,7 +5746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -5736,7 +5862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */
@@ -6087,7 +6213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            /** @description Reasons: `rate_limited` (counted per account (client address without a token); `off` or set by `TIENLEN_RATE_LIMITS`), `rate_limited` */
             429: {
                 headers: {
                     /** @description Requests allowed in the window (sent when limits are on) */

@@ -22,6 +22,7 @@ from ..service.errors import (
     ChallengeExpired,
     ChallengeNotFound,
     ChallengeRefused,
+    FixedDealNotPrivate,
     IdempotencyKeyReused,
     InvalidCredentials,
     InvalidRequest,
@@ -93,6 +94,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     ("headers_too_large", 431, True),  # refused by gunicorn before the app
     (InvalidRequest.reason, 422, True),
     (IdempotencyKeyReused.reason, 422, False),
+    (FixedDealNotPrivate.reason, 422, False),
     (LoginThrottled.reason, 429, True),
     ("store_unavailable", 503, True),
     ("outcome_unknown", 503, False),

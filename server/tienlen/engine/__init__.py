@@ -25,7 +25,7 @@ from .cards import (
     parse_index,
 )
 from .combos import Combination, beats, bomb_beats, bombable_twos, classify, is_bomb, may_reenter
-from .deal import parse_deal, shuffled_deal
+from .deal import FAIR_PROTOCOL, MAX_ENTROPY, FairDeal, commitment, parse_deal, shuffled_deal
 from .events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 from .kinds import Kind
 from .legal import answer_masks, bomb_answers, lead_masks, play_order, seat_legal_masks
@@ -67,6 +67,8 @@ __all__ = [
     "BOMB_TABLE",
     "CARDS",
     "DEFAULT_PRESET",
+    "FAIR_PROTOCOL",
+    "MAX_ENTROPY",
     "PARAMETERS",
     "PRESETS",
     "PRESET_NAMES",
@@ -77,6 +79,7 @@ __all__ = [
     "Combination",
     "DealError",
     "Event",
+    "FairDeal",
     "HandEnded",
     "HandResult",
     "HandStarted",
@@ -111,6 +114,7 @@ __all__ = [
     "bombable_twos",
     "cards_mask",
     "classify",
+    "commitment",
     "format_cards",
     "format_mask",
     "hand_points",

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from .cards import Card, UnknownCardError, cards_mask, lowest_card
 from .combos import CLASSIFIED, Combination, beats, bomb_beats, classify
-from .deal import parse_deal, shuffled_deal
+from .deal import FairDeal, parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
 from .events import (
     PASSED_BY_SEAT,
@@ -99,22 +99,30 @@ class Match:
     tied: tuple[int, ...] | None = None
     outcome: Outcome | None = None
     log: list[tuple[int, int]] = field(default_factory=list)
+    fair: FairDeal | None = None  # every hand dealt by tienlen-deal/1 from these inputs (else from the seed)
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     # ----- creation -------------------------------------------------------------
 
     @classmethod
     def new(
-        cls, rules: RuleSet, rng: random.Random, deal: Sequence[Iterable[str | Card]] | None = None
+        cls,
+        rules: RuleSet,
+        rng: random.Random,
+        deal: Sequence[Iterable[str | Card]] | None = None,
+        fair: FairDeal | None = None,
     ) -> tuple[Match, list[Event]]:
         """Start a match: draw its deal seed from ``rng`` and deal the first hand.
 
         ``deal`` (optional) fixes the first hand: one list of 1..13 distinct
-        cards per seat, no card twice. Later hands are shuffled from the seed.
+        cards per seat, no card twice. Later hands are shuffled from the seed,
+        or with ``fair`` every hand is the fair deal's (no ``deal`` then).
         Returns the match and its opening events.
         """
+        if fair is not None and (deal is not None or len(fair.entropy) != rules.players):
+            raise DealError("a fair deal fixes no hand and has an entropy text for each seat")
         masks = None if deal is None else parse_deal(deal, rules.players)
-        match = cls(rules=rules, deal_seed=rng.getrandbits(63), scores=[0] * rules.players)
+        match = cls(rules=rules, deal_seed=rng.getrandbits(63), scores=[0] * rules.players, fair=fair)
         return match, match._start_hand(masks)
 
     def __repr__(self) -> str:
@@ -357,7 +365,10 @@ class Match:
     def _start_hand(self, deal: list[int] | None) -> list[Event]:
         self._legal = None
         self.hand_number += 1
-        self.hands = deal if deal is not None else shuffled_deal(self.deal_seed, self.hand_number, self.players)
+        if deal is None:
+            fair, number = self.fair, self.hand_number
+            deal = fair.hand(number) if fair else shuffled_deal(self.deal_seed, number, self.players)
+        self.hands = deal
         self.places = []
         self.log = []
         self.locked = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .combos import classify
+from .deal import FairDeal
 from .match import HandResult, Match, Outcome
 from .rules import RuleSet
 
@@ -17,7 +18,7 @@ class StateVersionError(ValueError):
 
 def match_to_dict(match: Match) -> dict[str, Any]:
     """Everything needed to rebuild the match; hands are 52-bit card masks."""
-    return {
+    data: dict[str, Any] = {
         "v": SCHEMA_VERSION,
         "rules": match.rules.to_dict(),
         "seed": match.deal_seed,
@@ -34,6 +35,10 @@ def match_to_dict(match: Match) -> dict[str, Any]:
         "won": None if match.outcome is None else list(match.outcome.winners),
         "log": [[seat, mask] for seat, mask in match.log],
     }
+    fair = match.fair
+    if fair is not None:  # the hand-key inputs of the next hands (absent: dealt from the seed)
+        data["fair"] = [fair.secret.hex(), fair.match_id, list(fair.entropy)]
+    return data
 
 
 def match_from_dict(data: dict[str, Any]) -> Match:
@@ -46,6 +51,7 @@ def match_from_dict(data: dict[str, Any]) -> Match:
         table_seat, mask = data["table"]
         table = classify(mask)
     scores = list(data["scores"])
+    fair = data.get("fair")
     return Match(
         rules=RuleSet.from_dict(data["rules"]),
         deal_seed=data["seed"],
@@ -62,4 +68,5 @@ def match_from_dict(data: dict[str, Any]) -> Match:
         tied=None if data["tied"] is None else tuple(data["tied"]),
         outcome=None if data["won"] is None else Outcome(tuple(data["won"]), tuple(scores)),
         log=[(seat, mask) for seat, mask in data["log"]],
+        fair=None if fair is None else FairDeal(bytes.fromhex(fair[0]), fair[1], tuple(fair[2])),
     )

@@ -178,7 +178,7 @@ class Game:
 
 _COPIED = (
     "rules", "deal_seed", "hand_number", "hands", "turn", "table", "table_seat", "locked", "places", "scores",
-    "completed", "start_card", "tied", "outcome", "log", "_legal",
+    "completed", "start_card", "tied", "outcome", "log", "fair", "_legal",
 )  # fmt: skip
 assert tuple(f.name for f in dataclasses.fields(Match)) == _COPIED, "frozen_copy copies every field of Match"
 
@@ -204,5 +204,6 @@ def frozen_copy(match: Match) -> Match:
         match.tied,
         match.outcome,
         list(match.log),
+        match.fair,
         None,
     )

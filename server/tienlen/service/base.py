@@ -19,6 +19,7 @@ from ..store import AnswerKey, Clock, MatchRecord, MatchStore, StoreUnavailableE
 from ..store.accounts import AccountRecord
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
+from .fair_deals import fair_deal_of
 from .history import HistoryService, finishes
 from .notices import Notices
 from .room_codes import new_room_code
@@ -178,7 +179,7 @@ class ServiceBase:
         """Deal the first hand and play any bot turns; the events."""
         assert record.seed is not None
         deal = None if record.deal is None else [format_mask(m) for m in record.deal]
-        engine, opening = Match.new(record.rules, random.Random(record.seed), deal)
+        engine, opening = Match.new(record.rules, random.Random(record.seed), deal, fair=fair_deal_of(record))
         record.engine = engine
         return [e.to_dict() for e in opening] + self._bots_play_on(record)
 

@@ -78,14 +78,24 @@ def seat_index(record: ChallengeRecord, players_seat: int) -> int:
 def challenge_seats(record: ChallengeRecord, challenger_token: str | None = None) -> list[SeatRecord]:
     """The seats of the challenge's match; the challenger's seat digest is of ``challenger_token`` when given."""
     made = challenger_token or new_token()
-    seats = [SeatRecord(name=record.sender, token_sha256=token_digest(made), account=record.sender_id)]
+    entropy = record.entropy
+    seats = [
+        SeatRecord(
+            name=record.sender,
+            token_sha256=token_digest(made),
+            account=record.sender_id,
+            entropy=entropy.get(record.sender_id, ""),
+        )
+    ]
     for seat in range(1, record.players):
         index = seat_index(record, seat)
         name, account_id = record.to[index], record.to_ids[index]
         if record.house[index]:
             seats.append(SeatRecord(name=name, bot=name, account=account_id))
         else:
-            seats.append(SeatRecord(name=name, token_sha256=token_digest(new_token()), account=account_id))
+            held = SeatRecord(name=name, token_sha256=token_digest(new_token()), account=account_id)
+            held.entropy = entropy.get(account_id, "")
+            seats.append(held)
     return seats
 
 

@@ -97,6 +97,7 @@ class ChallengeMixin(ServiceBase):
                 created_at=now,
                 expires_at=now + self.challenge_expiry_s,
                 accepted=list(dict.fromkeys(account.name for account, house in named if house)),
+                entropy={challenger.account_id: body["entropy"]} if body.get("entropy") else {},
             )
             if all(record.house):
                 made = self._challenge_house_bots(record)
@@ -220,8 +221,9 @@ class ChallengeMixin(ServiceBase):
 
     # ----- answering -----------------------------------------------------------------------
 
-    def accept_challenge(self, challenge_id: str, token: str | None) -> Challenge:
-        """The token's account (challenged, scope ``play``) accepts; the last acceptance deals the match.
+    def accept_challenge(self, challenge_id: str, token: str | None, entropy: str = "") -> Challenge:
+        """The token's account (challenged, scope ``play``) accepts, with its fair-deal ``entropy``; the last
+        acceptance deals the match.
 
         Accepting again (also once the match started) answers the challenge as it is. Refusals:
         :class:`NotChallenged`, :class:`ChallengeExpired`, :class:`ChallengeClosed`.
@@ -233,6 +235,8 @@ class ChallengeMixin(ServiceBase):
                 return self._answer(record)
             expected = record.version
             record.accepted.append(name)
+            if entropy:
+                record.entropy[account.account_id] = entropy
             record.version += 1
             started = all(to in record.accepted for to in record.to)
             if started:

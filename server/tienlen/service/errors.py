@@ -28,6 +28,12 @@ class InvalidRequest(ServiceError):
     reason = "invalid_request"
 
 
+class FixedDealNotPrivate(ServiceError):
+    """A ``seed`` or ``deal`` for a match others can join (an open seat, listed): nobody chooses a public deal."""
+
+    reason = "fixed_deal_not_private"
+
+
 class InvalidToken(ServiceError):
     """No bearer token of a seat of this match was sent."""
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import replay, wire
-from ..engine import Match, RuleSet
+from ..engine import FairDeal, Match, RuleSet
+from ..replay import fair_deal_document
 from ..store import MatchRecord
 
 RECORD_FORMAT = 1
@@ -65,7 +66,7 @@ class KeptMatch:
     def replay(self) -> dict[str, Any]:
         """The ``tienlen-replay/1`` document, as ``GET /v1/matches/{id}/replay`` answered it."""
         body = self.replay_body
-        return {
+        document = {
             "format": replay.FORMAT,
             "rules": self.rules.to_dict(),
             "seed": body["seed"],
@@ -73,6 +74,9 @@ class KeptMatch:
             "hands": body["hands"],
             "result": body["result"],
         }
+        if "fair_deal" in body:
+            document["fair_deal"] = body["fair_deal"]
+        return document
 
 
 def replay_of(record: MatchRecord, events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -89,6 +93,7 @@ def replay_of(record: MatchRecord, events: list[dict[str, Any]]) -> dict[str, An
         scores=list(engine.scores),
         winner=None if engine.outcome is None else engine.outcome.winner,
         abandoned=record.ended == "abandoned",
+        fair=engine.fair,
     )
 
 
@@ -132,6 +137,8 @@ def kept_of(
         seats.append(KeptSeat(index, name, account, shown["bot"], standing[index], engine.scores[index], before, after))
     ended = record.ended_at if record.ended_at is not None else record.updated_at
     body = {"seed": document["seed"], "hands": document["hands"], "result": document["result"]}
+    if "fair_deal" in document:
+        body["fair_deal"] = document["fair_deal"]
     return KeptMatch(
         record.match_id,
         record.created_at,
@@ -170,6 +177,9 @@ def encode(kept: KeptMatch) -> bytes:
     }
     if kept.rated:
         data["rt"] = True
+    fair = kept.replay_body.get("fair_deal")
+    if fair is not None:  # the secret and entropy: the rest follows from them and the match id
+        data["fd"] = [fair["secret"], fair["entropy"]]
     return zlib.compress(wire.dumps(data), _LEVEL)
 
 
@@ -187,6 +197,9 @@ def decode(blob: bytes) -> KeptMatch:
         hands.append({"hand_number": number, "deal": deal, "actions": steps})
     seats = tuple(KeptSeat(i, *entry) for i, entry in enumerate(data["s"]))
     body = {"seed": data["seed"], "hands": hands, "result": data["res"]}
+    if "fd" in data:
+        secret, entropy = data["fd"]
+        body["fair_deal"] = fair_deal_document(FairDeal(bytes.fromhex(secret), data["id"], tuple(entropy)))
     rules = RuleSet.from_dict(data["r"])
     return KeptMatch(
         data["id"], data["c"], data["e"], rules, len(hands), data["ab"], seats, body, rated=data.get("rt", False)

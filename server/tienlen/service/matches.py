@@ -35,6 +35,7 @@ from ..store import (
     MatchRecord,
     SeatRecord,
     StoreUnavailableError,
+    new_fair_secret,
     new_match_id,
     new_token,
     token_digest,
@@ -50,6 +51,7 @@ from .errors import (
     MatchNotFound,
     StaleVersion,
 )
+from .fair_deals import fixed_deal
 from .idempotency import (
     KEPT_REFUSALS,
     KeptAction,
@@ -187,6 +189,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         seats_in = body["seats"]
         if all("bot" in s for s in seats_in):
             raise InvalidRequest("at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
+        fixed = fixed_deal(body)
         host = self.player(token)
         if host is None and not self.anonymous_hosting and any(s.get("open") for s in seats_in):
             raise AccountRequired("hosting a match with open seats takes an account: sign in and send its token")
@@ -216,7 +219,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             else:
                 made = new_token()
                 tokens.append(SeatToken(index, made))
-                held = SeatRecord(name=seat["name"], token_sha256=token_digest(made))
+                held = SeatRecord(name=seat["name"], token_sha256=token_digest(made), entropy=seat.get("entropy", ""))
                 if host is not None and not any(s.account for s in seats):
                     held.name, held.account = host.name, host.account_id
                 seats.append(held)
@@ -248,6 +251,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 clock=clock,
                 takeover=body["takeover"],
                 host=None if host is None else host.account_id,
+                fair_secret=None if fixed else new_fair_secret(),
             )
             if self.add(record, kept):
                 return Created(match_id, tuple(tokens), match_state(record))
@@ -272,8 +276,9 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         key: str | None = None,
         client: str = "",
         token: str | None = None,
+        entropy: str = "",
     ) -> SeatToken:
-        """Fill the lowest open seat; deal when the last seat waiting is filled.
+        """Fill the lowest open seat (with the joiner's fair-deal ``entropy``); deal when the last seat is filled.
 
         With an account's ``token`` (scope ``play``) the seat is the
         account's, under its name (one seat an account: :class:`AlreadySeated`);
@@ -310,7 +315,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 raise AlreadySeated(f"the account {name!r} already holds a seat of this match")
             seat = open_seats[0]
             made = new_token()
-            held = SeatRecord(name=name, token_sha256=token_digest(made))
+            held = SeatRecord(name=name, token_sha256=token_digest(made), entropy=entropy)
             held.account = None if account is None else account.account_id
             record.seats[seat] = held
             events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": name}]
@@ -332,11 +337,17 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
     # ----- rooms ----------------------------------------------------------------
 
     def join_room(
-        self, code: str, name: str | None, key: str | None = None, client: str = "", token: str | None = None
+        self,
+        code: str,
+        name: str | None,
+        key: str | None = None,
+        client: str = "",
+        token: str | None = None,
+        entropy: str = "",
     ) -> SeatToken:
         """Join the match a room code names (as :meth:`join`), answering its id with the seat and token."""
         match_id = self._room_record(code, client).match_id
-        joined = self.join(match_id, name, key, client, token)
+        joined = self.join(match_id, name, key, client, token, entropy)
         return SeatToken(joined.seat, joined.token, match_id)
 
     def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:

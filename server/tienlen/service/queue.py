@@ -87,17 +87,28 @@ class QueueMixin(ServiceBase):
             resolve_rules({"preset": preset}, players=players)
         except RulesError as error:
             raise InvalidRequest(str(error), errors={"preset": [str(error)]}) from None
-        ticket = self.queue_account(account, players, preset, body.get("rated", True))
+        ticket = self.queue_account(account, players, preset, body.get("rated", True), body.get("entropy", ""))
         self.pair_queue(force=True)
         found = self.queue.get(ticket.ticket)
         return ticket_state(found if found is not None else ticket)
 
-    def queue_account(self, account: AccountRecord, players: int, preset: str, rated: bool) -> TicketRecord:
-        """Put a ticket of ``account`` in its pool (its rating now kept on it); :class:`AlreadyQueued` if it has one."""
+    def queue_account(
+        self, account: AccountRecord, players: int, preset: str, rated: bool, entropy: str = ""
+    ) -> TicketRecord:
+        """Put a ticket of ``account`` in its pool (its rating now kept on it, and its fair-deal ``entropy``);
+        :class:`AlreadyQueued` if it has one."""
         kept = self.history.rated.ratings.ratings(account.account_id).get(players)
         rating = (Rating.new() if kept is None else Rating.from_dict(kept)).shown
         record = TicketRecord(
-            secrets.token_urlsafe(12), account.account_id, players, preset, rated, rating, self.now(), "waiting"
+            secrets.token_urlsafe(12),
+            account.account_id,
+            players,
+            preset,
+            rated,
+            rating,
+            self.now(),
+            "waiting",
+            entropy=entropy,
         )
         held = self.queue.enqueue(record)
         if held is not None:
@@ -231,7 +242,11 @@ class QueueMixin(ServiceBase):
         for ticket in tickets:
             account = self.accounts.get(ticket.account_id)
             name = "(deleted)" if account is None else account.name
-            seats.append(SeatRecord(name=name, token_sha256=token_digest(new_token()), account=ticket.account_id))
+            seats.append(
+                SeatRecord(
+                    name=name, token_sha256=token_digest(new_token()), account=ticket.account_id, entropy=ticket.entropy
+                )
+            )
         if bots:
             bot = self._house_bot_near(players, sum(t.rating for t in tickets) / len(tickets))
             seats += [SeatRecord(name=bot.name, bot=bot.name, account=bot.account_id) for _ in range(bots)]

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
 from ..store import Clock, MatchRecord, SeatRecord
 from ..store.records import MatchStatus
+from .fair_deals import FairDealState, fair_deal_state
 
 EventDict = dict[str, Any]
 State = TypeVar("State", bound="MatchState")
@@ -72,6 +73,7 @@ class MatchState:
     next_match_id: str | None
     room_code: str | None
     rated: bool
+    fair_deal: FairDealState | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +214,8 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         return kind(
             record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
             None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
-            record.updated_at, record.listed, record.next_match_id, record.room_code, record.rated, **more,
+            record.updated_at, record.listed, record.next_match_id, record.room_code, record.rated,
+            fair_deal_state(record), **more,
         )  # fmt: skip
     table = None if public.table is None or public.table_seat is None else public.table
     outcome = public.outcome
@@ -243,6 +246,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         next_match_id=record.next_match_id,
         room_code=record.room_code,
         rated=record.rated,
+        fair_deal=fair_deal_state(record),
         **more,
     )
 

@@ -11,7 +11,7 @@ from .base import (
     TooManyWaitsError,
 )
 from .connect import RedisOptions
-from .records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest, token_text
+from .records import Clock, MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest, token_text
 from .redis_store import RedisMatchStore
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "StoreUnavailableError",
     "TooManyWaitersError",
     "TooManyWaitsError",
+    "new_fair_secret",
     "new_match_id",
     "new_token",
     "token_digest",

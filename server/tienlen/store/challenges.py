@@ -85,7 +85,8 @@ class ChallengeRecord:
     """A challenge as stored: who sent it to whom, for what match, and where it stands.
 
     ``to`` are the challenged players' names in seat order (house bots included) and ``to_ids`` their accounts;
-    ``accepted`` the names that accepted (house bots at once). ``status`` is one of
+    ``accepted`` the names that accepted (house bots at once); ``entropy`` each account's part of the match's fair
+    deal (by account id: the sender's from the challenge, the others' from their acceptance). ``status`` is one of
     :data:`CHALLENGE_STATUSES`; ``match_id`` is set when it started. Times are epoch seconds.
     """
 
@@ -107,6 +108,7 @@ class ChallengeRecord:
     match_id: str | None = None
     closed_at: float | None = None
     version: int = 0
+    entropy: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> bytes:
         """The stored form."""

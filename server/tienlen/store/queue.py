@@ -138,6 +138,7 @@ class TicketRecord:
     match_id: str | None = None
     seat: int | None = None
     matched_at: float | None = None
+    entropy: str = ""  # the account's part of its match's fair deal
 
     @property
     def pool(self) -> str:
@@ -183,6 +184,8 @@ class RedisQueue:
             "queued_at": repr(ticket.queued_at),
             "status": "waiting",
         }
+        if ticket.entropy:
+            fields["entropy"] = ticket.entropy
         pool = ticket.pool
         keys = [
             _key("holder", ticket.account_id),
@@ -214,6 +217,7 @@ class RedisQueue:
             text.get("match_id"),
             int(text["seat"]) if "seat" in text else None,
             float(text["matched_at"]) if "matched_at" in text else None,
+            text.get("entropy", ""),
         )
 
     def held(self, account_id: str) -> str | None:

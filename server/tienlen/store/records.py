@@ -60,6 +60,7 @@ class SeatRecord:
     timeouts: int = 0
     kept: list[str] = field(default_factory=list)
     account: str | None = None
+    entropy: str = ""  # what the seat's player added to the fair deal when taking it (public)
 
     def __repr__(self) -> str:
         """The seat without its token's digest or its kept answers (a repr may end up in a log)."""
@@ -82,6 +83,8 @@ class SeatRecord:
             data["kept"] = self.kept
         if self.account is not None:
             data["acct"] = self.account
+        if self.entropy:
+            data["ent"] = self.entropy
         return data
 
     @classmethod
@@ -98,6 +101,7 @@ class SeatRecord:
             timeouts=data.get("timeouts", 0),
             kept=list(data.get("kept", ())),
             account=data.get("acct"),
+            entropy=data.get("ent", ""),
         )
 
 
@@ -113,6 +117,8 @@ class MatchRecord:
     anonymous); ``room_code`` the code others join it by (a match made with
     open seats has one); ``ended_at`` when the write that finished it was made (epoch seconds).
     A ``rated`` match moves its accounts' ratings when it finishes.
+    ``fair_secret`` (hex) is the secret of its fair deal (``tienlen-deal/1``), drawn at creation for every
+    match unless the creator fixed the deal (``seed``/``deal``: None then); ``seed`` still seeds the bots.
     """
 
     match_id: str
@@ -137,6 +143,7 @@ class MatchRecord:
     room_code: str | None = None
     ended_at: float | None = None
     rated: bool = False
+    fair_secret: str | None = field(default_factory=lambda: new_fair_secret(), repr=False)
 
     def __repr__(self) -> str:
         """The match's id, version and status only: never a hand, the seed, the deal or a token's digest."""
@@ -200,6 +207,7 @@ class MatchRecord:
             "room": self.room_code,
             "ended_at": self.ended_at,
             "rated": self.rated or None,
+            "fair": self.fair_secret,
         }
         data.update((key, value) for key, value in optional.items() if value is not None)
         return wire.dumps(data)
@@ -235,6 +243,7 @@ class MatchRecord:
             room_code=data.get("room"),
             ended_at=data.get("ended_at"),
             rated=data.get("rated", False),
+            fair_secret=data.get("fair"),
         )
 
 
@@ -260,6 +269,11 @@ def new_token() -> str:
 def token_digest(token: str) -> str:
     """The SHA-256 hex digest kept in place of a token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_fair_secret() -> str:
+    """A fair deal's secret: 32 bytes from :mod:`secrets`, as hex."""
+    return secrets.token_bytes(32).hex()
 
 
 def new_match_id() -> str:

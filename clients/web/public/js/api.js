@@ -106,24 +106,31 @@ export async function call(method, path, request) {
 }
 
 const M = "/v1/matches/{match_id}";
+/** A seat's part of a fair deal (docs/fair-deals.md): 32 random hex digits, drawn afresh for each seat taken. */
+const entropy = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+/** The create body with each of the creator's own seats adding its entropy (not with a fixed seed or deal). @param {CreateMatch} body */
+const withEntropy = (body) => body.seed !== undefined || body.deal !== undefined ? body
+  : { ...body, seats: body.seats.map((seat) => "bot" in seat || "open" in seat || "entropy" in seat ? seat : { ...seat, entropy: entropy() }) };
+/** A join's body: the name when given, and the seat's entropy. @param {string | undefined} name */
+const joinBody = (name) => name === undefined ? { entropy: entropy() } : { name, entropy: entropy() };
 /** @param {string} id */
 const at = (id) => ({ match_id: id });
 
 /** @returns {Promise<Presets>} */
 export const rules = () => call("get", "/v1/rules", {});
 /** A match made; with an account's token, the account hosts it. @param {CreateMatch} body @param {string} [token] @returns {Promise<CreatedMatch>} */
-export const createMatch = (body, token) => call("post", "/v1/matches", { body, token });
+export const createMatch = (body, token) => call("post", "/v1/matches", { body: withEntropy(body), token });
 /** @returns {Promise<Lobby>} */
 export const lobby = () => call("get", "/v1/matches", {});
 /** @param {string} id @returns {Promise<Match>} */
 export const getMatch = (id) => call("get", M, { path: at(id) });
 /** Join a match: with an account's token, as the account (no name needed). @param {string} id @param {string | undefined} name @param {string} [token] @returns {Promise<Token>} */
-export const join = (id, name, token) => call("post", `${M}/join`, { path: at(id), body: name === undefined ? {} : { name }, token });
+export const join = (id, name, token) => call("post", `${M}/join`, { path: at(id), body: joinBody(name), token });
 /** @param {string} code @returns {Promise<Room>} */
 export const room = (code) => call("get", "/v1/rooms/{code}", { path: { code } });
 /** Join by room code, like `join`. @param {string} code @param {string | undefined} name @param {string} [token] @returns {Promise<RoomSeat>} */
 export const joinRoom = (code, name, token) =>
-  call("post", "/v1/rooms/{code}/join", { path: { code }, body: name === undefined ? {} : { name }, token });
+  call("post", "/v1/rooms/{code}/join", { path: { code }, body: joinBody(name), token });
 /** @param {string} id @returns {Promise<Replay>} */
 export const replay = (id) => call("get", `${M}/replay`, { path: at(id) });
 
@@ -143,7 +150,7 @@ export const playerMatches = (name, cursor) =>
   call("get", "/v1/players/{name}/matches", { path: { name }, query: cursor ? { cursor } : {} });
 
 /** Quick play: queue the account for a table (202 Ticket; 409 already_queued). @param {import("../../types/openapi").components["schemas"]["Queue"]} body @param {string} token @returns {Promise<Ticket>} */
-export const enqueue = (body, token) => call("post", "/v1/queue", { body, token });
+export const enqueue = (body, token) => call("post", "/v1/queue", { body: { entropy: entropy(), ...body }, token });
 /** The account's open ticket, wherever it was made (404 ticket_not_found without one). @param {string} token @returns {Promise<Ticket>} */
 export const myTicket = (token) => call("get", "/v1/queue", { token });
 /** The account's ticket; with `wait` (s), answered as soon as it is matched. @param {string} ticket @param {string} token @param {number} wait @returns {Promise<Ticket>} */

@@ -15,7 +15,7 @@ from flask import Response, g
 from flask.views import MethodView
 
 from ...service.challenge_states import Challenge
-from ..schemas.challenges import ChallengeSchema, NewChallengeSchema
+from ..schemas.challenges import AcceptChallengeSchema, ChallengeSchema, NewChallengeSchema
 from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, service
 
 blp = Blueprint(
@@ -133,9 +133,14 @@ class OneChallenge(MethodView):
 class Accept(MethodView):
     """Accepting a challenge."""
 
+    @blp.arguments(AcceptChallengeSchema(), required=False)
     @blp.response(200, ChallengeSchema)
-    @blp.doc(operationId="accept_challenge", security=AUTH, responses=errors(*ANSWER_REASONS))
-    def post(self, challenge_id: str) -> Challenge:
+    @blp.doc(
+        operationId="accept_challenge",
+        security=AUTH,
+        responses=errors(*ANSWER_REASONS, "payload_too_large", "unsupported_media_type", "invalid_request"),
+    )
+    def post(self, body: dict[str, Any], challenge_id: str) -> Challenge:
         """Accept a challenge sent to the token's account (403 `not_challenged` for anyone else).
 
         When it is the last acceptance the match is dealt: the answer is
@@ -143,9 +148,10 @@ class Accept(MethodView):
         `challenge_started` and `match_started`; the account's token acts for
         its seat. Accepting again (a retry) answers the challenge as it is, also
         once started. After its time, 410 `challenge_expired`; once it closed
-        otherwise, 409 `challenge_closed`.
+        otherwise, 409 `challenge_closed`. The optional body's `entropy` is the
+        account's part of the match's fair deal (its seat's `fair_deal.entropy`).
         """
-        made = service().accept_challenge(challenge_id, bearer_token())
+        made = service().accept_challenge(challenge_id, bearer_token(), body.get("entropy", ""))
         g.match_id = made.match_id
         return made
 

@@ -73,6 +73,7 @@ class Matches(MethodView):
             "unsupported_media_type",
             "invalid_request",
             "idempotency_key_reused",
+            "fixed_deal_not_private",
             "store_unavailable",
             "outcome_unknown",
         ),
@@ -96,6 +97,12 @@ class Matches(MethodView):
         first hand is dealt at once unless a seat is open; bots that are on
         turn play before the answer. At least one seat must not be a bot.
         Optional: a turn `clock`, the `takeover` bot's level, `listed` in the lobby.
+
+        Nobody chooses a public deal: `seed` and `deal` are for a private
+        match (every seat remote or a bot), and refused with 422
+        `fixed_deal_not_private` for one with an open seat or `listed`. Every
+        other match is dealt by `tienlen-deal/1` (`fair_deal`: a commitment
+        now, the secret once finished); a remote seat may add its `entropy`.
 
         With an account's token (`Authorization: Bearer`, scope `play`) the
         account hosts the match and holds its first remote seat, under the
@@ -172,12 +179,15 @@ class Join(MethodView):
     def post(self, body: dict[str, Any], match_id: str) -> SeatToken:
         """Join a match: fills the lowest open seat and answers its token.
 
-        The first hand is dealt when the last open seat fills. With an
+        The first hand is dealt when the last open seat fills. The optional
+        `entropy` is the seat's part of the fair deal (shown in `fair_deal`). With an
         account's token (scope `play`) the seat is the account's, under its
         name, and the account's token acts for it too; an account holds one
         seat of a match (409 `already_seated`). Without one, `name` is needed.
         """
-        return service().join(match_id, body.get("name"), idempotency_key(), client_address(), bearer_token())
+        return service().join(
+            match_id, body.get("name"), idempotency_key(), client_address(), bearer_token(), body.get("entropy", "")
+        )
 
 
 @blp.route(f"/{MATCH_ID}/rematch")

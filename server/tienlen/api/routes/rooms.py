@@ -78,4 +78,6 @@ class RoomJoin(MethodView):
         `match_full` once no seat is open. Lookups are throttled as for
         `GET /v1/rooms/{code}`.
         """
-        return service().join_room(code, body.get("name"), idempotency_key(), client_address(), bearer_token())
+        return service().join_room(
+            code, body.get("name"), idempotency_key(), client_address(), bearer_token(), body.get("entropy", "")
+        )

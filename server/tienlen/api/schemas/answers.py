@@ -97,6 +97,31 @@ class ClockSchema(AnswerSchema):
     timeouts_before_takeover = fields.Integer(required=True)
 
 
+HEX64 = {"pattern": "^[0-9a-f]{64}$"}
+
+
+class FairDealSchema(AnswerSchema):
+    """A match's fair deal (`tienlen-deal/1`, docs/fair-deals.md): what every hand is dealt from."""
+
+    protocol = fields.String(required=True, validate=validate.OneOf(["tienlen-deal/1"]))
+    commitment = fields.String(
+        required=True,
+        metadata={"description": "SHA-256 of the server's secret (hex), public from the match's creation"}
+        | {"json_schema": HEX64},
+    )
+    entropy = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": 'Each seat\'s entropy, as given when the seat was taken ("" when none or open)'},
+    )
+    secret = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The secret (hex), once the match is finished: recompute every deal with it"}
+        | {"json_schema": HEX64},
+    )
+
+
 class MatchSchema(AnswerSchema):
     """The public state of a match: never a card of anybody's hand."""
 
@@ -139,6 +164,15 @@ class MatchSchema(AnswerSchema):
         required=True,
         metadata={
             "description": "A rated match: its end moves the ratings of the accounts in it (`GET /v1/leaderboard`)"
+        },
+    )
+    fair_deal = fields.Nested(
+        FairDealSchema,
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "How its hands are dealt so that anyone can check them; null for a private match "
+            "whose creator fixed the deal (`seed` or `deal`)"
         },
     )
 
@@ -347,6 +381,16 @@ class ReplayResultSchema(AnswerSchema):
     abandoned = fields.Boolean(required=True, metadata={"description": "No remote seat was left to play it out"})
 
 
+class ReplayFairDealSchema(AnswerSchema):
+    """A fair-dealt match's deal inputs in its replay: check SHA-256(secret) = commitment, then every deal."""
+
+    protocol = fields.String(required=True, validate=validate.OneOf(["tienlen-deal/1"]))
+    match_id = fields.String(required=True)
+    commitment = fields.String(required=True, metadata={"json_schema": HEX64})
+    secret = fields.String(required=True, metadata={"json_schema": HEX64})
+    entropy = fields.List(fields.String(), required=True, metadata={"description": "Each seat's entropy"})
+
+
 class ReplaySchema(AnswerSchema):
     """A finished match to watch again or check (`tienlen replay FILE` referees it)."""
 
@@ -356,3 +400,7 @@ class ReplaySchema(AnswerSchema):
     seats = fields.List(fields.Nested(ReplaySeatSchema), required=True)
     hands = fields.List(fields.Nested(ReplayHandSchema), required=True)
     result = fields.Nested(ReplayResultSchema, required=True)
+    fair_deal = fields.Nested(
+        ReplayFairDealSchema,
+        metadata={"description": "Present exactly for a fair-dealt match (`tienlen replay` verifies it)"},
+    )

@@ -12,6 +12,7 @@ from .answers import MatchSchema, SeatTokenSchema
 from .common import TIME, Flag, Time, enum_field
 from .dumping import AnswerSchema
 from .rated import MAX_PLAYERS, MIN_PLAYERS
+from .requests import entropy_field
 
 NAME = fields.String(validate=validate.Length(min=1, max=20))
 
@@ -43,6 +44,13 @@ class NewChallengeSchema(ma.Schema):
         load_default="medium",
         metadata={"description": "The level of the bot that plays a player's seat if it leaves"},
     )
+    entropy = entropy_field()
+
+
+class AcceptChallengeSchema(ma.Schema):
+    """Body of ``POST /v1/challenges/{challenge_id}/accept`` (optional)."""
+
+    entropy = entropy_field()
 
 
 class ChallengeSchema(AnswerSchema):

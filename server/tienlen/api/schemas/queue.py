@@ -9,6 +9,7 @@ from ...engine import PRESET_NAMES
 from .common import TIME, Flag, Time, enum_field
 from .dumping import AnswerSchema
 from .rated import MAX_PLAYERS, MIN_PLAYERS
+from .requests import entropy_field
 
 TICKET_STATUSES = ("waiting", "matched", "left")
 
@@ -23,6 +24,7 @@ class QueueSchema(ma.Schema):
         "Preset", PRESET_NAMES, required=False, load_default="standard", metadata={"description": "The rules' preset"}
     )
     rated = Flag(load_default=True, metadata={"description": "Whether the match moves its players' ratings"})
+    entropy = entropy_field()
 
 
 class TicketQuerySchema(ma.Schema):

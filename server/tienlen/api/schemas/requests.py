@@ -9,7 +9,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
-from ...engine import DEFAULT_PRESET, PARAMETERS, PRESET_NAMES, PRESETS, Parameter, Scoring
+from ...engine import DEFAULT_PRESET, MAX_ENTROPY, PARAMETERS, PRESET_NAMES, PRESETS, Parameter, Scoring
 from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from ...service import MatchStatus
 from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, WholeNumber, enum_field, rule_enum_name
@@ -23,11 +23,27 @@ SEAT_TYPE = {
 }
 
 
+ENTROPY_TEXT = f"0 to {MAX_ENTROPY} printable ASCII characters"
+
+
+def entropy_field() -> fields.String:
+    """A seat's entropy for the fair deal (``tienlen-deal/1``): 0 to 64 printable ASCII characters."""
+    return fields.String(
+        validate=validate.Regexp(rf"[\x20-\x7e]{{0,{MAX_ENTROPY}}}\Z", error=ENTROPY_TEXT),
+        metadata={
+            "description": "What this seat adds to the fair deal (`fair_deal.entropy` shows it): "
+            f"{ENTROPY_TEXT}, e.g. random ones of the player's own (else 422 invalid_request)",
+            "json_schema": {"pattern": f"^[ -~]{{0,{MAX_ENTROPY}}}$"},
+        },
+    )
+
+
 class RemoteSeatRequestSchema(ma.Schema):
     """A seat played through the API: answered with a token."""
 
     type = Tag("remote", required=False, metadata=SEAT_TYPE)
     name = fields.String(required=True, validate=NAME_RULES)
+    entropy = entropy_field()
     open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
 
 
@@ -144,10 +160,22 @@ def _players_equal_seats() -> list[dict[str, Any]]:
     ]
 
 
+def _no_fixed_deal_when_joinable() -> dict[str, Any]:
+    """JSON Schema of the rule that nobody chooses a public deal: with an open seat or ``listed``, no seed or deal."""
+    open_seat = {"properties": {"open": {"const": True}}, "required": ["open"]}
+    joinable = {
+        "anyOf": [
+            {"properties": {"listed": {"const": True}}, "required": ["listed"]},
+            {"properties": {"seats": {"contains": open_seat}}, "required": ["seats"]},
+        ]
+    }
+    return {"if": joinable, "then": {"not": {"anyOf": [{"required": ["seed"]}, {"required": ["deal"]}]}}}
+
+
 class CreateMatchSchema(ma.Schema):
     """Body of ``POST /v1/matches``."""
 
-    json_schema_extra: ClassVar[dict[str, Any]] = {"allOf": _players_equal_seats()}
+    json_schema_extra: ClassVar[dict[str, Any]] = {"allOf": [*_players_equal_seats(), _no_fixed_deal_when_joinable()]}
 
     seats = fields.List(
         fields.Nested(SeatRequestSchema),
@@ -163,12 +191,18 @@ class CreateMatchSchema(ma.Schema):
         load_default=dict,
         metadata={"description": "A preset (standard by default) and overrides; `players`, if given, is the seats'"},
     )
-    seed = WholeNumber(validate=validate.Range(min=0, max=2**63 - 1))
+    seed = WholeNumber(
+        validate=validate.Range(min=0, max=2**63 - 1),
+        metadata={
+            "description": "A reproducible shuffle, for a private match only (every seat remote or a bot; else 422 "
+            "fixed_deal_not_private)"
+        },
+    )
     deal = fields.List(
         fields.List(fields.String(validate=validate.Length(max=8)), validate=validate.Length(min=1, max=13)),
         metadata={
             "description": "One list of 1 to 13 cards per seat for the first hand, no card twice "
-            "(else 422 invalid_request)"
+            "(else 422 invalid_request); for a private match only (else 422 fixed_deal_not_private)"
         },
     )
     clock = fields.Nested(
@@ -198,6 +232,7 @@ class JoinSchema(ma.Schema):
         validate=NAME_RULES,
         metadata={"description": "The seat's name; needed without an account's token (with one, the account's name)"},
     )
+    entropy = entropy_field()
 
 
 VERSION = WholeNumber(
