@@ -139,7 +139,13 @@ def simulate(service: MatchService, matches: int, per_level: int, seed: int, har
     spreads: list[int] = []
     deals = random.Random(rng.randrange(2**32))
     fake_secrets = SimpleNamespace(randbits=deals.getrandbits, token_urlsafe=secrets.token_urlsafe)
-    with mock.patch("tienlen.service.queue.secrets", fake_secrets):
+
+    def fair_secrets() -> str:  # the fair deals' secrets, from the run's seed too
+        return deals.getrandbits(256).to_bytes(32, "big").hex()
+
+    with mock.patch("tienlen.service.queue.secrets", fake_secrets), mock.patch(
+        "tienlen.store.records.new_fair_secret", fair_secrets
+    ):
         while played < matches:
             order = players[:]
             rng.shuffle(order)

@@ -4,6 +4,7 @@ acts, asks for the rematch and leaves, in this match and the next, with no seat 
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from pathlib import Path
@@ -78,7 +79,11 @@ def test_an_account_joins_by_match_id_and_both_seats_play_to_the_end(live_server
         client.join(match_id, token=member.token)
     assert (twice.value.status, twice.value.reason) == (409, "already_seated")
     guest = client.join(match_id, "Cy", entropy="cy 42")["token"]
-    assert client.match(match_id)["fair_deal"]["entropy"] == ["", "", "cy 42"], "a join's entropy is its seat's"
+    host_entropy, member_entropy, guest_entropy = client.match(match_id)["fair_deal"]["entropy"]
+    assert guest_entropy == "cy 42", "a join's entropy is its seat's"
+    # the client draws fresh entropy for every other seat it takes (the host's, the member's)
+    assert all(re.fullmatch("[0-9a-f]{32}", e) for e in (host_entropy, member_entropy))
+    assert host_entropy != member_entropy
 
     finals: list[dict[str, Any]] = []
     errors: list[BaseException] = []

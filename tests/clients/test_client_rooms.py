@@ -68,7 +68,10 @@ def test_anyone_joins_by_room_code_with_or_without_an_account_until_the_match_is
     assert (joined["match_id"], joined["seat"]) == (match_id, 2)
     state = client.match(match_id)
     assert state["status"] == "playing" and state["room_code"] == code
-    assert state["fair_deal"]["entropy"] == ["", "", "member's own"], "the joiner's entropy is its seat's"
+    host_entropy, guest_entropy, member_entropy = state["fair_deal"]["entropy"]
+    assert member_entropy == "member's own", "the joiner's entropy is its seat's"
+    # the client draws fresh entropy for every other seat it takes (the host's, the guest's)
+    assert all(re.fullmatch("[0-9a-f]{32}", e) for e in (host_entropy, guest_entropy)) and host_entropy != guest_entropy
     assert (state["seats"][2]["name"], state["seats"][2]["account"]) == (member.name, True)
     assert state["seats"][1]["account"] is False
     assert client.seat(match_id, member.token).view()["seat"] == 2, "the account's token acts for its seat"
