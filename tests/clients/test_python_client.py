@@ -26,8 +26,7 @@ pytestmark = pytest.mark.xdist_group("live_server")
 @pytest.mark.parametrize("long_poll", [False, True], ids=["stream", "long-poll"])
 def test_four_bot_scripts_play_a_match_to_the_end(live_server: str, long_poll: bool) -> None:
     host = Client(live_server)
-    # a fair deal nobody fixed: a tie after two hands is settled by the last hand's finish, not by a third hand
-    created = host.create_match([{"open": True}] * 4, rules={"hands": 2, "tiebreak": "best_finish"})
+    created = host.create_match([{"open": True}] * 4, rules={"hands": 2})
     match_id = created["match_id"]
     finals: list[dict[str, Any]] = []
     errors: list[BaseException] = []
@@ -51,7 +50,11 @@ def test_four_bot_scripts_play_a_match_to_the_end(live_server: str, long_poll: b
     assert len(finals) == 4 and all(f["status"] == "finished" for f in finals)
     assert sorted(f["seat"] for f in finals) == [0, 1, 2, 3]
     final = host.match(match_id)
-    assert final["winner"] is not None and len(final["hands"]) == 2
+    assert final["winner"] is not None
+    # two hands, and a third only when the deal (a fair one: nobody fixed it) left the highest total shared
+    totals = [sum(hand["points"][seat] for hand in final["hands"][:2]) for seat in range(4)]
+    tied = totals.count(max(totals)) > 1
+    assert len(final["hands"]) == (3 if tied else 2), (totals, final["hands"])
 
 
 def test_client_raises_api_errors_with_reason(live_server: str) -> None:
