@@ -21,6 +21,7 @@ import pytest
 
 from tests.support.leaks import TOKEN, dealt_record, secrets_of_dealt_record
 from tienlen.api import create_app
+from tienlen.engine import format_mask
 from tienlen.engine.views import seat_view
 from tienlen.service.accounts import Account, IssuedToken, Registered, Session
 from tienlen.service.states import SeatToken, seat_state
@@ -162,3 +163,28 @@ def test_a_request_that_fails_is_logged_once_without_what_its_exceptions_held(
     assert len(heads) == 1, text
     if form == "json":
         assert all(isinstance(json.loads(line), dict) for line in text.splitlines())
+
+
+def test_an_unhandled_exceptions_own_message_is_written_with_its_secrets_hidden(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Rule: a bug whose own message holds hands (as cards and as masks), the seed, a token, its digest and a fair
+    deal's secret is logged with its type, where and the rest of its message, each of those hidden."""
+    app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_LOG_FORMAT": "text"})
+    secret = "ab" * 32
+
+    def careless() -> str:
+        record = dealt_record()
+        assert record.engine is not None
+        hands = [format_mask(mask) for mask in record.engine.hands]
+        digest = record.seats[0].token_sha256
+        raise ValueError(f"bad state {record.engine.hands} {hands} {record.seed} {TOKEN} {digest} {secret} near 7S")
+
+    app.add_url_rule("/v1/careless", view_func=careless)
+    assert app.test_client().get("/v1/careless").status_code == 500
+    output = capsys.readouterr()
+    text = output.out + output.err
+    assert not secrets_of_dealt_record().leaks(text), text
+    assert secret not in text
+    heads = [line for line in text.splitlines() if "unhandled ValueError in GET /v1/careless: bad state" in line]
+    assert len(heads) == 1 and "<hidden>" in heads[0] and "<hidden> near 7S" in heads[0], text

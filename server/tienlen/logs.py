@@ -32,6 +32,7 @@ hands and all), nor any frame's locals.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import threading
 import time
@@ -64,6 +65,13 @@ GUNICORN_LEAST_LEVEL = logging.WARNING  # gunicorn's start-up chatter (booting w
 requests_log = logging.getLogger("tienlen.requests")
 unhandled_log = logging.getLogger("tienlen.unhandled")
 MESSAGE_MOST = 300  # characters of an unhandled exception's message written in its line
+_CARD = r"(?:10|[2-9JQKA])[SCDH]"
+# What in an unhandled exception's message may be a secret: long hex (token digests, a fair deal's secret), long
+# token-like runs, long numbers (seeds, hand masks) and runs of three or more cards (a hand).
+SECRET_LIKE = re.compile(
+    r"[0-9A-Fa-f]{16,}|[A-Za-z0-9_-]{20,}|\d{8,}"
+    rf"|(?<![0-9A-Za-z]){_CARD}(?:[^0-9A-Za-z]{{1,4}}{_CARD}){{2,}}(?![0-9A-Za-z])"
+)
 
 
 _seconds: tuple[int, str] = (-1, "")  # the last whole second written, and its text (most lines share it)
@@ -215,14 +223,15 @@ def log_unhandled(
 
     The line names ``source`` (a thread, gevent's hub), the exception's type,
     its message (on one line, at most :data:`MESSAGE_MOST` characters) and
-    where it was raised (field ``where``); its traceback follows: the frames
+    where it was raised (field ``where``), with whatever in it may be a secret
+    hidden (:data:`SECRET_LIKE`); its traceback follows: the frames
     (file, line, function, source line) and the same type and message, never
     a local, an argument or an exception chained to it. Nothing here takes a
     repr of the object that failed.
     """
     if not unhandled_log.isEnabledFor(logging.ERROR):
         return
-    message = " ".join(str(error).split()) if error is not None else ""
+    message = SECRET_LIKE.sub("<hidden>", " ".join(str(error).split())) if error is not None else ""
     if len(message) > MESSAGE_MOST:
         message = message[:MESSAGE_MOST] + "..."
     frames = traceback.format_list(traceback.extract_tb(tb)) if tb is not None else []
