@@ -11,7 +11,6 @@ gives is reported with the first place it goes wrong.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -27,6 +26,7 @@ from .engine import (
     RulesError,
     RuleSet,
     cards_mask,
+    commitment,
     format_mask,
     resolve_rules,
     shuffled_deal,
@@ -115,10 +115,10 @@ def fair_deal_of(document: Any, players: int) -> FairDeal:
     match_id, entropy = document.get("match_id"), document.get("entropy")
     if not (isinstance(secret, str) and _HEX64.match(secret) and isinstance(committed, str)):
         raise ReplayError("the fair_deal's secret is not 64 hex digits (or it has no commitment)")
-    if hashlib.sha256(bytes.fromhex(secret)).hexdigest() != committed:
+    if commitment(bytes.fromhex(secret)) != committed:
         raise ReplayError("the fair_deal's secret is not the one its commitment committed to")
-    if not isinstance(match_id, str) or not match_id.isascii() or len(match_id) > 0xFFFF:
-        raise ReplayError("the fair_deal's match_id is not an ASCII text")
+    if not isinstance(match_id, str):
+        raise ReplayError("the fair_deal's match_id is not a text")
     if not isinstance(entropy, list) or len(entropy) != players or not all(isinstance(e, str) for e in entropy):
         raise ReplayError(f"the fair_deal's entropy is not a text for each of the {players} seats")
     try:

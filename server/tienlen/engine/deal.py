@@ -81,7 +81,7 @@ class FairDeal:
         if not all(len(text) <= MAX_ENTROPY and all(" " <= c <= "~" for c in text) for text in self.entropy):
             raise DealError(f"a seat's entropy is 0 to {MAX_ENTROPY} printable ASCII characters")
         if not self.match_id.isascii() or len(self.match_id) > 0xFFFF:
-            raise DealError("a fair deal's match id is ASCII text")
+            raise DealError("a fair deal's match id is not an ASCII text")
 
     @property
     def commitment(self) -> str:
@@ -90,9 +90,13 @@ class FairDeal:
 
     def hand(self, hand_number: int) -> list[int]:
         """The masks dealt to the seats in hand ``hand_number`` (1, 2, ...)."""
-        deck = fair_deck(hand_key(self.secret, self.match_id, hand_number, self.entropy))
-        bit = _BIT.__getitem__
-        return [sum(map(bit, deck[13 * seat : 13 * seat + 13])) for seat in range(len(self.entropy))]
+        return _dealt(fair_deck(hand_key(self.secret, self.match_id, hand_number, self.entropy)), len(self.entropy))
+
+
+def _dealt(deck: list[int], players: int) -> list[int]:
+    """The masks of a shuffled deck dealt thirteen cards a seat, from the top."""
+    bit = _BIT.__getitem__
+    return [sum(map(bit, deck[13 * seat : 13 * seat + 13])) for seat in range(players)]
 
 
 def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
@@ -105,8 +109,7 @@ def shuffled_deal(deal_seed: int, hand_number: int, players: int) -> list[int]:
         while j > i:
             j = getrandbits(bits)
         deck[i], deck[j] = deck[j], deck[i]
-    bit = _BIT.__getitem__
-    return [sum(map(bit, deck[13 * seat : 13 * seat + 13])) for seat in range(players)]
+    return _dealt(deck, players)
 
 
 def parse_deal(deal: Sequence[Iterable[str | Card]], players: int) -> list[int]:
