@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "clients" / "python
 
 from tienlen_client.fair_deal import commitment, hand_deal, hand_key
 
+from tests.support.fair_deals import fair_replay
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "fair-deals.md"
 SCRIPT = ROOT / "docs" / "fair-deals" / "verify_deal.py"
@@ -103,22 +105,7 @@ def test_the_script_needs_nothing_but_the_standard_library() -> None:
 def _replay() -> dict[str, Any]:
     """A two-hand replay of the vector's three-seat match, dealt by the client's protocol."""
     vector = _vector()
-    entropy = ["x", "y", ""]
-    return {
-        "format": "tienlen-replay/1",
-        "match_id": vector.match_id,
-        "hands": [
-            {"hand_number": n, "deal": hand_deal(vector.secret, vector.match_id, n, entropy), "actions": []}
-            for n in (1, 2)
-        ],
-        "fair_deal": {
-            "protocol": "tienlen-deal/1",
-            "match_id": vector.match_id,
-            "commitment": vector.commitment,
-            "secret": vector.secret.hex(),
-            "entropy": entropy,
-        },
-    }
+    return {"match_id": vector.match_id} | fair_replay(vector.secret, vector.match_id, ["x", "y", ""], 2)
 
 
 def test_the_script_verifies_a_replay_whose_deal_holds(tmp_path: Path) -> None:

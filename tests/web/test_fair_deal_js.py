@@ -16,8 +16,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
 
-from tienlen_client.fair_deal import hand_deal
 
+from tests.support.fair_deals import fair_replay
 from tests.support.tools import require_tool
 from tests.test_fair_deals_doc import _vector
 
@@ -67,21 +67,7 @@ def _run(tmp_path: Path, replays: list[tuple[dict[str, Any], str]]) -> dict[str,
 def _replay() -> dict[str, Any]:
     """A three-hand replay of the vector's four-seat match, dealt by the Python client's protocol."""
     vector = _vector()
-    entropy = ["ann-7f3a", "", "bo", "cy"]
-    return {
-        "format": "tienlen-replay/1",
-        "hands": [
-            {"hand_number": n, "deal": hand_deal(vector.secret, vector.match_id, n, entropy), "actions": []}
-            for n in (1, 2, 3)
-        ],
-        "fair_deal": {
-            "protocol": "tienlen-deal/1",
-            "match_id": vector.match_id,
-            "commitment": vector.commitment,
-            "secret": vector.secret.hex(),
-            "entropy": entropy,
-        },
-    }
+    return fair_replay(vector.secret, vector.match_id, ["ann-7f3a", "", "bo", "cy"], 3)
 
 
 def test_the_web_check_gives_the_documents_test_vector(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "clients" / "python"))
 
-from tienlen_client.fair_deal import commitment, hand_deal
 
+from tests.support.fair_deals import fair_replay
 from tests.web.conftest import PHONE, PageFactory
 from tests.web.support import account, call
 from tests.web.test_table_pages import _contrast
@@ -76,21 +76,9 @@ ENTROPY = ["ann-7f3a", "", "bo", "cy"]
 
 def _replay(rules: dict[str, Any]) -> dict[str, Any]:
     """A two-hand replay of four seats dealt by the protocol (the Python client's), no move played."""
-    return {
-        "format": "tienlen-replay/1",
-        "rules": rules,
-        "seed": 0,
-        "seats": [{"name": name, "bot": None} for name in ("Ann", "Bo", "Cy", "Di")],
-        "hands": [{"hand_number": n, "deal": hand_deal(SECRET, MATCH_ID, n, ENTROPY), "actions": []} for n in (1, 2)],
-        "result": {"scores": [0, 0, 0, 0], "winner": None, "abandoned": True},
-        "fair_deal": {
-            "protocol": "tienlen-deal/1",
-            "match_id": MATCH_ID,
-            "commitment": commitment(SECRET),
-            "secret": SECRET.hex(),
-            "entropy": ENTROPY,
-        },
-    }
+    seats = [{"name": name, "bot": None} for name in ("Ann", "Bo", "Cy", "Di")]
+    result = {"scores": [0, 0, 0, 0], "winner": None, "abandoned": True}
+    return {"rules": rules, "seed": 0, "seats": seats, "result": result} | fair_replay(SECRET, MATCH_ID, ENTROPY, 2)
 
 
 def _moved_card(replay: dict[str, Any]) -> None:
