@@ -46,7 +46,7 @@ import redis
 
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
-from tienlen.store.accounts import name_key
+from tienlen.store.redis_accounts import name_key
 
 KEYS = ("state", "events")
 

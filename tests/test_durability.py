@@ -24,8 +24,8 @@ import redis
 from tienlen.local_redis import LocalRedis
 from tienlen.local_redis.cluster import LocalCluster
 from tienlen.local_redis.replication import wait_for_copies
-from tienlen.store.base import OutcomeUnknownError
 from tienlen.store.connect import RedisOptions, WriteScript, connect, run_script
+from tienlen.store.errors import OutcomeUnknownError
 
 pytestmark = pytest.mark.failover
 

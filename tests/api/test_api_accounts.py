@@ -19,7 +19,8 @@ from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, auth, fresh_name, keys, sign_up, values
 from tienlen.service.accounts import LOGIN_THROTTLE, MAX_ADDRESS_FAILURES, MAX_NAME_FAILURES
-from tienlen.store.accounts import fails_key, name_digest, name_key
+from tienlen.store.accounts import name_digest
+from tienlen.store.redis_accounts import fails_key, name_key
 
 
 @pytest.fixture

@@ -26,8 +26,8 @@ from tests.support.lifecycle import Clock, play_out, service_of
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.store import StoreUnavailableError
-from tienlen.store.accounts import name_key
-from tienlen.store.challenges import account_challenges_key
+from tienlen.store.redis_accounts import name_key
+from tienlen.store.redis_challenges import account_challenges_key
 
 pytestmark = pytest.mark.xdist_group("challenges")  # the sweeper's test moves the clock past other pending ones
 

@@ -28,8 +28,9 @@ from tienlen.local_redis import LocalRedis
 from tienlen.replay import referee
 from tienlen.service.accounts import LOGIN_THROTTLE
 from tienlen.store import token_digest
-from tienlen.store.accounts import fails_key, name_digest, name_key
-from tienlen.store.history import DUE_KEY, kept_key
+from tienlen.store.accounts import name_digest
+from tienlen.store.redis_accounts import fails_key, name_key
+from tienlen.store.redis_history import DUE_KEY, kept_key
 
 
 def four_seat_match(api: Api, host: str, guest: str) -> tuple[str, dict[int, str]]:

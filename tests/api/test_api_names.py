@@ -20,7 +20,8 @@ from flask.testing import FlaskClient
 from tests.support.accounts import PASSWORD, fresh_name, sign_up
 from tienlen.service.accounts import AccountService
 from tienlen.service.errors import InvalidRequest, NameTaken
-from tienlen.store.accounts import AccountRecord, name_key
+from tienlen.store.accounts import AccountRecord
+from tienlen.store.redis_accounts import name_key
 
 # Each passes the old name pattern (``re.match`` with ``$`` lets one trailing newline through).
 NEWLINE_NAMES = ["hard\n", "easy\n", "expert\n", "HARD\n", "fresh{}\n"]

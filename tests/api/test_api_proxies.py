@@ -20,7 +20,7 @@ from tests.support.accounts import PASSWORD, fresh_name
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 from tienlen.service.accounts import LOGIN_THROTTLE
-from tienlen.store.accounts import fails_key
+from tienlen.store.redis_accounts import fails_key
 
 SERVER = Path(__file__).resolve().parents[2] / "server" / "tienlen"
 

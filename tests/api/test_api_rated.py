@@ -27,7 +27,8 @@ from tienlen.api import create_app
 from tienlen.bots import LEVELS
 from tienlen.local_redis import LocalRedis
 from tienlen.service.history import KEEP_AFTER_S
-from tienlen.store.accounts import AccountRecord, name_key
+from tienlen.store.accounts import AccountRecord
+from tienlen.store.redis_accounts import name_key
 
 
 def ratings_of(client: FlaskClient, name: str) -> dict[int, dict[str, Any]]:

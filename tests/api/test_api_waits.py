@@ -27,8 +27,9 @@ from tests.support.servers import ServerStarter, stop_server
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import TooManyWaitsError
-from tienlen.store import wait_slots as wait_slots_module
-from tienlen.store.wait_slots import Cap, WaitSlots
+from tienlen.store import redis_wait_slots as wait_slots_module
+from tienlen.store.redis_wait_slots import RedisWaitSlots
+from tienlen.store.wait_slots import Cap
 
 WAITING = {"seats": [{"name": "A"}, {"open": True}]}
 
@@ -121,7 +122,7 @@ def test_a_slot_whose_worker_died_is_free_once_its_lease_ends(
     """Rule: slots are leases in Redis: one never given back (its worker died) stops counting when it ends."""
     import redis
 
-    slots = WaitSlots(redis.Redis.from_url(redis_server.url))
+    slots = RedisWaitSlots(redis.Redis.from_url(redis_server.url))
     cap = [Cap("address:" + fresh_name(), 1)]
     monkeypatch.setattr(wait_slots_module, "LEASE_S", 0.3)
     slots.take(cap)  # never released: its worker "died"
@@ -137,7 +138,7 @@ def test_racing_waits_never_take_more_slots_than_the_cap(redis_server: LocalRedi
     """Rule: the take is one script (drop ended leases, count, add): 30 racing takes under a cap of 5 leave 5."""
     import redis
 
-    slots = WaitSlots(redis.Redis.from_url(redis_server.url))
+    slots = RedisWaitSlots(redis.Redis.from_url(redis_server.url))
     cap = [Cap("account:" + fresh_name(), 5)]
     barrier = threading.Barrier(30)
     taken: list[str] = []

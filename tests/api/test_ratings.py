@@ -17,7 +17,7 @@ import redis
 
 from tienlen.local_redis import LocalRedis
 from tienlen.service.ratings import PROVISIONAL_GAMES, START, Rating, rate
-from tienlen.store.ratings import RedisRatings
+from tienlen.store.redis_ratings import RedisRatings
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_the_leaderboard_pages_best_first_without_repeats(ratings: RedisRatings)
 def test_applied_notes_older_than_a_month_go_as_new_ones_come(ratings: RedisRatings, redis_server: LocalRedis) -> None:
     """Rule: an account's notes of applied matches are kept 30 days (a house bot's stay small) and a settled
     result lives as long; a note still kept still stops a second application."""
-    from tienlen.store import ratings as store
+    from tienlen.store import redis_ratings as store
 
     account = secrets.token_hex(10)
     new = Rating.new().to_dict()

@@ -22,7 +22,7 @@ from ..service.base import Offload
 from ..service.errors import LoginThrottled
 from ..service.inbox import InboxService
 from ..settings import Settings
-from ..store import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
+from ..store.errors import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
 from ..stores import StoreOptions, open_store, store_refusal
 from .breaker import Breaker, BreakerOpenError

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..store import StoreUnavailableError
+from ..store.errors import StoreUnavailableError
 
 COOLDOWN_S = 0.5
 

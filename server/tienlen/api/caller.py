@@ -13,7 +13,7 @@ from typing import cast
 from flask import current_app, request
 
 from ..service import InvalidToken, MatchNotFound, MatchService
-from ..store import token_digest
+from ..store.records import token_digest
 
 
 def bearer_token() -> str | None:

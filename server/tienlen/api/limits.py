@@ -47,8 +47,9 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from ..settings import DEFAULT_RATE_LIMITS, Settings
-from ..store import MatchStore, StoreUnavailableError
+from ..store.base import MatchStore
 from ..store.connect import STORE_ERRORS
+from ..store.errors import StoreUnavailableError
 from .breaker import Breaker, BreakerOpenError
 from .caller import caller_account, caller_player, client_address
 

@@ -48,7 +48,7 @@ from prometheus_client import (
     multiprocess,
 )
 
-from ..store import OutcomeUnknownError
+from ..store.errors import OutcomeUnknownError
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 STORE_REASONS = ("store_unavailable", "outcome_unknown")

@@ -24,7 +24,9 @@ from typing import Any
 from flask import Flask, request
 
 from ..settings import Settings
-from ..store import MatchStore, TooManyWaitsError, token_digest
+from ..store.base import MatchStore
+from ..store.errors import TooManyWaitsError
+from ..store.records import token_digest
 from ..store.wait_slots import Cap, WaitSlots
 from ..store.waiting import WAITER
 from .caller import bearer_token, client_address

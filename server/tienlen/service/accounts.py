@@ -27,8 +27,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..bots import LEVELS
-from ..store import new_token, token_digest
 from ..store.accounts import AccountRecord, AccountStore, Grant, TokenRecord, fold_name, name_digest
+from ..store.records import new_token, token_digest
 from .errors import (
     InvalidCredentials,
     InvalidRequest,

@@ -15,8 +15,10 @@ from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import Event, Match, format_mask
-from ..store import AnswerKey, Clock, MatchRecord, MatchStore, StoreUnavailableError, token_digest
 from ..store.accounts import AccountRecord
+from ..store.base import AnswerKey, MatchStore
+from ..store.errors import StoreUnavailableError
+from ..store.records import Clock, MatchRecord, token_digest
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .fair_deals import fair_deal_of

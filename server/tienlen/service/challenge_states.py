@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ..store import SeatRecord, new_token, token_digest
 from ..store.challenges import ChallengeRecord
+from ..store.records import SeatRecord, new_token, token_digest
 from .states import MatchState, SeatToken
 
 

@@ -23,9 +23,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
-from ..store import MatchRecord, StoreUnavailableError, new_token
 from ..store.accounts import AccountRecord
 from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
+from ..store.errors import StoreUnavailableError
+from ..store.records import MatchRecord, new_token
 from .accounts import authorized
 from .base import MAX_ATTEMPTS, ServiceBase
 from .challenge_states import (

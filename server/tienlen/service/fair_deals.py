@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import FAIR_PROTOCOL, FairDeal, commitment
-from ..store import MatchRecord
-from ..store.records import MatchStatus
+from ..store.records import MatchRecord, MatchStatus
 from .errors import FixedDealNotPrivate
 
 

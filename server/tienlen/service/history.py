@@ -20,9 +20,11 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from ..store import MatchRecord, MatchStore, StoreUnavailableError
 from ..store.accounts import AccountRecord
+from ..store.base import MatchStore
+from ..store.errors import StoreUnavailableError
 from ..store.history import Indexed
+from ..store.records import MatchRecord
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of

@@ -45,7 +45,8 @@ from typing import Any, NoReturn
 
 from .. import wire
 from ..engine import IllegalActionError
-from ..store import AnswerKey, SeatRecord
+from ..store.base import AnswerKey
+from ..store.records import SeatRecord
 from .errors import IdempotencyKeyReused, MatchNotPlaying, StaleVersion
 
 KEPT_PER_SEAT = 8  # compact answers a seat keeps: its last actions sent with a key

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..store import MatchStore
 from ..store.accounts import AccountRecord
+from ..store.base import MatchStore
 from .accounts import authorized
 from .rated import PlayerRating, RatedService
 

@@ -15,7 +15,7 @@ from typing import Any
 from .. import replay, wire
 from ..engine import FairDeal, Match, RuleSet
 from ..replay import fair_deal_document
-from ..store import MatchRecord
+from ..store.records import MatchRecord
 
 RECORD_FORMAT = 1
 DELETED_NAME = "(deleted)"  # the name of a deleted account's seat in what is kept

@@ -24,8 +24,8 @@ from typing import Any
 
 from .. import bots
 from ..engine import play_order
-from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_text
-from ..store.records import TOKEN_BYTES
+from ..store.events import DELETED_EVENT
+from ..store.records import TOKEN_BYTES, MatchRecord, SeatRecord, token_digest, token_text
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled, StaleVersion
 from .states import LeaveOutcome, SeatToken, leave_outcome

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..store import MatchRecord
-from ..store.records import MatchStatus
+from ..store.records import MatchRecord, MatchStatus
 from .base import ServiceBase
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFinished

@@ -27,19 +27,10 @@ from ..engine import (
     resolve_rules,
     seat_view,
 )
-from ..store import (
-    DELETED_EVENT,
-    AnswerKey,
-    Clock,
-    Loaded,
-    MatchRecord,
-    SeatRecord,
-    StoreUnavailableError,
-    new_fair_secret,
-    new_match_id,
-    new_token,
-    token_digest,
-)
+from ..store.base import AnswerKey, Loaded
+from ..store.errors import StoreUnavailableError
+from ..store.events import DELETED_EVENT
+from ..store.records import Clock, MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest
 from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
 from .challenges import ChallengeMixin
 from .errors import (

@@ -18,7 +18,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..store import MatchStore, StoreUnavailableError
+from ..store.base import MatchStore
+from ..store.errors import StoreUnavailableError
 from ..store.records import MatchRecord
 
 STARTED = "hand_started"

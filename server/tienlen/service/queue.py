@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
-from ..store import DELETED_EVENT, MatchRecord, SeatRecord, StoreUnavailableError, new_match_id, new_token, token_digest
 from ..store.accounts import AccountRecord
+from ..store.errors import StoreUnavailableError
+from ..store.events import DELETED_EVENT
 from ..store.queue import TicketRecord
+from ..store.records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .accounts import authorized
 from .base import MAX_ATTEMPTS, ServiceBase
 from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound

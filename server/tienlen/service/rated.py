@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import LEVELS
-from ..store import MatchRecord, MatchStore
 from ..store.accounts import AccountRecord
+from ..store.base import MatchStore
+from ..store.records import MatchRecord
 from .errors import InvalidRequest
 from .kept import places
 from .ratings import TABLE_SIZES, Rating, rate

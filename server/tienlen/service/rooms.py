@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from math import ceil
 
-from ..store import MatchRecord
+from ..store.records import MatchRecord
 from .base import ServiceBase
 from .errors import LookupsThrottled, RoomNotFound
 from .room_codes import MAX_ROOM_MISSES, ROOM_MISS_WINDOW_S, ROOMS_THROTTLE, read_room_code

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
-from ..store import Clock, MatchRecord, SeatRecord
-from ..store.records import MatchStatus
+from ..store.records import Clock, MatchRecord, MatchStatus, SeatRecord
 from .fair_deals import FairDealState, fair_deal_state
 
 EventDict = dict[str, Any]

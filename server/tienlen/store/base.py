@@ -1,52 +1,30 @@
-"""What the match service needs of a store: the protocol, its read result, its one error.
+"""What the match service needs of a store: the protocol, its read result; the stores beside the matches.
 
-The service is written against :class:`MatchStore`; :mod:`.redis_store` is the
-implementation. Where and how answers to an ``Idempotency-Key`` are kept is
-the store's business: the service names them by :class:`AnswerKey`.
+The service is written against :class:`MatchStore` and the protocols it hands
+out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.history`, :mod:`.inbox`,
+:mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`), which import no
+implementation; :mod:`.redis_store` is the implementation on Redis. What a
+store raises is in :mod:`.errors`. Where and how answers to an
+``Idempotency-Key`` are kept is the store's business: the service names them
+by :class:`AnswerKey`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from .accounts import AccountStore
+from .challenges import ChallengeStore
+from .history import HistoryStore
+from .inbox import InboxStore
+from .queue import QueueStore
+from .rating_store import RatingStore
 from .records import MatchRecord
+from .wait_slots import WaitSlots
 
-if TYPE_CHECKING:
-    from .accounts import AccountStore
-    from .challenges import ChallengeStore
-    from .history import HistoryStore
-    from .inbox import InboxStore
-    from .queue import RedisQueue
-    from .ratings import RatingStore
-    from .wait_slots import WaitSlots
-
-DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
-
-
-class StoreUnavailableError(RuntimeError):
-    """The store did not answer; a write that raised it changed nothing."""
-
-
-class OutcomeUnknownError(StoreUnavailableError):
-    """A write was sent to the store but not confirmed: it may or may not have been applied."""
-
-
-class TooManyWaitersError(RuntimeError):
-    """This server already holds as many waiting clients (long polls and streams) as it may."""
-
-
-class TooManyWaitsError(RuntimeError):
-    """One account, or one client address, already holds as many waits (long polls and streams) as it may.
-
-    ``kind`` is ``account`` or ``address``, ``most`` the cap (``TIENLEN_MAX_WAITERS_PER_ACCOUNT`` or ``..._ADDRESS``).
-    """
-
-    def __init__(self, kind: str, most: int) -> None:
-        super().__init__(f"this {kind} already holds {most} long polls and streams, as many as it may at once")
-        self.kind = kind
-        self.most = most
+__all__ = ["AnswerKey", "Loaded", "MatchStore", "StoreObserver"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +92,7 @@ class MatchStore(Protocol):
         """The accounts' ratings, the settled results of rated matches and the leaderboards, beside the matches."""
         ...
 
-    def queue(self) -> RedisQueue:
+    def queue(self) -> QueueStore:
         """The quick-play queue: tickets, their pools and pairings, beside the matches."""
         ...
 
@@ -159,7 +137,7 @@ class MatchStore(Protocol):
         For an answer given again from what an earlier attempt wrote (a
         keyed retry): that attempt may have answered 503 ``outcome_unknown``
         because its copy was not confirmed. Raises
-        :class:`OutcomeUnknownError` when the copy is not confirmed in time.
+        :class:`~.errors.OutcomeUnknownError` when the copy is not confirmed in time.
         """
         ...
 
@@ -167,7 +145,7 @@ class MatchStore(Protocol):
         """Public events with ``seq`` > ``after``, oldest first, waiting up to ``wait_s`` for one; None: no match.
 
         A wait holds no thread and no connection of the store; it raises
-        :class:`TooManyWaitersError` when the server holds too many already.
+        :class:`~.errors.TooManyWaitersError` when the server holds too many already.
         """
         ...
 
@@ -177,7 +155,7 @@ class MatchStore(Protocol):
         An empty batch means ``idle_s`` passed with nothing new (time for a
         heartbeat). It ends when the match is gone or the server shuts down;
         the caller stops reading after the match's last event. Counts as one
-        waiter for its whole life (:class:`TooManyWaitersError` up front).
+        waiter for its whole life (:class:`~.errors.TooManyWaitersError` up front).
         """
         ...
 

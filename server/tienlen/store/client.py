@@ -23,7 +23,7 @@ from redis.connection import Connection, SSLConnection
 from redis.exceptions import RedisClusterException
 from redis.sentinel import SentinelConnectionPool, SentinelManagedConnection
 
-from .base import OutcomeUnknownError
+from .errors import OutcomeUnknownError
 
 # Everything a Redis call (one server or a cluster) may raise when the store does not answer properly.
 STORE_ERRORS: tuple[type[BaseException], ...] = (redis.RedisError, RedisClusterException, OSError)

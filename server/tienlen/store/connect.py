@@ -40,7 +40,6 @@ from redis.exceptions import AskError, ClusterDownError, NoScriptError, TryAgain
 from redis.retry import Retry
 from redis.sentinel import Sentinel, SentinelConnectionPool
 
-from .base import OutcomeUnknownError, StoreUnavailableError
 from .client import (
     STORE_ERRORS,
     WAIT_SHARE,
@@ -52,6 +51,7 @@ from .client import (
     primary_connection,
     writes,
 )
+from .errors import OutcomeUnknownError, StoreUnavailableError
 from .reach import RedisOptions, node_address, node_kwargs, pool_kwargs, sentinel_kwargs, shown_host
 
 __all__ = [

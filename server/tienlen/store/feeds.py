@@ -11,11 +11,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from typing import Any
 
-from .waiting import Hold, Waiting
+from .events import Event
+from .waiting import Hold, LocalWaiters
 
-Event = dict[str, Any]
 Read = Callable[[str, int], list[Event] | None]
 """Reads a feed's events after a cursor from Redis (at most a page); None when the feed does not exist."""
 
@@ -27,7 +26,7 @@ class FeedReader:
     learns the publish command, and may raise when Redis cannot be reached).
     """
 
-    def __init__(self, waiting: Waiting, read: Read, ready: Callable[[], object]) -> None:
+    def __init__(self, waiting: LocalWaiters, read: Read, ready: Callable[[], object]) -> None:
         self._waiting = waiting
         self.read = read
         self._ready = ready
@@ -77,7 +76,7 @@ class FeedReader:
     def follow(self, feed: str, after: int, idle_s: float) -> Iterator[list[Event]]:
         """Every event with ``seq`` > ``after`` as it comes; an empty batch after ``idle_s`` without one.
 
-        The waiter's place is taken now (so :class:`~.base.TooManyWaitersError`
+        The waiter's place is taken now (so :class:`~.errors.TooManyWaitersError`
         comes before any answer starts) and given back when the iterator is closed.
         """
         self._ready()
@@ -87,7 +86,7 @@ class FeedReader:
 class Following(Iterator[list[Event]]):
     """The iterator of :meth:`FeedReader.follow`: holds a waiter's place until closed."""
 
-    def __init__(self, reader: FeedReader, waiting: Waiting, feed: str, after: int, idle_s: float) -> None:
+    def __init__(self, reader: FeedReader, waiting: LocalWaiters, feed: str, after: int, idle_s: float) -> None:
         self._reader = reader
         self._feed = feed
         self._after = after

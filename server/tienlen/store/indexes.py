@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client
+from .errors import StoreUnavailableError
 from .outage import REDIS_OUTAGE
 from .paging import page_down
 

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .base import StoreUnavailableError
 from .connect import STORE_ERRORS
+from .errors import StoreUnavailableError
 
 OUTAGE_NOTE_EVERY_S = 5.0  # while the store does not answer, this process says so at most this often
 STORE_FAILURES: tuple[type[BaseException], ...] = (StoreUnavailableError, *STORE_ERRORS)

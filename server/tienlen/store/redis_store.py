@@ -16,9 +16,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from .. import wire
-from .accounts import RedisAccounts
-from .base import AnswerKey, Loaded, StoreObserver, StoreUnavailableError
-from .challenges import RedisChallenges
+from .base import AnswerKey, Loaded, StoreObserver
 from .connect import (
     STORE_ERRORS,
     Client,
@@ -30,9 +28,8 @@ from .connect import (
     run_script,
     thread_client,
 )
+from .errors import StoreUnavailableError
 from .feeds import FeedReader
-from .history import RedisHistory
-from .inbox import RedisInbox, feed_channel
 from .indexes import RedisIndexes
 from .layout import (
     COMMIT,
@@ -46,13 +43,17 @@ from .layout import (
     state_key,
     wake_channel,
 )
-from .queue import RedisQueue
-from .ratings import RedisRatings
 from .reach import bare_url, node_kwargs, sentinel_kwargs
 from .records import MatchRecord
+from .redis_accounts import RedisAccounts
+from .redis_challenges import RedisChallenges
+from .redis_history import RedisHistory
+from .redis_inbox import RedisInbox, feed_channel
+from .redis_queue import RedisQueue
+from .redis_ratings import RedisRatings
+from .redis_wait_slots import RedisWaitSlots
 from .rooms import RedisRooms
-from .wait_slots import WaitSlots
-from .waiting import Waiting
+from .waiting import LocalWaiters
 
 
 class RedisMatchStore(RedisIndexes, RedisRooms):
@@ -84,7 +85,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self.lifetimes = lifetimes
         self._local = threading.local()
         self._publish: str | None = "SPUBLISH" if self._cluster else None
-        self._waiting = Waiting(client.pubsub, feed_channel, max_waiters, cluster=self._cluster)
+        self._waiting = LocalWaiters(client.pubsub, feed_channel, max_waiters, cluster=self._cluster)
         self._feeds = FeedReader(self._waiting, lambda match_id, after: self._read(match_id, after), self._ready)
         self._pinger = pinger
         self._observer: StoreObserver | None = None
@@ -93,7 +94,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._ratings = RedisRatings(client)
         self._queue = RedisQueue(client)
         self._challenges = RedisChallenges(client)
-        self._wait_slots = WaitSlots(client)
+        self._wait_slots = RedisWaitSlots(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -106,31 +107,31 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         return dict(self._limits_options)
 
     def accounts(self) -> RedisAccounts:
-        """The players' accounts, sessions and personal tokens, in this Redis (:mod:`.accounts`)."""
+        """The players' accounts, sessions and personal tokens, in this Redis (:mod:`.redis_accounts`)."""
         return RedisAccounts(self._shared)
 
     def history(self) -> RedisHistory:
-        """The kept matches and the accounts' indexes of them, in this Redis (:mod:`.history`)."""
+        """The kept matches and the accounts' indexes of them, in this Redis (:mod:`.redis_history`)."""
         return self._history
 
     def ratings(self) -> RedisRatings:
-        """The ratings, rated matches' settled results and the leaderboards, in this Redis (:mod:`.ratings`)."""
+        """The ratings, rated matches' settled results and the leaderboards, in this Redis (:mod:`.redis_ratings`)."""
         return self._ratings
 
     def queue(self) -> RedisQueue:
-        """The quick-play queue, in this Redis (:mod:`.queue`)."""
+        """The quick-play queue, in this Redis (:mod:`.redis_queue`)."""
         return self._queue
 
     def inbox(self) -> RedisInbox:
-        """The accounts' inboxes and who is online, in this Redis (:mod:`.inbox`)."""
+        """The accounts' inboxes and who is online, in this Redis (:mod:`.redis_inbox`)."""
         return self._inbox
 
-    def wait_slots(self) -> WaitSlots:
-        """The waiting slots each account and address holds, counted for all servers (:mod:`.wait_slots`)."""
+    def wait_slots(self) -> RedisWaitSlots:
+        """The waiting slots each account and address holds, counted for all servers (:mod:`.redis_wait_slots`)."""
         return self._wait_slots
 
     def challenges(self) -> RedisChallenges:
-        """The challenges between accounts and those due to expire, in this Redis (:mod:`.challenges`)."""
+        """The challenges between accounts and those due to expire, in this Redis (:mod:`.redis_challenges`)."""
         return self._challenges
 
     def observe(self, observer: StoreObserver) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client
+from .errors import StoreUnavailableError
 
 # Let the code go if it still names the match ARGV[1].
 _RELEASE = """

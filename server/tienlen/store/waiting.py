@@ -6,7 +6,7 @@ subscriber per process listens on the channels of the matches that have local
 waiters and wakes exactly those waiters; a waiter then takes the events from
 the message, or reads the stream when it missed some. A new long poll or
 stream of a match that already has local waiters starts from what the channel
-said too, without reading the stream (:meth:`Waiting.news`).
+said too, without reading the stream (:meth:`LocalWaiters.news`).
 
 No wake-up is lost: a waiter subscribes first and reads the stream only once
 the subscription is confirmed, so an event committed before the read is in
@@ -23,7 +23,7 @@ thread below are cooperative; with real threads they work the same.
 Who waits: the request being served sets :data:`WAITER` (the API does, see
 :mod:`tienlen.api.waits`). A hold then also takes that waiter's slots, counted
 for all servers per account and per address (:class:`Waiter.take`: refused
-with :class:`~.base.TooManyWaitsError`), renews them while it waits, and
+with :class:`~.errors.TooManyWaitsError`), renews them while it waits, and
 ends as soon as the waiter's client has gone (:meth:`Waiter.watch`), giving
 every slot back at once instead of at the next heartbeat.
 """
@@ -43,9 +43,10 @@ import redis
 from redis.exceptions import RedisClusterException
 
 from .. import wire
-from .base import DELETED_EVENT, StoreUnavailableError, TooManyWaitersError
+from .errors import StoreUnavailableError, TooManyWaitersError
+from .events import DELETED_EVENT, Event
 from .outage import REDIS_OUTAGE
-from .wait_slots import RENEW_S
+from .redis_wait_slots import RENEW_S
 
 log = logging.getLogger("tienlen.waiting")
 
@@ -57,14 +58,13 @@ TICK_S = 0.05  # the subscriber takes new subscriptions at least this often
 RECONNECT_MAX_S = 2.0
 GONE_POLL_S = 1.0  # how often a waiter whose client cannot be watched looks whether it has gone
 
-Event = dict[str, Any]
 
 
 class Waiter(Protocol):
     """The client a hold waits for: its slots for all servers, and whether it is still there."""
 
     def take(self) -> None:
-        """Take this wait's slots (:class:`~.base.TooManyWaitsError` over a cap: nothing taken)."""
+        """Take this wait's slots (:class:`~.errors.TooManyWaitsError` over a cap: nothing taken)."""
 
     def renew(self) -> None:
         """Keep the slots taken (called while waiting, at least every few seconds)."""
@@ -118,9 +118,9 @@ class _Feed:
 
 
 class Hold:
-    """One waiter's place on a match's feed (see :meth:`Waiting.hold`)."""
+    """One waiter's place on a match's feed (see :meth:`LocalWaiters.hold`)."""
 
-    def __init__(self, waiting: Waiting, feed: _Feed, waiter: Waiter | None = None) -> None:
+    def __init__(self, waiting: LocalWaiters, feed: _Feed, waiter: Waiter | None = None) -> None:
         self._waiting = waiting
         self._feed = feed
         self._waiter = waiter
@@ -182,7 +182,7 @@ class Hold:
         return self._feed.take_tail(after)
 
 
-class Waiting:
+class LocalWaiters:
     """Per process: the subscriber of the wake channels and every local waiter.
 
     ``subscriber`` makes the pub/sub object (its connection is opened on first
@@ -235,7 +235,7 @@ class Waiting:
         """A place on the match's feed for as long as the ``with`` lasts.
 
         Raises :class:`TooManyWaitersError` when this process already holds
-        ``max_waiters``, and :class:`~.base.TooManyWaitsError` when the
+        ``max_waiters``, and :class:`~.errors.TooManyWaitsError` when the
         request's :data:`WAITER` holds as many slots as it may. The caller gets
         the :class:`Hold` once the wake channel's subscription is confirmed (or
         after :data:`CONFIRM_WAIT_S`, and then polls until it is).

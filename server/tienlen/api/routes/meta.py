@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from ...bots import BOT_LEVELS
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS
-from ...store import StoreUnavailableError
+from ...store.errors import StoreUnavailableError
 from ..schemas import HealthSchema, RuleCatalogSchema
 from .common import Blueprint, errors, service
 

@@ -1,5 +1,7 @@
 """Ratings in Redis: each account's rating per table size, the settled result of each rated match, leaderboards.
 
+The :class:`~.rating_store.RatingStore` on the matches' Redis.
+
 Keys (Cluster-safe: an account's own share its hash tag, the others each have one):
 
 - ``tl:{acct:<id>}:ratings`` hash: table size → the rating's JSON (``mu``, ``sigma``, ``games``)
@@ -21,15 +23,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .. import wire
-from .base import StoreUnavailableError
 from .connect import STORE_ERRORS, Client
+from .errors import StoreUnavailableError
 from .paging import page_down
+from .rating_store import RatingDict
 
 T = TypeVar("T")
-RatingDict = dict[str, float | int]
 
 APPLIED_KEPT_S = 30 * 24 * 3600  # how long a settled result, and an account's note of it, are kept
 
@@ -72,42 +74,6 @@ def board_key(players: int, kind: str) -> str:
 
 def _zrem(client: Any, *, key: str, member: str) -> Any:
     return client.zrem(key, member)
-
-
-class RatingStore(Protocol):
-    """Ratings by table size, the settled results of rated matches, and the leaderboards."""
-
-    def ratings(self, account_id: str) -> dict[int, RatingDict]:
-        """The account's ratings by table size (none where it has no rated game)."""
-        ...
-
-    def settle(self, match_id: str, result: dict[str, Any]) -> dict[str, Any]:
-        """Keep ``result`` as the match's settled result unless one is kept already; the kept one."""
-        ...
-
-    def settled(self, match_id: str) -> dict[str, Any] | None:
-        """The match's settled result, or None."""
-        ...
-
-    def apply(self, account_id: str, match_id: str, players: int, change: tuple[float, float], new: RatingDict) -> bool:
-        """Move the account's rating by ``change`` (mu difference, sigma ratio) once for the match; False if done."""
-        ...
-
-    def rank(self, players: int, kind: str, account_id: str, shown: int) -> None:
-        """Put the account on the leaderboard of its kind at ``players`` seats with its ``shown`` rating."""
-        ...
-
-    def position(self, players: int, kind: str, account_id: str) -> int | None:
-        """The account's 0-based position on the leaderboard (best first), or None when it is not on it."""
-        ...
-
-    def board_page(self, players: int, kind: str, before: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
-        """Up to ``count`` (account id, shown rating), best first, after the cursor ``before``."""
-        ...
-
-    def forget(self, account_id: str) -> None:
-        """Delete the account's ratings and applied matches, and take it off every leaderboard."""
-        ...
 
 
 class RedisRatings:
