@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tienlen.local_redis import LocalRedis
 from tienlen.service import MatchService
-from tienlen.service.ratings import Rating
+from tienlen.service.rating_model import Rating
 from tienlen.store import RedisMatchStore, RedisOptions
 from tienlen.store.accounts import AccountRecord
 from tienlen.store.layout import Lifetimes

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from tienlen.bots import choose
 from tienlen.engine import seat_view
 from tienlen.service import MatchService
-from tienlen.service.ratings import Rating
+from tienlen.service.rating_model import Rating
 from tienlen.store import RedisMatchStore, RedisOptions, token_digest
 from tienlen.store.accounts import AccountRecord, TokenRecord
 from tienlen.store.layout import Lifetimes

@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from tienlen.local_redis import LocalRedis
-from tienlen.service.ratings import PROVISIONAL_GAMES, START, Rating, rate
+from tienlen.service.rating_model import PROVISIONAL_GAMES, START, Rating, rate
 from tienlen.store.redis_ratings import RedisRatings
 
 

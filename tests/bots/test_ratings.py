@@ -10,7 +10,7 @@ import pytest
 
 from tienlen.bots import LEVELS
 from tienlen.bots.arena import main
-from tienlen.bots.ratings import fit_elo, pairwise_wins, rate
+from tienlen.bots.elo_fit import fit_elo, pairwise_wins, rate
 from tienlen.bots.roundrobin import RatingsConfig, run_ratings
 
 TRUE_ELO = {"weak": 0.0, "fair": 150.0, "good": 350.0, "best": 600.0}

@@ -3,7 +3,7 @@
 With up to four levels they sit at one table; with more, every choice of
 four of them is a table of its own. At each table each level holds each seat
 of each deal once; the finishing orders give Elo ratings with bootstrap
-intervals over deals (:mod:`.ratings`). ``tienlen arena --ratings`` runs it
+intervals over deals (:mod:`.elo_fit`). ``tienlen arena --ratings`` runs it
 (:mod:`.arena` holds the command line).
 """
 
@@ -19,8 +19,8 @@ from ..engine.match import Match
 from ..engine.rules import resolve_rules
 from .deal_set import deal_seed
 from .driver import ARENA_LEVELS, play_bot_turns
+from .elo_fit import Rating, rate
 from .progress import progress_bar
-from .ratings import Rating, rate
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from .accounts import authorized
 from .base import MAX_ATTEMPTS, ServiceBase
 from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound
 from .pairing import Table, pair
-from .ratings import Rating
+from .rating_model import Rating
 
 DEFAULT_PRESET = "standard"
 PAIR_EVERY_S = 0.5  # how often (at most) the servers on one Redis pair the queue, together

@@ -3,7 +3,7 @@
 A rated match is settled when it is kept (:meth:`~.history.HistoryService.keep`: right after the write that
 finished it, else by the sweeper). The first settlement of a match is kept for good (``SET NX``: whoever comes
 later, from a retry or another worker, reads the same), and each account's share is applied as a change once
-per account and match (:meth:`~tienlen.store.ratings.RatingStore.apply`), so the end of a match processed twice
+per account and match (:meth:`~tienlen.store.rating_store.RatingStore.apply`), so the end of a match processed twice
 or by two workers at once moves every rating once.
 
 Places for rating purposes are the kept record's (:func:`~.kept.places`), except that a seat whose player left
@@ -28,7 +28,7 @@ from ..store.base import MatchStore
 from ..store.records import MatchRecord
 from .errors import InvalidRequest
 from .kept import places
-from .ratings import TABLE_SIZES, Rating, rate
+from .rating_model import TABLE_SIZES, Rating, rate
 
 HOUSE_BOTS: tuple[str, ...] = LEVELS  # each level of the server's bots is a rated account of that name
 HOUSE_KIND = "bot"
