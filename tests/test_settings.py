@@ -22,8 +22,8 @@ import pytest
 
 from tienlen.bots import DEFAULT_BUDGET_S
 from tienlen.local_redis import free_port
+from tienlen.redis_options import RedisAccess
 from tienlen.settings import DEFAULT_RATE_LIMITS, VARIABLES, Settings, SettingsError, checkout_web_dir
-from tienlen.stores import RedisAccess
 
 FAST_EXIT_S = 10.0  # a refusal comes before Redis or gunicorn start: well under this even on a busy machine
 

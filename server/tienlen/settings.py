@@ -21,7 +21,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .bots import DEFAULT_BUDGET_S
-from .stores import DEFAULT_STORE, STORE_KINDS, RedisAccess
+from .redis_options import (
+    DEFAULT_DURABILITY,
+    DEFAULT_REDIS_TIMEOUT_S,
+    DEFAULT_REDIS_URL,
+    DEFAULT_SENTINEL_MASTER,
+    DURABILITY_LEVELS,
+    RedisAccess,
+    RedisOptions,
+)
+from .store_kinds import DEFAULT_STORE, STORE_KINDS
 
 __all__ = [
     "DEFAULT_RATE_LIMITS",
@@ -37,7 +46,6 @@ __all__ = [
     "shown_url",
 ]
 
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_DATA_DIR = Path("var", "redis")
 DEFAULT_TTL_S = 7 * 24 * 3600
 DEFAULT_MAX_BODY = 64 * 1024
@@ -47,7 +55,6 @@ DEFAULT_MAX_WAITERS_PER_ADDRESS = 64  # an address may be many people (a school,
 DEFAULT_HEARTBEAT_S = 15.0
 DEFAULT_FINISHED_TTL_S = 24 * 3600
 DEFAULT_WAITING_TTL_S = 3600
-DEFAULT_REDIS_TIMEOUT_S = 1.0
 DEFAULT_WRITES_AT_ONCE = 1
 DEFAULT_SESSION_DAYS = 30
 DEFAULT_MAX_TOKENS = 50  # personal tokens one account may hold at once
@@ -57,9 +64,6 @@ DEFAULT_QUEUE_TURN_S = 30
 DEFAULT_CHALLENGE_EXPIRY_S = 60
 DEFAULT_MAX_CHALLENGES_SENT = 8
 DEFAULT_MAX_CHALLENGES_RECEIVED = 32
-DEFAULT_SENTINEL_MASTER = "mymaster"  # the name Redis's own sentinel.conf gives its example primary
-DEFAULT_DURABILITY = "local"
-DURABILITY_LEVELS = ("local", "replica", "fsync")  # what a write waits for before the answer (store/connect.py)
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_LOG_FORMAT = "text"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -333,6 +337,21 @@ class Settings:
     def of(cls, config: Settings | Mapping[str, Any] | None) -> Settings:
         """``config`` itself when it is Settings, else :meth:`load` with it as the overrides."""
         return config if isinstance(config, Settings) else cls.load(config)
+
+    def redis_options(self, cooperative: bool) -> RedisOptions:
+        """How to reach Redis as these settings say (``cooperative``: the worker runs requests as gevent
+        greenlets, sharing one bounded pool); the options not set here keep :mod:`tienlen.redis_options`'
+        defaults."""
+        return RedisOptions(
+            self.redis_url,
+            cluster=self.redis_cluster,
+            timeout_s=self.redis_timeout_s,
+            cooperative=cooperative,
+            sentinels=self.redis_sentinels,
+            sentinel_master=self.redis_sentinel_master,
+            durability=self.durability,
+            access=self.redis_access,
+        )
 
     @property
     def log_level_number(self) -> int:

@@ -24,7 +24,7 @@ from ..service.inbox import InboxService
 from ..settings import Settings
 from ..store.errors import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
-from ..stores import StoreOptions, open_store, store_refusal
+from ..store_kinds import StoreOptions, open_store, store_refusal
 from .breaker import Breaker, BreakerOpenError
 from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
@@ -176,16 +176,9 @@ def _summary(errors: Any) -> str:
 def store_options(settings: Settings, cooperative: bool) -> StoreOptions:
     """How the settings open the store (``cooperative``: the worker runs requests as gevent greenlets)."""
     return StoreOptions(
-        settings.redis_url,
-        settings.redis_cluster,
-        settings.redis_timeout_s,
+        settings.redis_options(cooperative),
         Lifetimes(settings.match_ttl_s, settings.waiting_ttl_s, settings.finished_ttl_s),
         settings.max_waiters,
-        cooperative,
-        settings.redis_sentinels,
-        settings.redis_sentinel_master,
-        settings.durability,
-        settings.redis_access,
     )
 
 

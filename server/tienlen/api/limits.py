@@ -43,8 +43,6 @@ from flask.views import MethodView
 from flask_limiter import Limiter
 from limits import parse_many
 from limits.storage import RedisClusterStorage, RedisSentinelStorage, RedisStorage
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from ..settings import DEFAULT_RATE_LIMITS, Settings
 from ..store.base import MatchStore
@@ -315,8 +313,7 @@ def install_limits(app: Flask, settings: Settings, store: MatchStore, breaker: B
     options: dict[str, Any] = {}
     if uri.startswith(SCHEME_PREFIX):
         options = {
-            **store.limits_options(),  # credentials, TLS and timeouts, as the store's own connections
-            "retry": Retry(NoBackoff(), 0),  # fail fast, as the store does
+            **store.limits_options(),  # credentials, TLS, timeouts and no retry, as the store's own connections
             "breaker": breaker,
         }
     limiter = Limiter(

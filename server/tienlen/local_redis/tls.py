@@ -1,7 +1,7 @@
 """TLS for local servers: a throw-away CA with a server and a client certificate, and whether Redis can use them.
 
 :func:`make_tls_files` runs ``openssl`` to make, in a directory, a CA and two
-certificates it signed: the server's (for ``localhost`` and ``127.0.0.1``, so
+certificates it signed: the server's (for ``localhost``, ``127.0.0.1`` and ``::1``, so
 a client checking the host name accepts it) and a client's (for Redis's
 ``tls-auth-clients``). :func:`tls_supported` tells whether a ``redis-server``
 was built with TLS (Debian's is; a ``make`` without ``BUILD_TLS=yes`` and the
@@ -17,6 +17,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..redis_options import RedisAccess, tls_kwargs
 
 __all__ = [
     "TlsFiles",
@@ -66,7 +68,7 @@ def make_tls_files(directory: Path) -> TlsFiles:
     for cert, key, name in ((files.cert, files.key, "localhost"), (files.client_cert, files.client_key, "tienlen")):
         request = directory / f"{cert.stem}.csr"
         extensions = directory / f"{cert.stem}.ext"
-        extensions.write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+        extensions.write_text("subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n")
         _openssl("req", *_NEW_KEY, "-subj", f"/CN={name}", "-keyout", key, "-out", request)
         _openssl(
             "x509", "-req", "-in", request, "-CA", files.ca, "-CAkey", ca_key, "-CAcreateserial", "-days", _DAYS,
@@ -102,14 +104,10 @@ def tls_server_args(files: TlsFiles, port: int) -> list[str]:
 
 
 def client_ssl_kwargs(files: TlsFiles) -> dict[str, Any]:
-    """redis-py's keyword arguments for a TLS client of a server of ``files``: the CA and the client's
-    certificate."""
-    return {
-        "ssl": True,
-        "ssl_ca_certs": str(files.ca),
-        "ssl_certfile": str(files.client_cert),
-        "ssl_keyfile": str(files.client_key),
-    }
+    """redis-py's keyword arguments for a TLS client of a server of ``files`` (the CA and the client's
+    certificate), read as the server reads its own TLS files (:func:`tienlen.redis_options.tls_kwargs`)."""
+    access = RedisAccess(tls_ca=str(files.ca), tls_cert=str(files.client_cert), tls_key=str(files.client_key))
+    return tls_kwargs(access)
 
 
 def client_context(files: TlsFiles) -> Any:

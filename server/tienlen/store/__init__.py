@@ -9,8 +9,8 @@ uses) import them. The service imports the values and protocols from their
 own modules; this face names them too, with the implementation.
 """
 
+from ..redis_options import RedisOptions
 from .base import AnswerKey, Loaded, MatchStore
-from .connect import RedisOptions
 from .errors import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError, TooManyWaitsError
 from .events import DELETED_EVENT
 from .records import Clock, MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest, token_text

@@ -23,6 +23,7 @@ from redis.connection import Connection, SSLConnection
 from redis.exceptions import RedisClusterException
 from redis.sentinel import SentinelConnectionPool, SentinelManagedConnection
 
+from ..redis_options import DEFAULT_DURABILITY, DEFAULT_REDIS_TIMEOUT_S
 from .errors import OutcomeUnknownError
 
 # Everything a Redis call (one server or a cluster) may raise when the store does not answer properly.
@@ -80,8 +81,8 @@ class Durability:
     """What a write waits for before its reply is given back: ``local`` nothing, ``replica`` ``WAIT 1 <ms>``
     (one replica has it), ``fsync`` ``WAITAOF 1 0 <ms>`` (the primary's append-only file has it on disk)."""
 
-    level: str = "local"
-    timeout_ms: int = 800
+    level: str = DEFAULT_DURABILITY
+    timeout_ms: int = round(DEFAULT_REDIS_TIMEOUT_S * 1000 * WAIT_SHARE)
 
     @property
     def waits(self) -> bool:

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import redis
-from redis.backoff import NoBackoff
 from redis.cluster import RedisCluster
 from redis.connection import UnixDomainSocketConnection
 from redis.exceptions import AskError, ClusterDownError, NoScriptError, TryAgainError
@@ -52,7 +51,16 @@ from .client import (
     writes,
 )
 from .errors import OutcomeUnknownError, StoreUnavailableError
-from .reach import RedisOptions, node_address, node_kwargs, pool_kwargs, sentinel_kwargs, shown_host
+from .reach import (
+    RedisOptions,
+    no_retry,
+    node_address,
+    node_kwargs,
+    pool_kwargs,
+    retry_reconnected,
+    sentinel_kwargs,
+    shown_host,
+)
 
 __all__ = [
     "STORE_ERRORS",
@@ -98,11 +106,11 @@ def connect(options: RedisOptions) -> Client:
         # the connection class (TLS or not) and the credentials are ours, as on every topology.
         return RedisCluster.from_url(
             f"redis://{shown_host(address['host'])}:{address['port']}",
-            retry=Retry(NoBackoff(), 0),
+            retry=no_retry(),
             connection_class=confirming(base, durability),
             **kwargs,
         )
-    retry = Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
+    retry = retry_reconnected()
     if options.sentinels:
         sized: dict[str, Any] = {}
         pool_class: type[SentinelConnectionPool] = SentinelConnectionPool
@@ -183,7 +191,7 @@ def durability_refusal(options: RedisOptions) -> str | None:
 
 def _lone_client(options: RedisOptions) -> redis.Redis:
     """A one-server client of the primary of ``options`` (not a cluster) that never retries."""
-    once = Retry(NoBackoff(), 0)
+    once = no_retry()
     if options.sentinels:
         made = _sentinel(options).master_for(
             options.sentinel_master, connection_class=primary_connection(options.tls), retry=once

@@ -1,4 +1,4 @@
-"""How the server reaches Redis: where (:class:`RedisOptions`), and what every connection to it takes.
+"""What every connection to Redis takes, from the options of :mod:`tienlen.redis_options` (:class:`RedisOptions`).
 
 One place builds the keyword arguments of every connection, whatever the
 topology (one server, Redis Sentinel, a Redis Cluster), for the store and the
@@ -12,14 +12,16 @@ rate limits alike:
   TLS, and their own user and password (``TIENLEN_REDIS_SENTINEL_USERNAME``,
   ``TIENLEN_REDIS_SENTINEL_PASSWORD``).
 
-A password never leaves these arguments: the options' ``repr`` leaves the URL
-and the sentinels' password out.
+Every retry policy of a connection is here too: :func:`no_retry` (a stalled
+Redis fails the call within the timeout) and :func:`retry_reconnected` (a call
+sent again once, only when its connection was found closed). A password never
+leaves these arguments: the options' ``repr`` leaves the URL and the sentinels'
+password out.
 """
 
 from __future__ import annotations
 
 import ssl
-from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -30,43 +32,20 @@ from redis.connection import parse_url as _parse_url
 from redis.retry import Retry
 from redis.sentinel import Sentinel
 
+from ..redis_options import RedisOptions, tls_kwargs
+
 __all__ = [
     "RedisOptions",
     "access_refusal",
     "bare_url",
+    "no_retry",
     "node_address",
     "node_kwargs",
     "pool_kwargs",
+    "retry_reconnected",
     "sentinel_kwargs",
     "shown_host",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class RedisOptions:
-    """How to reach Redis: ``url`` (any node of a cluster when ``cluster``; behind Sentinel only its scheme,
-    user, password and database count), or the ``sentinels`` watching the primary named ``sentinel_master``;
-    the sentinels' own user and password, the TLS files (used with ``rediss://``), the timeout, the pool,
-    what a write waits for (``durability``)."""
-
-    url: str = field(repr=False)  # may hold the data nodes' password
-    cluster: bool = False
-    timeout_s: float = 1.0
-    cooperative: bool = False  # gevent: one bounded pool shared by every request
-    pool_size: int = 16
-    sentinels: tuple[tuple[str, int], ...] = ()
-    sentinel_master: str = "mymaster"
-    durability: str = "local"
-    sentinel_username: str | None = None
-    sentinel_password: str | None = field(default=None, repr=False)
-    tls_ca: str | None = None  # None: the system's CAs
-    tls_cert: str | None = None  # the client's certificate, when Redis asks for one
-    tls_key: str | None = None  # None: the key is in tls_cert's file
-
-    @property
-    def tls(self) -> bool:
-        """Whether every connection (data nodes and sentinels) uses TLS: a ``rediss://`` URL."""
-        return urlsplit(self.url).scheme == "rediss"
 
 
 def parse_url(url: str) -> dict[str, Any]:
@@ -75,18 +54,22 @@ def parse_url(url: str) -> dict[str, Any]:
     return cast(dict[str, Any], parse(url))
 
 
+def no_retry() -> Retry:
+    """No call tried again: a stalled or refusing Redis (or sentinel) fails the call at once, within the timeout
+    (redis-py's default would try three times more, seconds apart)."""
+    return Retry(NoBackoff(), 0)
+
+
+def retry_reconnected() -> Retry:
+    """A call sent again once, at once, only when its connection was found closed (a Redis that restarted);
+    never after a timeout."""
+    return Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,))
+
+
 def _tls_kwargs(options: RedisOptions) -> dict[str, Any]:
-    """redis-py's ``ssl`` arguments for ``options`` (none without TLS): the server's certificate checked
-    against the CA (the system's when none is given) and its host name, the client's certificate when given."""
-    if not options.tls:
-        return {}
-    found: dict[str, Any] = {"ssl": True, "ssl_cert_reqs": "required", "ssl_check_hostname": True}
-    if options.tls_ca:
-        found["ssl_ca_certs"] = options.tls_ca
-    if options.tls_cert:
-        found["ssl_certfile"] = options.tls_cert
-        found["ssl_keyfile"] = options.tls_key  # None: the key is in the certificate's file
-    return found
+    """redis-py's ``ssl`` arguments for ``options``: :func:`~tienlen.redis_options.tls_kwargs`, none without
+    TLS."""
+    return tls_kwargs(options.access) if options.tls else {}
 
 
 def _timeouts(options: RedisOptions) -> dict[str, Any]:
@@ -109,10 +92,10 @@ def sentinel_kwargs(options: RedisOptions) -> dict[str, Any]:
     """The keyword arguments of a connection to a sentinel of ``options`` (redis-py's ``sentinel_kwargs``):
     the timeouts, no retry, the sentinels' own user and password, and ``ssl`` with its files when TLS is on."""
     # Named even when None: the rate limits' Sentinel storage would otherwise give the sentinels the data nodes'.
-    found = _timeouts(options) | {"username": options.sentinel_username, "password": options.sentinel_password}
-    # Not tried again: a sentinel that does not answer is passed over for the next at once (redis-py's default
-    # would try it three times more, seconds apart, on every new connection).
-    found["retry"] = Retry(NoBackoff(), 0)
+    access = options.access
+    found = _timeouts(options) | {"username": access.sentinel_username, "password": access.sentinel_password}
+    # Not tried again: a sentinel that does not answer is passed over for the next at once (on every new connection).
+    found["retry"] = no_retry()
     return found | _tls_kwargs(options)
 
 
@@ -148,8 +131,8 @@ def access_refusal(options: RedisOptions) -> str | None:
     A Redis that does not answer is no refusal (the server starts and answers 503 until it does). The answer
     names the setting to fix and never holds a password.
     """
-    once = Retry(NoBackoff(), 0)  # a refusal is not tried again (redis-py's default would, for seconds)
-    secrets = [s for s in (parse_url(options.url).get("password"), options.sentinel_password) if s]
+    once = no_retry()  # a refusal is not tried again
+    secrets = [s for s in (parse_url(options.url).get("password"), options.access.sentinel_password) if s]
     sentinel: Any = Sentinel  # untyped
     if options.sentinels:
         for host, port in options.sentinels:

@@ -43,7 +43,7 @@ from .layout import (
     state_key,
     wake_channel,
 )
-from .reach import bare_url, node_kwargs, sentinel_kwargs
+from .reach import bare_url, no_retry, node_kwargs, sentinel_kwargs
 from .records import MatchRecord
 from .redis_accounts import RedisAccounts
 from .redis_challenges import RedisChallenges
@@ -358,8 +358,9 @@ def limits_uri(options: RedisOptions) -> str:
 
 def limits_options(options: RedisOptions) -> dict[str, Any]:
     """The connection arguments of the ``limits`` storage of :func:`limits_uri`: those of every connection
-    (:func:`~.reach.node_kwargs`), and behind Sentinel the sentinels' own (:func:`~.reach.sentinel_kwargs`)."""
-    found = node_kwargs(options)
+    (:func:`~.reach.node_kwargs`), no retry (:func:`~.reach.no_retry`: fail fast, as the store does), and behind
+    Sentinel the sentinels' own (:func:`~.reach.sentinel_kwargs`)."""
+    found = node_kwargs(options) | {"retry": no_retry()}
     if options.sentinels:
         return found | {"sentinel_kwargs": sentinel_kwargs(options)}
     if not options.cluster:
