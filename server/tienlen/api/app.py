@@ -19,7 +19,7 @@ from ..logs import install_logs, log_unhandled
 from ..service import MatchService, ServiceError
 from ..service.accounts import AccountService
 from ..service.base import Offload
-from ..service.errors import LoginThrottled
+from ..service.errors import Throttled
 from ..service.inbox import InboxService
 from ..settings import Settings
 from ..store.errors import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
@@ -290,7 +290,7 @@ def _install_error_handlers(app: Flask, api: TienLenApi, breaker: Breaker) -> No
     def refused(error: ServiceError | IllegalActionError) -> tuple[dict[str, Any], int, dict[str, str]]:
         errors = error.errors if isinstance(error, ServiceError) else None
         body, status = error_body(error.reason, str(error), errors)
-        if isinstance(error, LoginThrottled):
+        if isinstance(error, Throttled):
             return body, status, {"Retry-After": str(error.retry_after_s)}
         return body, status, challenge(error.reason)
 

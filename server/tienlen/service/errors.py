@@ -118,14 +118,21 @@ class TooManyTokens(ServiceError):
     reason = "too_many_tokens"
 
 
-class LoginThrottled(ServiceError):
-    """Too many failed logins for the name or from the client's address: wait ``retry_after_s`` seconds."""
+class Throttled(ServiceError):
+    """A throttle refused the attempt (too many failures counted for the client): wait ``retry_after_s`` seconds.
+
+    One answer for every throttle: 429 ``rate_limited`` with ``Retry-After``.
+    """
 
     reason = "rate_limited"
 
     def __init__(self, message: str, *, retry_after_s: int) -> None:
         super().__init__(message)
         self.retry_after_s = retry_after_s
+
+
+class LoginThrottled(Throttled):
+    """Too many failed logins for the name or from the client's address: wait ``retry_after_s`` seconds."""
 
 
 class AccountRequired(ServiceError):
@@ -158,7 +165,7 @@ class PlayerNotFound(ServiceError):
     reason = "player_not_found"
 
 
-class LookupsThrottled(LoginThrottled):
+class LookupsThrottled(Throttled):
     """Too many lookups of unknown room codes from the client's address: wait ``retry_after_s`` seconds."""
 
 
