@@ -11,7 +11,7 @@ address :func:`~.caller.client_address` says). The wait over a cap answers 429 `
 A slot is given back as soon as its wait ends, and a wait ends as soon as its client has gone: under
 gevent the client's socket is watched (a hang-up wakes the wait at once); with threads it is looked at
 every :data:`~tienlen.store.waiting.GONE_POLL_S`. A worker that dies holds its slots until their leases
-end (:data:`~tienlen.store.wait_slots.LEASE_S`).
+end (:data:`~tienlen.store.redis_wait_slots.LEASE_S`).
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ class MatchStore(Protocol):
         ...
 
     def limits_options(self) -> dict[str, Any]:
-        """The options of that storage: how it connects (credentials, TLS, timeouts); never in the URI."""
+        """The options of that storage: how it connects (credentials, TLS, timeouts, no retry); never in the URI."""
         ...
 
     def ping(self) -> bool:
