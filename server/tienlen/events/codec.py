@@ -22,6 +22,7 @@ from .inbox import INBOX_EVENTS, InboxEvent
 from .table import MATCH_EVENTS, MatchEvent
 
 E = TypeVar("E", bound=Event)
+E_co = TypeVar("E_co", bound=Event, covariant=True)
 
 
 class UnknownEventError(ValueError):
@@ -29,11 +30,11 @@ class UnknownEventError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Numbered(Generic[E]):
+class Numbered(Generic[E_co]):
     """An event with its number in its match: ``seq`` is 1 for the match's first event, then +1 each."""
 
     seq: int
-    event: E
+    event: E_co
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,7 @@ class EventCodec:
         """An event without a number: ``{"type": ..., <fields>}``."""
         return self.form.encode(event)
 
-    def dump(self, numbered: Numbered[MatchEvent]) -> dict[str, Any]:
+    def dump(self, numbered: Numbered[Event]) -> dict[str, Any]:
         """A numbered match event: ``{"seq": ..., "type": ..., <fields>}``."""
         return {"seq": numbered.seq, **self.form.encode(numbered.event)}
 
