@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..events import MatchCancelled
 from .records import MatchRecord
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from .ratings import RatingStore
     from .wait_slots import WaitSlots
 
-DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
+DELETED_EVENT = MatchCancelled.type  # the type of the last event a deleted match's followers get (MatchStore.delete)
 
 
 class StoreUnavailableError(RuntimeError):
