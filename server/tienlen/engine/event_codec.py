@@ -134,15 +134,32 @@ class EventForm:
 
     writers: Mapping[str, Writer | None]
     readers: Mapping[str, Writer | None]
-    _encoders: dict[type, Callable[[Any], dict[str, Any]]] = dataclasses.field(default_factory=dict, repr=False)
+    encoders: dict[type, Callable[[Any], dict[str, Any]]] = dataclasses.field(default_factory=dict, repr=False)
+    numbered_encoders: dict[type, Callable[[Any, int], dict[str, Any]]] = dataclasses.field(
+        default_factory=dict, repr=False
+    )
     _decoders: dict[type, Callable[[Mapping[str, Any]], Any]] = dataclasses.field(default_factory=dict, repr=False)
+
+    def encoder(self, cls: type) -> Callable[[Any], dict[str, Any]]:
+        """The function that writes events of class ``cls`` (made once; also kept in :attr:`encoders`)."""
+        found = self.encoders.get(cls)
+        if found is None:
+            found = self.encoders[cls] = self._compile(cls, self.writers, encode=True)
+        return found
 
     def encode(self, event: Any) -> dict[str, Any]:
         """The event as a JSON-able dict: ``type`` first, then its fields in declaration order."""
-        encoder = self._encoders.get(type(event))
-        if encoder is None:
-            encoder = self._encoders[type(event)] = self._compile(type(event), self.writers, encode=True)
+        encoder = self.encoders.get(type(event)) or self.encoder(type(event))
         return encoder(event)
+
+    def encode_numbered(self, event: Any, seq: int) -> dict[str, Any]:
+        """:meth:`encode` with ``{"seq": seq}`` first."""
+        encoder = self.numbered_encoders.get(type(event))
+        if encoder is None:
+            encoder = self.numbered_encoders[type(event)] = self._compile(
+                type(event), self.writers, encode=True, numbered=True
+            )
+        return encoder(event, seq)
 
     def decode(self, cls: type, data: Mapping[str, Any]) -> Any:
         """The event of class ``cls`` written as ``data`` (other keys, such as ``seq``, are not read)."""
@@ -152,7 +169,7 @@ class EventForm:
         return decoder(data)
 
     @staticmethod
-    def _compile(cls: type, functions: Mapping[str, Writer | None], *, encode: bool) -> Any:
+    def _compile(cls: type, functions: Mapping[str, Writer | None], *, encode: bool, numbered: bool = False) -> Any:
         """A function written for ``cls``'s fields (as fast as a dict literal written by hand)."""
         names: dict[str, Any] = {"C": cls}
         parts = []
@@ -165,7 +182,8 @@ class EventForm:
                 value = f"(None if {value} is None else {written})" if field.nullable else written
             parts.append(f"{field.key!r}: {value}" if encode else f"{field.name}={value}")
         if encode:
-            source = f"lambda e: {{'type': {event_type(cls)!r}, {', '.join(parts)}}}"
+            head = "lambda e, s: {'seq': s, " if numbered else "lambda e: {"
+            source = f"{head}'type': {event_type(cls)!r}, {', '.join(parts)}}}"
         else:
             source = f"lambda d: C({', '.join(parts)})"
         return eval(source, names)  # built from a dataclass's own field names

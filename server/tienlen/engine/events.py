@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from .cards import format_mask
-from .event_codec import Cards, event_to_dict, key
+from .event_codec import PLAIN, Cards, key
+
+_ENCODERS = PLAIN.encoders
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +22,9 @@ class Event:
     type: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as a JSON-able dict with its ``type`` (:func:`~.event_codec.event_to_dict`)."""
-        return event_to_dict(self)
+        """The event as a JSON-able dict with its ``type`` (:data:`~.event_codec.PLAIN`'s form)."""
+        encoder = _ENCODERS.get(type(self)) or PLAIN.encoder(type(self))
+        return encoder(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ class EventCodec:
 
     def dump(self, numbered: Numbered[Event]) -> dict[str, Any]:
         """A numbered match event: ``{"seq": ..., "type": ..., <fields>}``."""
-        return {"seq": numbered.seq, **self.form.encode(numbered.event)}
+        return self.form.encode_numbered(numbered.event, numbered.seq)
 
     def load(self, data: Mapping[str, Any]) -> Numbered[MatchEvent]:
         """A numbered match event written by :meth:`dump` (:class:`UnknownEventError` for an unknown type)."""
