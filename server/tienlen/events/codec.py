@@ -56,7 +56,8 @@ INBOX_TYPES: dict[str, type[Event]] = {event_type(cls): cls for cls in INBOX_EVE
 
 
 def _class(types: Mapping[str, type[Event]], data: Mapping[str, Any]) -> type[Event]:
-    found = types.get(data.get("type"))  # type: ignore[arg-type]
+    tag = data.get("type")
+    found = types.get(tag) if isinstance(tag, str) else None
     if found is None:
         raise UnknownEventError(f"no event of type {data.get('type')!r} here")
     return found
@@ -64,7 +65,8 @@ def _class(types: Mapping[str, type[Event]], data: Mapping[str, Any]) -> type[Ev
 
 @dataclass(frozen=True)
 class EventCodec:
-    """One form of writing events (:data:`STORE` or :data:`WIRE`); ``time`` writes ``at`` and reads it back."""
+    """Events written in one form (:data:`STORE` or :data:`WIRE`): a match's numbered events and an inbox's
+    notices (whose ``at`` is written as the form writes times), and read back."""
 
     form: EventForm
 
