@@ -21,8 +21,11 @@ from .engine import (
     FAIR_PROTOCOL,
     DealError,
     FairDeal,
+    HandStarted,
     IllegalActionError,
     Match,
+    Passed,
+    Played,
     RulesError,
     RuleSet,
     cards_mask,
@@ -69,16 +72,16 @@ def export(
     hands: list[dict[str, Any]] = []
     for event in events:
         kind = event["type"]
-        if kind == "hand_started":
+        if kind == HandStarted.type:
             number = event["hand_number"]
             dealt = first_deal if number == 1 and first_deal is not None else None
             if fair is not None:
                 dealt = fair.hand(number)
             masks = list(dealt) if dealt is not None else shuffled_deal(deal_seed, number, rules.players)
             hands.append({"hand_number": number, "deal": [format_mask(m) for m in masks], "actions": []})
-        elif kind == "played":
+        elif kind == Played.type:
             hands[-1]["actions"].append({"seat": event["seat"], "type": "play", "cards": list(event["cards"])})
-        elif kind == "passed":
+        elif kind == Passed.type:
             hands[-1]["actions"].append({"seat": event["seat"], "type": "pass", "cards": []})
     document = {
         "format": FORMAT,

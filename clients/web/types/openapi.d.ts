@@ -1250,9 +1250,9 @@ export interface components {
          *     By `type`, these fields are set (the others are absent):
          *     - `match_started`: `match_id`, `seat`, `players`, `rated`: a match the account sits in was dealt.
          *     - `your_turn`: `match_id`, `seat`, `version`: the account's seat is on turn (act with that `version`).
-         *     - `match_finished`: `match_id`, `seat`, `place`, `rating_before`, `rating_after` (null unless rated).
-         *     - `challenge_received`: `challenge_id`, `from`, `to`, `players`, `preset`, `rated`, `expires_at`.
-         *     - `challenge_cancelled`: `challenge_id`, `cause` (`withdrawn` by its sender, `declined` by `by`, or `expired`).
+         *     - `match_finished`: `match_id`, `seat`, `place`, `rating_before`, `rating_after`: a match the account sat in ended and was kept (`place` is null when it was abandoned, the ratings unless it was rated).
+         *     - `challenge_received`: `challenge_id`, `from`, `to`, `players`, `preset`, `rated`, `expires_at`: another account (`from`) challenged the players of `to`, this one among them.
+         *     - `challenge_cancelled`: `challenge_id`, `cause`, `by`: a pending challenge closed: `cause` is `withdrawn` by its sender, `declined` by `by`, or `expired`.
          *     - `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
          *     - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
          *     - `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).

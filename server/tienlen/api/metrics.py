@@ -48,6 +48,7 @@ from prometheus_client import (
     multiprocess,
 )
 
+from ..events import MatchAbandoned, MatchEnded, Passed, Played
 from ..store.errors import OutcomeUnknownError
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
@@ -74,8 +75,8 @@ BOT_SECONDS = Histogram(
 CAS_RETRIES = Counter("tienlen_cas_retries", "Commits that lost a compare-and-set race and were retried")
 WAITING = Gauge("tienlen_waiting_connections", "Long polls and streams held now", multiprocess_mode="livesum")
 
-_FINISHING = {"match_ended": "ended", "match_abandoned": "abandoned"}
-_APPLIED = {kind: ACTIONS.labels(kind) for kind in ("played", "passed")}  # every action counts: labelled once
+_FINISHING = {MatchEnded.type: "ended", MatchAbandoned.type: "abandoned"}
+_APPLIED = {kind: ACTIONS.labels(kind) for kind in (Played.type, Passed.type)}  # every action counts: labelled once
 
 
 class _StoreMetrics:

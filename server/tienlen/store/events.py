@@ -4,5 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..events import MatchCancelled
+
 Event = dict[str, Any]  # one public event as the store keeps it (JSON: ``seq``, ``type`` and the event's fields)
-DELETED_EVENT = "match_cancelled"  # the type of the last event a deleted match's followers get (MatchStore.delete)
+DELETED_EVENT = MatchCancelled.type  # the type of the last event a deleted match's followers get (MatchStore.delete)

@@ -1,88 +1,67 @@
-"""The public events of a match, one schema per ``type`` (an ``Event`` is exactly one of them)."""
+"""The public events of a match, one schema per ``type`` (an ``Event`` is exactly one of them), and the fields of an
+account's inbox events: all derived from the event dataclasses (:mod:`tienlen.events`).
+
+Each dataclass field is a required property under the key the store and the wire codecs write it with
+(:func:`derived_field`), described by :data:`DESCRIPTIONS` and, for a field of named values, :data:`ENUMS`. A new
+event, or a new field of one, is declared once as a dataclass and appears here and in the OpenAPI document.
+"""
 
 from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
-from .common import CARD, KINDS, OneOfSchema, Tag, enum_field
+from ...engine.event_codec import ACTION, CARDS, LIST, TIME, EventField, event_fields, event_type
+from ...events import (
+    MATCH_EVENTS,
+    Event,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    Passed,
+    Played,
+    SeatJoined,
+    SeatLeft,
+    SeatTakenOver,
+    TableCleared,
+    TimedOut,
+    WentOut,
+)
+from .common import CARD, KINDS, OneOfSchema, Tag, Time, enum_field
+from .common import TIME as TIME_METADATA
 
+# What each field of a match event means, by event and key (a field absent here has no description).
+DESCRIPTIONS: dict[type[Event], dict[str, str]] = {
+    SeatJoined: {"seat": "The seat taken"},
+    HandStarted: {"leader": "The seat that leads the hand's first battle"},
+    Played: {"seat": "The seat that played", "bomb": "The cards beat the table as a bomb"},
+    Passed: {"seat": "The seat that passed"},
+    TableCleared: {"leader": "The seat that leads next"},
+    WentOut: {"seat": "The seat that went out", "place": "Its finishing place, from 1"},
+    HandEnded: {"places": "Seats, first to last", "points": "Points by seat"},
+    MatchEnded: {"winner": "null only for a shared win", "scores": "Match totals by seat"},
+    TimedOut: {"seat": "The seat whose time ran out", "action": "It passed, or played its lowest legal play"},
+    SeatTakenOver: {"seat": "The seat taken over"},
+    SeatLeft: {"seat": "The seat left"},
+}
 
-class EventBase(ma.Schema):
-    """What every event has: its number in the match."""
+# Fields that take one of named values: (event, key) -> the enum component's name and its values.
+ENUMS: dict[tuple[type[Event], str], tuple[str, list[str]]] = {
+    (Played, "kind"): ("PlayKind", KINDS),
+    (SeatTakenOver, "bot"): ("BotLevel", list(LEVELS)),
+}
 
-    seq = fields.Integer(required=True, metadata={"description": "1 for the match's first event, then +1 each"})
-
-
-def _seat(about: str) -> fields.Integer:
-    return fields.Integer(required=True, metadata={"description": about})
-
-
-class SeatJoinedEventSchema(EventBase):
-    """A seat was taken (a join, or a rematch claimed)."""
-
-    type = Tag("seat_joined")
-    seat = _seat("The seat taken")
-    name = fields.String(required=True)
-
-
-class HandStartedEventSchema(EventBase):
-    """A hand was dealt."""
-
-    type = Tag("hand_started")
-    hand_number = fields.Integer(required=True)
-    leader = _seat("The seat that leads the hand's first battle")
-
-
-class PlayedEventSchema(EventBase):
-    """A seat played cards."""
-
-    type = Tag("played")
-    seat = _seat("The seat that played")
-    cards = fields.List(CARD, required=True)
-    kind = enum_field("PlayKind", KINDS)
-    bomb = fields.Boolean(required=True, metadata={"description": "The cards beat the table as a bomb"})
-
-
-class PassedEventSchema(EventBase):
-    """A seat passed and is locked out of the battle."""
-
-    type = Tag("passed")
-    seat = _seat("The seat that passed")
-
-
-class TableClearedEventSchema(EventBase):
-    """A battle was won: the table is clear."""
-
-    type = Tag("table_cleared")
-    leader = _seat("The seat that leads next")
-
-
-class WentOutEventSchema(EventBase):
-    """A seat played its last card (or was left last)."""
-
-    type = Tag("went_out")
-    seat = _seat("The seat that went out")
-    place = fields.Integer(required=True, metadata={"description": "Its finishing place, from 1"})
-
-
-class HandEndedEventSchema(EventBase):
-    """A hand ended."""
-
-    type = Tag("hand_ended")
-    hand_number = fields.Integer(required=True)
-    places = fields.List(fields.Integer(), required=True, metadata={"description": "Seats, first to last"})
-    points = fields.List(fields.Integer(), required=True, metadata={"description": "Points by seat"})
-
-
-class MatchEndedEventSchema(EventBase):
-    """The match ended."""
-
-    type = Tag("match_ended")
-    winner = fields.Integer(allow_none=True, required=True, metadata={"description": "null only for a shared win"})
-    winners = fields.List(fields.Integer(), required=True)
-    scores = fields.List(fields.Integer(), required=True, metadata={"description": "Match totals by seat"})
+_PLAIN_FIELDS: dict[Any, type[fields.Field[Any]]] = {
+    int: fields.Integer,
+    str: fields.String,
+    bool: fields.Boolean,
+    float: fields.Float,
+}
 
 
 class ActionOutSchema(ma.Schema):
@@ -92,67 +71,57 @@ class ActionOutSchema(ma.Schema):
     cards = fields.List(CARD, required=True, metadata={"description": "Empty for a pass"})
 
 
-class TimedOutEventSchema(EventBase):
-    """A remote seat's turn clock ran out."""
-
-    type = Tag("timed_out")
-    seat = _seat("The seat whose time ran out")
-    action = fields.Nested(
-        ActionOutSchema, required=True, metadata={"description": "It passed, or played its lowest legal play"}
-    )
-
-
-class SeatTakenOverEventSchema(EventBase):
-    """A bot plays the seat from now on (its player left or timed out too often)."""
-
-    type = Tag("seat_taken_over")
-    seat = _seat("The seat taken over")
-    bot = enum_field("BotLevel", LEVELS)
-
-
-class SeatLeftEventSchema(EventBase):
-    """A seat's player left the match."""
-
-    type = Tag("seat_left")
-    seat = _seat("The seat left")
-
-
-class MatchAbandonedEventSchema(EventBase):
-    """No remote seat was left: the match ended without a winner."""
-
-    type = Tag("match_abandoned")
+def derived_field(
+    field: EventField,
+    *,
+    description: str | None = None,
+    enum: tuple[str, list[str]] | None = None,
+    required: bool = True,
+) -> fields.Field[Any]:
+    """The schema field of one event field: its kind (cards, an action, a time, a list, a plain value) and type."""
+    metadata = {} if description is None else {"description": description}
+    options: dict[str, Any] = {"required": required, "metadata": metadata}
+    if field.nullable:
+        options["allow_none"] = True
+    if enum is not None:
+        return enum_field(enum[0], enum[1], nullable=field.nullable, required=required, metadata=metadata)
+    if field.kind == CARDS:
+        return fields.List(CARD, **options)
+    if field.kind == ACTION:
+        return fields.Nested(ActionOutSchema, **options)
+    if field.kind == TIME:
+        return Time(**(options | {"metadata": TIME_METADATA | metadata}))
+    if field.kind == LIST:
+        (inner, _) = typing.get_args(field.hint)
+        return fields.List(_PLAIN_FIELDS[inner](), **options)
+    return _PLAIN_FIELDS[field.hint](**options)
 
 
-class MatchCancelledEventSchema(EventBase):
-    """The match was cancelled while waiting for players; it is gone."""
+class EventBase(ma.Schema):
+    """What every event has: its number in the match."""
 
-    type = Tag("match_cancelled")
+    seq = fields.Integer(required=True, metadata={"description": "1 for the match's first event, then +1 each"})
 
 
-class RematchEventSchema(EventBase):
-    """A rematch of this finished match exists."""
+def _event_schema(cls: type[Event]) -> type[ma.Schema]:
+    """The schema of one match event: ``seq``, its ``type`` and its fields (``<Name>EventSchema``)."""
+    described = DESCRIPTIONS.get(cls, {})
+    declared: dict[str, Any] = {"type": Tag(event_type(cls))}
+    for field in event_fields(cls):
+        declared[field.key] = derived_field(
+            field, description=described.get(field.key), enum=ENUMS.get((cls, field.key))
+        )
+    name = f"{cls.__name__}EventSchema"
+    declared |= {"__doc__": cls.__doc__, "__module__": __name__, "__qualname__": name}
+    return type(name, (EventBase,), declared)
 
-    type = Tag("rematch")
-    next_match_id = fields.String(required=True)
+
+EVENT_SCHEMAS: Mapping[type[Event], type[ma.Schema]] = {cls: _event_schema(cls) for cls in MATCH_EVENTS}
+"""The schema of each kind of match event, in :data:`~tienlen.events.MATCH_EVENTS` order."""
 
 
 class EventSchema(OneOfSchema):
     """One event of a match, told apart by `type`."""
 
     discriminator = "type"
-    choices = (
-        SeatJoinedEventSchema,
-        HandStartedEventSchema,
-        PlayedEventSchema,
-        PassedEventSchema,
-        TableClearedEventSchema,
-        WentOutEventSchema,
-        HandEndedEventSchema,
-        MatchEndedEventSchema,
-        TimedOutEventSchema,
-        SeatTakenOverEventSchema,
-        SeatLeftEventSchema,
-        MatchAbandonedEventSchema,
-        MatchCancelledEventSchema,
-        RematchEventSchema,
-    )
+    choices = tuple(EVENT_SCHEMAS.values())

@@ -2,65 +2,91 @@
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from ...engine.event_codec import EventField, event_fields, event_type
+from ...events import (
+    CANCEL_CAUSES,
+    INBOX_EVENTS,
+    ChallengeCancelled,
+    ChallengeReceived,
+    ChallengeStarted,
+    Event,
+    MatchFinished,
+    MatchStarted,
+    QueueLeft,
+    QueueMatched,
+    YourTurn,
+)
 from .common import TIME, Flag, Time, enum_field
 from .dumping import AnswerSchema
+from .events import derived_field
 from .rated import PlayerRatingSchema
 
-INBOX_EVENTS = (
-    "match_started",
-    "your_turn",
-    "match_finished",
-    "challenge_received",
-    "challenge_cancelled",
-    "challenge_started",
-    "queue_matched",
-    "queue_left",
-)
-CANCEL_CAUSES = ("withdrawn", "declined", "expired")
 MAX_INBOX_SEQ = 2**53 - 1
 
-INBOX_EVENT_DOC = """One event of an account's inbox: where to look, not what happened at the table.
+# What each inbox event says, after the fields it has (their list is written from the dataclasses).
+ABOUT: dict[type[Event], str] = {
+    MatchStarted: "a match the account sits in was dealt.",
+    YourTurn: "the account's seat is on turn (act with that `version`).",
+    MatchFinished: "a match the account sat in ended and was kept (`place` is null when it was abandoned, the "
+    "ratings unless it was rated).",
+    ChallengeReceived: "another account (`from`) challenged the players of `to`, this one among them.",
+    ChallengeCancelled: "a pending challenge closed: `cause` is `withdrawn` by its sender, `declined` by `by`, or "
+    "`expired`.",
+    ChallengeStarted: "everyone accepted; the match is dealt.",
+    QueueMatched: "a quick-play ticket found its table.",
+    QueueLeft: "a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).",
+}
+ENUMS: dict[tuple[type[Event], str], tuple[str, list[str]]] = {
+    (ChallengeCancelled, "cause"): ("ChallengeCancelCause", list(CANCEL_CAUSES)),
+}
 
-By `type`, these fields are set (the others are absent):
-- `match_started`: `match_id`, `seat`, `players`, `rated`: a match the account sits in was dealt.
-- `your_turn`: `match_id`, `seat`, `version`: the account's seat is on turn (act with that `version`).
-- `match_finished`: `match_id`, `seat`, `place`, `rating_before`, `rating_after` (null unless rated).
-- `challenge_received`: `challenge_id`, `from`, `to`, `players`, `preset`, `rated`, `expires_at`.
-- `challenge_cancelled`: `challenge_id`, `cause` (`withdrawn` by its sender, `declined` by `by`, or `expired`).
-- `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
-- `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
-- `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
-"""
+
+def _fields_of(cls: type[Event]) -> str:
+    return ", ".join(f"`{field.key}`" for field in event_fields(cls))
 
 
-class InboxEventSchema(AnswerSchema):
-    """An event of an account's inbox."""
+INBOX_EVENT_DOC = "\n".join(
+    [
+        "One event of an account's inbox: where to look, not what happened at the table.",
+        "",
+        "By `type`, these fields are set (the others are absent):",
+        *(f"- `{event_type(cls)}`: {_fields_of(cls)}: {ABOUT[cls]}" for cls in INBOX_EVENTS),
+        "",
+    ]
+)
 
-    class Meta:
-        description = INBOX_EVENT_DOC
 
-    seq = fields.Integer(required=True, metadata={"description": "1 for the account's first event, then +1 each"})
-    type = enum_field("InboxEventType", INBOX_EVENTS, required=True)
-    at = Time(required=True, metadata=TIME)
-    match_id = fields.String()
-    seat = fields.Integer()
-    players = fields.Integer()
-    rated = fields.Boolean()
-    version = fields.Integer()
-    place = fields.Integer(allow_none=True)
-    rating_before = fields.Integer(allow_none=True)
-    rating_after = fields.Integer(allow_none=True)
-    challenge_id = fields.String()
-    sender = fields.String(data_key="from", attribute="from")
-    to = fields.List(fields.String())
-    preset = fields.String()
-    expires_at = Time(metadata=TIME)
-    cause = enum_field("ChallengeCancelCause", CANCEL_CAUSES, required=False)
-    by = fields.String(allow_none=True)
-    ticket = fields.String()
+def _inbox_event_schema() -> type[AnswerSchema]:
+    """One schema of every inbox event: ``seq``, ``type``, ``at``, then each key of any event (in the order of
+    :data:`~tienlen.events.INBOX_EVENTS`), optional; a key has one type in every event that has it."""
+    declared: dict[str, Any] = {
+        "seq": fields.Integer(required=True, metadata={"description": "1 for the account's first event, then +1 each"}),
+        "type": enum_field("InboxEventType", [event_type(cls) for cls in INBOX_EVENTS], required=True),
+        "at": Time(required=True, metadata=TIME),
+    }
+    seen: dict[str, EventField] = {}
+    for cls in INBOX_EVENTS:
+        for field in event_fields(cls):
+            earlier = seen.setdefault(field.key, field)
+            if (earlier.kind, earlier.hint) != (field.kind, field.hint):
+                raise TypeError(f"inbox events disagree on the type of {field.key!r}")
+            nullable = any(f.nullable for c in INBOX_EVENTS for f in event_fields(c) if f.key == field.key)
+            if field.key not in declared:
+                widened = dataclasses.replace(field, nullable=nullable)
+                declared[field.key] = derived_field(widened, enum=ENUMS.get((cls, field.key)), required=False)
+    meta = type("Meta", (), {"description": INBOX_EVENT_DOC})
+    doc = "An event of an account's inbox."
+    declared |= {"Meta": meta, "__doc__": doc, "__module__": __name__, "__qualname__": "InboxEventSchema"}
+    return type("InboxEventSchema", (AnswerSchema,), declared)
+
+
+InboxEventSchema = _inbox_event_schema()
 
 
 class InboxPageSchema(AnswerSchema):
