@@ -18,7 +18,14 @@ Prints one JSON object:
 
 A private Redis is started for the run (free port, temp dir) and stopped.
 ``--seed`` fixes the deals, the seat order and every bot's choices, so a run is
-reproducible (Hard runs a fixed number of playouts, ``--hard-iterations``).
+reproducible (Hard runs a fixed number of playouts, ``--hard-iterations``), and
+the same on either build of the engine: Hard's other counts that the build
+scales (its step budget, ``hard.search_scale``; the deal chains' pace,
+``sampling.chain_pace``) are held at the pure Python build's
+(:func:`same_counts_on_every_build`), no bot has a wall-clock budget, and the
+compiled core's loops decide exactly as the Python ones for the same counts
+(``tests/bots/test_bots_compiled.py``). So a seed's figures do not depend on
+the build or on the machine's load.
 ``tests/api/test_api_queue_sim.py`` runs it with a fixed seed and asserts tau.
 """
 
@@ -33,7 +40,8 @@ import secrets
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -42,7 +50,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from tienlen.bots import choose
+from tienlen.bots import choose, hard, sampling
 from tienlen.engine import seat_view
 from tienlen.service import MatchService
 from tienlen.service.rating_model import Rating
@@ -65,6 +73,20 @@ class Player:
     token: str
 
 
+@contextmanager
+def same_counts_on_every_build() -> Iterator[None]:
+    """Within it Hard searches the pure Python build's counts on either build (scale 1, the Python chains' pace).
+
+    The compiled core makes the same choices as the Python loops for the same
+    counts (its differential tests), so with the counts held a seed plays the
+    same games on both builds.
+    """
+    with mock.patch.object(hard, "search_scale", lambda: 1), mock.patch.object(
+        sampling, "chain_pace", lambda: sampling.PYTHON_PACE
+    ):
+        yield
+
+
 def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Kendall's tau-b of two equally long lists (ties in either allowed)."""
     concordant = discordant = ties_x = ties_y = 0
@@ -85,10 +107,12 @@ def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
     return 0.0 if denominator == 0 else (concordant - discordant) / denominator
 
 
-def make_players(service: MatchService, per_level: int, rng: random.Random) -> list[Player]:
-    """``per_level`` accounts of each strength, each with a personal token (scope ``play``)."""
+def make_players(
+    service: MatchService, per_level: int, rng: random.Random, levels: Sequence[str] = LEVELS
+) -> list[Player]:
+    """``per_level`` accounts of each strength in ``levels``, each with a personal token (scope ``play``)."""
     players = []
-    for level in LEVELS:
+    for level in levels:
         for index in range(per_level):
             record = AccountRecord(secrets.token_hex(10), f"sim-{level}-{index}-{rng.randrange(10**6)}", "human", 0, "")
             assert service.accounts.create(record)
@@ -124,15 +148,27 @@ def play_out(
         service.act(match_id, player.token, body, None)
 
 
-def simulate(service: MatchService, matches: int, per_level: int, seed: int, hard_iterations: int) -> dict[str, Any]:
-    """Play ``matches`` rated matches through the queue; the figures (see the module's docstring)."""
+def simulate(
+    service: MatchService,
+    matches: int,
+    per_level: int,
+    seed: int,
+    hard_iterations: int,
+    levels: Sequence[str] = LEVELS,
+) -> dict[str, Any]:
+    """Play ``matches`` rated matches through the queue; the figures (see the module's docstring).
+
+    ``levels`` are the strengths taken part, weakest first (a subsequence of :data:`LEVELS`).
+    """
+    if not levels or any(level not in LEVELS for level in levels) or (len(levels) * per_level) % PLAYERS:
+        raise ValueError(f"levels from {LEVELS}, and a number of accounts that fills tables of {PLAYERS}")
     rng = random.Random(seed)
     started = time.perf_counter()
     clock = [time.time()]
     service.now = lambda: clock[0]
     service.queue_fill_s = 24 * 3600.0  # only full tables of players
     service.queue_clock = None
-    players = make_players(service, per_level, rng)
+    players = make_players(service, per_level, rng, levels)
     by_account = {p.account.account_id: p for p in players}
     rngs = {p.account.account_id: random.Random(rng.randrange(2**32)) for p in players}
     played = 0
@@ -145,7 +181,7 @@ def simulate(service: MatchService, matches: int, per_level: int, seed: int, har
 
     with mock.patch("tienlen.service.queue.secrets", fake_secrets), mock.patch(
         "tienlen.store.records.new_fair_secret", fair_secrets
-    ):
+    ), same_counts_on_every_build():
         while played < matches:
             order = players[:]
             rng.shuffle(order)
@@ -168,16 +204,16 @@ def simulate(service: MatchService, matches: int, per_level: int, seed: int, har
     for player in players:
         kept = service.history.rated.ratings.ratings(player.account.account_id).get(PLAYERS)
         shown[player.account.account_id] = (Rating.new() if kept is None else Rating.from_dict(kept)).shown
-    ranks = [float(LEVELS.index(p.level)) for p in players]
+    ranks = [float(levels.index(p.level)) for p in players]
     final = [float(shown[p.account.account_id]) for p in players]
     means = {
-        level: sum(shown[p.account.account_id] for p in players if p.level == level) / per_level for level in LEVELS
+        level: sum(shown[p.account.account_id] for p in players if p.level == level) / per_level for level in levels
     }
     return {
         "matches": played,
         "accounts": len(players),
         "kendall_tau": round(kendall_tau_b(ranks, final), 3),
-        "level_tau": round(kendall_tau_b([float(i) for i in range(len(LEVELS))], [means[lv] for lv in LEVELS]), 3),
+        "level_tau": round(kendall_tau_b([float(i) for i in range(len(levels))], [means[lv] for lv in levels]), 3),
         "mean_rating": {level: round(mean) for level, mean in means.items()},
         "table_spread": round(sum(spreads) / len(spreads), 1),
         "seconds": round(time.perf_counter() - started, 1),
@@ -199,9 +235,13 @@ def main(argv: list[str] | None = None, run: Callable[..., dict[str, Any]] = sim
     parser.add_argument("--per-level", type=int, default=3, help="accounts of each strength")
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--hard-iterations", type=int, default=60, help="Hard's playouts a decision")
+    parser.add_argument("--levels", default=",".join(LEVELS), help="the strengths taking part, weakest first")
     args = parser.parse_args(argv)
+    levels = tuple(args.levels.split(","))
     with tempfile.TemporaryDirectory() as folder, LocalRedis(Path(folder)) as redis_server:
-        figures = run(service_on(redis_server.url), args.matches, args.per_level, args.seed, args.hard_iterations)
+        figures = run(
+            service_on(redis_server.url), args.matches, args.per_level, args.seed, args.hard_iterations, levels
+        )
     figures["machine"] = f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs"
     figures["python"] = platform.python_version()
     print(json.dumps(figures, indent=2))

@@ -128,8 +128,8 @@ def _post_worker_init(worker: Any) -> None:
     answer_refusals_as_json()
     route_unhandled()  # gevent's hub now exists: its errors go to the log too
     # The app, its modules and tables live as long as the worker: kept out of the garbage collector's
-    # full passes, which then scan only what requests made (a full pass over them took ~50 ms, a stall
-    # for every waiting client of the worker).
+    # full passes, which then scan only what requests made (a full pass over them all stalls every
+    # waiting client of the worker: docs/benchmarks.md, make bench-http).
     gc.freeze()
     app = worker.wsgi
     if "tienlen" in getattr(app, "extensions", {}):

@@ -3,12 +3,20 @@
 Rule checked: rated 2-player matches sort the players by strength: after rounds of matches against each
 level, the random player's rating is below every house bot's. It runs on a Redis
 database of its own (the tests' server, another database number), so the house bots start fresh there.
+
+The verdict does not depend on the build or the machine's load: the deals and the walker's choices are seeded,
+the bot budget is far above what Hard's fixed counts take (so no decision is cut short by the clock), and Hard's
+build-scaled counts are held at the pure Python build's (``bench/rated_sim.py``'s same_counts_on_every_build;
+the compiled core decides as the Python loops for the same counts), so every build plays the same matches. Pure
+Python (2027): the walker 1252, easy 1984, medium 1605, hard 1969 after 8 rounds.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,6 +26,10 @@ from flask.testing import FlaskClient
 from tests.support.api import Api, json_object
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from rated_sim import same_counts_on_every_build
 
 ROUNDS = 8  # matches against each level
 SEED = int(os.environ.get("TIENLEN_SIM_SEED", "26"))
@@ -39,6 +51,16 @@ def play_at_random(api: Api, match_id: str, token: str, rng: random.Random) -> N
         assert answer.status_code == 200, answer.json
 
 
+def play_the_rounds(client: FlaskClient, api: Api, token: str, rng: random.Random) -> None:
+    """ROUNDS rated 2-player challenges against each house level, the walker playing at random."""
+    for _ in range(ROUNDS):
+        for level in ("easy", "medium", "hard"):
+            body = {"to": [level], "players": 2, "preset": "ladder", "rated": True}
+            created = client.post("/v1/challenges", json=body, headers=api.auth(token))
+            assert created.status_code == 201, created.json
+            play_at_random(api, json_object(created)["match_id"], token, rng)
+
+
 def rating(client: FlaskClient, name: str) -> dict[str, Any]:
     """The player's 2-player rating."""
     found = json_object(client.get(f"/v1/players/{name}"))["ratings"]
@@ -49,8 +71,11 @@ def test_a_random_player_ends_below_every_house_bot(redis_server: LocalRedis, mo
     """Rule: rated results order players by strength: a random player ends below every house bot (seeded deals)."""
     deals = random.Random(SEED)
     monkeypatch.setattr("tienlen.service.challenges.secrets", SimpleNamespace(randbits=deals.getrandbits))
+    fair = random.Random(SEED + 1)  # the fair deals' secrets too, so the deals are the seed's
+    monkeypatch.setattr("tienlen.store.records.new_fair_secret", lambda: f"{fair.getrandbits(256):064x}")
     url = redis_server.url.rsplit("/", 1)[0] + f"/{SIM_DB}"
-    settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    # A budget no decision reaches (Hard's fixed counts end it first), so no choice depends on the clock.
+    settings = {"TIENLEN_BOT_BUDGET": "60", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
     app = create_app({"REDIS_URL": url, **settings})
     client = app.test_client()
     api = Api(client)
@@ -60,12 +85,8 @@ def test_a_random_player_ends_below_every_house_bot(redis_server: LocalRedis, mo
     assert made.status_code == 201, made.json
     token = json_object(made)["token"]
     rng = random.Random(SEED)
-    for _ in range(ROUNDS):
-        for level in ("easy", "medium", "hard"):
-            body = {"to": [level], "players": 2, "preset": "ladder", "rated": True}
-            created = client.post("/v1/challenges", json=body, headers=api.auth(token))
-            assert created.status_code == 201, created.json
-            play_at_random(api, json_object(created)["match_id"], token, rng)
+    with same_counts_on_every_build():
+        play_the_rounds(client, api, token, rng)
     walker = rating(client, "randomwalk")
     assert walker["games"] == 3 * ROUNDS
     for level in ("easy", "medium", "hard"):

@@ -16,13 +16,20 @@ from collections.abc import Callable
 import pytest
 
 from tests.support.bots import Advance, MatchFactory, assert_hands_fit
-from tienlen.bots import bot_rng, choose
+from tienlen.bots import bot_rng, choose, sampling
 from tienlen.bots.chain_rng import ChainRng, probability_threshold
 from tienlen.bots.hard import DEAL_EVENTS
 from tienlen.bots.infer import action_events, unexplained
 from tienlen.bots.sampling import CHAINS_LIKELIHOOD, MISS_LIKELIHOOD, DealChain, DealChains, sample_hands
 from tienlen.engine import PRESET_NAMES, Match, SeatView, seat_view
 from tienlen.engine.cards import indices
+
+
+@pytest.fixture
+def python_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chains at the pure Python build's pace on either build (the pace is the one thing the build changes in a
+    Python :class:`DealChain`), so a statistical test's draws, and its verdict, are the same on both builds."""
+    monkeypatch.setattr(sampling, "chain_pace", lambda: sampling.PYTHON_PACE)
 
 
 def _late_position(make_match: MatchFactory, seed: int, unseen_at_most: int) -> tuple[Match, SeatView]:
@@ -89,7 +96,7 @@ def test_chain_deals_fit_the_counts_and_only_unseen_cards(
 
 
 def test_chain_explains_the_actions_far_better_than_plain_draws(
-    make_match: MatchFactory, advance_bots: Advance
+    make_match: MatchFactory, advance_bots: Advance, python_pace: None
 ) -> None:
     """Deals drawn by likelihood leave at most a third as many of the others' actions unexplained as uniform deals."""
     weighted = plain = 0
@@ -110,7 +117,7 @@ def test_chain_explains_the_actions_far_better_than_plain_draws(
     assert weighted * 3 <= plain, (weighted, plain)
 
 
-def test_chain_draws_deals_in_proportion_to_their_likelihood(make_match: MatchFactory) -> None:
+def test_chain_draws_deals_in_proportion_to_their_likelihood(make_match: MatchFactory, python_pace: None) -> None:
     """On a position small enough to list every deal, the chain's frequencies match the exact weights.
 
     Weight of a deal = MISS_LIKELIHOOD ** (actions it leaves unexplained); the

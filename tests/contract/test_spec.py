@@ -56,14 +56,18 @@ def test_seats_are_exactly_one_of_remote_bot_or_open_and_a_named_seat_needs_a_na
         "BotSeatRequest",
         "OpenSeatRequest",
     ]
-    assert found["RemoteSeatRequest"]["required"] == ["name"]
-    assert sorted(found["BotSeatRequest"]["required"]) == ["bot", "name"]
-    assert found["OpenSeatRequest"]["required"] == ["open"]
-    # Each case names its kind in an optional `type` (what a generated client tells them apart by). A
-    # `discriminator` keyword needs the property in every value: bodies without `type` are still valid.
+    # Each case names its kind in `type`, documented as required with the union's discriminator (what a generated
+    # client tells them apart by); a body without it is still accepted, a deprecated leniency the union says.
+    assert found["RemoteSeatRequest"]["required"] == ["type", "name"]
+    assert sorted(found["BotSeatRequest"]["required"]) == ["bot", "name", "type"]
+    assert found["OpenSeatRequest"]["required"] == ["type", "open"]
     for name, kind in (("RemoteSeatRequest", "remote"), ("BotSeatRequest", "bot"), ("OpenSeatRequest", "open")):
         assert found[name]["properties"]["type"]["const"] == kind, name
-    assert "discriminator" not in seat
+        assert seat["discriminator"]["mapping"][kind] == f"#/components/schemas/{name}"
+    assert seat["discriminator"]["propertyName"] == "type" and len(seat["discriminator"]["mapping"]) == 3
+    assert "Deprecated leniency: a value without its `type` is still accepted" in seat["description"]
+    oneofs = {name: schema for name, schema in found.items() if "oneOf" in schema}
+    assert all("discriminator" in schema for schema in oneofs.values()), sorted(oneofs)
     # `open` is true or false only, written so that openapi-generator keeps it a boolean.
     assert found["OpenSeatRequest"]["properties"]["open"] == {"type": "boolean", "not": {"const": False}}
     assert found["RemoteSeatRequest"]["properties"]["open"]["not"] == {"const": True}

@@ -9,6 +9,8 @@ agent on turn has the engine's seat view in its info.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -17,7 +19,7 @@ from pettingzoo.test import api_test
 
 from tests.env.positions import SETUPS
 from tienlen.engine import Match, seat_view
-from tienlen.env import encode_view
+from tienlen.env import ACTION_COUNT, encode_view
 from tienlen.env.aec import TienLenEnv, env
 from tienlen.env.game import IllegalAction, place_reward
 
@@ -149,3 +151,40 @@ def test_rules_overrides_and_a_fixed_deal_reach_the_match() -> None:
     assert [bin(h).count("1") for h in environment.game.current.hands] == [2, 2]
     environment.render_mode = "ansi"
     assert "seat 0: 3S 4S" in (environment.render() or "")
+
+
+def test_env_and_raw_env_follow_pettingzoos_classic_convention() -> None:
+    """Rule: as PettingZoo's classic environments, ``env()`` is ``raw_env`` (the class, TienLenEnv) in the
+    order-enforcing and out-of-bounds wrappers, passes api_test, and ``tienlen.env`` gives both names without
+    importing PettingZoo until one is used."""
+    from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+
+    import tienlen.env as package
+    from tienlen.env import aec
+
+    assert aec.raw_env is TienLenEnv and package.raw_env is TienLenEnv and package.env is env
+    wrapped = env(preset="classic", players=2)
+    assert isinstance(wrapped, OrderEnforcingWrapper) and isinstance(wrapped.env, AssertOutOfBoundsWrapper)
+    assert isinstance(wrapped.unwrapped, TienLenEnv) and wrapped.metadata["name"] == "tienlen_v0"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(preset="standard", players=4), num_cycles=100)
+    assert {str(w.message) for w in caught} <= set(EXPECTED_WARNINGS)
+    code = "import sys, tienlen.env; assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_wrapped_env_refuses_steps_before_reset_indices_out_of_the_space_and_masked_ones() -> None:
+    """Rule: through env()'s wrappers a step before reset is an error, an index outside the action space is
+    refused (AssertionError), and a masked-out index still raises IllegalAction and changes nothing."""
+    wrapped = env()
+    with pytest.raises(AssertionError, match="reset"):  # OrderEnforcingWrapper: reset must come first
+        wrapped.step(0)
+    wrapped.reset(seed=9)
+    before = list(wrapped.unwrapped.game.current.hands)
+    with pytest.raises(AssertionError):
+        wrapped.step(ACTION_COUNT)
+    forbidden = int(np.flatnonzero(wrapped.observe(wrapped.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction):
+        wrapped.step(forbidden)
+    assert wrapped.unwrapped.game.current.hands == before

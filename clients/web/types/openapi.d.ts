@@ -1043,11 +1043,10 @@ export interface components {
             /** @description false if given */
             open?: boolean;
             /**
-             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client
-             * @constant
+             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type?: "bot";
+            type: "bot";
         };
         Challenge: {
             /** @description Who accepted so far (house bots at once) */
@@ -1589,11 +1588,10 @@ export interface components {
         OpenSeatRequest: {
             open: boolean;
             /**
-             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client
-             * @constant
+             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type?: "open";
+            type: "open";
         };
         PassAction: {
             /** @description Absent or empty */
@@ -1749,11 +1747,10 @@ export interface components {
             /** @description false if given */
             open?: boolean;
             /**
-             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client
-             * @constant
+             * @description The kind of seat. Optional (a seat without it is told by its fields, as before it existed), but send it: it is what tells the kinds apart in a generated client (enum property replaced by openapi-typescript)
              * @enum {string}
              */
-            type?: "remote";
+            type: "remote";
         };
         Replay: {
             /** @description Present exactly for a fair-dealt match (`tienlen replay` verifies it) */
@@ -1912,7 +1909,7 @@ export interface components {
              */
             type: "seat_left";
         };
-        /** @description A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join. Each may say its kind in `type` (`remote`, `bot`, `open`): the case is then the one of that `type`; without it, open when `open` is true, a bot when it names one, else remote (bodies from before `type` existed stay valid). */
+        /** @description A seat of a new match: `{type: remote, name}`, `{type: bot, name, bot}` a server bot, `{type: open, open: true}` open for a join; `type` is the discriminator. Deprecated leniency: a value without its `type` is still accepted (its case is worked out from its other properties), as bodies from before `type` existed; send `type`. */
         SeatRequest: components["schemas"]["RemoteSeatRequest"] | components["schemas"]["BotSeatRequest"] | components["schemas"]["OpenSeatRequest"];
         SeatTakenOverEvent: {
             bot: components["schemas"]["BotLevel"];

@@ -35,9 +35,8 @@ BOT_LEVELS: tuple[Level, ...] = (
     Level("easy", 0, "Plays its lowest cards, keeping ranks together; a little randomness."),
     Level("medium", 0, "Plans its hand into the fewest plays, sheds the weakest first, keeps 2s and bombs."),
     Level("hard", 1, "Searches Medium's candidates over deals inferred from the table, within the bot budget."),
-    # 5 budgets: 0.3975 first places against 3 Mediums over 400 deals where Hard takes 0.374 in pure Python; with the
-    # compiled core 0.431 where Hard takes 0.423 over 1,000 deals, deal by deal +0.023 [+0.003, +0.042] points
-    # a game (docs/bots.md)
+    # Five times Hard's effort: measurably stronger than Hard on the same deals (docs/bots.md; figures in
+    # docs/benchmarks.md, make bench-bots)
     Level("expert", 5, "Hard's search with five times its playouts and five bot budgets a decision."),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)

@@ -56,9 +56,8 @@ class DealSource(Protocol):
 
 DEFAULT_ITERATIONS = 300  # playouts a decision, times the search scale (see COMPILED_SEARCH_SCALE)
 MAX_CANDIDATES = 5
-# First place is what Hard plays for. 6.0 -> 20.0 (compiled counts, 1,000 duplicate deals against three Mediums, deal
-# by deal): first places +0.002 [-0.005, +0.010], points +0.020 [+0.002, +0.038]; the later places' estimate is rough,
-# so weighing it less helps. Captured chances (bench/hard_decisions.py, 1,000 deals) 0.55 -> 0.58.
+# First place is what Hard plays for; the later places' estimate is rough, so weighing it less helps (the bonus
+# went from 6 to 20: docs/bots.md, figures in docs/benchmarks.md, make bench-bots and make bench-hard-decisions).
 FIRST_BONUS = 20.0
 MAX_STEPS = 7000  # simulated actions (and deals judged) a decision; sets the p99 decision time
 DEFAULT_PRIOR = 0.1
@@ -66,15 +65,13 @@ ENDGAME_CARDS = 6
 ENDGAME_SAMPLES = 8
 ENDGAME_NODES = 3000  # positions searched per sampled deal
 ENDGAME_STEP_COST = 1  # simulated actions charged per searched position
-# Independent Metropolis chains over every action of the hand: over 400 deals against three Mediums 0.374 first
-# places against 0.354 for the one chain over the last 12 actions it replaced; the card model's particles
-# (.particles) measured no better than that chain (docs/bots.md).
+# Independent Metropolis chains over every action of the hand: stronger than the one chain over the last 12
+# actions they replaced; the card model's particles (.particles) measured no better (docs/bots.md).
 DEAL_SOURCE: type[DealSource] = DealChains
 DEAL_EVENTS = 60  # the other seats' actions the deals are judged by: every action of a hand (a hand has fewer)
-# The compiled loops (.compiled) run the same search 20-30 times faster, so with them Hard searches this many times
-# its counts (playouts and steps) within the same clock: 0.411 [0.398, 0.425] first places against three Mediums
-# over 1,000 deals where the pure Python counts take 0.376 (0.420 with the compiled chains' pace, sampling.chain_pace;
-# docs/bots.md), decision p99 about 50 ms; 10 times took 0.415.
+# The compiled loops (.compiled) run the same search many times faster, so with them Hard searches this many times
+# its counts (playouts and steps) within about the same clock (docs/bots.md; the scales tried and their figures are
+# in docs/benchmarks.md, make bench-bots).
 COMPILED_SEARCH_SCALE = 5
 
 

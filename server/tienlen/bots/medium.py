@@ -19,7 +19,7 @@ from ..engine.views import SeatView
 from .base import PASS_ACTION, Action, play_action
 from .planner import is_boss, is_control, plan_combos, plan_cost
 
-PLAY_THRESHOLD = -2.5  # answer unless it costs the plan more than this (tuned against Easy: 0.38 -> 0.42 first places)
+PLAY_THRESHOLD = -2.5  # answer unless it costs the plan more than this (tuned against Easy: docs/benchmarks.md)
 
 
 SINGLE_LEAD_DELAY = 7

@@ -40,9 +40,9 @@ class ChainPace:
     thinning: int
 
 
-# In Python a judged action costs about 32 µs, so the chains are short; in the compiled core about 20 times less,
-# and longer chains place the unseen cards better (make bench-inference, middle of the hand: log-loss 15.6 % below
-# uniform against 10.3 %) and took 0.420 first places against three Mediums over 1,000 deals where (3, 2) took 0.411.
+# Judging an action costs far less in the compiled core, so there the chains run longer (a longer burn-in, more
+# steps between deals): longer chains place the unseen cards better and make Hard stronger (docs/bots.md, the
+# figures in docs/benchmarks.md: make bench-inference, make bench-bots).
 PYTHON_PACE = ChainPace(burn_in_per_event=3, thinning=2)
 COMPILED_PACE = ChainPace(burn_in_per_event=12, thinning=6)
 

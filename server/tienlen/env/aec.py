@@ -1,8 +1,8 @@
 """The PettingZoo AEC environment: every seat an agent, for any preset and 2–4 players (docs/env.md).
 
-    from tienlen.env.aec import TienLenEnv
+    from tienlen.env import aec
 
-    env = TienLenEnv(preset="classic", players=3, reward="places")
+    env = aec.env(preset="classic", players=3, reward="places")
     env.reset(seed=7)
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()
@@ -21,6 +21,11 @@ over); other agents' infos are empty. The view is made when the info is first
 read (:class:`~.info.ViewInfo`), of the position the info was given at, so a
 loop that never reads it does not pay for it. A match runs over the rules'
 hands; every agent terminates when it ends.
+
+As in PettingZoo's classic environments, :func:`env` gives the environment in
+PettingZoo's usual wrappers (an action out of the space is an error; ``step``
+or ``last`` before ``reset`` is an error) and :data:`raw_env` is the
+unwrapped class (:class:`TienLenEnv`, still importable by that name).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..engine.cards import format_mask
 from .actions import ACTION_COUNT
@@ -153,6 +159,15 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         """Nothing to release."""
 
 
-def env(**kwargs: Any) -> TienLenEnv:
-    """A :class:`TienLenEnv` (PettingZoo's naming convention)."""
-    return TienLenEnv(**kwargs)
+raw_env = TienLenEnv  # PettingZoo's name for the unwrapped environment
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment as PettingZoo's classic environments are made: :data:`raw_env` (``kwargs`` as
+    :class:`TienLenEnv` takes them) in the order-enforcing and out-of-bounds wrappers.
+
+    An index the mask forbids still raises :class:`~.game.IllegalAction` and
+    changes nothing (no penalty wrapper); the wrappers pass every attribute of
+    the environment through (``env.game``, ``env.seat_of``).
+    """
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**kwargs)))

@@ -23,7 +23,9 @@ async function call<T>(base: string, path: string, token: string | null, body?: 
 }
 
 // No takeover, listed, rules, clock or seed: each has a default the server applies.
-export const create: CreateBody = { seats: [{ name: "Ann" }, { name: "Bo", bot: "easy" }, { open: true }] };
+export const create: CreateBody = {
+  seats: [{ type: "remote", name: "Ann" }, { type: "bot", name: "Bo", bot: "easy" }, { type: "open", open: true }],
+};
 export const typedSeats: CreateBody = {
   seats: [{ type: "remote", name: "Ann" }, { type: "bot", name: "Bo", bot: "hard" }, { type: "open", open: true }],
   clock: { turn_seconds: 30 },

@@ -15,9 +15,11 @@ export const bare: Action = { type: "play" };
 // @ts-expect-error an action is a play or a pass
 export const fold: Action = { type: "fold" };
 
-export const remote: SeatRequest = { name: "Ann" };
-export const bot: SeatRequest = { name: "Bo", bot: "hard" };
-export const open: SeatRequest = { open: true };
+export const remote: SeatRequest = { type: "remote", name: "Ann" };
+export const bot: SeatRequest = { type: "bot", name: "Bo", bot: "hard" };
+export const open: SeatRequest = { type: "open", open: true };
+// @ts-expect-error the document writes a seat's type as required (an untagged seat is a deprecated leniency)
+export const untagged: SeatRequest = { name: "Ann" };
 export const typedBot: SeatRequest = { type: "bot", name: "Bo", bot: "easy" };
 export const typedOpen: SeatRequest = { type: "open", open: true };
 // @ts-expect-error a seat's type must fit its fields

@@ -224,9 +224,9 @@ function createForm(catalog, createButton, error, go) {
     const host = session ? session.name : name.input.value;
     const count = Number(players.input.value);
     /** @type {api.CreateMatch["seats"]} */
-    const seats = [{ name: host }, ...seatKinds.slice(0, count - 1).map((s, i) =>
-      s.input.value === "open" ? { open: /** @type {true} */ (true) }
-        : { name: t("bot_name", { n: i + 1 }), bot: /** @type {BotLevel} */ (s.input.value) })];
+    const seats = [{ type: /** @type {const} */ ("remote"), name: host }, ...seatKinds.slice(0, count - 1).map((s, i) =>
+      s.input.value === "open" ? { type: /** @type {const} */ ("open"), open: /** @type {true} */ (true) }
+        : { type: /** @type {const} */ ("bot"), name: t("bot_name", { n: i + 1 }), bot: /** @type {BotLevel} */ (s.input.value) })];
     // the preset and the parameters that differ from it
     const base = /** @type {Record<string, unknown>} */ (catalog.presets[preset.input.value] ?? {});
     /** @type {Record<string, unknown>} */

@@ -75,7 +75,10 @@ export function startSection(go) {
     const host = session ? session.name : localStorage.getItem("tienlen.name") || t("default_name");
     /** @type {api.CreateMatch} */
     const body = {
-      seats: [{ name: host }, ...Array.from({ length: SEATS - 1 }, (_, i) => ({ name: t("bot_name", { n: i + 1 }), bot: choices.level }))],
+      seats: [
+        { type: /** @type {const} */ ("remote"), name: host },
+        ...Array.from({ length: SEATS - 1 }, (_, i) => ({ type: /** @type {const} */ ("bot"), name: t("bot_name", { n: i + 1 }), bot: choices.level })),
+      ],
       rules: { preset: "standard", hands: count },
     };
     for (const button of [quick, match]) button.setAttribute("aria-disabled", "true");

@@ -146,11 +146,11 @@ class OneOfSchema(ma.Schema):
     With a ``discriminator`` the case is the schema whose :class:`Tag` field of
     that name holds the value's; subclasses without one override :meth:`pick`.
     With ``tag_optional`` the tag may be left out (bodies from before it
-    existed): :meth:`pick_untagged` then chooses, and the document writes no
-    ``discriminator`` keyword, which needs the property in every value (each
-    case still documents its tag as an optional ``const``, which tells the
-    cases apart when given). Loading, validating and dumping go to the case's
-    own schema.
+    existed): :meth:`pick_untagged` then chooses. The document writes the
+    ``discriminator`` and the tag as required all the same (what a client
+    should send) and calls the untagged form a deprecated leniency
+    (:mod:`.document`). Loading, validating and dumping go to the case's own
+    schema.
     """
 
     choices: ClassVar[tuple[type[ma.Schema], ...]] = ()

@@ -1,8 +1,11 @@
 """How the schemas are written into the OpenAPI document beyond what apispec does on its own.
 
 - A :class:`~.common.OneOfSchema` is a ``oneOf`` of its cases (with a
-  ``discriminator`` when it has one that every value carries), each case a
-  component of its own.
+  ``discriminator`` when it has one), each case a component of its own. A
+  union whose tag may be left out (``tag_optional``: bodies from before the
+  tag existed) documents the tag as required all the same, with the
+  discriminator, and says in its description that an untagged value is still
+  accepted as a deprecated leniency.
 - A :class:`~.common.Tag` is a ``const``.
 - A boolean that takes one value is ``{"type": "boolean", "not": {"const":
   <the other>}}``: openapi-generator turns a boolean ``enum`` or ``const``
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Iterable
 from typing import Any, ClassVar, cast
 
 import marshmallow as ma
@@ -144,7 +148,27 @@ def _one_of(converter: Any, schema: type[OneOfSchema]) -> dict[str, Any]:
     found: dict[str, Any] = {"oneOf": refs}
     if schema.__doc__:
         found["description"] = " ".join(inspect.cleandoc(schema.__doc__).split("\n\n")[0].splitlines())
-    if schema.discriminator is not None and not schema.tag_optional:
+    if schema.discriminator is not None:
         mapping = {tag: converter.resolve_nested_schema(case)["$ref"] for tag, case in schema.tags().items()}
         found["discriminator"] = {"propertyName": schema.discriminator, "mapping": mapping}
+        if schema.tag_optional:
+            _document_tag_required(converter, schema.discriminator, mapping.values())
+            found["description"] = f"{found.get('description', '')} {UNTAGGED_LENIENCY}".strip()
     return found
+
+
+UNTAGGED_LENIENCY = (
+    "Deprecated leniency: a value without its `type` is still accepted (its case is worked out from its other "
+    "properties), as bodies from before `type` existed; send `type`."
+)
+
+
+def _document_tag_required(converter: Any, tag: str, refs: Iterable[str]) -> None:
+    """Document the union's tag as required in each case's component (the ``discriminator`` keyword needs it in
+    every value); the server still loads a value without it (:data:`UNTAGGED_LENIENCY`)."""
+    schemas = converter.spec.components.schemas
+    for ref in refs:
+        component = schemas[ref.rsplit("/", 1)[1]]
+        required = component.setdefault("required", [])
+        if tag not in required:
+            required.insert(0, tag)

@@ -64,9 +64,8 @@ class OpenSeatRequestSchema(ma.Schema):
 
 
 class SeatRequestSchema(OneOfSchema):
-    """A seat of a new match: `{name}` remote, `{name, bot}` a server bot, `{open: true}` open for a join.
-    Each may say its kind in `type` (`remote`, `bot`, `open`): the case is then the one of that `type`; without it,
-    open when `open` is true, a bot when it names one, else remote (bodies from before `type` existed stay valid).
+    """A seat of a new match: `{type: remote, name}`, `{type: bot, name, bot}` a server bot, `{type: open, open:
+    true}` open for a join; `type` is the discriminator.
     """
 
     choices = (RemoteSeatRequestSchema, BotSeatRequestSchema, OpenSeatRequestSchema)
