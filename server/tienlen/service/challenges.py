@@ -27,7 +27,7 @@ from ..store import MatchRecord, StoreUnavailableError, new_token
 from ..store.accounts import AccountRecord
 from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
 from .accounts import authorized
-from .base import MAX_ATTEMPTS, ServiceBase
+from .base import ServiceBase
 from .challenge_states import (
     Challenge,
     challenge_answer,
@@ -45,14 +45,15 @@ from .errors import (
     NotChallenger,
     PlayerNotFound,
     PlayerOffline,
-    StaleVersion,
     TooManyChallenges,
 )
 from .inbox import ONLINE_S
 from .states import SeatToken, match_state
+from .writer import LOST, Lost, attempts, kept_changing
 
 EXPIRY_SLACK_S = 0.001  # the due set counts whole milliseconds: a challenge may be found due up to 1 ms early
 EXPIRE_BATCH = 64
+CHANGING = kept_changing("the challenge kept changing; try again")
 
 
 class ChallengeMixin(ServiceBase):
@@ -82,7 +83,8 @@ class ChallengeMixin(ServiceBase):
             if not house:
                 self._check_takes(account, rated)
         now = self.now()
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Challenge | Lost:
             record = ChallengeRecord(
                 challenge_id=new_challenge_id(),
                 sender=challenger.name,
@@ -101,9 +103,7 @@ class ChallengeMixin(ServiceBase):
             )
             if all(record.house):
                 made = self._challenge_house_bots(record)
-                if made is not None:
-                    return made
-                continue
+                return LOST if made is None else made
             challenges = self.store.challenges()
             self._claim_pending(record, now)
             challenges.mark_due(record.challenge_id, record.expires_at)  # before: a sweeper always finds it
@@ -114,7 +114,12 @@ class ChallengeMixin(ServiceBase):
                 self._tell_received(record)
                 return challenge_answer(record)
             challenges.release_pending(record)
-        raise StoreUnavailableError("could not store the new challenge")
+            return LOST
+
+        def exhausted() -> Challenge:
+            raise StoreUnavailableError("could not store the new challenge")
+
+        return attempts(once, exhausted)
 
     def _claim_pending(self, record: ChallengeRecord, now: float) -> None:
         """Take the challenge's places among its accounts' pending ones; :class:`TooManyChallenges` over a cap."""
@@ -229,7 +234,8 @@ class ChallengeMixin(ServiceBase):
         :class:`NotChallenged`, :class:`ChallengeExpired`, :class:`ChallengeClosed`.
         """
         account = authorized(self.accounts, token, "play")
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Challenge | Lost:
             record, name = self._pending_for_challenged(challenge_id, account, accepting=True)
             if name in record.accepted:
                 return self._answer(record)
@@ -244,28 +250,32 @@ class ChallengeMixin(ServiceBase):
                 record.closed_at = self.now()
             ttl = CLOSED_KEPT_S if started else self._left_s(record)
             if not self.store.challenges().save(record, expected, ttl):
-                continue  # another answer, the withdrawal or the expiry came first: read it again
+                return LOST  # another answer, the withdrawal or the expiry came first: read it again
             if not started:
                 return challenge_answer(record)
             self.store.challenges().release_pending(record)
             match = self._start(record)
             self.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
             return self._answer(record) if match is None else challenge_answer(record, match_state(match))
-        raise StaleVersion("the challenge kept changing; try again")
+
+        return attempts(once, CHANGING)
 
     def decline_challenge(self, challenge_id: str, token: str | None) -> Challenge:
         """The token's account (challenged, scope ``play``) declines; the others hear ``challenge_cancelled``."""
         account = authorized(self.accounts, token, "play")
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Challenge | Lost:
             record, name = self._pending_for_challenged(challenge_id, account)
-            if self._close(record, "declined", by=name, by_id=account.account_id):
-                return challenge_answer(record)
-        raise StaleVersion("the challenge kept changing; try again")
+            closed = self._close(record, "declined", by=name, by_id=account.account_id)
+            return challenge_answer(record) if closed else LOST
+
+        return attempts(once, CHANGING)
 
     def withdraw_challenge(self, challenge_id: str, token: str | None) -> None:
         """Its sender (scope ``play``) withdraws a pending challenge; the challenged hear ``challenge_cancelled``."""
         account = authorized(self.accounts, token, "play")
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Lost | None:
             record = self._load_challenge(challenge_id)
             if account.account_id != record.sender_id:
                 raise NotChallenger("only the account that sent a challenge withdraws it")
@@ -274,9 +284,9 @@ class ChallengeMixin(ServiceBase):
                 raise _closed("expired")
             if record.status != "pending":
                 raise _closed(record.status)
-            if self._close(record, "withdrawn", by=record.sender, by_id=account.account_id):
-                return
-        raise StaleVersion("the challenge kept changing; try again")
+            return None if self._close(record, "withdrawn", by=record.sender, by_id=account.account_id) else LOST
+
+        attempts(once, CHANGING)
 
     def _pending_for_challenged(
         self, challenge_id: str, account: AccountRecord, *, accepting: bool = False
@@ -372,7 +382,7 @@ class ChallengeMixin(ServiceBase):
             host=record.sender_id,
             rated=record.rated,
         )
-        if not self.add(match):
+        if not self.add(match.match_id, lambda: match):
             return None
         if tell:
             self.notices.tell_many(

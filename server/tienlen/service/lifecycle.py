@@ -24,11 +24,12 @@ from typing import Any
 
 from .. import bots
 from ..engine import play_order
-from ..store import DELETED_EVENT, MatchRecord, SeatRecord, token_digest, token_text
+from ..store import DELETED_EVENT, Loaded, MatchRecord, SeatRecord, token_digest, token_text
 from ..store.records import TOKEN_BYTES
-from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
-from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled, StaleVersion
+from .base import ServiceBase, playing
+from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled
 from .states import LeaveOutcome, SeatToken, leave_outcome
+from .writer import Done, EventDict, Write, found
 
 # A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
 # budget): long enough for a live sweeper to apply it, short enough that one that died or stalls costs seconds.
@@ -95,16 +96,16 @@ class LifecycleMixin(ServiceBase):
 
     def _time_out(self, match_id: str) -> bool:
         """Apply the match's timeout if its clock has run out; whether it did."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.store.load(match_id).record
+
+        def change(loaded: Loaded) -> Write[bool] | Done[bool]:
+            record = loaded.record
             if record is None or record.status != "playing" or record.turn_deadline is None:
-                return False
+                return Done(False)
             if record.turn_deadline > self.now() + DUE_SLACK_S:
-                return False
+                return Done(False)
             engine = playing(record)
             seat = engine.turn
             assert seat is not None and record.clock is not None
-            expected = record.version
             legal = engine.legal_plays()
             if legal.can_pass:
                 action: dict[str, Any] = {"type": "pass", "cards": []}
@@ -121,10 +122,9 @@ class LifecycleMixin(ServiceBase):
                 events += self._take_over(record, seat)
             if record.status == "playing":
                 events += self._bots_play_on(record)
-            self._seal(record, events)
-            if self._commit(record, expected, events):
-                return True
-        return False
+            return Write(record, events, lambda: True)
+
+        return self.writer.write(match_id, change, exhausted=lambda: False)
 
     def _take_over(self, record: MatchRecord, seat: int) -> list[EventDict]:
         """The match's takeover bot plays the seat from now on."""
@@ -137,10 +137,10 @@ class LifecycleMixin(ServiceBase):
 
     def leave(self, match_id: str, token: str | None) -> LeaveOutcome:
         """The token's seat leaves; its token stops working. The public match and what happened."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+
+        def change(loaded: Loaded) -> Write[LeaveOutcome]:
+            record = found(loaded, match_id)
             seat = self.seat_of(record, token)
-            expected = record.version
             status = record.status
             events: list[EventDict] = [{"type": "seat_left", "seat": seat}]
             if status == "waiting":
@@ -152,35 +152,39 @@ class LifecycleMixin(ServiceBase):
                 if status == "playing":
                     events += self._take_over(record, seat)
                     events += self._bots_play_on(record)
-            self._seal(record, events)
-            if self._commit(record, expected, events):
+
+            def answer() -> LeaveOutcome:
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
                 if status == "waiting" and record.room_code is not None:
                     self.store.touch_room(record.room_code)
                 return leave_outcome(record, events)
-        raise StaleVersion("the match kept changing; try again")
+
+            return Write(record, events, answer)
+
+        return self.writer.write(match_id, change)
 
     def cancel(self, match_id: str, token: str | None) -> None:
         """Delete a match still waiting for seats (its host's token); its followers get ``match_cancelled``.
 
         Only the host cancels (:func:`hosts`); another seat is refused (:class:`NotHost`) and leaves instead.
         """
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+
+        def change(loaded: Loaded) -> Write[None]:
+            record = found(loaded, match_id)
             if not hosts(record, self.seat_of(record, token)):
                 raise NotHost("only the match's host can cancel it: leave it instead (POST .../leave)")
             if record.status != "waiting":
                 raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
-            expected = record.version
-            events: list[EventDict] = [{"type": DELETED_EVENT}]
-            self._seal(record, events)
-            if self.store.delete(record, expected, events):
+
+            def answer() -> None:
                 self.store.lobby_remove(match_id)
                 if record.room_code is not None:
                     self.store.release_room(record.room_code, match_id)
-                return
-        raise StaleVersion("the match kept changing; try again")
+
+            return Write(record, [{"type": DELETED_EVENT}], answer, delete=True)
+
+        self.writer.write(match_id, change)
 
     # ----- rematch ------------------------------------------------------------------------
 
@@ -202,7 +206,7 @@ class LifecycleMixin(ServiceBase):
         if self.store.load(next_id).record is None:
             if record.next_match_id is not None:
                 raise _rematch_gone(next_id)
-            made = self.add(_next_match(record, next_id, self.now()))
+            made = self.add(next_id, partial(_next_match, record, next_id, self.now()))
             if not made and self.store.load(next_id).record is None:
                 raise _rematch_gone(next_id)  # made and cancelled since this call read the finished match
         if record.next_match_id is None:
@@ -214,38 +218,35 @@ class LifecycleMixin(ServiceBase):
 
     def _announce_rematch(self, match_id: str, next_id: str) -> None:
         """The finished match points at its rematch, and tells its followers once."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+
+        def change(loaded: Loaded) -> Write[None] | Done[None]:
+            record = found(loaded, match_id)
             if record.next_match_id is not None:
-                return
-            expected = record.version
+                return Done(None)
             record.next_match_id = next_id
-            events: list[EventDict] = [{"type": "rematch", "next_match_id": next_id}]
-            self._seal(record, events)
-            if self._commit(record, expected, events):
-                return
-        raise StaleVersion("the match kept changing; try again")
+            return Write(record, [{"type": "rematch", "next_match_id": next_id}], lambda: None)
+
+        self.writer.write(match_id, change)
 
     def _claim_seat(self, next_id: str, seat: int, token: str) -> None:
         """Give the seat's reserved place in the next match to this token (again: nothing changes)."""
         digest = token_digest(token)
-        for _ in range(MAX_ATTEMPTS):
-            record = self.store.load(next_id).record
+
+        def change(loaded: Loaded) -> Write[None] | Done[None]:
+            record = loaded.record
             if record is None:
                 raise _rematch_gone(next_id)
             held = record.seats[seat]
             if held.token_sha256 == digest or not held.reserved:
-                return
-            expected = record.version
+                return Done(None)
             held.reserved = False
             held.token_sha256 = digest
             events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": held.name}]
             if not any(s.open or s.reserved for s in record.seats):
-                events += self._deal(record)
-            self._seal(record, events)
-            if self._commit(record, expected, events):
-                return
-        raise StaleVersion("the match kept changing; try again")
+                events += self.deal(record)
+            return Write(record, events, lambda: None)
+
+        self.writer.write(next_id, change)
 
 
 def hosts(record: MatchRecord, seat: int) -> bool:

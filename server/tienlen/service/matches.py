@@ -1,8 +1,9 @@
 """The match service: reading, creating, joining and playing matches (the core of API v1).
 
-Each write reads the record, applies the action with the engine (plus every
-bot turn that follows), is sealed (:mod:`.base`) and committed with a
-compare-and-set on the version. A lost race is retried; refusals raise a
+Each write is a change given to the match writer (:mod:`.writer`): it
+applies the action with the engine (plus every bot turn that follows) to the
+record read, and the writer seals and commits it with a compare-and-set on the
+version. A lost race is retried; refusals raise a
 :class:`~.errors.ServiceError` or the engine's
 :class:`~tienlen.engine.IllegalActionError` and change nothing. The rest of a
 match's life is in :mod:`.lifecycle` and :mod:`.lobby`.
@@ -40,7 +41,7 @@ from ..store import (
     new_token,
     token_digest,
 )
-from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
+from .base import ServiceBase, playing
 from .challenges import ChallengeMixin
 from .errors import (
     AccountRequired,
@@ -53,17 +54,12 @@ from .errors import (
 )
 from .fair_deals import fixed_deal
 from .idempotency import (
-    KEPT_REFUSALS,
     KeptAction,
-    answer_bound,
     body_digest,
     caller_of,
     check_body,
     created_match_id,
-    kept_answer,
-    kept_refusal,
     recall_action,
-    refuse_again,
     remember_action,
 )
 from .lifecycle import SWEEP_BATCH, Dispatch, LifecycleMixin
@@ -81,6 +77,7 @@ from .states import (
     match_state,
     seat_state,
 )
+from .writer import LOST, Done, EventDict, Keyed, Lost, Write, found, kept_changing
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
@@ -224,21 +221,15 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                     held.name, held.account = host.name, host.account_id
                 seats.append(held)
         now = self.now()
-        answer = None if key is None else AnswerKey("create", key)
         caller = caller_of(None if host is None else host.account_id, client)
-        digest = body_digest(body)
-        for _ in range(MAX_ATTEMPTS):
-            match_id = new_match_id()
-            kept = None
-            if answer is not None:
-                match_id = created_match_id(answer)
-                loaded = self.store.load(match_id, answer)
-                if loaded.cached is not None:
-                    return self._created_again(loaded, digest, answer, caller)
-                if loaded.record is not None:
+        keyed = None if key is None else Keyed(AnswerKey("create", key), body_digest(body), caller, self._created_again)
+
+        def change(loaded: Loaded) -> Write[Created] | Lost:
+            if loaded.record is not None:
+                if keyed is not None:
                     raise IdempotencyKeyReused("this Idempotency-Key made a match longer ago than its answer is kept")
-                given = [{"seat": t.seat, "token": t.token} for t in tokens]
-                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": given}, answer, caller))
+                return LOST  # another match has this id: draw another
+            match_id = drawn[-1]
             record = MatchRecord(
                 match_id=match_id,
                 version=0,
@@ -253,14 +244,28 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 host=None if host is None else host.account_id,
                 fair_secret=None if fixed else new_fair_secret(),
             )
-            if self.add(record, kept):
-                return Created(match_id, tuple(tokens), match_state(record))
-            # the id was taken: by another match (try another id) or by a retry of this one (answer it)
-        raise StoreUnavailableError("could not store the new match")
+            given = [{"seat": t.seat, "token": t.token} for t in tokens]
+            write = self.opened(record, {"match_id": match_id, "tokens": given})
 
-    def _created_again(self, loaded: Loaded, digest: str, answer: AnswerKey, caller: str) -> Created:
+            def answer() -> Created:
+                write.answer()
+                return Created(match_id, tuple(tokens), match_state(record))
+
+            return Write(record, write.events, answer, keep=write.keep, lost=write.lost)
+
+        drawn: list[str] = []
+
+        def new_id() -> str:
+            drawn.append(new_match_id() if keyed is None else created_match_id(keyed.key))
+            return drawn[-1]
+
+        def exhausted() -> Created:
+            raise StoreUnavailableError("could not store the new match")
+
+        return self.writer.write(new_id, change, keyed, exhausted, fresh=True)
+
+    def _created_again(self, loaded: Loaded, first: dict[str, Any]) -> Created:
         """The kept answer to a create, for a retry by the same caller with the same key (and body)."""
-        first = answer_bound(loaded.cached or {}, digest, answer, caller)
         record = loaded.record
         if record is None:
             raise MatchNotFound(f"the match {first['match_id']!r} this Idempotency-Key created is gone")
@@ -294,20 +299,13 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             name = account.name
         if name is None:
             raise InvalidRequest("name: a name is needed to join without an account", errors={"name": ["missing"]})
-        answer = None if key is None else AnswerKey("join", key)
-        caller = caller_of(None if account is None else account.account_id, client)
-        digest = body_digest({"name": name})
-        for _ in range(MAX_ATTEMPTS):
-            loaded = self.store.load(match_id, answer)
-            record = loaded.record
-            if record is None:
-                raise MatchNotFound(f"no match {match_id!r}")
-            if loaded.cached is not None and answer is not None:
-                first = answer_bound(loaded.cached, digest, answer, caller)
-                if not any(s.open for s in record.seats):
-                    self.store.lobby_remove(match_id)  # in case the first try's unlisting was lost
-                return SeatToken(int(first["seat"]), str(first["token"]))
-            expected = record.version
+        keyed = None
+        if key is not None:
+            caller = caller_of(None if account is None else account.account_id, client)
+            keyed = Keyed(AnswerKey("join", key), body_digest({"name": name}), caller, self._joined_again)
+
+        def change(loaded: Loaded) -> Write[SeatToken]:
+            record = found(loaded, match_id)
             open_seats = [i for i, s in enumerate(record.seats) if s.open]
             if not open_seats or record.status != "waiting":
                 raise MatchFull("no seat of this match is open")
@@ -320,19 +318,29 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             record.seats[seat] = held
             events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": name}]
             if not any(s.open or s.reserved for s in record.seats):
-                events += self._deal(record)
+                events += self.deal(record)
             if account is not None:  # before the commit: the match is always found to scrub the name from
                 self.history.kept.seat_bound(account.account_id, match_id, self.now())
-            self._seal(record, events)
-            given = {"seat": seat, "token": made}
-            kept = None if answer is None else (answer, kept_answer(digest, given, answer, caller))
-            if self._commit(record, expected, events, kept):
+
+            def answer() -> SeatToken:
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
                 elif record.room_code is not None:
                     self.store.touch_room(record.room_code)
                 return SeatToken(seat, made)
-        raise StaleVersion("the match kept changing; try again")
+
+            return Write(record, events, answer, keep={"seat": seat, "token": made})
+
+        return self.writer.write(match_id, change, keyed)
+
+    def _joined_again(self, loaded: Loaded, first: dict[str, Any]) -> SeatToken:
+        """The kept answer to a join, for a retry by the same caller with the same key (and name)."""
+        record = loaded.record
+        if record is None:
+            raise MatchNotFound("the match this Idempotency-Key joined is gone")
+        if not any(s.open for s in record.seats):
+            self.store.lobby_remove(record.match_id)  # in case the first try's unlisting was lost
+        return SeatToken(int(first["seat"]), str(first["token"]))
 
     # ----- rooms ----------------------------------------------------------------
 
@@ -359,34 +367,29 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         of the body, and a retry with the same key and body answers it again
         without applying anything (see :mod:`.idempotency`).
         """
-        answer_key = None if idempotency is None or token is None else AnswerKey(token_digest(token), idempotency)
-        digest = body_digest(body)
-        for _ in range(MAX_ATTEMPTS):
-            loaded = self.store.load(match_id, answer_key)
-            record = loaded.record
-            if record is None:
-                raise MatchNotFound(f"no match {match_id!r}")
+        keyed: Keyed[ActionOutcome] | None = None
+        if idempotency is not None and token is not None:
+            keyed = Keyed(AnswerKey(token_digest(token), idempotency), body_digest(body))
+
+        def change(loaded: Loaded) -> Write[ActionOutcome] | Done[ActionOutcome]:
+            record = found(loaded, match_id)
             seat = self.seat_of(record, token)
-            if answer_key is not None:
-                done = recall_action(record.seats[seat], answer_key)
+            if keyed is not None:
+                done = recall_action(record.seats[seat], keyed.key)
                 if done is not None:
-                    return self._acted_again(record, seat, done, digest)
-            if loaded.cached is not None:
-                refuse_again(loaded.cached, digest)
-            expected = record.version
-            try:
-                events = self._judge_and_apply(record, seat, body)
-            except KEPT_REFUSALS as refusal:
-                if answer_key is not None and not self.store.keep(match_id, answer_key, kept_refusal(digest, refusal)):
-                    continue  # a request with the same key got there first: answer what it kept
-                raise
+                    return Done(self._acted_again(record, seat, done, keyed.digest))
+            events = self._judge_and_apply(record, seat, body)
             record.seats[seat].timeouts = 0
-            self._seal(record, events)
-            if answer_key is not None:
-                remember_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
-            if self._commit(record, expected, events):
-                return action_outcome(record, seat, events)
-        raise StaleVersion("the match kept changing while your action was applied; try again")
+
+            def remember(events: list[EventDict]) -> None:
+                if keyed is not None:
+                    remember_action(record.seats[seat], keyed.key, keyed.digest, events[0]["seq"], events[-1]["seq"])
+
+            return Write(record, events, lambda: action_outcome(record, seat, events), sealed=remember)
+
+        return self.writer.write(
+            match_id, change, keyed, kept_changing("the match kept changing while your action was applied; try again")
+        )
 
     def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> ActionOutcome:
         """The answer to an action kept under its key: the events it caused, and the seat's view now.

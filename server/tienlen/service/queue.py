@@ -17,17 +17,28 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
-from ..store import DELETED_EVENT, MatchRecord, SeatRecord, StoreUnavailableError, new_match_id, new_token, token_digest
+from ..store import (
+    DELETED_EVENT,
+    Loaded,
+    MatchRecord,
+    SeatRecord,
+    StoreUnavailableError,
+    new_match_id,
+    new_token,
+    token_digest,
+)
 from ..store.accounts import AccountRecord
 from ..store.queue import TicketRecord
 from .accounts import authorized
-from .base import MAX_ATTEMPTS, ServiceBase
+from .base import ServiceBase
 from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound
 from .pairing import Table, pair
 from .ratings import Rating
+from .writer import Write, found
 
 DEFAULT_PRESET = "standard"
 PAIR_EVERY_S = 0.5  # how often (at most) the servers on one Redis pair the queue, together
@@ -212,8 +223,8 @@ class QueueMixin(ServiceBase):
         held = [r for r in records if r is not None]
         if len(held) != len(records):  # cannot be (claimed tickets are kept): leave it to the recovery
             return False
-        record = self._queued_match(match_id, held, players, preset, rated, table.bots)
-        if not self.add(record):
+        make = partial(self._queued_match, match_id, held, players, preset, rated, table.bots)
+        if not self.add(match_id, make, fresh=True):
             self.queue.put_back(match_id, pool, tickets)
             return False
         if self._confirm(match_id, held):
@@ -226,13 +237,11 @@ class QueueMixin(ServiceBase):
 
     def _call_off(self, match_id: str) -> None:
         """Delete a queued match whose tickets went back to the queue (its followers get ``match_cancelled``)."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
-            expected = record.version
-            events: list[dict[str, Any]] = [{"type": DELETED_EVENT}]
-            self._seal(record, events)
-            if self.store.delete(record, expected, events):
-                return
+
+        def change(loaded: Loaded) -> Write[None]:
+            return Write(found(loaded, match_id), [{"type": DELETED_EVENT}], lambda: None, delete=True)
+
+        self.writer.write(match_id, change, exhausted=lambda: None)
 
     def _queued_match(
         self, match_id: str, tickets: list[TicketRecord], players: int, preset: str, rated: bool, bots: int
