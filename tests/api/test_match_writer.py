@@ -101,8 +101,17 @@ def test_notices_and_keeping_happen_once_per_commit_and_never_for_a_lost_race(
     told: list[int] = []
     kept: list[int] = []
     committed, finished = service.writer.notices.committed, service.writer.history.finished
-    monkeypatch.setattr(service.writer.notices, "committed", lambda r, e: (told.append(r.version), committed(r, e)))
-    monkeypatch.setattr(service.writer.history, "finished", lambda r, e: (kept.append(r.version), finished(r, e)))
+
+    def telling(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+        told.append(record.version)
+        committed(record, events)
+
+    def keeping(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+        kept.append(record.version)
+        finished(record, events)
+
+    monkeypatch.setattr(service.writer.notices, "committed", telling)
+    monkeypatch.setattr(service.writer.history, "finished", keeping)
     raced: list[int] = []
 
     def change(loaded: Loaded) -> Write[int]:
