@@ -7,11 +7,12 @@ library's pure-Python encoder.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
-__all__ = ["dumps", "dumps_keyed", "loads"]
+__all__ = ["dumps", "dumps_keyed", "epoch_seconds", "loads", "rfc3339"]
 
 
 def dumps(value: Any) -> bytes:
@@ -27,3 +28,13 @@ def dumps_keyed(value: Any) -> bytes:
 def loads(data: bytes | bytearray | memoryview | str) -> Any:
     """Parse JSON text or UTF-8 bytes."""
     return orjson.loads(data)
+
+
+def rfc3339(moment: float) -> str:
+    """Epoch seconds as an RFC 3339 UTC time with milliseconds (``2026-12-01T10:58:31.250Z``), as answers write it."""
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def epoch_seconds(text: str) -> float:
+    """The epoch seconds of a time written by :func:`rfc3339` (to the millisecond)."""
+    return datetime.fromisoformat(text).timestamp()

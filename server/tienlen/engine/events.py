@@ -1,11 +1,16 @@
-"""Event records: what each accepted action did, in order (frozen values)."""
+"""Event records: what each accepted action did, in order (frozen values).
+
+How an event is written as JSON is worked out from its fields by :mod:`.event_codec` (one way for every event,
+the match's and the inbox's too: see :mod:`tienlen.events`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from .cards import format_mask
+from .event_codec import Cards, event_to_dict, key
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,8 +20,8 @@ class Event:
     type: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as a JSON-able dict with its ``type``."""
-        raise NotImplementedError
+        """The event as a JSON-able dict with its ``type`` (:func:`~.event_codec.event_to_dict`)."""
+        return event_to_dict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +32,6 @@ class HandStarted(Event):
     hand_number: int
     leader: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "hand_number": self.hand_number, "leader": self.leader}
-
 
 @dataclass(frozen=True, slots=True)
 class Played(Event):
@@ -37,7 +39,7 @@ class Played(Event):
 
     type: ClassVar[str] = "played"
     seat: int
-    mask: int
+    mask: Annotated[Cards, key("cards")]
     kind: str
     bomb: bool
 
@@ -45,9 +47,6 @@ class Played(Event):
     def cards(self) -> list[str]:
         """The cards played, canonical and low to high."""
         return format_mask(self.mask)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "cards": self.cards, "kind": self.kind, "bomb": self.bomb}
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +56,6 @@ class Passed(Event):
     type: ClassVar[str] = "passed"
     seat: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat}
-
 
 @dataclass(frozen=True, slots=True)
 class TableCleared(Event):
@@ -67,9 +63,6 @@ class TableCleared(Event):
 
     type: ClassVar[str] = "table_cleared"
     leader: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "leader": self.leader}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +72,6 @@ class WentOut(Event):
     type: ClassVar[str] = "went_out"
     seat: int
     place: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "place": self.place}
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +83,6 @@ class HandEnded(Event):
     places: tuple[int, ...]
     points: tuple[int, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "hand_number": self.hand_number,
-            "places": list(self.places),
-            "points": list(self.points),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded(Event):
@@ -110,14 +92,6 @@ class MatchEnded(Event):
     winner: int | None
     winners: tuple[int, ...]
     scores: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "winner": self.winner,
-            "winners": list(self.winners),
-            "scores": list(self.scores),
-        }
 
 
 # Fast constructors for the events of every action (the match's hot path): the

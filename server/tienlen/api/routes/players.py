@@ -15,7 +15,6 @@ from flask.views import MethodView
 from ... import wire
 from ...service.history import HistoryService, KeptPage, Player
 from ...service.kept import KeptMatch
-from ..schemas.common import rfc3339
 from ..schemas.players import ExportQuerySchema, KeptPageSchema, PlayerMatchesQuerySchema, PlayerSchema
 from .common import PER_ADDRESS, Blueprint, errors, limited
 
@@ -100,4 +99,4 @@ class PlayerExport(MethodView):
 
 def _lines(found: Iterator[KeptMatch]) -> Iterator[bytes]:
     for kept in found:
-        yield wire.dumps(kept.replay() | {"match_id": kept.match_id, "ended_at": rfc3339(kept.ended_at)}) + b"\n"
+        yield wire.dumps(kept.replay() | {"match_id": kept.match_id, "ended_at": wire.rfc3339(kept.ended_at)}) + b"\n"

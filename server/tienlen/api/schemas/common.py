@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...engine import Kind, format_mask
+from ...wire import rfc3339
 from ..errors import REASONS
 from .dumping import Dump, plan, reference_active
 
@@ -90,11 +90,6 @@ class CardNumber(fields.String):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> str | None:
         return None if value is None else self.dump_value(value)
-
-
-def rfc3339(moment: float) -> str:
-    """Epoch seconds as an RFC 3339 UTC time with milliseconds (``2026-12-01T10:58:31.250Z``)."""
-    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Time(fields.String):
