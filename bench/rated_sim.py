@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from tienlen.bots import choose
 from tienlen.engine import seat_view
 from tienlen.service import MatchService
+from tienlen.service.commands import Pass, Play
 from tienlen.service.ratings import Rating
 from tienlen.store import RedisMatchStore, RedisOptions, token_digest
 from tienlen.store.accounts import AccountRecord, TokenRecord
@@ -120,8 +121,8 @@ def play_out(
         action = choose(
             player.level, seat_view(engine, seat), engine.legal_plays(), rngs[account], iterations=iterations
         )
-        body = {"type": "pass"} if action.is_pass else {"type": "play", "cards": action.cards}
-        service.act(match_id, player.token, body, None)
+        command = Pass() if action.is_pass else Play.of(action.cards)
+        service.act(match_id, player.token, command, None)
 
 
 def simulate(service: MatchService, matches: int, per_level: int, seed: int, hard_iterations: int) -> dict[str, Any]:
@@ -143,8 +144,9 @@ def simulate(service: MatchService, matches: int, per_level: int, seed: int, har
     def fair_secrets() -> str:  # the fair deals' secrets, from the run's seed too
         return deals.getrandbits(256).to_bytes(32, "big").hex()
 
-    with mock.patch("tienlen.service.queue.secrets", fake_secrets), mock.patch(
-        "tienlen.store.records.new_fair_secret", fair_secrets
+    with (
+        mock.patch("tienlen.service.queue.secrets", fake_secrets),
+        mock.patch("tienlen.store.records.new_fair_secret", fair_secrets),
     ):
         while played < matches:
             order = players[:]

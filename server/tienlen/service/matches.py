@@ -12,26 +12,20 @@ match's life is in :mod:`.lifecycle` and :mod:`.lobby`.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import partial
 from typing import Any, cast
 
 from .. import bots
 from ..bots import Hint
 from ..engine import (
-    DealError,
     LegalPlays,
     Match,
-    RulesError,
-    UnknownCardError,
-    parse_deal,
-    resolve_rules,
     seat_view,
 )
 from ..store import (
     DELETED_EVENT,
     AnswerKey,
-    Clock,
     Loaded,
     MatchRecord,
     SeatRecord,
@@ -43,16 +37,17 @@ from ..store import (
 )
 from .base import ServiceBase, playing
 from .challenges import ChallengeMixin
+from .commands import Action, BotSeat, Create, Join, OpenSeat, Play
 from .errors import (
     AccountRequired,
     AlreadySeated,
+    FixedDealNotPrivate,
     IdempotencyKeyReused,
     InvalidRequest,
     MatchFull,
     MatchNotFound,
     StaleVersion,
 )
-from .fair_deals import fixed_deal
 from .idempotency import (
     KeptAction,
     body_digest,
@@ -169,9 +164,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
 
     # ----- writing --------------------------------------------------------------
 
-    def create(
-        self, body: Mapping[str, Any], key: str | None = None, client: str = "", token: str | None = None
-    ) -> Created:
+    def create(self, command: Create, key: str | None = None, client: str = "", token: str | None = None) -> Created:
         """Create a match; deal at once unless a seat is open.
 
         With an account's ``token`` (scope ``play``) the account hosts the
@@ -183,46 +176,32 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         caller with the same key and body answers them again (with the match as it is now) and creates
         nothing; with another body, or by another caller, :class:`IdempotencyKeyReused`.
         """
-        seats_in = body["seats"]
-        if all("bot" in s for s in seats_in):
-            raise InvalidRequest("at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
-        fixed = fixed_deal(body)
+        if command.fixed and command.joinable:
+            raise FixedDealNotPrivate(
+                "seed and deal are for private matches only (every seat the creator's own or a bot): a match "
+                "others can join is dealt fairly (see fair_deal)"
+            )
         host = self.player(token)
-        if host is None and not self.anonymous_hosting and any(s.get("open") for s in seats_in):
+        if host is None and not self.anonymous_hosting and any(isinstance(s, OpenSeat) for s in command.seats):
             raise AccountRequired("hosting a match with open seats takes an account: sign in and send its token")
-        rules_in = dict(body["rules"])
-        if "players" in rules_in and rules_in["players"] != len(seats_in):
-            raise InvalidRequest("rules.players must equal the number of seats", errors={"rules": ["players"]})
-        try:
-            rules = resolve_rules(rules_in, players=len(seats_in))
-        except RulesError as error:
-            raise InvalidRequest(str(error), errors={"rules": {error.parameter: [str(error)]}}) from None
-        deal = None
-        if "deal" in body:
-            try:
-                deal = parse_deal(body["deal"], rules.players)
-            except (DealError, UnknownCardError) as error:
-                raise InvalidRequest(f"deal: {error}", errors={"deal": [str(error)]}) from None
-        clock_in = body.get("clock")
-        clock = None if clock_in is None else Clock(clock_in["turn_seconds"], clock_in["timeouts_before_takeover"])
-        seed = body.get("seed")
+        rules, deal, clock, seed = command.rules, command.deal, command.clock, command.seed
         tokens: list[SeatToken] = []
         seats: list[SeatRecord] = []
-        for index, seat in enumerate(seats_in):
-            if seat.get("open"):
+        for index, seat in enumerate(command.seats):
+            if isinstance(seat, OpenSeat):
                 seats.append(SeatRecord(open=True))
-            elif "bot" in seat:
-                seats.append(SeatRecord(name=seat["name"], bot=seat["bot"]))
+            elif isinstance(seat, BotSeat):
+                seats.append(SeatRecord(name=seat.name, bot=seat.bot))
             else:
                 made = new_token()
                 tokens.append(SeatToken(index, made))
-                held = SeatRecord(name=seat["name"], token_sha256=token_digest(made), entropy=seat.get("entropy", ""))
+                held = SeatRecord(name=seat.name, token_sha256=token_digest(made), entropy=seat.entropy)
                 if host is not None and not any(s.account for s in seats):
                     held.name, held.account = host.name, host.account_id
                 seats.append(held)
         now = self.now()
         caller = caller_of(None if host is None else host.account_id, client)
-        keyed = None if key is None else Keyed(AnswerKey("create", key), body_digest(body), caller, self._created_again)
+        keyed = None if key is None else Keyed(AnswerKey("create", key), command.digest, caller, self._created_again)
 
         def change(loaded: Loaded) -> Write[Created] | Lost:
             if loaded.record is not None:
@@ -236,13 +215,13 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 seats=list(seats),
                 rules=rules,
                 seed=seed if seed is not None else secrets.randbits(63),
-                deal=deal,
+                deal=None if deal is None else list(deal),
                 created_at=now,
-                listed=body["listed"],
+                listed=command.listed,
                 clock=clock,
-                takeover=body["takeover"],
+                takeover=command.takeover,
                 host=None if host is None else host.account_id,
-                fair_secret=None if fixed else new_fair_secret(),
+                fair_secret=None if command.fixed else new_fair_secret(),
             )
             given = [{"seat": t.seat, "token": t.token} for t in tokens]
             write = self.opened(record, {"match_id": match_id, "tokens": given})
@@ -275,13 +254,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         return Created(record.match_id, tokens, match_state(record))
 
     def join(
-        self,
-        match_id: str,
-        name: str | None,
-        key: str | None = None,
-        client: str = "",
-        token: str | None = None,
-        entropy: str = "",
+        self, match_id: str, command: Join, key: str | None = None, client: str = "", token: str | None = None
     ) -> SeatToken:
         """Fill the lowest open seat (with the joiner's fair-deal ``entropy``); deal when the last seat is filled.
 
@@ -295,8 +268,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         :class:`IdempotencyKeyReused`.
         """
         account = self.player(token)
-        if account is not None:
-            name = account.name
+        name, entropy = command.name if account is None else account.name, command.entropy
         if name is None:
             raise InvalidRequest("name: a name is needed to join without an account", errors={"name": ["missing"]})
         keyed = None
@@ -345,20 +317,14 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
     # ----- rooms ----------------------------------------------------------------
 
     def join_room(
-        self,
-        code: str,
-        name: str | None,
-        key: str | None = None,
-        client: str = "",
-        token: str | None = None,
-        entropy: str = "",
+        self, code: str, command: Join, key: str | None = None, client: str = "", token: str | None = None
     ) -> SeatToken:
         """Join the match a room code names (as :meth:`join`), answering its id with the seat and token."""
         match_id = self._room_record(code, client).match_id
-        joined = self.join(match_id, name, key, client, token, entropy)
+        joined = self.join(match_id, command, key, client, token)
         return SeatToken(joined.seat, joined.token, match_id)
 
-    def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:
+    def act(self, match_id: str, token: str | None, action: Action, idempotency: str | None) -> ActionOutcome:
         """Apply a play or pass for the token's seat, then every bot turn that follows.
 
         The answer is the seat's view with every event the action caused. With
@@ -369,7 +335,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         """
         keyed: Keyed[ActionOutcome] | None = None
         if idempotency is not None and token is not None:
-            keyed = Keyed(AnswerKey(token_digest(token), idempotency), body_digest(body))
+            keyed = Keyed(AnswerKey(token_digest(token), idempotency), action.digest)
 
         def change(loaded: Loaded) -> Write[ActionOutcome] | Done[ActionOutcome]:
             record = found(loaded, match_id)
@@ -378,7 +344,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 done = recall_action(record.seats[seat], keyed.key)
                 if done is not None:
                     return Done(self._acted_again(record, seat, done, keyed.digest))
-            events = self._judge_and_apply(record, seat, body)
+            events = self._judge_and_apply(record, seat, action)
             record.seats[seat].timeouts = 0
 
             def remember(events: list[EventDict]) -> None:
@@ -409,19 +375,21 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             after = found[-1]["seq"]
         return action_outcome(record, seat, events)
 
-    def _judge_and_apply(self, record: MatchRecord, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
+    def _judge_and_apply(self, record: MatchRecord, seat: int, action: Action) -> list[EventDict]:
         """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""
         engine = playing(record)
         engine.verify_turn(seat)
-        if body.get("version") is not None and body["version"] != record.version:
-            raise StaleVersion(f"the match is at version {record.version}, not {body['version']}")
-        return self._think(record, partial(self._apply, record, engine, seat, body))
+        if action.version is not None and action.version != record.version:
+            raise StaleVersion(f"the match is at version {record.version}, not {action.version}")
+        if isinstance(action, Play):
+            action.refuse()  # cards that name no card, or a card twice
+        return self._think(record, partial(self._apply, record, engine, seat, action))
 
     # ----- helpers --------------------------------------------------------------
 
-    def _apply(self, record: MatchRecord, engine: Match, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
+    def _apply(self, record: MatchRecord, engine: Match, seat: int, action: Action) -> list[EventDict]:
         """Apply the seat's action and the bot turns after it; the new events."""
-        done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
+        done = engine.play(seat, action.mask) if isinstance(action, Play) else engine.pass_turn(seat)
         return [e.to_dict() for e in done + self._bot_turns(record)]
 
 
