@@ -14,6 +14,7 @@ from flask import Flask
 
 from tienlen.api import schemas
 from tienlen.api.schemas.dumping import AnswerSchema
+from tienlen.api.services import services_of
 from tienlen.engine import DEFAULT_PRESET, PARAMETERS, PRESETS
 from tienlen.service import MatchService, match_state
 from tienlen.service.commands import Join
@@ -26,7 +27,7 @@ def same(schema: AnswerSchema, obj: Any) -> dict[str, Any]:
 
 
 def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None:
-    service: MatchService = app.extensions["tienlen"]
+    service: MatchService = services_of(app).matches
     body = {
         "seats": [{"name": "Ann", "entropy": "ann 7f3a"}, {"name": "Bo", "bot": "easy"}, {"open": True}],
         "rules": {"preset": "standard", "hands": 2},
