@@ -13,6 +13,7 @@ from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import Event, Match, format_mask
+from ..events import ABANDONED, MatchAbandoned
 from ..store import Clock, Loaded, MatchRecord, MatchStore, StoreUnavailableError, token_digest
 from ..store.accounts import AccountRecord
 from .accounts import authorized
@@ -21,7 +22,7 @@ from .fair_deals import fair_deal_of
 from .history import HistoryService
 from .notices import Notices
 from .room_codes import new_room_code
-from .writer import LOST, Done, EventDict, Lost, MatchWriter, Write, attempts
+from .writer import LOST, Done, Lost, MatchWriter, Write, attempts
 
 T = TypeVar("T")
 Offload = Callable[[Callable[[], Any]], Any]
@@ -133,12 +134,12 @@ class ServiceBase:
             on_decision=self.on_bot_decision,
         )
 
-    def _bots_play_on(self, record: MatchRecord) -> list[EventDict]:
+    def _bots_play_on(self, record: MatchRecord) -> list[Event]:
         """The bots' turns as event dicts, or the match's end when no remote seat is left to play it."""
         if not any(seat.remote for seat in record.seats):
-            record.ended = "abandoned"
-            return [{"type": "match_abandoned"}]
-        return [e.to_dict() for e in self._think(record, lambda: self._bot_turns(record))]
+            record.ended = ABANDONED
+            return [MatchAbandoned()]
+        return self._think(record, lambda: self._bot_turns(record))
 
     # ----- new matches -------------------------------------------------------------------
 
@@ -158,7 +159,7 @@ class ServiceBase:
 
         ``keep``: the answer kept under the call's key in the same commit.
         """
-        events: list[EventDict] = []
+        events: list[Event] = []
         if not any(s.open or s.reserved for s in record.seats):
             events = self.deal(record)
         elif any(s.open for s in record.seats) and record.room_code is None:
@@ -167,7 +168,7 @@ class ServiceBase:
             if seat.account is not None:  # before the commit: the match is always found to scrub the name from
                 self.history.kept.seat_bound(seat.account, record.match_id, self.now())
 
-        def listed() -> bool:
+        def listed(_: object) -> bool:
             if record.listed and any(s.open for s in record.seats):
                 self.store.lobby_add(record.match_id, record.created_at)
             return True
@@ -190,13 +191,13 @@ class ServiceBase:
 
         return attempts(once, exhausted)
 
-    def deal(self, record: MatchRecord) -> list[EventDict]:
+    def deal(self, record: MatchRecord) -> list[Event]:
         """Deal the first hand and play any bot turns; the events."""
         assert record.seed is not None
         deal = None if record.deal is None else [format_mask(m) for m in record.deal]
         engine, opening = Match.new(record.rules, random.Random(record.seed), deal, fair=fair_deal_of(record))
         record.engine = engine
-        return [e.to_dict() for e in opening] + self._bots_play_on(record)
+        return [*opening, *self._bots_play_on(record)]
 
 
 def playing(record: MatchRecord) -> Match:

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
+from ..events import ChallengeCancelled, ChallengeReceived, ChallengeStarted
 from ..store import MatchRecord, StoreUnavailableError, new_token
 from ..store.accounts import AccountRecord
 from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
@@ -327,7 +328,7 @@ class ChallengeMixin(ServiceBase):
             return False
         challenges.release_pending(record)
         challenges.done_due(record.challenge_id)
-        cancelled = {"type": "challenge_cancelled", "challenge_id": record.challenge_id, "cause": status, "by": by}
+        cancelled = ChallengeCancelled(record.challenge_id, status, by)
         self.notices.tell_many({account: [cancelled] for account in record.accounts() if account != by_id})
         return True
 
@@ -387,14 +388,7 @@ class ChallengeMixin(ServiceBase):
         if tell:
             self.notices.tell_many(
                 {
-                    account: [
-                        {
-                            "type": "challenge_started",
-                            "challenge_id": record.challenge_id,
-                            "match_id": record.match_id,
-                            "seat": seat,
-                        }
-                    ]
+                    account: [ChallengeStarted(record.challenge_id, record.match_id, seat)]
                     for account, seat in seats_of_accounts(record).items()
                 }
             )
@@ -402,16 +396,15 @@ class ChallengeMixin(ServiceBase):
 
     def _tell_received(self, record: ChallengeRecord) -> None:
         """Tell each challenged account of a new challenge."""
-        received = {
-            "type": "challenge_received",
-            "challenge_id": record.challenge_id,
-            "from": record.sender,
-            "to": list(record.to),
-            "players": record.players,
-            "preset": record.preset,
-            "rated": record.rated,
-            "expires_at": record.expires_at,
-        }
+        received = ChallengeReceived(
+            record.challenge_id,
+            record.sender,
+            tuple(record.to),
+            record.players,
+            record.preset,
+            record.rated,
+            record.expires_at,
+        )
         self.notices.tell_many({account: [received] for account in record.accounts() if account != record.sender_id})
 
 

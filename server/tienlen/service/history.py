@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from ..events import MatchFinished
 from ..store import MatchRecord, MatchStore, StoreUnavailableError
 from ..store.accounts import AccountRecord
 from ..store.history import Indexed
@@ -114,16 +115,7 @@ class HistoryService:
         if first:
             self.notices.tell_many(
                 {
-                    s.account_id: [
-                        {
-                            "type": "match_finished",
-                            "match_id": match_id,
-                            "seat": s.seat,
-                            "place": s.place,
-                            "rating_before": s.rating_before,
-                            "rating_after": s.rating_after,
-                        }
-                    ]
+                    s.account_id: [MatchFinished(match_id, s.seat, s.place, s.rating_before, s.rating_after)]
                     for s in kept.seats
                     if s.account_id is not None and record.seats[s.seat].token_sha256 is not None  # not a house bot
                 }

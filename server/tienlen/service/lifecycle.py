@@ -20,11 +20,11 @@ import hmac
 import secrets
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from .. import bots
-from ..engine import play_order
-from ..store import DELETED_EVENT, Loaded, MatchRecord, SeatRecord, token_digest, token_text
+from ..engine import Event, play_order
+from ..events import MatchCancelled, Rematch, SeatJoined, SeatLeft, SeatTakenOver, TimedOut
+from ..store import Loaded, MatchRecord, SeatRecord, token_digest, token_text
 from ..store.records import TOKEN_BYTES
 from .base import ServiceBase, playing
 from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled
@@ -108,30 +108,28 @@ class LifecycleMixin(ServiceBase):
             assert seat is not None and record.clock is not None
             legal = engine.legal_plays()
             if legal.can_pass:
-                action: dict[str, Any] = {"type": "pass", "cards": []}
+                played = 0  # a pass
                 done = engine.pass_turn(seat)
             else:
-                lowest = min(legal.plays, key=play_order)
-                action = {"type": "play", "cards": lowest.text}
-                done = engine.play(seat, lowest.mask)
-            events: list[EventDict] = [{"type": "timed_out", "seat": seat, "action": action}]
-            events += [e.to_dict() for e in done]
+                played = min(legal.plays, key=play_order).mask
+                done = engine.play(seat, played)
+            events: list[Event] = [TimedOut(seat, played), *done]
             held = record.seats[seat]
             held.timeouts += 1
             if held.timeouts >= record.clock.timeouts_before_takeover:
                 events += self._take_over(record, seat)
             if record.status == "playing":
                 events += self._bots_play_on(record)
-            return Write(record, events, lambda: True)
+            return Write(record, events, lambda _: True)
 
         return self.writer.write(match_id, change, exhausted=lambda: False)
 
-    def _take_over(self, record: MatchRecord, seat: int) -> list[EventDict]:
+    def _take_over(self, record: MatchRecord, seat: int) -> list[Event]:
         """The match's takeover bot plays the seat from now on."""
         held = record.seats[seat]
         held.taken_over = True
         held.bot = record.takeover
-        return [{"type": "seat_taken_over", "seat": seat, "bot": record.takeover}]
+        return [SeatTakenOver(seat, record.takeover)]
 
     # ----- leaving and cancelling -------------------------------------------------------
 
@@ -142,7 +140,7 @@ class LifecycleMixin(ServiceBase):
             record = found(loaded, match_id)
             seat = self.seat_of(record, token)
             status = record.status
-            events: list[EventDict] = [{"type": "seat_left", "seat": seat}]
+            events: list[Event] = [SeatLeft(seat)]
             if status == "waiting":
                 record.seats[seat] = SeatRecord(open=True)
             else:
@@ -153,7 +151,7 @@ class LifecycleMixin(ServiceBase):
                     events += self._take_over(record, seat)
                     events += self._bots_play_on(record)
 
-            def answer() -> LeaveOutcome:
+            def answer(events: list[EventDict]) -> LeaveOutcome:
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
                 if status == "waiting" and record.room_code is not None:
@@ -177,12 +175,12 @@ class LifecycleMixin(ServiceBase):
             if record.status != "waiting":
                 raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
 
-            def answer() -> None:
+            def answer(_: object) -> None:
                 self.store.lobby_remove(match_id)
                 if record.room_code is not None:
                     self.store.release_room(record.room_code, match_id)
 
-            return Write(record, [{"type": DELETED_EVENT}], answer, delete=True)
+            return Write(record, [MatchCancelled()], answer, delete=True)
 
         self.writer.write(match_id, change)
 
@@ -224,7 +222,7 @@ class LifecycleMixin(ServiceBase):
             if record.next_match_id is not None:
                 return Done(None)
             record.next_match_id = next_id
-            return Write(record, [{"type": "rematch", "next_match_id": next_id}], lambda: None)
+            return Write(record, [Rematch(next_id)], lambda _: None)
 
         self.writer.write(match_id, change)
 
@@ -241,10 +239,10 @@ class LifecycleMixin(ServiceBase):
                 return Done(None)
             held.reserved = False
             held.token_sha256 = digest
-            events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": held.name}]
+            events: list[Event] = [SeatJoined(seat, held.name or "")]
             if not any(s.open or s.reserved for s in record.seats):
                 events += self.deal(record)
-            return Write(record, events, lambda: None)
+            return Write(record, events, lambda _: None)
 
         self.writer.write(next_id, change)
 

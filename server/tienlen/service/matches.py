@@ -19,10 +19,12 @@ from typing import Any, cast
 from .. import bots
 from ..bots import Hint
 from ..engine import (
+    Event,
     LegalPlays,
     Match,
     seat_view,
 )
+from ..events import SeatJoined
 from ..store import (
     DELETED_EVENT,
     AnswerKey,
@@ -226,8 +228,8 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             given = [{"seat": t.seat, "token": t.token} for t in tokens]
             write = self.opened(record, {"match_id": match_id, "tokens": given})
 
-            def answer() -> Created:
-                write.answer()
+            def answer(events: list[EventDict]) -> Created:
+                write.answer(events)
                 return Created(match_id, tuple(tokens), match_state(record))
 
             return Write(record, write.events, answer, keep=write.keep, lost=write.lost)
@@ -288,13 +290,13 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             held = SeatRecord(name=name, token_sha256=token_digest(made), entropy=entropy)
             held.account = None if account is None else account.account_id
             record.seats[seat] = held
-            events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": name}]
+            events: list[Event] = [SeatJoined(seat, name)]
             if not any(s.open or s.reserved for s in record.seats):
                 events += self.deal(record)
             if account is not None:  # before the commit: the match is always found to scrub the name from
                 self.history.kept.seat_bound(account.account_id, match_id, self.now())
 
-            def answer() -> SeatToken:
+            def answer(_: object) -> SeatToken:
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
                 elif record.room_code is not None:
@@ -351,7 +353,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 if keyed is not None:
                     remember_action(record.seats[seat], keyed.key, keyed.digest, events[0]["seq"], events[-1]["seq"])
 
-            return Write(record, events, lambda: action_outcome(record, seat, events), sealed=remember)
+            return Write(record, events, partial(action_outcome, record, seat), sealed=remember)
 
         return self.writer.write(
             match_id, change, keyed, kept_changing("the match kept changing while your action was applied; try again")
@@ -375,7 +377,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             after = found[-1]["seq"]
         return action_outcome(record, seat, events)
 
-    def _judge_and_apply(self, record: MatchRecord, seat: int, action: Action) -> list[EventDict]:
+    def _judge_and_apply(self, record: MatchRecord, seat: int, action: Action) -> list[Event]:
         """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""
         engine = playing(record)
         engine.verify_turn(seat)
@@ -387,10 +389,10 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
 
     # ----- helpers --------------------------------------------------------------
 
-    def _apply(self, record: MatchRecord, engine: Match, seat: int, action: Action) -> list[EventDict]:
+    def _apply(self, record: MatchRecord, engine: Match, seat: int, action: Action) -> list[Event]:
         """Apply the seat's action and the bot turns after it; the new events."""
         done = engine.play(seat, action.mask) if isinstance(action, Play) else engine.pass_turn(seat)
-        return [e.to_dict() for e in done + self._bot_turns(record)]
+        return done + self._bot_turns(record)
 
 
 class Following(Iterator[list[EventDict]]):

@@ -21,8 +21,8 @@ from functools import partial
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
+from ..events import MatchCancelled, QueueLeft, QueueMatched
 from ..store import (
-    DELETED_EVENT,
     Loaded,
     MatchRecord,
     SeatRecord,
@@ -171,7 +171,7 @@ class QueueMixin(ServiceBase):
         if before == "":
             raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
         if before == "waiting":  # it left now: a long poll of it elsewhere answers at once
-            self.notices.tell(account.account_id, "queue_left", ticket=ticket_id)
+            self.notices.tell(account.account_id, QueueLeft(ticket_id))
 
     # ----- pairing (every server's sweeper, and each new ticket) -----------------------
 
@@ -239,7 +239,7 @@ class QueueMixin(ServiceBase):
         """Delete a queued match whose tickets went back to the queue (its followers get ``match_cancelled``)."""
 
         def change(loaded: Loaded) -> Write[None]:
-            return Write(found(loaded, match_id), [{"type": DELETED_EVENT}], lambda: None, delete=True)
+            return Write(found(loaded, match_id), [MatchCancelled()], lambda _: None, delete=True)
 
         self.writer.write(match_id, change, exhausted=lambda: None)
 
@@ -286,10 +286,7 @@ class QueueMixin(ServiceBase):
         if not self.queue.confirm(match_id, tickets, self.now()):
             return False
         self.notices.tell_many(
-            {
-                t.account_id: [{"type": "queue_matched", "ticket": t.ticket, "match_id": match_id, "seat": seat}]
-                for seat, t in enumerate(tickets)
-            }
+            {t.account_id: [QueueMatched(t.ticket, match_id, seat)] for seat, t in enumerate(tickets)}
         )
         return True
 

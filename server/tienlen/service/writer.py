@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from ..engine import Event
+from ..events import STORE
 from ..store import AnswerKey, Loaded, MatchRecord, MatchStore
 from .errors import MatchNotFound
 from .history import HistoryService, finishes
@@ -45,8 +47,9 @@ EventDict = dict[str, Any]
 class Write(Generic[T]):
     """A change to commit: the record as changed (new or loaded), its new events, and how to answer.
 
-    ``answer`` runs after the commit, the record sealed (its version, event
-    numbers): what follows the commit (the lobby, a room code) and the answer.
+    ``answer`` runs after the commit, the record sealed (its version), given
+    the events as committed (numbered, in the store's form): what follows the
+    commit (the lobby, a room code) and the answer.
     ``keep`` is the answer kept under the call's key in the same commit (its
     tokens sealed for the caller); ``sealed`` sees the numbered events before the commit (an action keeps its
     compact answer on its seat); ``lost`` undoes what the change claimed outside the record when the race is
@@ -54,8 +57,8 @@ class Write(Generic[T]):
     """
 
     record: MatchRecord
-    events: list[EventDict]
-    answer: Callable[[], T]
+    events: list[Event]
+    answer: Callable[[list[EventDict]], T]
     keep: dict[str, Any] | None = None
     sealed: Callable[[list[EventDict]], None] | None = None
     lost: Callable[[], None] | None = None
@@ -151,32 +154,39 @@ class MatchWriter:
         if isinstance(outcome, Done):
             return outcome.answer
         expected = None if loaded.record is None else loaded.record.version
-        if self.commit(outcome, expected, keyed):
-            return outcome.answer()
+        committed = self.commit(outcome, expected, keyed)
+        if committed is not None:
+            return outcome.answer(committed)
         if outcome.lost is not None:
             outcome.lost()
         return LOST
 
-    def commit(self, write: Write[Any], expected: int | None, keyed: Keyed[Any] | None = None) -> bool:
-        """Seal and commit one write (False: the race was lost, nothing written); tell and keep after it."""
-        record, events = write.record, write.events
-        self.seal(record, events)
+    def commit(
+        self, write: Write[Any], expected: int | None, keyed: Keyed[Any] | None = None
+    ) -> list[EventDict] | None:
+        """Seal and commit one write; its events as committed (None: the race was lost, nothing written).
+
+        The accounts are told and a match the write finished is kept after the commit.
+        """
+        record = write.record
+        events = self.seal(record, write.events)
         if write.sealed is not None:
             write.sealed(events)
         if write.delete:
             assert expected is not None
-            return self.store.delete(record, expected, events)
+            return events if self.store.delete(record, expected, events) else None
         kept = None
         if keyed is not None and write.keep is not None:
             kept = (keyed.key, kept_answer(keyed.digest, write.keep, keyed.key, keyed.caller))
         if not self.store.commit(record, expected, events, kept):
-            return False
+            return None
         self.notices.committed(record, events)
         self.history.finished(record, events)
-        return True
+        return events
 
-    def seal(self, record: MatchRecord, events: list[EventDict]) -> None:
-        """Make the changed record ready to commit: version, time, turn clock, event numbers.
+    def seal(self, record: MatchRecord, new: list[Event]) -> list[EventDict]:
+        """Make the changed record ready to commit (version, time, turn clock, event numbers); its new events
+        numbered, in the store's form (:data:`~tienlen.events.STORE`).
 
         A new turn deadline is registered with the store now, before the
         commit, so that a crash between the two can only leave a deadline
@@ -186,15 +196,15 @@ class MatchWriter:
         now = self.now()
         record.version += 1
         record.updated_at = now
+        events = [{"seq": seq, **STORE.dump_event(e)} for seq, e in enumerate(new, record.last_seq + 1)]
+        record.last_seq += len(events)
         if finishes(events):
             record.ended_at = now
             self.history.finishing(record, events)
         if set_deadline(record, now):
             assert record.turn_deadline is not None
             self.store.schedule(record.match_id, record.turn_deadline)
-        for event in events:
-            record.last_seq += 1
-            event["seq"] = record.last_seq
+        return events
 
 
 def set_deadline(record: MatchRecord, now: float) -> bool:
