@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from tienlen.bots import choose, hard, sampling
 from tienlen.engine import seat_view
 from tienlen.service import MatchService
+from tienlen.service.commands import Pass, Play
 from tienlen.service.rating_model import Rating
 from tienlen.store import RedisMatchStore, RedisOptions, token_digest
 from tienlen.store.accounts import AccountRecord, TokenRecord
@@ -144,8 +145,8 @@ def play_out(
         action = choose(
             player.level, seat_view(engine, seat), engine.legal_plays(), rngs[account], iterations=iterations
         )
-        body = {"type": "pass"} if action.is_pass else {"type": "play", "cards": action.cards}
-        service.act(match_id, player.token, body, None)
+        command = Pass() if action.is_pass else Play.of(action.cards)
+        service.act(match_id, player.token, command, None)
 
 
 def simulate(

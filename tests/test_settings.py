@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tienlen.api.services import services_of
 from tienlen.bots import DEFAULT_BUDGET_S
 from tienlen.local_redis import free_port
 from tienlen.redis_options import RedisAccess
@@ -313,7 +314,7 @@ def test_create_app_takes_a_settings_object_as_it_is(clean_env: None) -> None:
     settings = Settings(redis_url="redis://127.0.0.1:1/0", max_body=1234, log_level="WARNING", rate_limits=None)
     assert Settings.of(settings) is settings
     app = create_app(settings)
-    assert app.extensions["tienlen_settings"] is settings
+    assert services_of(app).settings is settings
     assert app.config["MAX_CONTENT_LENGTH"] == 1234
     overridden = create_app({"REDIS_URL": "redis://127.0.0.1:1/0", "TIENLEN_MAX_BODY": "99"})
     assert overridden.config["MAX_CONTENT_LENGTH"] == 99

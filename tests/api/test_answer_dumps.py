@@ -14,8 +14,10 @@ from flask import Flask
 
 from tienlen.api import schemas
 from tienlen.api.schemas.dumping import AnswerSchema
+from tienlen.api.services import services_of
 from tienlen.engine import DEFAULT_PRESET, PARAMETERS, PRESETS
 from tienlen.service import MatchService, match_state
+from tienlen.service.commands import Join
 
 
 def same(schema: AnswerSchema, obj: Any) -> dict[str, Any]:
@@ -25,7 +27,7 @@ def same(schema: AnswerSchema, obj: Any) -> dict[str, Any]:
 
 
 def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None:
-    service: MatchService = app.extensions["tienlen"]
+    service: MatchService = services_of(app).matches
     body = {
         "seats": [{"name": "Ann", "entropy": "ann 7f3a"}, {"name": "Bo", "bot": "easy"}, {"open": True}],
         "rules": {"preset": "standard", "hands": 2},
@@ -33,12 +35,12 @@ def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None
         "clock": {"turn_seconds": 60, "timeouts_before_takeover": 2},
         "takeover": "medium",
     }
-    created = service.create(body)
+    created = service.create(schemas.CreateMatchSchema().load(body))
     same(schemas.CreatedMatchSchema(), created)
     page = service.lobby(players=3, preset=None, limit=50, cursor=None)
     assert any(entry.match_id == created.match_id for entry in page.matches)
     same(schemas.LobbySchema(), page)
-    joined = service.join(created.match_id, "Cy", entropy="cy!")
+    joined = service.join(created.match_id, Join("Cy", "cy!"))
     same(schemas.SeatTokenSchema(), joined)
     token = created.tokens[0].token
     seen_kinds: set[str] = set()
@@ -55,7 +57,8 @@ def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None
             break
         hint = service.hint(created.match_id, mover)
         same(schemas.HintSchema(), hint)
-        outcome = service.act(created.match_id, mover, {"type": hint.action.type, "cards": hint.action.cards}, None)
+        action = schemas.ActionSchema().load({"type": hint.action.type, "cards": hint.action.cards})
+        outcome = service.act(created.match_id, mover, action, None)
         answered = same(schemas.ActionAnswerSchema(), outcome)
         seen_kinds.update(event["type"] for event in answered["events"])
     assert {"played", "passed"} <= seen_kinds

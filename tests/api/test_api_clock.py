@@ -24,6 +24,7 @@ from tests.support.lifecycle import Clock, events, play_turn, rfc3339, service_o
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import SseReader
 from tienlen.api import runtime, schemas
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.service import MatchService
 
@@ -35,7 +36,7 @@ def clock(app: Flask, redis_server: LocalRedis) -> Clock:
     """The service's clock, moved by the test (earlier tests' turn clocks are forgotten, not fired)."""
     redis.Redis.from_url(redis_server.url).delete("tl:{clock}:deadlines")
     moved = Clock()
-    service: MatchService = app.extensions["tienlen"]
+    service: MatchService = services_of(app).matches
     service.now = moved
     return moved
 

@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from tests.support.api import Api, json_object
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis
 from tienlen.service.idempotency import KEPT_PER_SEAT, recall_action, remember_action
 from tienlen.store import AnswerKey, OutcomeUnknownError, SeatRecord
@@ -63,7 +64,7 @@ def refused(response: TestResponse, status: int, reason: str) -> dict[str, Any]:
 
 def unconfirmed_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make the store's next commit apply, then raise :class:`OutcomeUnknownError` (a reply lost on the way)."""
-    store = app.extensions["tienlen"].store
+    store = services_of(app).matches.store
     commit: Callable[..., bool] = store.commit
     lost: list[int] = []
 

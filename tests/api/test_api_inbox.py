@@ -23,6 +23,7 @@ from tests.support.accounts import PASSWORD, auth, fresh_name, session_of, sign_
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, tokens_of
 from tests.support.sse import Frame, SseReader
+from tienlen.api.services import services_of
 from tienlen.service.inbox import ONLINE_S, InboxService
 
 
@@ -154,7 +155,7 @@ def test_only_bots_listening_in_the_last_minute_are_listed_with_their_settings(a
     listed = {b["name"]: b for b in json_object(client.get("/v1/bots"))["bots"]}
     assert bot in listed and quiet not in listed and all(b["name"] != "easy" for b in listed.values())
     assert listed[bot]["settings"] == {"rated": False, "casual": True}
-    service: InboxService = app.extensions["tienlen_inbox"]
+    service: InboxService = services_of(app).inbox
     real = service.now
     service.now = lambda: real() + ONLINE_S + 1
     try:

@@ -14,6 +14,7 @@ from flask import Flask
 
 from tests.support.api import Api, json_object
 from tienlen.api.guards import MAX_DEPTH
+from tienlen.api.services import services_of
 
 # Seat 0 holds 3S and leads; seat 1 holds a single 2 and pairs.
 DEAL = [
@@ -33,7 +34,7 @@ def four_remote(api: Api) -> tuple[str, list[str]]:
 @pytest.fixture
 def store(app: Flask) -> Iterator[redis.Redis]:
     """A client of the app's Redis, to see that a refused request stored nothing."""
-    client = redis.Redis.from_url(app.extensions["tienlen_settings"].redis_url)
+    client = redis.Redis.from_url(services_of(app).settings.redis_url)
     yield client
     client.close()
 

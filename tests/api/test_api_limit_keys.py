@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from tests.support.accounts import auth, fresh_name, keys, sign_up
 from tienlen.api import create_app
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis
 
 LIMIT = 3
@@ -141,7 +142,7 @@ def test_while_the_breaker_is_open_a_limited_call_answers_503_without_asking_red
     app = limited_app(redis_server)
     web = client_of(app)
     session = sign_up(web, fresh_name())["token"]
-    app.extensions["tienlen_breaker"].trip()
+    services_of(app).breaker.trip()
     reads = db.info("commandstats").get("cmdstat_get", {}).get("calls", 0)
     for method, url in [("POST", "/v1/me/tokens"), ("GET", "/v1/me/events?wait=0"), ("POST", "/v1/matches/x/actions")]:
         answer = web.open(url, method=method, json={"label": "x", "scopes": ["play"]}, headers=auth(session))

@@ -11,6 +11,7 @@ import pytest
 from tests.support.http import Reply, call
 from tests.support.servers import ServerStarter, stop_server
 from tienlen.api import create_app
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.settings import DEFAULT_RATE_LIMITS, parse_rate_limits
 
@@ -117,7 +118,7 @@ def test_limits_off_lets_a_burst_through_without_headers(redis_server: LocalRedi
     assert answers[0].headers["RateLimit-Limit"] == "1" and answers[1].headers["Retry-After"]
 
     unlimited = create_app(base | {"TIENLEN_RATE_LIMITS": "off"})
-    assert unlimited.extensions["tienlen_limiter"] is None
+    assert services_of(unlimited).limiter is None
     client = unlimited.test_client()
     client.environ_base["REMOTE_ADDR"] = limited.environ_base["REMOTE_ADDR"]
     answers = [client.post("/v1/matches", json=body) for _ in range(70)]

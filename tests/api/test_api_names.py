@@ -18,6 +18,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, fresh_name, sign_up
+from tienlen.api.services import services_of
 from tienlen.service.accounts import AccountService
 from tienlen.service.errors import InvalidRequest, NameTaken
 from tienlen.store.accounts import AccountRecord
@@ -79,7 +80,7 @@ GOOD_SEAT_NAMES = ["Ann", "Nguyễn Thị Lan", "李小龍", "O'Brien", "Ann-Mar
 
 
 def _service(app: Flask) -> AccountService:
-    service: AccountService = app.extensions["tienlen_accounts"]
+    service: AccountService = services_of(app).accounts
     return service
 
 

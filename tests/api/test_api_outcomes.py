@@ -13,6 +13,7 @@ import redis
 from flask import Flask
 
 from tests.support.api import Api, json_object
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import OutcomeUnknownError, StoreUnavailableError
 from tienlen.store.connect import RedisOptions, WriteScript, connect, read_replies, run_script
@@ -113,7 +114,7 @@ def test_an_unconfirmed_commit_answers_503_outcome_unknown(
     def unconfirmed(*args: Any, **kwargs: Any) -> bool:
         raise OutcomeUnknownError("sent, not confirmed")
 
-    monkeypatch.setattr(app.extensions["tienlen"].store, "commit", unconfirmed)
+    monkeypatch.setattr(services_of(app).matches.store, "commit", unconfirmed)
     answer = api.act(created["match_id"], token, {"type": "play", "cards": ["3S"]})
     body = json_object(answer)
     assert answer.status_code == 503 and body["reason"] == "outcome_unknown"

@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 from tests.support.accounts import PASSWORD, auth, fresh_name, session_of
 from tests.support.api import json_object
 from tienlen.api import create_app
+from tienlen.api.services import services_of
 from tienlen.bots import LEVELS
 from tienlen.local_redis import LocalRedis
 from tienlen.service import MatchService
@@ -39,7 +40,7 @@ def queue_app(redis_server: LocalRedis, fill_s: float) -> Flask:
 
 def service_of(app: Flask) -> MatchService:
     """The app's match service."""
-    found: MatchService = app.extensions["tienlen"]
+    found: MatchService = services_of(app).matches
     return found
 
 

@@ -22,6 +22,7 @@ from tests.support.accounts import PASSWORD, auth
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import lowest, play_out
 from tienlen.api import create_app
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis
 from tienlen.service.room_codes import MAX_ROOM_MISSES, ROOM_ALPHABET, new_room_code
 from tienlen.store.rooms import room_key
@@ -124,7 +125,7 @@ def test_a_code_held_by_a_live_match_is_not_given_again(web: FlaskClient, db: An
     _name, token = account(web)
     codes = {host(web, token)["match"]["room_code"] for _ in range(30)}
     assert len(codes) == 30
-    store = web.application.extensions["tienlen"].store
+    store = services_of(web.application).matches.store
     taken = next(iter(codes))
     assert store.claim_room(taken, "f" * 20) is False
     assert db.get(room_key(taken)) != b"f" * 20

@@ -27,6 +27,7 @@ from tests.support.lifecycle import play_turn, service_of, tokens_of
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import Frame, SseReader
 from tienlen.local_redis import LocalRedis, free_port
+from tienlen.service.commands import Join
 from tienlen.store import RedisMatchStore
 from tienlen.store.layout import wake_channel
 
@@ -290,7 +291,7 @@ def _racing(app: Flask, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, Comm
     created = json_object(app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}] + [{"open": True}] * 3}))
     match_id = created["match_id"]
     names = iter("BCD")
-    race = CommitAfterRead(store, match_id, lambda: service.join(match_id, next(names)))
+    race = CommitAfterRead(store, match_id, lambda: service.join(match_id, Join(next(names))))
     monkeypatch.setattr(store, "_read", race)
     return match_id, created["match"]["last_seq"], race
 
@@ -319,7 +320,7 @@ def test_a_long_poll_that_ends_empty_as_the_match_moves_on_answers_the_event_not
     def events_then_a_join(match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
         found = waited(match_id, after, wait_s)
         if wait_s > 0:
-            service.join(match_id, "B")  # after the wait's last read, before the answer names the newest event
+            service.join(match_id, Join("B"))  # after the wait's last read, before the answer names the newest event
         return found
 
     monkeypatch.setattr(store, "events", events_then_a_join)

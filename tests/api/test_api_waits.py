@@ -25,6 +25,7 @@ from tests.support.accounts import auth, fresh_name, session_of
 from tests.support.api import json_object
 from tests.support.servers import ServerStarter, stop_server
 from tienlen.api import create_app
+from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.store import TooManyWaitsError
 from tienlen.store import redis_wait_slots as wait_slots_module
@@ -51,7 +52,7 @@ def client_at(app: Flask, address: str) -> FlaskClient:
 
 def holding(app: Flask, who: str, count: int) -> None:
     """Wait (up to 5 s) until ``who`` holds ``count`` waiting slots."""
-    slots = app.extensions["tienlen"].store.wait_slots()
+    slots = services_of(app).matches.store.wait_slots()
     deadline = time.monotonic() + 5
     while slots.held(who) != count:
         assert time.monotonic() < deadline, f"{who} holds {slots.held(who)} slots, not {count}"

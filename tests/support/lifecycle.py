@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
+from tienlen.api.services import services_of
 from tienlen.service import MatchService
 
 
@@ -57,7 +58,7 @@ class Clock:
 
 def service_of(app: Flask) -> MatchService:
     """The app's match service."""
-    service: MatchService = app.extensions["tienlen"]
+    service: MatchService = services_of(app).matches
     return service
 
 

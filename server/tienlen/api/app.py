@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -34,6 +33,8 @@ from .routes import accounts, challenges, events, inbox, matches, meta, players,
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
+from .services import Services, services_of
+from .services import install as install_services
 from .waits import install_waits
 from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
 
@@ -229,13 +230,6 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         challenge_expiry_s=settings.challenge_expiry_s,
         max_challenges=(settings.max_challenges_sent, settings.max_challenges_received),
     )
-    app.extensions["tienlen"] = matches_service
-    app.extensions["tienlen_history"] = matches_service.history
-    app.extensions["tienlen_accounts"] = AccountService(
-        store.accounts(), settings.session_days * 24 * 3600, matches_service.history, max_tokens=settings.max_tokens
-    )
-    app.extensions["tienlen_settings"] = settings
-    app.extensions["tienlen_inbox"] = InboxService(store, matches_service.history.rated, matches_service.now)
     api = TienLenApi(app)
     describe(api)  # oneOf, const, servers and the rest of the contract that apispec does not write by itself
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
@@ -243,12 +237,22 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp, queue.blp)
     for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints):
         api.register_blueprint(blueprint)
-    app.extensions["tienlen_api"] = api
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
-    app.extensions["tienlen_breaker"] = breaker
     if turns is not None:
         install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
-    app.extensions["tienlen_limiter"] = install_limits(app, settings, store, breaker)
+    accounts_service = AccountService(
+        store.accounts(), settings.session_days * 24 * 3600, matches_service.history, max_tokens=settings.max_tokens
+    )
+    held = Services(
+        matches=matches_service,
+        accounts=accounts_service,
+        inbox=InboxService(store, matches_service.history.rated, matches_service.now),
+        settings=settings,
+        breaker=breaker,
+        document=api,
+        limiter=install_limits(app, settings, store, breaker),
+    )
+    install_services(app, held)
     web.register(app)  # the browser table at / and /m/<match_id>, Swagger UI's files
     _install_error_handlers(app, api, breaker)
     install_logs(app, settings)  # the tienlen loggers in the settings' format, and a line per request
@@ -330,9 +334,8 @@ def start_sweeper(app: Flask) -> None:
     A sweep that Redis failed is counted in ``tienlen_redis_errors_total`` (and logged; the loop goes on),
     as is each timeout it handed on that Redis failed.
     """
-    service: MatchService = app.extensions["tienlen"]
-    stopped = threading.Event()
-    app.extensions["tienlen_sweeper"] = stopped
+    service = services_of(app).matches
+    stopped = services_of(app).sweeper
 
     def counted(task: Callable[[], object]) -> object:
         try:
@@ -351,15 +354,13 @@ def start_sweeper(app: Flask) -> None:
 
 def shutdown(app: Flask) -> None:
     """The server is stopping: end every stream and long poll of this process at once, stop sweeping."""
-    service: MatchService = app.extensions["tienlen"]
-    stopped = app.extensions.get("tienlen_sweeper")
-    if stopped is not None:
-        stopped.set()
-    service.store.close()
+    held = services_of(app)
+    held.sweeper.set()
+    held.matches.store.close()
 
 
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document of API v1 (needs no Redis)."""
     app = create_app({"REDIS_URL": "redis://127.0.0.1:1/0"})
-    spec: dict[str, Any] = app.extensions["tienlen_api"].spec.to_dict()
+    spec: dict[str, Any] = services_of(app).document.spec.to_dict()
     return spec

@@ -8,12 +8,11 @@ has already put the client's address from ``X-Forwarded-For`` in its place.
 
 from __future__ import annotations
 
-from typing import cast
-
-from flask import current_app, request
+from flask import request
 
 from ..service import InvalidToken, MatchNotFound, MatchService
 from ..store.records import token_digest
+from .services import services
 
 
 def bearer_token() -> str | None:
@@ -33,7 +32,7 @@ def client_address() -> str:
 
 
 def _service() -> MatchService:
-    return cast(MatchService, current_app.extensions["tienlen"])
+    return services().matches
 
 
 def caller_account(*, required: bool) -> str | None:

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Flask, Response, current_app, g, has_app_context, request
+from flask import Flask, Response, g, has_app_context, request
 from flask.views import MethodView
 from flask_limiter import Limiter
 from limits import parse_many
@@ -50,6 +50,7 @@ from ..store.connect import STORE_ERRORS
 from ..store.errors import StoreUnavailableError
 from .breaker import Breaker, BreakerOpenError
 from .caller import caller_account, caller_player, client_address
+from .services import services
 
 T = TypeVar("T")
 ViewT = TypeVar("ViewT", bound=Callable[..., Any])
@@ -85,8 +86,7 @@ def by_player() -> str:
 
 def _unless_broken() -> None:
     """503 at once while the worker's breaker is open: finding who is counted reads Redis too."""
-    breaker: Breaker | None = current_app.extensions.get("tienlen_breaker")
-    if breaker is not None and breaker.open:
+    if services().breaker.open:
         raise BreakerOpenError("Redis did not answer a moment ago")
 
 

@@ -50,6 +50,7 @@ from prometheus_client import (
 
 from ..events import MatchAbandoned, MatchEnded, Passed, Played
 from ..store.errors import OutcomeUnknownError
+from .services import services_of
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 STORE_REASONS = ("store_unavailable", "outcome_unknown")
@@ -102,7 +103,7 @@ class _StoreMetrics:
 
 def install_metrics(app: Flask) -> None:
     """Count every request of ``app``, observe its store and bots, and answer ``GET /metrics``."""
-    service = app.extensions["tienlen"]
+    service = services_of(app).matches
     service.store.observe(_StoreMetrics())
     service.on_bot_decision = _time_decision
 

@@ -1,9 +1,7 @@
-"""What every use case of the service shares: the store, the bots' thinking, and sealing a write.
+"""What every use case of the service shares: the store, reading a seat, the bots' thinking, new matches.
 
-A write reads the record, changes it (the engine, bots, seats), is *sealed*
-(version, timestamps, the turn clock, an abandoned match's end, event
-numbers) and committed with a compare-and-set on the version; a lost race is
-retried from a fresh read.
+Every write of a match goes through the one :class:`~.writer.MatchWriter`
+(:attr:`ServiceBase.writer`).
 """
 
 from __future__ import annotations
@@ -15,22 +13,21 @@ from typing import Any, TypeVar, cast
 
 from .. import bots
 from ..engine import Event, Match, format_mask
+from ..events import ABANDONED, MatchAbandoned
 from ..store.accounts import AccountRecord
-from ..store.base import AnswerKey, MatchStore
+from ..store.base import Loaded, MatchStore
 from ..store.errors import StoreUnavailableError
 from ..store.records import Clock, MatchRecord, token_digest
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .fair_deals import fair_deal_of
-from .history import HistoryService, finishes
+from .history import HistoryService
 from .notices import Notices
 from .room_codes import new_room_code
+from .writer import LOST, Done, Lost, MatchWriter, Write, attempts
 
 T = TypeVar("T")
 Offload = Callable[[Callable[[], Any]], Any]
-EventDict = dict[str, Any]
-
-MAX_ATTEMPTS = 8
 BOT_TURNS_BUDGETS = 8  # full-budget decisions of its slowest bot one request may spend before its bots hurry
 
 
@@ -79,6 +76,7 @@ class ServiceBase:
         self.on_bot_decision: bots.DecisionHook | None = None  # sees each bot decision (the metrics time them)
         self.notices = Notices(store, now)
         self.history = HistoryService(store, history_days, now, self.notices)
+        self.writer = MatchWriter(store, self.history, self.notices, lambda: self.now())  # the clock as it is then
 
     # ----- reading ----------------------------------------------------------------------
 
@@ -138,107 +136,70 @@ class ServiceBase:
             on_decision=self.on_bot_decision,
         )
 
-    def _bots_play_on(self, record: MatchRecord) -> list[EventDict]:
+    def _bots_play_on(self, record: MatchRecord) -> list[Event]:
         """The bots' turns as event dicts, or the match's end when no remote seat is left to play it."""
         if not any(seat.remote for seat in record.seats):
-            record.ended = "abandoned"
-            return [{"type": "match_abandoned"}]
-        return [e.to_dict() for e in self._think(record, lambda: self._bot_turns(record))]
+            record.ended = ABANDONED
+            return [MatchAbandoned()]
+        return self._think(record, lambda: self._bot_turns(record))
 
     # ----- new matches -------------------------------------------------------------------
 
-    def add(self, record: MatchRecord, answer: tuple[AnswerKey, dict[str, Any]] | None = None) -> bool:
-        """Store a new match (dealing it when no seat waits), list it when it is open; False if its id was taken.
+    def add(self, match_id: str, make: Callable[[], MatchRecord], *, fresh: bool = False) -> bool:
+        """Store the new match ``make`` makes under ``match_id`` (:meth:`opened`); False if its id was taken.
 
-        ``answer`` is kept under its key in the same commit (False too when something is kept there already).
+        ``fresh``: the id is a new random one (nothing is read first).
         """
-        events: list[EventDict] = []
+
+        def change(loaded: Loaded) -> Write[bool] | Done[bool]:
+            return Done(False) if loaded.record is not None else self.opened(make())
+
+        return self.writer.write(match_id, change, exhausted=lambda: False, fresh=fresh)
+
+    def opened(self, record: MatchRecord, keep: dict[str, Any] | None = None) -> Write[bool]:
+        """The write of a new match: dealt when no seat waits, with a room code when a seat is open, listed after.
+
+        ``keep``: the answer kept under the call's key in the same commit.
+        """
+        events: list[Event] = []
         if not any(s.open or s.reserved for s in record.seats):
-            events = self._deal(record)
+            events = self.deal(record)
         elif any(s.open for s in record.seats) and record.room_code is None:
             record.room_code = self._claim_room_code(record.match_id)
         for seat in record.seats:
             if seat.account is not None:  # before the commit: the match is always found to scrub the name from
                 self.history.kept.seat_bound(seat.account, record.match_id, self.now())
-        self._seal(record, events)
-        if not self._commit(record, None, events, answer):
+
+        def listed(_: object) -> bool:
+            if record.listed and any(s.open for s in record.seats):
+                self.store.lobby_add(record.match_id, record.created_at)
+            return True
+
+        def release() -> None:
             if record.room_code is not None:
                 self.store.release_room(record.room_code, record.match_id)
-            return False
-        if record.listed and any(s.open for s in record.seats):
-            self.store.lobby_add(record.match_id, record.created_at)
-        return True
+
+        return Write(record, events, listed, keep=keep, lost=release)
 
     def _claim_room_code(self, match_id: str) -> str:
         """A room code of no other live match, now held by ``match_id``."""
-        for _ in range(MAX_ATTEMPTS):
-            code = new_room_code()
-            if self.store.claim_room(code, match_id):
-                return code
-        raise StoreUnavailableError("could not find a free room code")
 
-    def _deal(self, record: MatchRecord) -> list[EventDict]:
+        def once() -> str | Lost:
+            code = new_room_code()
+            return code if self.store.claim_room(code, match_id) else LOST
+
+        def exhausted() -> str:
+            raise StoreUnavailableError("could not find a free room code")
+
+        return attempts(once, exhausted)
+
+    def deal(self, record: MatchRecord) -> list[Event]:
         """Deal the first hand and play any bot turns; the events."""
         assert record.seed is not None
         deal = None if record.deal is None else [format_mask(m) for m in record.deal]
         engine, opening = Match.new(record.rules, random.Random(record.seed), deal, fair=fair_deal_of(record))
         record.engine = engine
-        return [e.to_dict() for e in opening] + self._bots_play_on(record)
-
-    # ----- sealing a write -----------------------------------------------------------------
-
-    def _seal(self, record: MatchRecord, events: list[EventDict]) -> None:
-        """Make the changed record ready to commit: version, time, turn clock, event numbers.
-
-        A new turn deadline is registered with the store now, before the
-        commit, so that a crash between the two can only leave a deadline
-        for the sweeper to check, never lose one; so is a match this write
-        finishes, to be kept (:meth:`HistoryService.finishing`).
-        """
-        now = self.now()
-        record.version += 1
-        record.updated_at = now
-        if finishes(events):
-            record.ended_at = now
-            self.history.finishing(record, events)
-        if _set_deadline(record, now):
-            assert record.turn_deadline is not None
-            self.store.schedule(record.match_id, record.turn_deadline)
-        for event in events:
-            record.last_seq += 1
-            event["seq"] = record.last_seq
-
-    def _commit(
-        self,
-        record: MatchRecord,
-        expected_version: int | None,
-        events: list[EventDict],
-        answer: tuple[AnswerKey, dict[str, Any]] | None = None,
-    ) -> bool:
-        """Commit a sealed write (:meth:`MatchStore.commit`); keep the match at once when the write finished it."""
-        if not self.store.commit(record, expected_version, events, answer):
-            return False
-        self.notices.committed(record, events)
-        self.history.finished(record, events)
-        return True
-
-
-def _set_deadline(record: MatchRecord, now: float) -> bool:
-    """Start the clock of a remote seat that came on turn (True), or stop it when no remote seat is on turn."""
-    engine = record.engine
-    clock = record.clock
-    if clock is None or engine is None or record.status != "playing" or engine.turn is None:
-        record.turn_deadline = record.deadline_for = None
-        return False
-    if engine.turn in record.bots:
-        record.turn_deadline = record.deadline_for = None
-        return False
-    turn = (engine.hand_number, len(engine.log))
-    if record.turn_deadline is not None and record.deadline_for == turn:
-        return False
-    record.turn_deadline = now + clock.turn_seconds
-    record.deadline_for = turn
-    return True
+        return [*opening, *self._bots_play_on(record)]
 
 
 def playing(record: MatchRecord) -> Match:

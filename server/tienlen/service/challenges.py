@@ -23,12 +23,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
+from ..events import ChallengeCancelled, ChallengeReceived, ChallengeStarted
 from ..store.accounts import AccountRecord
 from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
 from ..store.errors import StoreUnavailableError
 from ..store.records import MatchRecord, new_token
 from .accounts import authorized
-from .base import MAX_ATTEMPTS, ServiceBase
+from .base import ServiceBase
 from .challenge_states import (
     Challenge,
     challenge_answer,
@@ -46,14 +47,15 @@ from .errors import (
     NotChallenger,
     PlayerNotFound,
     PlayerOffline,
-    StaleVersion,
     TooManyChallenges,
 )
 from .inbox import ONLINE_S
 from .states import SeatToken, match_state
+from .writer import LOST, Lost, attempts, kept_changing
 
 EXPIRY_SLACK_S = 0.001  # the due set counts whole milliseconds: a challenge may be found due up to 1 ms early
 EXPIRE_BATCH = 64
+CHANGING = kept_changing("the challenge kept changing; try again")
 
 
 class ChallengeMixin(ServiceBase):
@@ -83,7 +85,8 @@ class ChallengeMixin(ServiceBase):
             if not house:
                 self._check_takes(account, rated)
         now = self.now()
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Challenge | Lost:
             record = ChallengeRecord(
                 challenge_id=new_challenge_id(),
                 sender=challenger.name,
@@ -102,9 +105,7 @@ class ChallengeMixin(ServiceBase):
             )
             if all(record.house):
                 made = self._challenge_house_bots(record)
-                if made is not None:
-                    return made
-                continue
+                return LOST if made is None else made
             challenges = self.store.challenges()
             self._claim_pending(record, now)
             challenges.mark_due(record.challenge_id, record.expires_at)  # before: a sweeper always finds it
@@ -115,7 +116,12 @@ class ChallengeMixin(ServiceBase):
                 self._tell_received(record)
                 return challenge_answer(record)
             challenges.release_pending(record)
-        raise StoreUnavailableError("could not store the new challenge")
+            return LOST
+
+        def exhausted() -> Challenge:
+            raise StoreUnavailableError("could not store the new challenge")
+
+        return attempts(once, exhausted)
 
     def _claim_pending(self, record: ChallengeRecord, now: float) -> None:
         """Take the challenge's places among its accounts' pending ones; :class:`TooManyChallenges` over a cap."""
@@ -230,7 +236,8 @@ class ChallengeMixin(ServiceBase):
         :class:`NotChallenged`, :class:`ChallengeExpired`, :class:`ChallengeClosed`.
         """
         account = authorized(self.accounts, token, "play")
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Challenge | Lost:
             record, name = self._pending_for_challenged(challenge_id, account, accepting=True)
             if name in record.accepted:
                 return self._answer(record)
@@ -245,28 +252,32 @@ class ChallengeMixin(ServiceBase):
                 record.closed_at = self.now()
             ttl = CLOSED_KEPT_S if started else self._left_s(record)
             if not self.store.challenges().save(record, expected, ttl):
-                continue  # another answer, the withdrawal or the expiry came first: read it again
+                return LOST  # another answer, the withdrawal or the expiry came first: read it again
             if not started:
                 return challenge_answer(record)
             self.store.challenges().release_pending(record)
             match = self._start(record)
             self.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
             return self._answer(record) if match is None else challenge_answer(record, match_state(match))
-        raise StaleVersion("the challenge kept changing; try again")
+
+        return attempts(once, CHANGING)
 
     def decline_challenge(self, challenge_id: str, token: str | None) -> Challenge:
         """The token's account (challenged, scope ``play``) declines; the others hear ``challenge_cancelled``."""
         account = authorized(self.accounts, token, "play")
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Challenge | Lost:
             record, name = self._pending_for_challenged(challenge_id, account)
-            if self._close(record, "declined", by=name, by_id=account.account_id):
-                return challenge_answer(record)
-        raise StaleVersion("the challenge kept changing; try again")
+            closed = self._close(record, "declined", by=name, by_id=account.account_id)
+            return challenge_answer(record) if closed else LOST
+
+        return attempts(once, CHANGING)
 
     def withdraw_challenge(self, challenge_id: str, token: str | None) -> None:
         """Its sender (scope ``play``) withdraws a pending challenge; the challenged hear ``challenge_cancelled``."""
         account = authorized(self.accounts, token, "play")
-        for _ in range(MAX_ATTEMPTS):
+
+        def once() -> Lost | None:
             record = self._load_challenge(challenge_id)
             if account.account_id != record.sender_id:
                 raise NotChallenger("only the account that sent a challenge withdraws it")
@@ -275,9 +286,9 @@ class ChallengeMixin(ServiceBase):
                 raise _closed("expired")
             if record.status != "pending":
                 raise _closed(record.status)
-            if self._close(record, "withdrawn", by=record.sender, by_id=account.account_id):
-                return
-        raise StaleVersion("the challenge kept changing; try again")
+            return None if self._close(record, "withdrawn", by=record.sender, by_id=account.account_id) else LOST
+
+        attempts(once, CHANGING)
 
     def _pending_for_challenged(
         self, challenge_id: str, account: AccountRecord, *, accepting: bool = False
@@ -318,7 +329,7 @@ class ChallengeMixin(ServiceBase):
             return False
         challenges.release_pending(record)
         challenges.done_due(record.challenge_id)
-        cancelled = {"type": "challenge_cancelled", "challenge_id": record.challenge_id, "cause": status, "by": by}
+        cancelled = ChallengeCancelled(record.challenge_id, status, by)
         self.notices.tell_many({account: [cancelled] for account in record.accounts() if account != by_id})
         return True
 
@@ -373,19 +384,12 @@ class ChallengeMixin(ServiceBase):
             host=record.sender_id,
             rated=record.rated,
         )
-        if not self.add(match):
+        if not self.add(match.match_id, lambda: match):
             return None
         if tell:
             self.notices.tell_many(
                 {
-                    account: [
-                        {
-                            "type": "challenge_started",
-                            "challenge_id": record.challenge_id,
-                            "match_id": record.match_id,
-                            "seat": seat,
-                        }
-                    ]
+                    account: [ChallengeStarted(record.challenge_id, record.match_id, seat)]
                     for account, seat in seats_of_accounts(record).items()
                 }
             )
@@ -393,16 +397,15 @@ class ChallengeMixin(ServiceBase):
 
     def _tell_received(self, record: ChallengeRecord) -> None:
         """Tell each challenged account of a new challenge."""
-        received = {
-            "type": "challenge_received",
-            "challenge_id": record.challenge_id,
-            "from": record.sender,
-            "to": list(record.to),
-            "players": record.players,
-            "preset": record.preset,
-            "rated": record.rated,
-            "expires_at": record.expires_at,
-        }
+        received = ChallengeReceived(
+            record.challenge_id,
+            record.sender,
+            tuple(record.to),
+            record.players,
+            record.preset,
+            record.rated,
+            record.expires_at,
+        )
         self.notices.tell_many({account: [received] for account in record.accounts() if account != record.sender_id})
 
 

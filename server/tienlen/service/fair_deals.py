@@ -9,13 +9,10 @@ only once the match is finished.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine import FAIR_PROTOCOL, FairDeal, commitment
 from ..store.records import MatchRecord, MatchStatus
-from .errors import FixedDealNotPrivate
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,18 +23,6 @@ class FairDealState:
     commitment: str
     entropy: tuple[str, ...]
     secret: str | None
-
-
-def fixed_deal(body: Mapping[str, Any]) -> bool:
-    """Whether a create body fixes the deal (``seed`` or ``deal``); :class:`FixedDealNotPrivate` when others can
-    join the match (an open seat, which also gives a room code, or ``listed``): nobody chooses a public deal."""
-    fixed = "seed" in body or "deal" in body
-    if fixed and (body.get("listed") or any(seat.get("open") for seat in body["seats"])):
-        raise FixedDealNotPrivate(
-            "seed and deal are for private matches only (every seat the creator's own or a bot): a match "
-            "others can join is dealt fairly (see fair_deal)"
-        )
-    return fixed
 
 
 def fair_deal_of(record: MatchRecord) -> FairDeal | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
+from ..events import MatchFinished
 from ..store.accounts import AccountRecord
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
@@ -30,13 +31,13 @@ from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of
 from .notices import Notices
 from .rated import HOUSE_BOTS, PlayerRating, RatedService
+from .retry import LOST, Lost, attempts
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned"})  # the events of a write that finishes a match
 KEEP_AFTER_S = 5.0  # when the sweeper keeps a finished match that its request did not
 KEEP_LEASE_S = 10.0  # a claimed due entry is due again this long after its claim
 KEEP_BATCH = 32
 EXPORT_PAGE = 50
-SCRUB_ATTEMPTS = 8
 _log = logging.getLogger("tienlen.service")
 
 
@@ -116,16 +117,7 @@ class HistoryService:
         if first:
             self.notices.tell_many(
                 {
-                    s.account_id: [
-                        {
-                            "type": "match_finished",
-                            "match_id": match_id,
-                            "seat": s.seat,
-                            "place": s.place,
-                            "rating_before": s.rating_before,
-                            "rating_after": s.rating_after,
-                        }
-                    ]
+                    s.account_id: [MatchFinished(match_id, s.seat, s.place, s.rating_before, s.rating_after)]
                     for s in kept.seats
                     if s.account_id is not None and record.seats[s.seat].token_sha256 is not None  # not a house bot
                 }
@@ -260,13 +252,14 @@ class HistoryService:
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""
-        for _ in range(SCRUB_ATTEMPTS):
+
+        def once() -> Lost | None:
             record = self.store.load(match_id).record
             if record is None:
-                return
+                return None
             held = [s for s in record.seats if s.account == account_id]
             if not held and record.host != account_id:
-                return
+                return None
             expected = record.version
             for seat in held:
                 seat.name, seat.account = DELETED_NAME, None
@@ -280,5 +273,10 @@ class HistoryService:
                     event["name"] = DELETED_NAME
                     changed = True
             if self.kept.scrub(match_id, expected, record.to_json(), record.version, events if changed else []):
-                return
-        raise StoreUnavailableError(f"the match {match_id} kept changing while the account was erased")
+                return None
+            return LOST
+
+        def exhausted() -> None:
+            raise StoreUnavailableError(f"the match {match_id} kept changing while the account was erased")
+
+        attempts(once, exhausted)

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import replay, wire
 from ..engine import FairDeal, Match, RuleSet
+from ..events import ABANDONED
 from ..replay import fair_deal_document
 from ..store.records import MatchRecord
 
@@ -92,7 +93,7 @@ def replay_of(record: MatchRecord, events: list[dict[str, Any]]) -> dict[str, An
         events=events,
         scores=list(engine.scores),
         winner=None if engine.outcome is None else engine.outcome.winner,
-        abandoned=record.ended == "abandoned",
+        abandoned=record.ended == ABANDONED,
         fair=engine.fair,
     )
 
@@ -126,7 +127,7 @@ def kept_of(
     """
     engine = record.engine
     assert engine is not None
-    abandoned = record.ended == "abandoned"
+    abandoned = record.ended == ABANDONED
     document = replay_of(record, events)
     standing = places(engine, abandoned)
     seats: list[KeptSeat] = []

@@ -20,15 +20,16 @@ import hmac
 import secrets
 from collections.abc import Callable
 from functools import partial
-from typing import Any
 
 from .. import bots
-from ..engine import play_order
-from ..store.events import DELETED_EVENT
+from ..engine import Event, play_order
+from ..events import MatchCancelled, Rematch, SeatJoined, SeatLeft, SeatTakenOver, TimedOut
+from ..store.base import Loaded
 from ..store.records import TOKEN_BYTES, MatchRecord, SeatRecord, token_digest, token_text
-from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
-from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled, StaleVersion
+from .base import ServiceBase, playing
+from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled
 from .states import LeaveOutcome, SeatToken, leave_outcome
+from .writer import Done, EventDict, Write, found
 
 # A claimed deadline is due again this long after its claim, plus the most its bots may think (one request's
 # budget): long enough for a live sweeper to apply it, short enough that one that died or stalls costs seconds.
@@ -95,54 +96,51 @@ class LifecycleMixin(ServiceBase):
 
     def _time_out(self, match_id: str) -> bool:
         """Apply the match's timeout if its clock has run out; whether it did."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.store.load(match_id).record
+
+        def change(loaded: Loaded) -> Write[bool] | Done[bool]:
+            record = loaded.record
             if record is None or record.status != "playing" or record.turn_deadline is None:
-                return False
+                return Done(False)
             if record.turn_deadline > self.now() + DUE_SLACK_S:
-                return False
+                return Done(False)
             engine = playing(record)
             seat = engine.turn
             assert seat is not None and record.clock is not None
-            expected = record.version
             legal = engine.legal_plays()
             if legal.can_pass:
-                action: dict[str, Any] = {"type": "pass", "cards": []}
+                played = 0  # a pass
                 done = engine.pass_turn(seat)
             else:
-                lowest = min(legal.plays, key=play_order)
-                action = {"type": "play", "cards": lowest.text}
-                done = engine.play(seat, lowest.mask)
-            events: list[EventDict] = [{"type": "timed_out", "seat": seat, "action": action}]
-            events += [e.to_dict() for e in done]
+                played = min(legal.plays, key=play_order).mask
+                done = engine.play(seat, played)
+            events: list[Event] = [TimedOut(seat, played), *done]
             held = record.seats[seat]
             held.timeouts += 1
             if held.timeouts >= record.clock.timeouts_before_takeover:
                 events += self._take_over(record, seat)
             if record.status == "playing":
                 events += self._bots_play_on(record)
-            self._seal(record, events)
-            if self._commit(record, expected, events):
-                return True
-        return False
+            return Write(record, events, lambda _: True)
 
-    def _take_over(self, record: MatchRecord, seat: int) -> list[EventDict]:
+        return self.writer.write(match_id, change, exhausted=lambda: False)
+
+    def _take_over(self, record: MatchRecord, seat: int) -> list[Event]:
         """The match's takeover bot plays the seat from now on."""
         held = record.seats[seat]
         held.taken_over = True
         held.bot = record.takeover
-        return [{"type": "seat_taken_over", "seat": seat, "bot": record.takeover}]
+        return [SeatTakenOver(seat, record.takeover)]
 
     # ----- leaving and cancelling -------------------------------------------------------
 
     def leave(self, match_id: str, token: str | None) -> LeaveOutcome:
         """The token's seat leaves; its token stops working. The public match and what happened."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+
+        def change(loaded: Loaded) -> Write[LeaveOutcome]:
+            record = found(loaded, match_id)
             seat = self.seat_of(record, token)
-            expected = record.version
             status = record.status
-            events: list[EventDict] = [{"type": "seat_left", "seat": seat}]
+            events: list[Event] = [SeatLeft(seat)]
             if status == "waiting":
                 record.seats[seat] = SeatRecord(open=True)
             else:
@@ -152,35 +150,39 @@ class LifecycleMixin(ServiceBase):
                 if status == "playing":
                     events += self._take_over(record, seat)
                     events += self._bots_play_on(record)
-            self._seal(record, events)
-            if self._commit(record, expected, events):
+
+            def answer(events: list[EventDict]) -> LeaveOutcome:
                 if status == "waiting" and record.listed:
                     self.store.lobby_add(match_id, record.created_at)
                 if status == "waiting" and record.room_code is not None:
                     self.store.touch_room(record.room_code)
                 return leave_outcome(record, events)
-        raise StaleVersion("the match kept changing; try again")
+
+            return Write(record, events, answer)
+
+        return self.writer.write(match_id, change)
 
     def cancel(self, match_id: str, token: str | None) -> None:
         """Delete a match still waiting for seats (its host's token); its followers get ``match_cancelled``.
 
         Only the host cancels (:func:`hosts`); another seat is refused (:class:`NotHost`) and leaves instead.
         """
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+
+        def change(loaded: Loaded) -> Write[None]:
+            record = found(loaded, match_id)
             if not hosts(record, self.seat_of(record, token)):
                 raise NotHost("only the match's host can cancel it: leave it instead (POST .../leave)")
             if record.status != "waiting":
                 raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
-            expected = record.version
-            events: list[EventDict] = [{"type": DELETED_EVENT}]
-            self._seal(record, events)
-            if self.store.delete(record, expected, events):
+
+            def answer(_: object) -> None:
                 self.store.lobby_remove(match_id)
                 if record.room_code is not None:
                     self.store.release_room(record.room_code, match_id)
-                return
-        raise StaleVersion("the match kept changing; try again")
+
+            return Write(record, [MatchCancelled()], answer, delete=True)
+
+        self.writer.write(match_id, change)
 
     # ----- rematch ------------------------------------------------------------------------
 
@@ -202,7 +204,7 @@ class LifecycleMixin(ServiceBase):
         if self.store.load(next_id).record is None:
             if record.next_match_id is not None:
                 raise _rematch_gone(next_id)
-            made = self.add(_next_match(record, next_id, self.now()))
+            made = self.add(next_id, partial(_next_match, record, next_id, self.now()))
             if not made and self.store.load(next_id).record is None:
                 raise _rematch_gone(next_id)  # made and cancelled since this call read the finished match
         if record.next_match_id is None:
@@ -214,38 +216,35 @@ class LifecycleMixin(ServiceBase):
 
     def _announce_rematch(self, match_id: str, next_id: str) -> None:
         """The finished match points at its rematch, and tells its followers once."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
+
+        def change(loaded: Loaded) -> Write[None] | Done[None]:
+            record = found(loaded, match_id)
             if record.next_match_id is not None:
-                return
-            expected = record.version
+                return Done(None)
             record.next_match_id = next_id
-            events: list[EventDict] = [{"type": "rematch", "next_match_id": next_id}]
-            self._seal(record, events)
-            if self._commit(record, expected, events):
-                return
-        raise StaleVersion("the match kept changing; try again")
+            return Write(record, [Rematch(next_id)], lambda _: None)
+
+        self.writer.write(match_id, change)
 
     def _claim_seat(self, next_id: str, seat: int, token: str) -> None:
         """Give the seat's reserved place in the next match to this token (again: nothing changes)."""
         digest = token_digest(token)
-        for _ in range(MAX_ATTEMPTS):
-            record = self.store.load(next_id).record
+
+        def change(loaded: Loaded) -> Write[None] | Done[None]:
+            record = loaded.record
             if record is None:
                 raise _rematch_gone(next_id)
             held = record.seats[seat]
             if held.token_sha256 == digest or not held.reserved:
-                return
-            expected = record.version
+                return Done(None)
             held.reserved = False
             held.token_sha256 = digest
-            events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": held.name}]
+            events: list[Event] = [SeatJoined(seat, held.name or "")]
             if not any(s.open or s.reserved for s in record.seats):
-                events += self._deal(record)
-            self._seal(record, events)
-            if self._commit(record, expected, events):
-                return
-        raise StaleVersion("the match kept changing; try again")
+                events += self.deal(record)
+            return Write(record, events, lambda _: None)
+
+        self.writer.write(next_id, change)
 
 
 def hosts(record: MatchRecord, seat: int) -> bool:

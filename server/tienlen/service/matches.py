@@ -1,8 +1,9 @@
 """The match service: reading, creating, joining and playing matches (the core of API v1).
 
-Each write reads the record, applies the action with the engine (plus every
-bot turn that follows), is sealed (:mod:`.base`) and committed with a
-compare-and-set on the version. A lost race is retried; refusals raise a
+Each write is a change given to the match writer (:mod:`.writer`): it
+applies the action with the engine (plus every bot turn that follows) to the
+record read, and the writer seals and commits it with a compare-and-set on the
+version. A lost race is retried; refusals raise a
 :class:`~.errors.ServiceError` or the engine's
 :class:`~tienlen.engine.IllegalActionError` and change nothing. The rest of a
 match's life is in :mod:`.lifecycle` and :mod:`.lobby`.
@@ -11,50 +12,43 @@ match's life is in :mod:`.lifecycle` and :mod:`.lobby`.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import partial
 from typing import Any, cast
 
 from .. import bots
 from ..bots import Hint
 from ..engine import (
-    DealError,
+    Event,
     LegalPlays,
     Match,
-    RulesError,
-    UnknownCardError,
-    parse_deal,
-    resolve_rules,
     seat_view,
 )
+from ..events import SeatJoined
 from ..store.base import AnswerKey, Loaded
 from ..store.errors import StoreUnavailableError
 from ..store.events import DELETED_EVENT
-from ..store.records import Clock, MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest
-from .base import MAX_ATTEMPTS, EventDict, ServiceBase, playing
+from ..store.records import MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest
+from .base import ServiceBase, playing
 from .challenges import ChallengeMixin
+from .commands import Action, BotSeat, Create, Join, OpenSeat, Play
 from .errors import (
     AccountRequired,
     AlreadySeated,
+    FixedDealNotPrivate,
     IdempotencyKeyReused,
     InvalidRequest,
     MatchFull,
     MatchNotFound,
     StaleVersion,
 )
-from .fair_deals import fixed_deal
 from .idempotency import (
-    KEPT_REFUSALS,
     KeptAction,
-    answer_bound,
     body_digest,
     caller_of,
     check_body,
     created_match_id,
-    kept_answer,
-    kept_refusal,
     recall_action,
-    refuse_again,
     remember_action,
 )
 from .lifecycle import SWEEP_BATCH, Dispatch, LifecycleMixin
@@ -72,6 +66,7 @@ from .states import (
     match_state,
     seat_state,
 )
+from .writer import LOST, Done, EventDict, Keyed, Lost, Write, found, kept_changing
 
 FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
@@ -163,9 +158,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
 
     # ----- writing --------------------------------------------------------------
 
-    def create(
-        self, body: Mapping[str, Any], key: str | None = None, client: str = "", token: str | None = None
-    ) -> Created:
+    def create(self, command: Create, key: str | None = None, client: str = "", token: str | None = None) -> Created:
         """Create a match; deal at once unless a seat is open.
 
         With an account's ``token`` (scope ``play``) the account hosts the
@@ -177,81 +170,75 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         caller with the same key and body answers them again (with the match as it is now) and creates
         nothing; with another body, or by another caller, :class:`IdempotencyKeyReused`.
         """
-        seats_in = body["seats"]
-        if all("bot" in s for s in seats_in):
-            raise InvalidRequest("at least one seat must be remote or open", errors={"seats": ["all seats are bots"]})
-        fixed = fixed_deal(body)
+        if command.fixed and command.joinable:
+            raise FixedDealNotPrivate(
+                "seed and deal are for private matches only (every seat the creator's own or a bot): a match "
+                "others can join is dealt fairly (see fair_deal)"
+            )
         host = self.player(token)
-        if host is None and not self.anonymous_hosting and any(s.get("open") for s in seats_in):
+        if host is None and not self.anonymous_hosting and any(isinstance(s, OpenSeat) for s in command.seats):
             raise AccountRequired("hosting a match with open seats takes an account: sign in and send its token")
-        rules_in = dict(body["rules"])
-        if "players" in rules_in and rules_in["players"] != len(seats_in):
-            raise InvalidRequest("rules.players must equal the number of seats", errors={"rules": ["players"]})
-        try:
-            rules = resolve_rules(rules_in, players=len(seats_in))
-        except RulesError as error:
-            raise InvalidRequest(str(error), errors={"rules": {error.parameter: [str(error)]}}) from None
-        deal = None
-        if "deal" in body:
-            try:
-                deal = parse_deal(body["deal"], rules.players)
-            except (DealError, UnknownCardError) as error:
-                raise InvalidRequest(f"deal: {error}", errors={"deal": [str(error)]}) from None
-        clock_in = body.get("clock")
-        clock = None if clock_in is None else Clock(clock_in["turn_seconds"], clock_in["timeouts_before_takeover"])
-        seed = body.get("seed")
+        rules, deal, clock, seed = command.rules, command.deal, command.clock, command.seed
         tokens: list[SeatToken] = []
         seats: list[SeatRecord] = []
-        for index, seat in enumerate(seats_in):
-            if seat.get("open"):
+        for index, seat in enumerate(command.seats):
+            if isinstance(seat, OpenSeat):
                 seats.append(SeatRecord(open=True))
-            elif "bot" in seat:
-                seats.append(SeatRecord(name=seat["name"], bot=seat["bot"]))
+            elif isinstance(seat, BotSeat):
+                seats.append(SeatRecord(name=seat.name, bot=seat.bot))
             else:
                 made = new_token()
                 tokens.append(SeatToken(index, made))
-                held = SeatRecord(name=seat["name"], token_sha256=token_digest(made), entropy=seat.get("entropy", ""))
+                held = SeatRecord(name=seat.name, token_sha256=token_digest(made), entropy=seat.entropy)
                 if host is not None and not any(s.account for s in seats):
                     held.name, held.account = host.name, host.account_id
                 seats.append(held)
         now = self.now()
-        answer = None if key is None else AnswerKey("create", key)
         caller = caller_of(None if host is None else host.account_id, client)
-        digest = body_digest(body)
-        for _ in range(MAX_ATTEMPTS):
-            match_id = new_match_id()
-            kept = None
-            if answer is not None:
-                match_id = created_match_id(answer)
-                loaded = self.store.load(match_id, answer)
-                if loaded.cached is not None:
-                    return self._created_again(loaded, digest, answer, caller)
-                if loaded.record is not None:
+        keyed = None if key is None else Keyed(AnswerKey("create", key), command.digest, caller, self._created_again)
+
+        def change(loaded: Loaded) -> Write[Created] | Lost:
+            if loaded.record is not None:
+                if keyed is not None:
                     raise IdempotencyKeyReused("this Idempotency-Key made a match longer ago than its answer is kept")
-                given = [{"seat": t.seat, "token": t.token} for t in tokens]
-                kept = (answer, kept_answer(digest, {"match_id": match_id, "tokens": given}, answer, caller))
+                return LOST  # another match has this id: draw another
+            match_id = drawn[-1]
             record = MatchRecord(
                 match_id=match_id,
                 version=0,
                 seats=list(seats),
                 rules=rules,
                 seed=seed if seed is not None else secrets.randbits(63),
-                deal=deal,
+                deal=None if deal is None else list(deal),
                 created_at=now,
-                listed=body["listed"],
+                listed=command.listed,
                 clock=clock,
-                takeover=body["takeover"],
+                takeover=command.takeover,
                 host=None if host is None else host.account_id,
-                fair_secret=None if fixed else new_fair_secret(),
+                fair_secret=None if command.fixed else new_fair_secret(),
             )
-            if self.add(record, kept):
-                return Created(match_id, tuple(tokens), match_state(record))
-            # the id was taken: by another match (try another id) or by a retry of this one (answer it)
-        raise StoreUnavailableError("could not store the new match")
+            given = [{"seat": t.seat, "token": t.token} for t in tokens]
+            write = self.opened(record, {"match_id": match_id, "tokens": given})
 
-    def _created_again(self, loaded: Loaded, digest: str, answer: AnswerKey, caller: str) -> Created:
+            def answer(events: list[EventDict]) -> Created:
+                write.answer(events)
+                return Created(match_id, tuple(tokens), match_state(record))
+
+            return Write(record, write.events, answer, keep=write.keep, lost=write.lost)
+
+        drawn: list[str] = []
+
+        def new_id() -> str:
+            drawn.append(new_match_id() if keyed is None else created_match_id(keyed.key))
+            return drawn[-1]
+
+        def exhausted() -> Created:
+            raise StoreUnavailableError("could not store the new match")
+
+        return self.writer.write(new_id, change, keyed, exhausted, fresh=True)
+
+    def _created_again(self, loaded: Loaded, first: dict[str, Any]) -> Created:
         """The kept answer to a create, for a retry by the same caller with the same key (and body)."""
-        first = answer_bound(loaded.cached or {}, digest, answer, caller)
         record = loaded.record
         if record is None:
             raise MatchNotFound(f"the match {first['match_id']!r} this Idempotency-Key created is gone")
@@ -261,13 +248,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         return Created(record.match_id, tokens, match_state(record))
 
     def join(
-        self,
-        match_id: str,
-        name: str | None,
-        key: str | None = None,
-        client: str = "",
-        token: str | None = None,
-        entropy: str = "",
+        self, match_id: str, command: Join, key: str | None = None, client: str = "", token: str | None = None
     ) -> SeatToken:
         """Fill the lowest open seat (with the joiner's fair-deal ``entropy``); deal when the last seat is filled.
 
@@ -281,24 +262,16 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         :class:`IdempotencyKeyReused`.
         """
         account = self.player(token)
-        if account is not None:
-            name = account.name
+        name, entropy = command.name if account is None else account.name, command.entropy
         if name is None:
             raise InvalidRequest("name: a name is needed to join without an account", errors={"name": ["missing"]})
-        answer = None if key is None else AnswerKey("join", key)
-        caller = caller_of(None if account is None else account.account_id, client)
-        digest = body_digest({"name": name})
-        for _ in range(MAX_ATTEMPTS):
-            loaded = self.store.load(match_id, answer)
-            record = loaded.record
-            if record is None:
-                raise MatchNotFound(f"no match {match_id!r}")
-            if loaded.cached is not None and answer is not None:
-                first = answer_bound(loaded.cached, digest, answer, caller)
-                if not any(s.open for s in record.seats):
-                    self.store.lobby_remove(match_id)  # in case the first try's unlisting was lost
-                return SeatToken(int(first["seat"]), str(first["token"]))
-            expected = record.version
+        keyed = None
+        if key is not None:
+            caller = caller_of(None if account is None else account.account_id, client)
+            keyed = Keyed(AnswerKey("join", key), body_digest({"name": name}), caller, self._joined_again)
+
+        def change(loaded: Loaded) -> Write[SeatToken]:
+            record = found(loaded, match_id)
             open_seats = [i for i, s in enumerate(record.seats) if s.open]
             if not open_seats or record.status != "waiting":
                 raise MatchFull("no seat of this match is open")
@@ -309,39 +282,43 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             held = SeatRecord(name=name, token_sha256=token_digest(made), entropy=entropy)
             held.account = None if account is None else account.account_id
             record.seats[seat] = held
-            events: list[EventDict] = [{"type": "seat_joined", "seat": seat, "name": name}]
+            events: list[Event] = [SeatJoined(seat, name)]
             if not any(s.open or s.reserved for s in record.seats):
-                events += self._deal(record)
+                events += self.deal(record)
             if account is not None:  # before the commit: the match is always found to scrub the name from
                 self.history.kept.seat_bound(account.account_id, match_id, self.now())
-            self._seal(record, events)
-            given = {"seat": seat, "token": made}
-            kept = None if answer is None else (answer, kept_answer(digest, given, answer, caller))
-            if self._commit(record, expected, events, kept):
+
+            def answer(_: object) -> SeatToken:
                 if len(open_seats) == 1:
                     self.store.lobby_remove(match_id)
                 elif record.room_code is not None:
                     self.store.touch_room(record.room_code)
                 return SeatToken(seat, made)
-        raise StaleVersion("the match kept changing; try again")
+
+            return Write(record, events, answer, keep={"seat": seat, "token": made})
+
+        return self.writer.write(match_id, change, keyed)
+
+    def _joined_again(self, loaded: Loaded, first: dict[str, Any]) -> SeatToken:
+        """The kept answer to a join, for a retry by the same caller with the same key (and name)."""
+        record = loaded.record
+        if record is None:
+            raise MatchNotFound("the match this Idempotency-Key joined is gone")
+        if not any(s.open for s in record.seats):
+            self.store.lobby_remove(record.match_id)  # in case the first try's unlisting was lost
+        return SeatToken(int(first["seat"]), str(first["token"]))
 
     # ----- rooms ----------------------------------------------------------------
 
     def join_room(
-        self,
-        code: str,
-        name: str | None,
-        key: str | None = None,
-        client: str = "",
-        token: str | None = None,
-        entropy: str = "",
+        self, code: str, command: Join, key: str | None = None, client: str = "", token: str | None = None
     ) -> SeatToken:
         """Join the match a room code names (as :meth:`join`), answering its id with the seat and token."""
         match_id = self._room_record(code, client).match_id
-        joined = self.join(match_id, name, key, client, token, entropy)
+        joined = self.join(match_id, command, key, client, token)
         return SeatToken(joined.seat, joined.token, match_id)
 
-    def act(self, match_id: str, token: str | None, body: Mapping[str, Any], idempotency: str | None) -> ActionOutcome:
+    def act(self, match_id: str, token: str | None, action: Action, idempotency: str | None) -> ActionOutcome:
         """Apply a play or pass for the token's seat, then every bot turn that follows.
 
         The answer is the seat's view with every event the action caused. With
@@ -350,34 +327,29 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         of the body, and a retry with the same key and body answers it again
         without applying anything (see :mod:`.idempotency`).
         """
-        answer_key = None if idempotency is None or token is None else AnswerKey(token_digest(token), idempotency)
-        digest = body_digest(body)
-        for _ in range(MAX_ATTEMPTS):
-            loaded = self.store.load(match_id, answer_key)
-            record = loaded.record
-            if record is None:
-                raise MatchNotFound(f"no match {match_id!r}")
+        keyed: Keyed[ActionOutcome] | None = None
+        if idempotency is not None and token is not None:
+            keyed = Keyed(AnswerKey(token_digest(token), idempotency), action.digest)
+
+        def change(loaded: Loaded) -> Write[ActionOutcome] | Done[ActionOutcome]:
+            record = found(loaded, match_id)
             seat = self.seat_of(record, token)
-            if answer_key is not None:
-                done = recall_action(record.seats[seat], answer_key)
+            if keyed is not None:
+                done = recall_action(record.seats[seat], keyed.key)
                 if done is not None:
-                    return self._acted_again(record, seat, done, digest)
-            if loaded.cached is not None:
-                refuse_again(loaded.cached, digest)
-            expected = record.version
-            try:
-                events = self._judge_and_apply(record, seat, body)
-            except KEPT_REFUSALS as refusal:
-                if answer_key is not None and not self.store.keep(match_id, answer_key, kept_refusal(digest, refusal)):
-                    continue  # a request with the same key got there first: answer what it kept
-                raise
+                    return Done(self._acted_again(record, seat, done, keyed.digest))
+            events = self._judge_and_apply(record, seat, action)
             record.seats[seat].timeouts = 0
-            self._seal(record, events)
-            if answer_key is not None:
-                remember_action(record.seats[seat], answer_key, digest, events[0]["seq"], events[-1]["seq"])
-            if self._commit(record, expected, events):
-                return action_outcome(record, seat, events)
-        raise StaleVersion("the match kept changing while your action was applied; try again")
+
+            def remember(events: list[EventDict]) -> None:
+                if keyed is not None:
+                    remember_action(record.seats[seat], keyed.key, keyed.digest, events[0]["seq"], events[-1]["seq"])
+
+            return Write(record, events, partial(action_outcome, record, seat), sealed=remember)
+
+        return self.writer.write(
+            match_id, change, keyed, kept_changing("the match kept changing while your action was applied; try again")
+        )
 
     def _acted_again(self, record: MatchRecord, seat: int, done: KeptAction, digest: str) -> ActionOutcome:
         """The answer to an action kept under its key: the events it caused, and the seat's view now.
@@ -397,20 +369,22 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             after = found[-1]["seq"]
         return action_outcome(record, seat, events)
 
-    def _judge_and_apply(self, record: MatchRecord, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
+    def _judge_and_apply(self, record: MatchRecord, seat: int, action: Action) -> list[Event]:
         """Refuse the action (state, turn, version, then the engine's reasons) or apply it with the bots' replies."""
         engine = playing(record)
         engine.verify_turn(seat)
-        if body.get("version") is not None and body["version"] != record.version:
-            raise StaleVersion(f"the match is at version {record.version}, not {body['version']}")
-        return self._think(record, partial(self._apply, record, engine, seat, body))
+        if action.version is not None and action.version != record.version:
+            raise StaleVersion(f"the match is at version {record.version}, not {action.version}")
+        if isinstance(action, Play):
+            action.refuse()  # cards that name no card, or a card twice
+        return self._think(record, partial(self._apply, record, engine, seat, action))
 
     # ----- helpers --------------------------------------------------------------
 
-    def _apply(self, record: MatchRecord, engine: Match, seat: int, body: Mapping[str, Any]) -> list[EventDict]:
+    def _apply(self, record: MatchRecord, engine: Match, seat: int, action: Action) -> list[Event]:
         """Apply the seat's action and the bot turns after it; the new events."""
-        done = engine.pass_turn(seat) if body["type"] == "pass" else engine.play(seat, body["cards"])
-        return [e.to_dict() for e in done + self._bot_turns(record)]
+        done = engine.play(seat, action.mask) if isinstance(action, Play) else engine.pass_turn(seat)
+        return done + self._bot_turns(record)
 
 
 class Following(Iterator[list[EventDict]]):

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ..events import STORE, InboxEvent, MatchStarted, YourTurn
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
 from ..store.records import MatchRecord
@@ -34,12 +35,12 @@ class Notices:
         self.inbox = store.inbox()
         self.now = now
 
-    def tell(self, account_id: str, kind: str, **fields: Any) -> None:
-        """Put one event of type ``kind`` with ``fields`` in the account's inbox (a lost one is logged, not raised)."""
-        self.tell_many({account_id: [{"type": kind, **fields}]})
+    def tell(self, account_id: str, event: InboxEvent) -> None:
+        """Put one event in the account's inbox (a lost one is logged, not raised)."""
+        self.tell_many({account_id: [event]})
 
-    def tell_many(self, events: dict[str, list[dict[str, Any]]]) -> None:
-        """Put each account's events (dicts with ``type``) in its inbox; Redis failing is logged, not raised.
+    def tell_many(self, events: dict[str, list[InboxEvent]]) -> None:
+        """Put each account's events in its inbox; Redis failing is logged, not raised.
 
         They are told after the write they tell of was committed: an answer already given is not made to
         fail because its news could not be sent, and the match's own events still hold what happened.
@@ -47,33 +48,25 @@ class Notices:
         at = self.now()
         for account_id, told in events.items():
             try:
-                self.inbox.push(account_id, [{**event, "at": at} for event in told])
+                self.inbox.push(account_id, [STORE.dump_told(event, at) for event in told])
             except StoreUnavailableError as error:
-                log.warning("could not tell account %s of %s: %s", account_id, [e["type"] for e in told], error)
+                log.warning("could not tell account %s of %s: %s", account_id, [e.type for e in told], error)
 
     def committed(self, record: MatchRecord, events: list[dict[str, Any]]) -> None:
         """After a match's write with ``events``: tell its accounts the match started, or whose turn it is."""
         if not events or not any(seat.account for seat in record.seats):
             return
-        told: dict[str, list[dict[str, Any]]] = {}
+        told: dict[str, list[InboxEvent]] = {}
         if any(e["type"] == STARTED and e.get("hand_number") == 1 for e in events):
             for index, seat in enumerate(record.seats):
                 if seat.account is not None and seat.token_sha256 is not None:  # not a house bot
                     told.setdefault(seat.account, []).append(
-                        {
-                            "type": "match_started",
-                            "match_id": record.match_id,
-                            "seat": index,
-                            "players": len(record.seats),
-                            "rated": record.rated,
-                        }
+                        MatchStarted(record.match_id, index, len(record.seats), record.rated)
                     )
         engine = record.engine
         if record.status == "playing" and engine is not None and engine.turn is not None:
             seat = record.seats[engine.turn]
             if seat.account is not None and seat.remote:
-                told.setdefault(seat.account, []).append(
-                    {"type": "your_turn", "match_id": record.match_id, "seat": engine.turn, "version": record.version}
-                )
+                told.setdefault(seat.account, []).append(YourTurn(record.match_id, engine.turn, record.version))
         if told:
             self.tell_many(told)

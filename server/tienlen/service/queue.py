@@ -17,19 +17,22 @@ import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..engine import RulesError, resolve_rules
+from ..events import MatchCancelled, QueueLeft, QueueMatched
 from ..store.accounts import AccountRecord
+from ..store.base import Loaded
 from ..store.errors import StoreUnavailableError
-from ..store.events import DELETED_EVENT
 from ..store.queue import TicketRecord
 from ..store.records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .accounts import authorized
-from .base import MAX_ATTEMPTS, ServiceBase
+from .base import ServiceBase
 from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound
 from .pairing import Table, pair
 from .rating_model import Rating
+from .writer import Write, found
 
 DEFAULT_PRESET = "standard"
 PAIR_EVERY_S = 0.5  # how often (at most) the servers on one Redis pair the queue, together
@@ -162,7 +165,7 @@ class QueueMixin(ServiceBase):
         if before == "":
             raise TicketNotFound(f"this account has no ticket {ticket_id!r}")
         if before == "waiting":  # it left now: a long poll of it elsewhere answers at once
-            self.notices.tell(account.account_id, "queue_left", ticket=ticket_id)
+            self.notices.tell(account.account_id, QueueLeft(ticket_id))
 
     # ----- pairing (every server's sweeper, and each new ticket) -----------------------
 
@@ -214,8 +217,8 @@ class QueueMixin(ServiceBase):
         held = [r for r in records if r is not None]
         if len(held) != len(records):  # cannot be (claimed tickets are kept): leave it to the recovery
             return False
-        record = self._queued_match(match_id, held, players, preset, rated, table.bots)
-        if not self.add(record):
+        make = partial(self._queued_match, match_id, held, players, preset, rated, table.bots)
+        if not self.add(match_id, make, fresh=True):
             self.queue.put_back(match_id, pool, tickets)
             return False
         if self._confirm(match_id, held):
@@ -228,13 +231,11 @@ class QueueMixin(ServiceBase):
 
     def _call_off(self, match_id: str) -> None:
         """Delete a queued match whose tickets went back to the queue (its followers get ``match_cancelled``)."""
-        for _ in range(MAX_ATTEMPTS):
-            record = self.get(match_id)
-            expected = record.version
-            events: list[dict[str, Any]] = [{"type": DELETED_EVENT}]
-            self._seal(record, events)
-            if self.store.delete(record, expected, events):
-                return
+
+        def change(loaded: Loaded) -> Write[None]:
+            return Write(found(loaded, match_id), [MatchCancelled()], lambda _: None, delete=True)
+
+        self.writer.write(match_id, change, exhausted=lambda: None)
 
     def _queued_match(
         self, match_id: str, tickets: list[TicketRecord], players: int, preset: str, rated: bool, bots: int
@@ -279,10 +280,7 @@ class QueueMixin(ServiceBase):
         if not self.queue.confirm(match_id, tickets, self.now()):
             return False
         self.notices.tell_many(
-            {
-                t.account_id: [{"type": "queue_matched", "ticket": t.ticket, "match_id": match_id, "seat": seat}]
-                for seat, t in enumerate(tickets)
-            }
+            {t.account_id: [QueueMatched(t.ticket, match_id, seat)] for seat, t in enumerate(tickets)}
         )
         return True
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import LEVELS
+from ..events import ABANDONED
 from ..store.accounts import AccountRecord
 from ..store.base import MatchStore
 from ..store.records import MatchRecord
@@ -90,7 +91,7 @@ def rating_places(record: MatchRecord) -> list[int]:
     """Each seat's rank for rating: its final place, a seat that left or was taken over last (1 = best)."""
     engine = record.engine
     assert engine is not None
-    abandoned = record.ended == "abandoned"
+    abandoned = record.ended == ABANDONED
     standing = places(engine, abandoned)
     last = len(record.seats) + 1
     ranks: list[int] = []

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import wire
 from ..engine import Match, RuleSet, Status, match_from_dict, match_to_dict
+from ..events import MatchEnd, ended_text, match_end
 
 RECORD_VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1 records (before clocks and the lobby) read with the defaults
@@ -112,7 +113,9 @@ class MatchRecord:
     ``deal`` is the explicit first deal, if any (kept for the replay);
     ``turn_deadline`` is when the clock of the seat on turn runs out (epoch
     seconds) and ``deadline_for`` the (hand, actions so far) it was set for;
-    ``ended`` is ``"abandoned"`` once no remote seat is left in play.
+    ``ended`` is how the match ended when it was not played out (:data:`~tienlen.events.ABANDONED` once no
+    remote seat is left in play; stored as its cause's text, ``"abandoned"``, as records always held it);
+    :attr:`end` is how it ended whichever way.
     ``host`` is the id of the account that created the match (None when
     anonymous); ``room_code`` the code others join it by (a match made with
     open seats has one); ``ended_at`` when the write that finished it was made (epoch seconds).
@@ -138,7 +141,7 @@ class MatchRecord:
     deadline_for: tuple[int, int] | None = None
     next_match_id: str | None = None
     rematch_of: str | None = None
-    ended: str | None = None
+    ended: MatchEnd | None = None
     host: str | None = None
     room_code: str | None = None
     ended_at: float | None = None
@@ -162,6 +165,11 @@ class MatchRecord:
         if self.ended is not None or self.engine.outcome is not None:
             return MatchStatus.FINISHED
         return MatchStatus.PLAYING
+
+    @property
+    def end(self) -> MatchEnd | None:
+        """How the match ended (abandoned, or played out with the engine's outcome); None while it goes on."""
+        return self.ended or match_end(None, None if self.engine is None else self.engine.outcome)
 
     def seat_of_account(self, account_id: str) -> int | None:
         """The seat the account holds and still plays or may read (not one it left), or None."""
@@ -202,7 +210,7 @@ class MatchRecord:
             "deadline_for": None if self.deadline_for is None else list(self.deadline_for),
             "next": self.next_match_id,
             "rematch_of": self.rematch_of,
-            "ended": self.ended,
+            "ended": ended_text(self.ended),
             "host": self.host,
             "room": self.room_code,
             "ended_at": self.ended_at,
@@ -238,7 +246,7 @@ class MatchRecord:
             deadline_for=None if deadline_for is None else (deadline_for[0], deadline_for[1]),
             next_match_id=data.get("next"),
             rematch_of=data.get("rematch_of"),
-            ended=data.get("ended"),
+            ended=match_end(data.get("ended"), None),
             host=data.get("host"),
             room_code=data.get("room"),
             ended_at=data.get("ended_at"),

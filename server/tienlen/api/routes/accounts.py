@@ -7,9 +7,8 @@ tokens, and matches do not know accounts yet.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from flask import current_app
 from flask.views import MethodView
 
 from ...service.accounts import (
@@ -31,6 +30,7 @@ from ..schemas.accounts import (
     RegisteredSchema,
     SessionSchema,
 )
+from ..services import services
 from .common import (
     AUTH,
     PER_ACCOUNT,
@@ -59,7 +59,7 @@ blueprints = (accounts, sessions, me)
 
 def account_service() -> AccountService:
     """The account service of the running app."""
-    return cast(AccountService, current_app.extensions["tienlen_accounts"])
+    return services().accounts
 
 
 @accounts.route("")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import flask_smorest
-from flask import current_app, request
+from flask import request
 
 from ...service import InvalidRequest, MatchService
 from ...settings import Settings
@@ -14,6 +14,7 @@ from ..errors import REASON_STATUS
 from ..guards import JsonBodyParser
 from ..limits import PER_ACCOUNT, PER_ACCOUNT_OR_ADDRESS, PER_ADDRESS, PER_PLAYER, limited
 from ..schemas import ErrorSchema
+from ..services import services
 
 __all__ = [
     "AUTH",
@@ -66,12 +67,12 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
 
 def service() -> MatchService:
     """The match service of the running app."""
-    return cast(MatchService, current_app.extensions["tienlen"])
+    return services().matches
 
 
 def settings() -> Settings:
     """The settings of the running app."""
-    return cast(Settings, current_app.extensions["tienlen_settings"])
+    return services().settings
 
 
 MAX_IDEMPOTENCY_KEY = 200

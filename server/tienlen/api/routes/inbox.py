@@ -7,7 +7,7 @@ and resumes from the last ``seq`` it saw after a reconnection.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
@@ -23,6 +23,7 @@ from ..schemas.inbox import (
     OnlineBotsSchema,
 )
 from ..schemas.requests import StreamHeadersSchema
+from ..services import services
 from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, settings, with_retry_after
 from .events import EventStreamBody
 
@@ -48,7 +49,7 @@ WAIT_ERRORS = with_retry_after(
 
 def inbox_service() -> InboxService:
     """The inbox service of the running app."""
-    return cast(InboxService, current_app.extensions["tienlen_inbox"])
+    return services().inbox
 
 
 @inbox.route("/events")

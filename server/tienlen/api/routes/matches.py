@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, g
 from flask.views import MethodView
 
-from ...service import Created, LobbyPage, MatchState, SeatToken, match_state
+from ...service import Created, LobbyPage, MatchState, SeatToken, commands, match_state
 from ..schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -89,7 +89,7 @@ class Matches(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any]) -> Created:
+    def post(self, command: commands.Create) -> Created:
         """Create a match.
 
         Seats are remote (`{"name"}`, answered with a token), server bots
@@ -112,7 +112,7 @@ class Matches(MethodView):
         the server sets `TIENLEN_ANONYMOUS_HOSTING`). Matches against bots
         alone need no account.
         """
-        created = service().create(body, idempotency_key(), client_address(), bearer_token())
+        created = service().create(command, idempotency_key(), client_address(), bearer_token())
         g.match_id = created.match_id  # for the request log line
         return created
 
@@ -176,7 +176,7 @@ class Join(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any], match_id: str) -> SeatToken:
+    def post(self, command: commands.Join, match_id: str) -> SeatToken:
         """Join a match: fills the lowest open seat and answers its token.
 
         The first hand is dealt when the last open seat fills. The optional
@@ -185,9 +185,7 @@ class Join(MethodView):
         name, and the account's token acts for it too; an account holds one
         seat of a match (409 `already_seated`). Without one, `name` is needed.
         """
-        return service().join(
-            match_id, body.get("name"), idempotency_key(), client_address(), bearer_token(), body.get("entropy", "")
-        )
+        return service().join(match_id, command, idempotency_key(), client_address(), bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/rematch")

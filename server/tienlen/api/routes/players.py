@@ -7,7 +7,7 @@ bounds how long; by default for good), whatever became of the live match.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
@@ -16,6 +16,7 @@ from ... import wire
 from ...service.history import HistoryService, KeptPage, Player
 from ...service.kept import KeptMatch
 from ..schemas.players import ExportQuerySchema, KeptPageSchema, PlayerMatchesQuerySchema, PlayerSchema
+from ..services import services
 from .common import PER_ADDRESS, Blueprint, errors, limited
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players' profiles and match histories")
@@ -31,7 +32,7 @@ One line per match: its `tienlen-replay/1` document (as `GET /v1/matches/{match_
 
 def history() -> HistoryService:
     """The history service of the running app."""
-    return cast(HistoryService, current_app.extensions["tienlen_history"])
+    return services().history
 
 
 @blp.route(f"/{NAME}")

@@ -8,14 +8,14 @@ provisional for its first 10 rated matches. The house bots (`easy`,
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from flask import current_app
 from flask.views import MethodView
 
 from ...service.history import HistoryService
 from ...service.rated import BoardPage
 from ..schemas.rated import LeaderboardQuerySchema, LeaderboardSchema
+from ..services import services
 from .common import Blueprint, errors
 
 leaderboard = Blueprint(
@@ -26,7 +26,7 @@ blueprints = (leaderboard,)
 
 def history() -> HistoryService:
     """The history service of the running app (it settles rated matches)."""
-    return cast(HistoryService, current_app.extensions["tienlen_history"])
+    return services().history
 
 
 @leaderboard.route("")

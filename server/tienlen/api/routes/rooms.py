@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask.views import MethodView
 
 from ...service import SeatToken
+from ...service.commands import Join
 from ...service.states import Room
 from ..schemas import JoinSchema
 from ..schemas.rooms import RoomSchema, RoomSeatSchema
@@ -69,7 +68,7 @@ class RoomJoin(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any], code: str) -> SeatToken:
+    def post(self, command: Join, code: str) -> SeatToken:
         """Join the match a room code names: the lowest open seat, its token and the match's id.
 
         Anyone may join, with an account or not: with an account's token
@@ -78,6 +77,4 @@ class RoomJoin(MethodView):
         `match_full` once no seat is open. Lookups are throttled as for
         `GET /v1/rooms/{code}`.
         """
-        return service().join_room(
-            code, body.get("name"), idempotency_key(), client_address(), bearer_token(), body.get("entropy", "")
-        )
+        return service().join_room(code, command, idempotency_key(), client_address(), bearer_token())

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask.views import MethodView
 
 from ...bots import Hint
 from ...engine import REFUSAL_REASONS, LegalPlays
 from ...service import ActionOutcome, LeaveOutcome, SeatState
+from ...service.commands import Action
 from ..errors import REASON_STATUS
 from ..schemas import ActionAnswerSchema, ActionSchema, HintSchema, LeaveAnswerSchema, LegalSchema, SeatViewSchema
 from .common import (
@@ -105,7 +104,7 @@ class Actions(MethodView):
             )
         ],
     )
-    def post(self, body: dict[str, Any], match_id: str) -> ActionOutcome:
+    def post(self, action: Action, match_id: str) -> ActionOutcome:
         """Play cards or pass, then let every bot that follows play.
 
         A body sent as another media type (415 `unsupported_media_type`),
@@ -118,7 +117,7 @@ class Actions(MethodView):
         action changes nothing. Answers the seat's view after the action, and
         `events`: every event from the action through the bots' replies.
         """
-        return service().act(match_id, bearer_token(), body, idempotency_key())
+        return service().act(match_id, bearer_token(), action, idempotency_key())
 
 
 @blp.route(f"/{MATCH_ID}/hint")

@@ -30,6 +30,7 @@ from flask import Blueprint, Flask, Response, send_from_directory
 from flask_cors import CORS
 from flask_smorest import abort
 
+from ..services import services_of
 from .common import settings
 
 SWAGGER_UI_DIR = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
@@ -57,11 +58,11 @@ def install_cors(app: Flask, origins: Sequence[str]) -> None:
     """Send CORS headers on the API's answers for ``origins`` (the settings' ``cors_origins``; none: nothing).
 
     Call it once every operation is documented: the headers a page may read are those of the app's OpenAPI
-    document (``app.extensions["tienlen_api"]``) and :data:`CORS_UNDOCUMENTED_EXPOSE_HEADERS`.
+    document (``services_of(app).document``) and :data:`CORS_UNDOCUMENTED_EXPOSE_HEADERS`.
     """
     if not origins:
         return
-    document = app.extensions["tienlen_api"].spec.to_dict()
+    document = services_of(app).document.spec.to_dict()
     CORS(
         app,
         resources={r"/v1/*": {}, r"/healthz": {}, r"/openapi.json": {}},

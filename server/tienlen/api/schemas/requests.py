@@ -6,12 +6,27 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, post_load, validate
 
 from ...bots import LEVELS
-from ...engine import DEFAULT_PRESET, MAX_ENTROPY, PARAMETERS, PRESET_NAMES, PRESETS, Parameter, Scoring
+from ...engine import (
+    DEFAULT_PRESET,
+    MAX_ENTROPY,
+    PARAMETERS,
+    PRESET_NAMES,
+    PRESETS,
+    DealError,
+    Parameter,
+    RulesError,
+    Scoring,
+    UnknownCardError,
+    parse_deal,
+    resolve_rules,
+)
 from ...engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from ...service import MatchStatus
+from ...service.commands import BotSeat, Create, Join, OpenSeat, Pass, Play, RemoteSeat
+from ...store import Clock
 from .common import MAX_SEQ, NAME_RULES, Flag, OneOfSchema, Tag, WholeNumber, enum_field, rule_enum_name
 
 # ----- requests --------------------------------------------------------------------
@@ -46,6 +61,11 @@ class RemoteSeatRequestSchema(ma.Schema):
     entropy = entropy_field()
     open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
 
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> RemoteSeat:
+        """The seat as the service takes it."""
+        return RemoteSeat(data["name"], data.get("entropy", ""))
+
 
 class BotSeatRequestSchema(ma.Schema):
     """A seat played by a server bot of a level."""
@@ -55,12 +75,22 @@ class BotSeatRequestSchema(ma.Schema):
     bot = enum_field("BotLevel", LEVELS)
     open = Flag(validate=validate.Equal(False), metadata={"description": "false if given"})
 
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> BotSeat:
+        """The seat as the service takes it."""
+        return BotSeat(data["name"], data["bot"])
+
 
 class OpenSeatRequestSchema(ma.Schema):
     """A seat filled later by a join (no name, no bot)."""
 
     type = Tag("open", required=False, metadata=SEAT_TYPE)
     open = Flag(required=True, validate=validate.Equal(True))
+
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> OpenSeat:
+        """The seat as the service takes it."""
+        return OpenSeat()
 
 
 class SeatRequestSchema(OneOfSchema):
@@ -223,6 +253,31 @@ class CreateMatchSchema(ma.Schema):
         metadata={"description": "Show the match in the lobby (GET /v1/matches) while it has an open seat"},
     )
 
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Create:
+        """The new match as the service takes it: the rules resolved, the deal as masks (422 when they cannot be)."""
+        seats = tuple(data["seats"])
+        if all(isinstance(seat, BotSeat) for seat in seats):
+            raise ValidationError("at least one seat must be remote or open", "seats")
+        rules_in = dict(data["rules"])
+        if "players" in rules_in and rules_in["players"] != len(seats):
+            raise ValidationError({"rules": {"players": ["rules.players must equal the number of seats"]}})
+        try:
+            rules = resolve_rules(rules_in, players=len(seats))
+        except RulesError as error:
+            raise ValidationError({"rules": {error.parameter: [str(error)]}}) from None
+        deal: tuple[int, ...] | None = None
+        if "deal" in data and (data["listed"] or any(isinstance(seat, OpenSeat) for seat in seats)):
+            deal = ()  # not read: a public match's deal is refused by the service (fixed_deal_not_private)
+        elif "deal" in data:
+            try:
+                deal = tuple(parse_deal(data["deal"], rules.players))
+            except (DealError, UnknownCardError) as error:
+                raise ValidationError(f"deal: {error}", "deal") from None
+        clock_in = data.get("clock")
+        clock = None if clock_in is None else Clock(clock_in["turn_seconds"], clock_in["timeouts_before_takeover"])
+        return Create(seats, rules, data.get("seed"), deal, clock, data["takeover"], data["listed"])
+
 
 class JoinSchema(ma.Schema):
     """Body of a join (``POST /v1/matches/{match_id}/join``, ``POST /v1/rooms/{code}/join``)."""
@@ -232,6 +287,11 @@ class JoinSchema(ma.Schema):
         metadata={"description": "The seat's name; needed without an account's token (with one, the account's name)"},
     )
     entropy = entropy_field()
+
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Join:
+        """The join as the service takes it."""
+        return Join(data.get("name"), data.get("entropy", ""))
 
 
 VERSION = WholeNumber(
@@ -252,6 +312,11 @@ class PlayActionSchema(ma.Schema):
     )
     version = VERSION
 
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Play:
+        """The play as the service takes it: its cards as a mask (or the refusal of cards that cannot be read)."""
+        return Play.of(data["cards"], data.get("version"))
+
 
 class PassActionSchema(ma.Schema):
     """Pass."""
@@ -259,6 +324,11 @@ class PassActionSchema(ma.Schema):
     type = Tag("pass")
     cards = fields.List(fields.String(), validate=validate.Length(max=0), metadata={"description": "Absent or empty"})
     version = VERSION
+
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Pass:
+        """The pass as the service takes it."""
+        return Pass(data.get("version"))
 
 
 class ActionSchema(OneOfSchema):
