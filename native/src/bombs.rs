@@ -2,7 +2,7 @@
 //!
 //! Mirrors the derived tables of `combos.py` (`_BOMBINGS`, `_BOMBABLE_TWOS`) and `legal.py` (`_BOMB_TARGETS`).
 
-use once_cell::sync::OnceCell;
+use std::sync::OnceLock;
 
 use crate::combo::{Combo, FIRST_TWO, FOUR, KINDS, PAIR, PAIRS, SINGLE, TRIPLE};
 
@@ -104,7 +104,7 @@ impl BombRule {
 /// Each `bombs` value: its name, the rows it was built from, the rule.
 type Installed = Vec<(String, Vec<Row>, BombRule)>;
 
-static RULES: OnceCell<Installed> = OnceCell::new();
+static RULES: OnceLock<Installed> = OnceLock::new();
 
 /// Install the bomb table once; a second call must give the same rows (it is one fact).
 pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
@@ -123,15 +123,14 @@ pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
     }
 }
 
-/// The rule of this `bombs` value.
+/// The rule of the `bombs` value at this place in the installed table (the order it was installed in).
 #[inline]
-pub fn rule(name: &str) -> Result<&'static BombRule, String> {
+pub fn rule_at(index: u32) -> Result<&'static BombRule, String> {
     let rules = RULES
         .get()
         .ok_or("the bomb table is not installed (tienlen.engine.accel installs it)")?;
     rules
-        .iter()
-        .find(|(n, _, _)| n == name)
+        .get(index as usize)
         .map(|(_, _, r)| r)
-        .ok_or_else(|| format!("unknown bombs rule {name:?}"))
+        .ok_or_else(|| format!("no bombs rule number {index}"))
 }
