@@ -315,7 +315,7 @@ pub unsafe extern "C" fn tl_playouts_values(
 /// The numbers an action is written as in `tl_seat_actions_new` and `tl_deal_chains_new`: the seat, the table's
 /// cards (-1 on a lead), its owner (-1), locked (0/1), the cards played from then on, the number of seats, every
 /// seat's card count then (`MAX_SEATS`, the seats past the last 0), the cards played (0 = pass), the cards seen.
-pub const ACTION_WIDTH: usize = 7 + MAX_SEATS;
+pub const ACTION_WIDTH: usize = 8 + MAX_SEATS;
 
 unsafe fn action_events(actions: *const i64, count: usize) -> Result<Vec<ActionEvent>, String> {
     let numbers = slice(actions, ACTION_WIDTH * count)?;
