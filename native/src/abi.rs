@@ -131,3 +131,40 @@ pub unsafe fn emit_masks(out: *mut u64, cap: usize, fill: impl FnOnce(&mut Vec<u
         emit(&scratch, out, cap)
     })
 }
+
+/// The room of a thread's own output buffer (`tl_out`), in masks: far more than any 13-card hand's plays.
+pub const OUT_ROOM: usize = 4096;
+
+thread_local! {
+    /// This thread's output buffer: allocated once and never resized, so its address stays the caller's to read.
+    static OUT: RefCell<Box<[u64]>> = RefCell::new(vec![0; OUT_ROOM].into_boxed_slice());
+}
+
+/// This thread's output buffer ([`OUT_ROOM`] masks), where the short-argument listings (`tl_lead`, `tl_legal`, ...)
+/// write: a caller reads it after each call on the same thread, before its next call.
+#[no_mangle]
+pub extern "C" fn tl_out() -> *const u64 {
+    OUT.with(|out| out.borrow().as_ptr())
+}
+
+/// [`OUT_ROOM`].
+#[no_mangle]
+pub extern "C" fn tl_out_room() -> usize {
+    OUT_ROOM
+}
+
+/// Run `fill` on this thread's scratch list of masks (cleared first), then copy it to this thread's output buffer
+/// (at most [`OUT_ROOM`] of them); their count.
+pub fn emit_out(fill: impl FnOnce(&mut Vec<u64>)) -> i64 {
+    SCRATCH.with(|s| {
+        let mut scratch = s.borrow_mut();
+        scratch.clear();
+        fill(&mut scratch);
+        OUT.with(|out| {
+            let mut out = out.borrow_mut();
+            let n = scratch.len().min(OUT_ROOM);
+            out[..n].copy_from_slice(&scratch[..n]);
+        });
+        scratch.len() as i64
+    })
+}

@@ -22,7 +22,7 @@ mod search;
 
 use std::ffi::c_char;
 
-use crate::abi::{emit, emit_masks, free_handle, guard, new_handle, open, optional, slice, Handle, NONE};
+use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle, NONE};
 use crate::bombs::{BombRule, Row};
 use crate::combo::{classify as classify_mask, Combo, DECK};
 use crate::hand::{Event, HandState, MAX_SEATS};
@@ -150,6 +150,47 @@ pub unsafe extern "C" fn tl_legal_masks(
         let start_card = start_card_of(start_card)?;
         let (hand, rule) = (hand_mask(hand)?, rule(bombs)?);
         Ok(emit_masks(out, cap, |masks| {
+            legal::legal_masks(hand, table.as_ref(), rule, locked, start_card, masks)
+        }))
+    })
+}
+
+/// `tl_lead_masks` into this thread's output buffer (`tl_out`): the count of leads, or -1.
+#[no_mangle]
+pub extern "C" fn tl_lead(hand: u64) -> i64 {
+    guard(-1, || {
+        let hand = hand_mask(hand)?;
+        Ok(emit_out(|masks| legal::lead_masks(hand, masks)))
+    })
+}
+
+/// `tl_answer_masks` into this thread's output buffer (`tl_out`): the count of answers, or -1.
+#[no_mangle]
+pub extern "C" fn tl_answers(hand: u64, table: u64, bombs: u32) -> i64 {
+    guard(-1, || {
+        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
+        Ok(emit_out(|masks| legal::answer_masks(hand, &table, rule, masks)))
+    })
+}
+
+/// `tl_bomb_answers` into this thread's output buffer (`tl_out`): the count of bombs, or -1.
+#[no_mangle]
+pub extern "C" fn tl_bombs(hand: u64, table: u64, bombs: u32) -> i64 {
+    guard(-1, || {
+        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
+        Ok(emit_out(|masks| legal::bomb_answers(hand, &table, rule, masks)))
+    })
+}
+
+/// `tl_legal_masks` into this thread's output buffer (`tl_out`), its small arguments packed in `flags`: the bombs
+/// rule's number (bits 0-7), locked (bit 8), the start card plus one (bits 9-15; 0 for none). The count, or -1.
+#[no_mangle]
+pub extern "C" fn tl_legal(hand: u64, table: i64, flags: u32) -> i64 {
+    guard(-1, || {
+        let table = optional(table).map(combo_of).transpose()?;
+        let start_card = start_card_of(i64::from(flags >> 9) - 1)?;
+        let (hand, rule, locked) = (hand_mask(hand)?, rule(flags & 0xff)?, flags >> 8 & 1 == 1);
+        Ok(emit_out(|masks| {
             legal::legal_masks(hand, table.as_ref(), rule, locked, start_card, masks)
         }))
     })

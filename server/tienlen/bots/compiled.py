@@ -17,17 +17,8 @@ from ctypes import c_double, c_int64, c_uint32
 from typing import Any
 
 from ..engine import accel
-from ..engine.native import (
-    MAX_SEATS,
-    Core,
-    Refused,
-    mask_list,
-    not_a_hand,
-    optional,
-    refused,
-    u32_array,
-    u64_array,
-)
+from ..engine.compiled import Core
+from ..engine.native import MAX_SEATS, Refused, not_a_hand, optional, u32_array, u64_array
 
 # (seat, table cards or None, table owner or None, locked, cards played from then on, card counts then,
 # cards played (0 = a pass), cards seen before).
@@ -60,7 +51,7 @@ class Handle:
         self._core = core
         self._handle = handle
         if not handle:
-            raise refused(core.library)
+            raise core.library.refused()
 
     def __del__(self) -> None:
         if self._handle:
@@ -82,7 +73,7 @@ class CompiledPlayouts(Handle):
         if library.tl_playouts_values(
             self._handle, u64_array(hands), len(hands), u64_array(moves), count, points, steps
         ):
-            raise refused(library)
+            raise library.refused()
         return list(zip(points, steps, strict=True))
 
 
@@ -99,7 +90,7 @@ class CompiledSeatActions(Handle):
         out = (c_uint32 * 3)()
         library = self._core.library
         if library.tl_seat_actions_misses(self._handle, hand, min(max(limit, 0), 0xFFFFFFFF), out):
-            raise refused(library)
+            raise library.refused()
         return out[0], bool(out[1]), out[2]
 
 
@@ -114,13 +105,13 @@ class CompiledDealChains(Handle):
         """The actions judged so far."""
         work: int = self._core.library.tl_deal_chains_work(self._handle)
         if work < 0:
-            raise refused(self._core.library)
+            raise self._core.library.refused()
         return work
 
     def next_deal(self) -> list[int]:
         """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
         next_c, handle = self._core.library.tl_deal_chains_next, self._handle
-        return mask_list(lambda out, room: next_c(handle, out, room), self._core.library)
+        return self._core.library.masks(lambda out, room: next_c(handle, out, room))
 
 
 class CompiledBots:
@@ -136,7 +127,7 @@ class CompiledBots:
             raise not_a_hand(hand)
         out = c_double()
         if self.library.tl_plan_cost(hand, out):
-            raise refused(self.library)
+            raise self.library.refused()
         return out.value
 
     def plan_masks(self, hand: int) -> list[int]:
@@ -144,7 +135,7 @@ class CompiledBots:
         if hand >> 52:
             raise not_a_hand(hand)
         plan_c = self.library.tl_plan_masks
-        return mask_list(lambda out, room: plan_c(hand, out, room), self.library)
+        return self.library.masks(lambda out, room: plan_c(hand, out, room))
 
     def medium_lead(
         self, hand: int, cards_left: Sequence[int], seat: int, bombs: str, unseen: int, start_card: int | None
@@ -155,7 +146,7 @@ class CompiledBots:
         counts, rule, start = u32_array(cards_left), self.core.rule_number(bombs), optional(start_card)
         lead: int = self.library.tl_medium_lead(hand, counts, len(cards_left), optional(seat), rule, unseen, start)
         if lead < 0:
-            raise refused(self.library)
+            raise self.library.refused()
         return lead
 
     def medium_answer(
@@ -169,7 +160,7 @@ class CompiledBots:
             hand, table, optional(table_seat), counts, len(cards_left), optional(seat), rule, locked
         )
         if answer < 0:
-            raise refused(self.library)
+            raise self.library.refused()
         return answer
 
     def Playouts(
@@ -275,7 +266,7 @@ class CompiledBots:
             )  # fmt: skip
             return found if found < 0 else 2 * found
 
-        numbers = mask_list(search, library)
+        numbers = library.masks(search)
         moves = [(numbers[i], None if numbers[i + 1] == 2 else bool(numbers[i + 1])) for i in range(0, len(numbers), 2)]
         return moves, nodes.value
 

@@ -2,8 +2,8 @@
 
 ``TIENLEN_ENGINE`` (read once, at import):
 
-- unset or empty: the compiled core (native/, a C library built by ``make native`` and loaded by
-  :mod:`.native`) when it is built, else the pure Python engine;
+- unset or empty: the compiled core (native/, a C library built by ``make native``, loaded by
+  :mod:`.native`, its functions in :mod:`.compiled`) when it is built, else the pure Python engine;
 - ``python``: the pure Python engine;
 - ``compiled``: the compiled core, and a :class:`CompiledCoreError` at import without it.
 
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from . import native
+from .compiled import Core
 from .kinds import Kind
 from .rules import BOMB_TABLE
 
@@ -47,7 +48,7 @@ class CompiledCoreError(ImportError):
 
 
 class CompiledHand(Protocol):
-    """One hand in play inside the compiled core (:class:`.native.Hand`)."""
+    """One hand in play inside the compiled core (:class:`.compiled.Hand`)."""
 
     @property
     def turn(self) -> int | None:
@@ -88,7 +89,7 @@ class CompiledHand(Protocol):
 
 
 class CompiledCore(Protocol):
-    """What the engine uses of the compiled core (:class:`.native.Core`; native/src/lib.rs)."""
+    """What the engine uses of the compiled core (:class:`.compiled.Core`; native/src/lib.rs)."""
 
     def install_bomb_table(self, table: BombRows) -> None:
         """Install the bomb table (once per process; again only with the same rows)."""
@@ -151,9 +152,10 @@ def bomb_rows() -> BombRows:
 
 def load_core() -> CompiledCore | None:
     """The compiled core with the bomb table installed, or None when it is not built (whatever the switch says)."""
-    core = native.load()
-    if core is None:
+    library = native.open_library()
+    if library is None:
         return None
+    core = Core(library)
     core.install_bomb_table(bomb_rows())
     return core
 
