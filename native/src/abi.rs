@@ -10,7 +10,8 @@
 //! - A panic never unwinds into the caller: it becomes an error like any other.
 
 use std::cell::RefCell;
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
+use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
 

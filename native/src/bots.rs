@@ -193,7 +193,10 @@ pub unsafe extern "C" fn tl_forced_moves(
         };
         let mut search = ForcedWin::new(turn, node_limit, deadline);
         let result = search.root(&state);
-        let pairs: Vec<u64> = result.iter().flat_map(|&(mv, forces)| [mv, forcing_number(forces)]).collect();
+        let pairs: Vec<u64> = result
+            .iter()
+            .flat_map(|&(mv, forces)| [mv, forcing_number(forces)])
+            .collect();
         emit(&pairs, out, 2 * cap);
         *nodes = search.nodes;
         Ok(result.len() as i64)
@@ -302,7 +305,11 @@ pub unsafe extern "C" fn tl_playouts_values(
                 return Err(format!("{mv:#x} is not a play or pass of seat {} on this deal", p.seat));
             }
         }
-        let Playouts { position, events, scratch } = &mut *playouts;
+        let Playouts {
+            position,
+            events,
+            scratch,
+        } = &mut *playouts;
         for (i, &mv) in moves.iter().enumerate() {
             let (value, simulated) = position.playout_value(hands, mv, events, scratch);
             *points.add(i) = value;
@@ -327,7 +334,8 @@ unsafe fn action_events(actions: *const i64, count: usize) -> Result<Vec<ActionE
             return Err(format!("2 to {MAX_SEATS} seats' card counts"));
         }
         let cards_left: Vec<u32> = a[6..6 + players].iter().map(|&c| c as u32).collect();
-        let (seat, table, table_seat, action) = (a[0] as usize, optional(a[1]), optional(a[2]), a[6 + MAX_SEATS] as u64);
+        let (seat, table, table_seat, action) =
+            (a[0] as usize, optional(a[1]), optional(a[2]), a[6 + MAX_SEATS] as u64);
         let table = table.map(combo).transpose()?;
         if table.is_some() != table_seat.is_some() || (table.is_none() && action == 0) {
             return Err("an answer needs its table's owner, and a lead is a play".into());
@@ -386,7 +394,12 @@ pub unsafe extern "C" fn tl_seat_actions_free(actions: Handle<SeatActions>) {
 /// # Safety
 /// `actions` is a live handle; `out` points at three writable numbers.
 #[no_mangle]
-pub unsafe extern "C" fn tl_seat_actions_misses(actions: Handle<SeatActions>, hand: u64, limit: u32, out: *mut u32) -> i32 {
+pub unsafe extern "C" fn tl_seat_actions_misses(
+    actions: Handle<SeatActions>,
+    hand: u64,
+    limit: u32,
+    out: *mut u32,
+) -> i32 {
     guard(-1, || {
         let mut judge = open(actions)?;
         let SeatActions { actions, rule, scratch } = &mut *judge;
@@ -476,7 +489,9 @@ pub unsafe extern "C" fn tl_deal_chains_free(chains: Handle<DealChains>) {
 /// `chains` is a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 {
-    guard(-1, || Ok(open(chains)?.chains.iter().map(|c| c.work).sum::<u64>() as i64))
+    guard(-1, || {
+        Ok(open(chains)?.chains.iter().map(|c| c.work).sum::<u64>() as i64)
+    })
 }
 
 /// The next chain's next deal (a hand a seat; the seat's own hand as it is) into `out`: the number of hands, or -1.
@@ -490,7 +505,12 @@ pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>, out: *m
         if cap < chains.table.players {
             return Err(format!("a deal is {} hands", chains.table.players));
         }
-        let DealChains { table, chains, next, scratch } = &mut *chains;
+        let DealChains {
+            table,
+            chains,
+            next,
+            scratch,
+        } = &mut *chains;
         let index = *next % chains.len();
         *next += 1;
         Ok(emit(chains[index].next_deal(table, scratch), out, cap))

@@ -20,7 +20,7 @@ mod medium;
 mod playout;
 mod search;
 
-use std::ffi::c_char;
+use std::os::raw::c_char;
 
 use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle, NONE};
 use crate::bombs::{BombRule, Row};
@@ -76,7 +76,9 @@ pub unsafe extern "C" fn tl_install_bomb_table(
             .map(|name| (name.to_string(), Vec::new()))
             .collect();
         for row in slice(rows, 6 * row_count)?.chunks_exact(6) {
-            let rule = table.get_mut(row[0] as usize).ok_or("a bomb row names no bombs value")?;
+            let rule = table
+                .get_mut(row[0] as usize)
+                .ok_or("a bomb row names no bombs value")?;
             let kind = |k: u32| u8::try_from(k).map_err(|_| format!("kind number {k} out of range"));
             rule.1.push((kind(row[1])?, row[2], kind(row[3])?, row[4], row[5] != 0));
         }
@@ -114,7 +116,9 @@ pub unsafe extern "C" fn tl_lead_masks(hand: u64, out: *mut u64, cap: usize) -> 
 pub unsafe extern "C" fn tl_answer_masks(hand: u64, table: u64, bombs: u32, out: *mut u64, cap: usize) -> i64 {
     guard(-1, || {
         let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
-        Ok(emit_masks(out, cap, |masks| legal::answer_masks(hand, &table, rule, masks)))
+        Ok(emit_masks(out, cap, |masks| {
+            legal::answer_masks(hand, &table, rule, masks)
+        }))
     })
 }
 
@@ -126,7 +130,9 @@ pub unsafe extern "C" fn tl_answer_masks(hand: u64, table: u64, bombs: u32, out:
 pub unsafe extern "C" fn tl_bomb_answers(hand: u64, table: u64, bombs: u32, out: *mut u64, cap: usize) -> i64 {
     guard(-1, || {
         let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
-        Ok(emit_masks(out, cap, |masks| legal::bomb_answers(hand, &table, rule, masks)))
+        Ok(emit_masks(out, cap, |masks| {
+            legal::bomb_answers(hand, &table, rule, masks)
+        }))
     })
 }
 
@@ -217,8 +223,15 @@ pub unsafe extern "C" fn tl_random_hands(
             return Err(format!("players must be 2 to {MAX_SEATS}"));
         }
         let rule = rule(bombs)?;
-        let (hands, actions) =
-            playout::random_hands(players, rule, reentry_rule, start_card_rule, end_on_first_out, seed, count);
+        let (hands, actions) = playout::random_hands(
+            players,
+            rule,
+            reentry_rule,
+            start_card_rule,
+            end_on_first_out,
+            seed,
+            count,
+        );
         emit(&[hands, actions], out, 2);
         Ok(0)
     })
