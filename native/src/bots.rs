@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::abi::{emit, emit_masks, free_handle, guard, new_handle, open, optional, slice, Handle};
+use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle};
 use crate::bombs::BombRule;
 use crate::chains::{Chain, Table};
 use crate::combo::classify;
@@ -494,17 +494,15 @@ pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 
     })
 }
 
-/// The next chain's next deal (a hand a seat; the seat's own hand as it is) into `out`: the number of hands, or -1.
+/// The next chain's next deal (a hand a seat; the seat's own hand as it is) into this thread's output buffer
+/// (`tl_out`): the number of hands, or -1.
 ///
 /// # Safety
-/// `chains` is a live handle; `out` points at `cap` writable masks (`cap` at least the number of seats).
+/// `chains` is a live handle.
 #[no_mangle]
-pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>, out: *mut u64, cap: usize) -> i64 {
+pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>) -> i64 {
     guard(-1, || {
         let mut chains = open(chains)?;
-        if cap < chains.table.players {
-            return Err(format!("a deal is {} hands", chains.table.players));
-        }
         let DealChains {
             table,
             chains,
@@ -513,6 +511,7 @@ pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>, out: *m
         } = &mut *chains;
         let index = *next % chains.len();
         *next += 1;
-        Ok(emit(chains[index].next_deal(table, scratch), out, cap))
+        let deal = chains[index].next_deal(table, scratch);
+        Ok(emit_out(|masks| masks.extend_from_slice(deal)))
     })
 }

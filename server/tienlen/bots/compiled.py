@@ -67,14 +67,27 @@ class CompiledPlayouts(Handle):
 
     def values(self, hands: Sequence[int], moves: Sequence[int]) -> list[tuple[float, int]]:
         """For each move (a mask, 0 = pass) on this deal (a hand a seat): (points, simulated actions)."""
-        count = len(moves)
-        points, steps = (c_double * count)(), (c_uint32 * count)()
         library = self._core.library
+        buffers, players, count = library.buffers, len(hands), len(moves)
+        if players > MAX_SEATS:
+            raise Refused(f"a deal is 2 to {MAX_SEATS} hands")
+        if count > buffers.move_room:
+            buffers.moves_for(count)
+        try:
+            buffers.deal[:players], buffers.moves[:count] = hands, moves
+        except TypeError as error:
+            raise Refused(f"not a deal and moves: {error}") from None
         if library.tl_playouts_values(
-            self._handle, u64_array(hands), len(hands), u64_array(moves), count, points, steps
+            self._handle,
+            buffers.deal_address,
+            players,
+            buffers.moves_address,
+            count,
+            buffers.points_address,
+            buffers.steps_address,
         ):
             raise library.refused()
-        return list(zip(points, steps, strict=True))
+        return list(zip(buffers.points[:count].tolist(), buffers.steps[:count].tolist(), strict=True))
 
 
 class CompiledSeatActions(Handle):
@@ -110,8 +123,12 @@ class CompiledDealChains(Handle):
 
     def next_deal(self) -> list[int]:
         """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
-        next_c, handle = self._core.library.tl_deal_chains_next, self._handle
-        return self._core.library.masks(lambda out, room: next_c(handle, out, room))
+        library = self._core.library
+        count: int = library.tl_deal_chains_next(self._handle)
+        if count < 0:
+            raise library.refused()
+        found: list[int] = library.buffers.out[:count].tolist()
+        return found
 
 
 class CompiledBots:

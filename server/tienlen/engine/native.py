@@ -80,7 +80,7 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any]]] = {
         [_size, _size, _opt, _opt, c_uint32, _mask, _opt, _rule, _flag, _flag, c_double],
     ),
     "tl_playouts_free": (True, None, [_handle]),
-    "tl_playouts_values": (False, c_int32, [_handle, _u64p, _size, _u64p, _size, _f64p, _u32p]),
+    "tl_playouts_values": (False, c_int32, [_handle, c_void_p, _size, c_void_p, _size, c_void_p, c_void_p]),
     "tl_seat_actions_new": (True, _handle, [_i64p, _size, _rule]),
     "tl_seat_actions_free": (True, None, [_handle]),
     "tl_seat_actions_misses": (True, c_int32, [_handle, _mask, c_uint32, _u32p]),
@@ -91,7 +91,7 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any]]] = {
     ),
     "tl_deal_chains_free": (True, None, [_handle]),
     "tl_deal_chains_work": (True, c_int64, [_handle]),
-    "tl_deal_chains_next": (False, c_int64, [_handle, c_void_p, _size]),
+    "tl_deal_chains_next": (False, c_int64, [_handle]),
 }
 
 
@@ -105,7 +105,8 @@ def not_a_hand(mask: int) -> Refused:
 
 
 class Buffers(threading.local):
-    """One thread's buffers: a view of its output buffer in the core, and its own for masks, events and state."""
+    """One thread's buffers: a view of its output buffer in the core, and its own for masks, events, a hand's state,
+    and Hard's playouts (a deal, the moves, their points and steps), grown as a call needs."""
 
     def __init__(self, library: ctypes.CDLL, out_room: int) -> None:
         core_out = (c_uint64 * out_room).from_address(library.tl_out())  # this thread's, in the core
@@ -113,11 +114,23 @@ class Buffers(threading.local):
         self.masks, self.mask_room = (c_uint64 * 256)(), 256
         self.events = (c_uint64 * (EVENT_WIDTH * EVENT_ROOM))()
         self.state = (c_int64 * (5 + 2 * MAX_SEATS))()
+        self.deal: Any = (c_uint64 * MAX_SEATS)()  # Any: filled by slice from any sequence of ints
+        self.deal_address = ctypes.addressof(self.deal)
+        self.moves_for(64)
 
     def grow(self, count: int) -> None:
         """Room for ``count`` masks at least in :attr:`masks`."""
         self.mask_room = max(count, 2 * self.mask_room)
         self.masks = (c_uint64 * self.mask_room)()
+
+    def moves_for(self, count: int) -> None:
+        """Room for ``count`` moves at least, with their points and steps (read through native-format views)."""
+        self.move_room = count
+        moves, points, steps = (c_uint64 * count)(), (c_double * count)(), (c_uint32 * count)()
+        self.moves: Any = moves  # Any: filled by slice from any sequence of ints
+        self.moves_address, self.points_address = ctypes.addressof(moves), ctypes.addressof(points)
+        self.steps_address = ctypes.addressof(steps)
+        self.points, self.steps = memoryview(points).cast("B").cast("d"), memoryview(steps).cast("B").cast("I")
 
 
 class Library:
@@ -126,6 +139,7 @@ class Library:
     def __init__(self, held: ctypes.PyDLL, released: ctypes.CDLL) -> None:
         self.held, self.released = held, released
         self.functions = {name: getattr(held if h else released, name) for name, (h, _, _) in PROTOTYPES.items()}
+        self.__dict__.update(self.functions)  # plain attributes: no look-up through __getattr__ on a hot path
         self.out_room: int = held.tl_out_room()
         self.buffers = Buffers(held, self.out_room)
 
