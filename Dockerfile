@@ -2,18 +2,16 @@
 # Match state lives in Redis: set REDIS_URL (compose.yaml does). Without it the
 # server would try to start a private redis-server, which this image does not ship.
 #
-# Both stages are Debian 12 (bookworm): its librust-pyo3-dev (PyO3 0.17) is what native/ is written for.
+# Both stages are Debian 12 (bookworm): its cargo and rustc (1.63) build native/, which needs nothing else.
 
-# The compiled core (native/, docs/engine.md) is built in a stage of its own, as `make native` builds it:
-# Debian's cargo and rustc, PyO3's crates from Debian's registry (cargo stays offline), maturin from PyPI.
-# The image keeps only the wheel.
+# The compiled core (native/, docs/engine.md) is built in a stage of its own with the command `make native` runs:
+# cargo alone, offline (the core has no dependencies: no crates to fetch). The image keeps only the library.
 FROM python:3.11-slim-bookworm AS core
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends cargo rustc librust-pyo3-dev \
+    && apt-get install -y --no-install-recommends cargo rustc \
     && rm -rf /var/lib/apt/lists/*
-RUN pip install --no-cache-dir "maturin>=1.0,<2"
 COPY native /src/native
-RUN /src/native/build-wheel.sh python /wheels
+RUN cd /src/native && cargo build --release --offline --quiet
 
 FROM python:3.11-slim-bookworm
 
@@ -37,12 +35,12 @@ COPY clients/python/tienlen_client ./clients/python/tienlen_client
 COPY clients/python/tienlen_tournament ./clients/python/tienlen_tournament
 RUN pip install --no-deps . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin tienlen
-# The compiled core: the engine and the bots use it (TIENLEN_ENGINE), so Hard plays at the measured strength.
-# The build fails here rather than ship an image whose bots would quietly run pure Python.
-COPY --from=core /wheels /tmp/wheels
-RUN pip install --no-deps /tmp/wheels/*.whl \
-    && rm -rf /tmp/wheels \
-    && python -c "from tienlen.bots import compiled; assert compiled.CORE is not None, 'tienlen_native did not load'"
+# The compiled core: the engine and the bots use it (TIENLEN_ENGINE), so Hard plays at the measured strength;
+# TIENLEN_CORE_LIB says where it is (tienlen/engine/native.py). The build fails here rather than ship an image
+# whose bots would quietly run pure Python.
+COPY --from=core /src/native/target/release/libtienlen_native.so /usr/local/lib/tienlen/libtienlen_native.so
+ENV TIENLEN_CORE_LIB=/usr/local/lib/tienlen/libtienlen_native.so
+RUN python -c "from tienlen.bots import compiled; assert compiled.CORE is not None, 'the compiled core did not load'"
 # The browser table at / (static files; an installed package does not find them in the repository).
 COPY clients/web/public ./web
 ENV TIENLEN_WEB_DIR=/app/web

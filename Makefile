@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,19 +28,26 @@ $(ENV): pyproject.toml $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[env$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
 	touch $@
 
-# The compiled core (native/, docs/engine.md): optional, the engine runs without it. It needs cargo and
-# PyO3's crates from Debian (apt-get install librust-pyo3-dev; native/.cargo/config.toml keeps cargo offline),
-# and maturin (the native extra). Installed into the venv, the engine uses it (TIENLEN_ENGINE=python|compiled).
-NATIVE := $(VENV)/.installed-native
-WHEELS := native/target/wheels
-$(NATIVE): native/build-wheel.sh native/Cargo.toml native/Cargo.lock native/pyproject.toml $(wildcard native/src/*.rs) $(RUNTIME)
-	$(BIN)/pip install --quiet -e '.[native$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
-	rm -rf $(WHEELS)
-	native/build-wheel.sh $(abspath $(BIN))/python $(WHEELS)
-	$(BIN)/pip install --quiet --force-reinstall --no-deps $(WHEELS)/tienlen_native-*.whl
-	touch $@
+# The compiled core (native/, docs/engine.md): optional, the engine runs without it. It has no dependencies, so
+# cargo alone builds it, offline (no crates.io, no packaged crates); the library is copied beside its loader
+# (server/tienlen/engine/native.py, gitignored), where the engine finds it (TIENLEN_ENGINE=python|compiled chooses).
+CORE_LIB := server/tienlen/engine/libtienlen_native.so
+$(CORE_LIB): native/Cargo.toml native/Cargo.lock native/.cargo/config.toml $(wildcard native/src/*.rs)
+	cd native && cargo build --release --offline --quiet
+	cp native/target/release/libtienlen_native.so $@
 
-native: $(NATIVE)
+native: $(CORE_LIB)
+
+# `make serve` and `make test` build the core first wherever cargo is installed, so the bots play at their measured
+# strength; without cargo, or when the build fails, they say so in one line and run pure Python.
+CARGO := $(shell command -v cargo 2>/dev/null)
+PURE_PYTHON := the engine and bots run pure Python (Hard weaker; see docs/engine.md)
+core:
+ifeq ($(CARGO),)
+	@echo "make: no cargo here, so $(PURE_PYTHON)"
+else
+	@$(MAKE) --no-print-directory native || { rm -f $(CORE_LIB); echo "make: the compiled core did not build, so $(PURE_PYTHON)"; }
+endif
 
 $(DEV): pyproject.toml $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[dev$(if $(EMBEDDED),$(COMMA)$(EMBEDDED))]'
@@ -48,13 +55,7 @@ $(DEV): pyproject.toml $(RUNTIME)
 
 install: $(DEV)
 
-# Where cargo and Debian's PyO3 (the version native/Cargo.toml asks for) are installed, `make serve` builds the
-# compiled core first, so the bots play at their measured strength; elsewhere it says it serves pure Python.
-PYO3 := $(shell sed -n 's/^pyo3 = { version = "\([0-9.]*\)".*/\1/p' native/Cargo.toml)
-NATIVE_TOOLS := $(shell command -v cargo >/dev/null 2>&1 && ls -d /usr/share/cargo/registry/pyo3-$(PYO3).* >/dev/null 2>&1 && echo yes)
-
-serve: $(RUNTIME) $(if $(NATIVE_TOOLS),$(NATIVE))
-	$(if $(NATIVE_TOOLS),,@echo "make serve: no cargo or librust-pyo3-dev $(PYO3) here, so the engine and bots run pure Python (Hard weaker; docs/engine.md)")
+serve: $(RUNTIME) core
 	$(BIN)/tienlen serve --host $(HOST) --port $(PORT)
 
 # mypy checks the files listed in pyproject.toml ([tool.mypy] files): the server, bench/, clients/python and the typed tests
@@ -63,7 +64,7 @@ lint: $(DEV)
 	$(BIN)/mypy
 	clients/web/check.sh  # the browser table: tsc --checkJs against openapi/openapi.json, eslint
 
-test: lint
+test: lint core
 	$(BIN)/pytest -q -n 2 --dist loadgroup
 
 # Pure Python and, when built (make native), the compiled core side by side; PEER=path/to/rl-tien-len adds that peer
@@ -129,4 +130,4 @@ openapi: $(RUNTIME)
 	$(BIN)/python -m tienlen openapi > openapi/openapi.json
 
 clean:
-	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .schemathesis native/target
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .schemathesis native/target $(CORE_LIB)

@@ -13,7 +13,7 @@ alternately in one process under the same load:
   cards; ``legal_answer_us`` the same for a seat answering a random single.
 
 With the compiled core, ``core_selfplay_hands_per_s`` (and per CPU second): the same random hands
-played inside the core (``tienlen_native.random_hands``: its own deals and random picks, no Python
+played inside the core (``random_hands`` of :mod:`tienlen.engine.compiled`: its own deals and random picks, no Python
 in the loop). With ``--peer DIR`` (a checkout of hoangdung-nguyen/rl-tien-len, the fastest Python
 peer we ran; ``make bench-engine PEER=DIR``), ``peer_selfplay_hands_per_s``: its game engine
 playing complete random hands, timed in the same rounds. ``ratios`` compares them; the issue's

@@ -2,7 +2,8 @@
 //!
 //! Mirrors the derived tables of `combos.py` (`_BOMBINGS`, `_BOMBABLE_TWOS`) and `legal.py` (`_BOMB_TARGETS`).
 
-use once_cell::sync::OnceCell;
+use std::ptr;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::combo::{Combo, FIRST_TWO, FOUR, KINDS, PAIR, PAIRS, SINGLE, TRIPLE};
 
@@ -104,7 +105,30 @@ impl BombRule {
 /// Each `bombs` value: its name, the rows it was built from, the rule.
 type Installed = Vec<(String, Vec<Row>, BombRule)>;
 
-static RULES: OnceCell<Installed> = OnceCell::new();
+/// The installed table, set once (a one-time cell of std's atomics: Debian's rustc 1.63 has no `OnceLock`).
+static RULES: AtomicPtr<Installed> = AtomicPtr::new(ptr::null_mut());
+
+/// The installed table, if any.
+fn installed() -> Option<&'static Installed> {
+    // SAFETY: RULES is null or a leaked Box that is never freed nor changed.
+    unsafe { RULES.load(Ordering::Acquire).as_ref() }
+}
+
+/// Install `built` unless a table is installed already; the installed table.
+fn install_once(built: Installed) -> &'static Installed {
+    let fresh = Box::into_raw(Box::new(built));
+    match RULES.compare_exchange(ptr::null_mut(), fresh, Ordering::AcqRel, Ordering::Acquire) {
+        // SAFETY: `fresh` is now the installed table, leaked for the life of the process.
+        Ok(_) => unsafe { &*fresh },
+        Err(existing) => {
+            // SAFETY: `fresh` was not published; `existing` is the installed table, never freed.
+            unsafe {
+                drop(Box::from_raw(fresh));
+                &*existing
+            }
+        }
+    }
+}
 
 /// Install the bomb table once; a second call must give the same rows (it is one fact).
 pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
@@ -115,7 +139,7 @@ pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
     }
     let same =
         |a: &Installed, b: &Installed| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0 && x.1 == y.1);
-    let installed = RULES.get_or_init(|| built.clone());
+    let installed = install_once(built.clone());
     if same(installed, &built) {
         Ok(())
     } else {
@@ -123,15 +147,12 @@ pub fn install(table: Vec<(String, Vec<Row>)>) -> Result<(), String> {
     }
 }
 
-/// The rule of this `bombs` value.
+/// The rule of the `bombs` value at this place in the installed table (the order it was installed in).
 #[inline]
-pub fn rule(name: &str) -> Result<&'static BombRule, String> {
-    let rules = RULES
-        .get()
-        .ok_or("the bomb table is not installed (tienlen.engine.accel installs it)")?;
+pub fn rule_at(index: u32) -> Result<&'static BombRule, String> {
+    let rules = installed().ok_or("the bomb table is not installed (tienlen.engine.accel installs it)")?;
     rules
-        .iter()
-        .find(|(n, _, _)| n == name)
+        .get(index as usize)
         .map(|(_, _, r)| r)
-        .ok_or_else(|| format!("unknown bombs rule {name:?}"))
+        .ok_or_else(|| format!("no bombs rule number {index}"))
 }

@@ -1,9 +1,9 @@
-//! The Python face of Hard's compiled inner loops (`medium.rs`, `search.rs`), used by `tienlen.bots.compiled`.
+//! The C face of Hard's compiled inner loops (`medium.rs`, `search.rs`, `chains.rs`, `endgame.rs`), used by
+//! `tienlen.bots.compiled` through `tienlen.engine.native`. Conventions as in `abi.rs`.
 
 use std::time::{Duration, Instant};
 
-use pyo3::prelude::*;
-
+use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle};
 use crate::bombs::BombRule;
 use crate::chains::{Chain, Table};
 use crate::combo::classify;
@@ -11,190 +11,231 @@ use crate::endgame::ForcedWin;
 use crate::hand::{Event, HandState, MAX_SEATS};
 use crate::medium;
 use crate::search::{self, ActionEvent, Position};
-use crate::{combo_of as combo, error, hand_mask, rule};
+use crate::{combo_of as combo, hand_mask, rule, start_card_of};
 
-fn seat_of(seat: usize, players: usize) -> PyResult<usize> {
+fn seat_of(seat: usize, players: usize) -> Result<usize, String> {
     if seat >= players {
-        return Err(error(format!("seat {seat} is not one of {players} seats")));
+        return Err(format!("seat {seat} is not one of {players} seats"));
     }
     Ok(seat)
 }
 
-fn counts(cards_left: &[u32]) -> PyResult<[u32; MAX_SEATS]> {
+fn counts(cards_left: &[u32]) -> Result<[u32; MAX_SEATS], String> {
     if !(2..=MAX_SEATS).contains(&cards_left.len()) {
-        return Err(error(format!("2 to {MAX_SEATS} seats' card counts")));
+        return Err(format!("2 to {MAX_SEATS} seats' card counts"));
     }
     let mut out = [0; MAX_SEATS];
     out[..cards_left.len()].copy_from_slice(cards_left);
     Ok(out)
 }
 
-/// The cost of the hand's best plan (`planner.plan_cost`).
-#[pyfunction]
-pub fn plan_cost(hand: u64) -> PyResult<f64> {
-    Ok(medium::plan_cost(hand_mask(hand)?))
+/// The cost of the hand's best plan (`planner.plan_cost`) into `out`. 0, or -1.
+///
+/// # Safety
+/// `out` points at one writable number.
+#[no_mangle]
+pub unsafe extern "C" fn tl_plan_cost(hand: u64, out: *mut f64) -> i32 {
+    guard(-1, || {
+        *out = medium::plan_cost(hand_mask(hand)?);
+        Ok(0)
+    })
 }
 
-/// The hand's best plan as card masks, weakest first (`planner.plan_masks`).
-#[pyfunction]
-pub fn plan_masks(hand: u64) -> PyResult<Vec<u64>> {
-    let mut out = Vec::new();
-    medium::plan_combos(hand_mask(hand)?, &mut out);
-    Ok(out.iter().map(|c| c.mask).collect())
+/// The hand's best plan as card masks, weakest first (`planner.plan_masks`): their count, or -1.
+///
+/// # Safety
+/// `out` points at `cap` writable masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_plan_masks(hand: u64, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let mut plan = Vec::new();
+        medium::plan_combos(hand_mask(hand)?, &mut plan);
+        Ok(emit_masks(out, cap, |masks| masks.extend(plan.iter().map(|c| c.mask))))
+    })
 }
 
-/// Medium's lead (`policy.policy_lead`).
-#[pyfunction]
-pub fn medium_lead(
+/// Medium's lead (`policy.policy_lead`; the start card or -1), or -1.
+///
+/// # Safety
+/// `cards_left` points at `players` counts.
+#[no_mangle]
+pub unsafe extern "C" fn tl_medium_lead(
     hand: u64,
-    cards_left: Vec<u32>,
+    cards_left: *const u32,
+    players: usize,
     seat: usize,
-    bombs: &str,
+    bombs: u32,
     unseen: u64,
-    start_card: Option<u32>,
-) -> PyResult<u64> {
-    let counts = counts(&cards_left)?;
-    let seat = seat_of(seat, cards_left.len())?;
-    if hand_mask(hand)? == 0 || start_card.map_or(false, |c| c >= 52) {
-        return Err(error("a lead needs cards in hand (and a start card 0..51)".into()));
-    }
-    let lead = search::policy_lead(
-        hand,
-        &counts[..cards_left.len()],
-        seat,
-        rule(bombs)?,
-        hand_mask(unseen)?,
-        start_card,
-    );
-    Ok(lead)
+    start_card: i64,
+) -> i64 {
+    guard(-1, || {
+        let cards_left = slice(cards_left, players)?;
+        let counts = counts(cards_left)?;
+        let seat = seat_of(seat, players)?;
+        let start_card = start_card_of(start_card);
+        if hand_mask(hand)? == 0 || start_card.is_err() {
+            return Err("a lead needs cards in hand (and a start card 0..51)".into());
+        }
+        let lead = search::policy_lead(
+            hand,
+            &counts[..players],
+            seat,
+            rule(bombs)?,
+            hand_mask(unseen)?,
+            start_card?,
+        );
+        Ok(lead as i64)
+    })
 }
 
-/// Medium's answer to the table (`policy.policy_answer`; 0 = pass).
-#[pyfunction]
-pub fn medium_answer(
+/// Medium's answer to the table (its cards; `policy.policy_answer`; 0 = pass), or -1.
+///
+/// # Safety
+/// `cards_left` points at `players` counts.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the answer's inputs, as Python passes them
+pub unsafe extern "C" fn tl_medium_answer(
     hand: u64,
     table: u64,
     table_seat: usize,
-    cards_left: Vec<u32>,
+    cards_left: *const u32,
+    players: usize,
     seat: usize,
-    bombs: &str,
+    bombs: u32,
     locked: bool,
-) -> PyResult<u64> {
-    let counts = counts(&cards_left)?;
-    let players = cards_left.len();
-    let (seat, owner) = (seat_of(seat, players)?, seat_of(table_seat, players)?);
-    let mut scratch = Vec::with_capacity(16);
-    let answer = search::policy_answer(
-        hand_mask(hand)?,
-        &combo(table)?,
-        owner,
-        &counts[..players],
-        seat,
-        rule(bombs)?,
-        locked,
-        &mut scratch,
-    );
-    Ok(answer)
+) -> i64 {
+    guard(-1, || {
+        let counts = counts(slice(cards_left, players)?)?;
+        let (seat, owner) = (seat_of(seat, players)?, seat_of(table_seat, players)?);
+        let mut scratch = Vec::with_capacity(16);
+        let answer = search::policy_answer(
+            hand_mask(hand)?,
+            &combo(table)?,
+            owner,
+            &counts[..players],
+            seat,
+            rule(bombs)?,
+            locked,
+            &mut scratch,
+        );
+        Ok(answer as i64)
+    })
 }
 
-/// A move and whether it forces a first place (None: unknown).
-type Forcing = (u64, Option<bool>);
+/// Whether a move forces a first place, as `tl_forced_moves` writes it: 0 no, 1 yes, 2 unknown.
+fn forcing_number(forces: Option<bool>) -> u64 {
+    forces.map_or(2, u64::from)
+}
 
-/// The seat on turn's moves and whether each forces it out first on this deal (None: unknown, the nodes or
-/// the seconds ran out), in the order searched; also the positions searched (`endgame.forced_moves`).
-#[pyfunction]
+/// The seat on turn's moves and whether each forces it out first on this deal (unknown: the nodes or the seconds
+/// ran out), in the order searched (`endgame.forced_moves`): pairs (move, `forcing_number`) into `out` (room for
+/// `cap` pairs), the positions searched into `nodes`. The count of moves, or -1. The table is its cards or -1
+/// (its seat then -1); `seconds` counts only with `timed`.
+///
+/// # Safety
+/// `hands` points at `players` masks, `out` at `2 * cap` writable numbers, `nodes` at one.
+#[no_mangle]
 #[allow(clippy::too_many_arguments)] // the position's parts, as Python passes them
-pub fn forced_moves(
-    hands: Vec<u64>,
+pub unsafe extern "C" fn tl_forced_moves(
+    hands: *const u64,
+    players: usize,
     turn: usize,
-    table: Option<u64>,
-    table_seat: Option<usize>,
+    table: i64,
+    table_seat: i64,
     locked: u32,
-    bombs: &str,
+    bombs: u32,
     reentry_rule: bool,
     node_limit: u32,
-    seconds: Option<f64>,
-) -> PyResult<(Vec<Forcing>, u32)> {
-    let players = hands.len();
-    if !(2..=MAX_SEATS).contains(&players) {
-        return Err(error(format!("2 to {MAX_SEATS} hands")));
-    }
-    let mut dealt = [0u64; MAX_SEATS];
-    let mut all = 0;
-    for (seat, &hand) in hands.iter().enumerate() {
-        dealt[seat] = hand_mask(hand)?;
-        if all & hand != 0 {
-            return Err(error("the hands share a card".into()));
+    timed: bool,
+    seconds: f64,
+    out: *mut u64,
+    cap: usize,
+    nodes: *mut u32,
+) -> i64 {
+    guard(-1, || {
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(format!("2 to {MAX_SEATS} hands"));
         }
-        all |= hand;
-    }
-    let turn = seat_of(turn, players)?;
-    let table = table.map(combo).transpose()?;
-    let table_seat = table_seat.map(|s| seat_of(s, players)).transpose()?;
-    let holders = dealt.iter().filter(|&&h| h != 0).count();
-    if table.is_some() != table_seat.is_some() || dealt[turn] == 0 || holders < 2 {
-        return Err(error(
-            "a table needs its owner, and the seat on turn and another hold cards".into(),
-        ));
-    }
-    let deadline = match seconds {
-        Some(s) if s.is_finite() && s >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(s.min(3600.0))),
-        Some(_) => return Err(error("seconds must be a finite number, at least 0".into())),
-        None => None,
-    };
-    let state = HandState {
-        hands: dealt,
-        players,
-        turn,
-        table,
-        table_seat,
-        locked: locked & ((1 << players) - 1),
-        start_card: None,
-        places: Vec::new(),
-        done: false,
-        rule: rule(bombs)?,
-        reentry_rule,
-        end_on_first_out: false,
-    };
-    let mut search = ForcedWin::new(turn, node_limit, deadline);
-    let result = search.root(&state);
-    Ok((result, search.nodes))
+        let mut dealt = [0u64; MAX_SEATS];
+        let mut all = 0;
+        for (seat, &hand) in slice(hands, players)?.iter().enumerate() {
+            dealt[seat] = hand_mask(hand)?;
+            if all & hand != 0 {
+                return Err("the hands share a card".into());
+            }
+            all |= hand;
+        }
+        let turn = seat_of(turn, players)?;
+        let table = optional(table).map(combo).transpose()?;
+        let table_seat = optional(table_seat).map(|s| seat_of(s as usize, players)).transpose()?;
+        let holders = dealt.iter().filter(|&&h| h != 0).count();
+        if table.is_some() != table_seat.is_some() || dealt[turn] == 0 || holders < 2 {
+            return Err("a table needs its owner, and the seat on turn and another hold cards".into());
+        }
+        let deadline = match (timed, seconds) {
+            (true, s) if s.is_finite() && s >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(s.min(3600.0))),
+            (true, _) => return Err("seconds must be a finite number, at least 0".into()),
+            (false, _) => None,
+        };
+        let state = HandState {
+            hands: dealt,
+            players,
+            turn,
+            table,
+            table_seat,
+            locked: locked & ((1 << players) - 1),
+            start_card: None,
+            places: Vec::new(),
+            done: false,
+            rule: rule(bombs)?,
+            reentry_rule,
+            end_on_first_out: false,
+        };
+        let mut search = ForcedWin::new(turn, node_limit, deadline);
+        let result = search.root(&state);
+        let pairs: Vec<u64> = result
+            .iter()
+            .flat_map(|&(mv, forces)| [mv, forcing_number(forces)])
+            .collect();
+        emit(&pairs, out, 2 * cap);
+        *nodes = search.nodes;
+        Ok(result.len() as i64)
+    })
 }
 
 /// Hard's playouts from one position: a candidate move, then Medium for every seat until one is out.
-#[pyclass(module = "tienlen_native")]
 pub struct Playouts {
     position: Position,
     events: Vec<Event>,
     scratch: Vec<u64>,
 }
 
-#[pymethods]
-impl Playouts {
-    /// The position: the searching `seat`, the table (its cards, or None on a lead) and its owner, the
-    /// pass locks, the cards played, the start card, the rule set, and the first place's bonus.
-    #[new]
-    #[allow(clippy::too_many_arguments)] // the position's parts, as Python passes them
-    fn new(
-        seat: usize,
-        players: usize,
-        table: Option<u64>,
-        table_seat: Option<usize>,
-        locked: u32,
-        played: u64,
-        start_card: Option<u32>,
-        bombs: &str,
-        reentry_rule: bool,
-        end_on_first_out: bool,
-        first_bonus: f64,
-    ) -> PyResult<Playouts> {
+/// Playouts from a position: the searching `seat`, the table (its cards, or -1 on a lead) and its owner (-1), the
+/// pass locks, the cards played, the start card (-1), the rule set, and the first place's bonus. A handle, or null.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the position's parts, as Python passes them
+pub extern "C" fn tl_playouts_new(
+    seat: usize,
+    players: usize,
+    table: i64,
+    table_seat: i64,
+    locked: u32,
+    played: u64,
+    start_card: i64,
+    bombs: u32,
+    reentry_rule: bool,
+    end_on_first_out: bool,
+    first_bonus: f64,
+) -> Handle<Playouts> {
+    guard(std::ptr::null_mut(), || {
         if !(2..=MAX_SEATS).contains(&players) {
-            return Err(error(format!("players must be 2 to {MAX_SEATS}")));
+            return Err(format!("players must be 2 to {MAX_SEATS}"));
         }
-        let table = table.map(combo).transpose()?;
-        let table_seat = table_seat.map(|s| seat_of(s, players)).transpose()?;
-        if table.is_some() != table_seat.is_some() || start_card.map_or(false, |c| c >= 52) {
-            return Err(error("a table needs its owner (and a start card is 0..51)".into()));
+        let table = optional(table).map(combo).transpose()?;
+        let table_seat = optional(table_seat).map(|s| seat_of(s as usize, players)).transpose()?;
+        let start_card = start_card_of(start_card);
+        if table.is_some() != table_seat.is_some() || start_card.is_err() {
+            return Err("a table needs its owner (and a start card is 0..51)".into());
         }
         let position = Position {
             seat: seat_of(seat, players)?,
@@ -203,111 +244,172 @@ impl Playouts {
             table_seat,
             locked: locked & ((1 << players) - 1),
             played: hand_mask(played)?,
-            start_card,
+            start_card: start_card?,
             rule: rule(bombs)?,
             reentry_rule,
             end_on_first_out,
             first_bonus,
         };
-        Ok(Playouts {
+        Ok(new_handle(Playouts {
             position,
             events: Vec::with_capacity(8),
             scratch: Vec::with_capacity(32),
-        })
-    }
+        }))
+    })
+}
 
-    /// For each move (a mask, 0 = pass) on this deal (a hand a seat): (points, simulated actions).
-    fn values(&mut self, hands: Vec<u64>, moves: Vec<u64>) -> PyResult<Vec<(f64, u32)>> {
-        let p = &self.position;
+/// Free playouts.
+///
+/// # Safety
+/// `playouts` came from `tl_playouts_new` and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn tl_playouts_free(playouts: Handle<Playouts>) {
+    free_handle(playouts)
+}
+
+/// For each move (a mask, 0 = pass) on this deal (a hand a seat): its points into `points` and its simulated
+/// actions into `steps`. 0, or -1.
+///
+/// # Safety
+/// `playouts` is a live handle; `hands` points at `players` masks, `moves` at `move_count`, and `points` and
+/// `steps` at `move_count` writable numbers each.
+#[no_mangle]
+pub unsafe extern "C" fn tl_playouts_values(
+    playouts: Handle<Playouts>,
+    hands: *const u64,
+    players: usize,
+    moves: *const u64,
+    move_count: usize,
+    points: *mut f64,
+    steps: *mut u32,
+) -> i32 {
+    guard(-1, || {
+        let mut playouts = open(playouts)?;
+        let (hands, moves) = (slice(hands, players)?, slice(moves, move_count)?);
+        let p = &playouts.position;
         if hands.len() != p.players {
-            return Err(error(format!("a deal is {} hands", p.players)));
+            return Err(format!("a deal is {} hands", p.players));
         }
         let mut holders = 0;
-        for &hand in &hands {
+        for &hand in hands {
             holders += (hand_mask(hand)? != 0) as usize;
         }
         let own = hands[p.seat];
-        for &mv in &moves {
+        for &mv in moves {
             let fits = if mv == 0 {
                 p.table.is_some()
             } else {
                 classify(mv).is_some() && mv & !own == 0
             };
             if !fits || own == 0 || holders < 2 {
-                return Err(error(format!(
-                    "{mv:#x} is not a play or pass of seat {} on this deal",
-                    p.seat
-                )));
+                return Err(format!("{mv:#x} is not a play or pass of seat {} on this deal", p.seat));
             }
         }
-        let (events, scratch) = (&mut self.events, &mut self.scratch);
-        Ok(moves
-            .iter()
-            .map(|&mv| self.position.playout_value(&hands, mv, events, scratch))
-            .collect())
+        let Playouts {
+            position,
+            events,
+            scratch,
+        } = &mut *playouts;
+        for (i, &mv) in moves.iter().enumerate() {
+            let (value, simulated) = position.playout_value(hands, mv, events, scratch);
+            *points.add(i) = value;
+            *steps.add(i) = simulated;
+        }
+        Ok(0)
+    })
+}
+
+/// The numbers an action is written as in `tl_seat_actions_new` and `tl_deal_chains_new`: the seat, the table's
+/// cards (-1 on a lead), its owner (-1), locked (0/1), the cards played from then on, the number of seats, every
+/// seat's card count then (`MAX_SEATS`, the seats past the last 0), the cards played (0 = pass), the cards seen.
+pub const ACTION_WIDTH: usize = 8 + MAX_SEATS;
+
+unsafe fn action_events(actions: *const i64, count: usize) -> Result<Vec<ActionEvent>, String> {
+    let numbers = slice(actions, ACTION_WIDTH * count)?;
+    let mut events = Vec::with_capacity(count);
+    for a in numbers.chunks_exact(ACTION_WIDTH) {
+        let mask = |n: i64| hand_mask(n as u64);
+        let players = a[5] as usize;
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(format!("2 to {MAX_SEATS} seats' card counts"));
+        }
+        let cards_left: Vec<u32> = a[6..6 + players].iter().map(|&c| c as u32).collect();
+        let (seat, table, table_seat, action) =
+            (a[0] as usize, optional(a[1]), optional(a[2]), a[6 + MAX_SEATS] as u64);
+        let table = table.map(combo).transpose()?;
+        if table.is_some() != table_seat.is_some() || (table.is_none() && action == 0) {
+            return Err("an answer needs its table's owner, and a lead is a play".into());
+        }
+        events.push(ActionEvent {
+            seat: seat_of(seat, players)?,
+            table,
+            table_seat: table_seat.map_or(Ok(0), |s| seat_of(s as usize, players))?,
+            locked: a[3] != 0,
+            later: mask(a[4])?,
+            cards_left: counts(&cards_left)?,
+            players,
+            action: hand_mask(action)?,
+            seen: mask(a[7 + MAX_SEATS])?,
+        });
     }
+    Ok(events)
 }
 
 /// One seat's actions this hand, judged against sampled hands (`sampling.DealChain._misses`).
-#[pyclass(module = "tienlen_native")]
 pub struct SeatActions {
     actions: search::SeatActions,
     rule: &'static BombRule,
     scratch: Vec<u64>,
 }
 
-/// An action as Python passes it: (seat, table cards or None, table owner or None, locked, cards played
-/// from then on, every seat's card count then, the cards played (0 = pass), the cards seen before it).
-type ActionTuple = (usize, Option<u64>, Option<usize>, bool, u64, Vec<u32>, u64, u64);
-
-fn action_events(actions: Vec<ActionTuple>) -> PyResult<Vec<ActionEvent>> {
-    let mut events = Vec::with_capacity(actions.len());
-    for (seat, table, table_seat, locked, later, cards_left, action, seen) in actions {
-        let players = cards_left.len();
-        let table = table.map(combo).transpose()?;
-        if table.is_some() != table_seat.is_some() || (table.is_none() && action == 0) {
-            return Err(error("an answer needs its table's owner, and a lead is a play".into()));
-        }
-        events.push(ActionEvent {
-            seat: seat_of(seat, players)?,
-            table,
-            table_seat: table_seat.map_or(Ok(0), |s| seat_of(s, players))?,
-            locked,
-            later: hand_mask(later)?,
-            cards_left: counts(&cards_left)?,
-            players,
-            action: hand_mask(action)?,
-            seen: hand_mask(seen)?,
-        });
-    }
-    Ok(events)
-}
-
-#[pymethods]
-impl SeatActions {
-    /// The actions, in the order they are judged first.
-    #[new]
-    fn new(actions: Vec<ActionTuple>, bombs: &str) -> PyResult<SeatActions> {
-        Ok(SeatActions {
+/// One seat's actions (`ACTION_WIDTH` numbers each), in the order they are judged first. A handle, or null.
+///
+/// # Safety
+/// `actions` points at `ACTION_WIDTH * count` numbers.
+#[no_mangle]
+pub unsafe extern "C" fn tl_seat_actions_new(actions: *const i64, count: usize, bombs: u32) -> Handle<SeatActions> {
+    guard(std::ptr::null_mut(), || {
+        Ok(new_handle(SeatActions {
             actions: search::SeatActions {
-                events: action_events(actions)?,
+                events: action_events(actions, count)?,
             },
             rule: rule(bombs)?,
             scratch: Vec::with_capacity(16),
-        })
-    }
+        }))
+    })
+}
 
-    /// (actions Medium would not have chosen holding `hand`, counting stopped once past `limit`; whether the
-    /// count is complete; how many actions were judged).
-    fn misses(&mut self, hand: u64, limit: u32) -> PyResult<(u32, bool, u32)> {
-        Ok(self
-            .actions
-            .misses(hand_mask(hand)?, limit, self.rule, &mut self.scratch))
-    }
+/// Free a seat's actions.
+///
+/// # Safety
+/// `actions` came from `tl_seat_actions_new` and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn tl_seat_actions_free(actions: Handle<SeatActions>) {
+    free_handle(actions)
+}
+
+/// Into `out`: the actions Medium would not have chosen holding `hand`, counting stopped once past `limit`;
+/// whether the count is complete (0/1); how many actions were judged. 0, or -1.
+///
+/// # Safety
+/// `actions` is a live handle; `out` points at three writable numbers.
+#[no_mangle]
+pub unsafe extern "C" fn tl_seat_actions_misses(
+    actions: Handle<SeatActions>,
+    hand: u64,
+    limit: u32,
+    out: *mut u32,
+) -> i32 {
+    guard(-1, || {
+        let mut judge = open(actions)?;
+        let SeatActions { actions, rule, scratch } = &mut *judge;
+        let (misses, complete, judged) = actions.misses(hand_mask(hand)?, limit, rule, scratch);
+        emit(&[misses, complete as u32, judged], out, 3);
+        Ok(0)
+    })
 }
 
 /// Hard's deal chains (`sampling.DealChains`): independent chains whose deals are handed out in turn.
-#[pyclass(module = "tienlen_native")]
 pub struct DealChains {
     table: Table,
     chains: Vec<Chain>,
@@ -315,36 +417,41 @@ pub struct DealChains {
     scratch: Vec<u64>,
 }
 
-#[pymethods]
-impl DealChains {
-    /// Chains over the unseen cards of `seat` (holding `hand`; every seat's count in `cards_left`), judged by
-    /// the other seats' `actions`, one chain per seed; `threshold` is the likelihood of a miss as a fraction
-    /// of 2**32, `burn_in` the steps before a chain's first deal and `thinning` the steps between two deals.
-    #[new]
-    #[allow(clippy::too_many_arguments)] // the chains' parts, as Python passes them
-    fn new(
-        seat: usize,
-        hand: u64,
-        cards_left: Vec<u32>,
-        unseen: u64,
-        actions: Vec<ActionTuple>,
-        bombs: &str,
-        seeds: Vec<u64>,
-        threshold: u64,
-        burn_in: u32,
-        thinning: u32,
-    ) -> PyResult<DealChains> {
-        let players = cards_left.len();
-        let counts = counts(&cards_left)?;
+/// Chains over the unseen cards of `seat` (holding `hand`; every seat's count in `cards_left`), judged by the
+/// other seats' `actions` (`ACTION_WIDTH` numbers each), one chain per seed; `threshold` is the likelihood of a
+/// miss as a fraction of 2**32, `burn_in` the steps before a chain's first deal and `thinning` the steps between
+/// two deals. A handle, or null.
+///
+/// # Safety
+/// `cards_left` points at `players` counts, `actions` at `ACTION_WIDTH * action_count` numbers, `seeds` at
+/// `seed_count`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the chains' parts, as Python passes them
+pub unsafe extern "C" fn tl_deal_chains_new(
+    seat: usize,
+    hand: u64,
+    cards_left: *const u32,
+    players: usize,
+    unseen: u64,
+    actions: *const i64,
+    action_count: usize,
+    bombs: u32,
+    seeds: *const u64,
+    seed_count: usize,
+    threshold: u64,
+    burn_in: u32,
+    thinning: u32,
+) -> Handle<DealChains> {
+    guard(std::ptr::null_mut(), || {
+        let counts = counts(slice(cards_left, players)?)?;
         let seat = seat_of(seat, players)?;
         let (hand, unseen) = (hand_mask(hand)?, hand_mask(unseen)?);
+        let seeds = slice(seeds, seed_count)?;
         let wanted: u32 = (0..players).filter(|&s| s != seat).map(|s| counts[s]).sum();
         if hand & unseen != 0 || unseen.count_ones() < wanted || seeds.is_empty() || threshold >= 1 << 32 {
-            return Err(error(
-                "the unseen cards must fit the other seats' counts (and a chain needs a seed)".into(),
-            ));
+            return Err("the unseen cards must fit the other seats' counts (and a chain needs a seed)".into());
         }
-        let events = action_events(actions)?;
+        let events = action_events(actions, action_count)?;
         let table = Table::new(
             seat,
             players,
@@ -358,26 +465,53 @@ impl DealChains {
             thinning,
         );
         let chains = seeds.iter().map(|&seed| Chain::new(&table, seed)).collect();
-        Ok(DealChains {
+        Ok(new_handle(DealChains {
             table,
             chains,
             next: 0,
             scratch: Vec::with_capacity(32),
-        })
-    }
+        }))
+    })
+}
 
-    /// The actions judged by all the chains so far.
-    #[getter]
-    fn work(&self) -> u64 {
-        self.chains.iter().map(|c| c.work).sum()
-    }
+/// Free deal chains.
+///
+/// # Safety
+/// `chains` came from `tl_deal_chains_new` and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn tl_deal_chains_free(chains: Handle<DealChains>) {
+    free_handle(chains)
+}
 
-    /// The next chain's next deal (a hand a seat; the seat's own hand as it is).
-    fn next_deal(&mut self) -> Vec<u64> {
-        let index = self.next % self.chains.len();
-        self.next += 1;
-        self.chains[index]
-            .next_deal(&mut self.table, &mut self.scratch)
-            .to_vec()
-    }
+/// The actions judged by all the chains so far, or -1.
+///
+/// # Safety
+/// `chains` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 {
+    guard(-1, || {
+        Ok(open(chains)?.chains.iter().map(|c| c.work).sum::<u64>() as i64)
+    })
+}
+
+/// The next chain's next deal (a hand a seat; the seat's own hand as it is) into this thread's output buffer
+/// (`tl_out`): the number of hands, or -1.
+///
+/// # Safety
+/// `chains` is a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>) -> i64 {
+    guard(-1, || {
+        let mut chains = open(chains)?;
+        let DealChains {
+            table,
+            chains,
+            next,
+            scratch,
+        } = &mut *chains;
+        let index = *next % chains.len();
+        *next += 1;
+        let deal = chains[index].next_deal(table, scratch);
+        Ok(emit_out(|masks| masks.extend_from_slice(deal)))
+    })
 }

@@ -1,11 +1,14 @@
-//! `tienlen_native`: the compiled core of the Tiến Lên rules engine (optional).
+//! `tienlen_native`: the compiled core of the Tiến Lên rules engine (optional), a plain C ABI.
 //!
 //! The hot paths of `server/tienlen/engine` over 52-bit hand masks (card number = rank * 4 + suit,
-//! 3S = 0 … 2H = 51): classification, legal plays, the flow of a hand, random playouts. The Python
-//! engine is the reference; `tienlen.engine.accel` installs the bomb table from `rules.BOMB_TABLE` and
-//! puts these functions behind the engine's own names. The Python-facing API is typed in
-//! `tienlen_native.pyi`.
+//! 3S = 0 … 2H = 51): classification, legal plays, the flow of a hand, random playouts; and Hard's inner
+//! loops (`bots.rs`). The Python engine is the reference. The library has no dependency but Rust's standard
+//! library, so `cargo build --release --offline` alone builds it; Python loads it with `ctypes`
+//! (`tienlen.engine.native`, which declares every function below and turns an error code into a
+//! `ValueError`). The conventions of the ABI (error codes, optional numbers, output buffers, handles) are in
+//! `abi.rs`. Bombs rules are named by their place in the installed bomb table (`tl_install_bomb_table`).
 
+mod abi;
 mod bombs;
 mod bots;
 mod chains;
@@ -17,177 +20,210 @@ mod medium;
 mod playout;
 mod search;
 
-use pyo3::exceptions::PyValueError;
-use pyo3::once_cell::GILOnceCell;
-use pyo3::prelude::*;
-use pyo3::{ffi, intern, AsPyPointer};
+use std::os::raw::c_char;
 
+use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle, NONE};
 use crate::bombs::{BombRule, Row};
 use crate::combo::{classify as classify_mask, Combo, DECK};
 use crate::hand::{Event, HandState, MAX_SEATS};
 
-/// A `ValueError` with this message: every refusal of bad input from Python.
-pub(crate) fn error(message: String) -> PyErr {
-    PyValueError::new_err(message)
-}
-
-/// The rule of a `bombs` value.
-pub(crate) fn rule(bombs: &str) -> PyResult<&'static BombRule> {
-    bombs::rule(bombs).map_err(error)
+/// The rule of a `bombs` value, by its place in the bomb table.
+pub(crate) fn rule(bombs: u32) -> Result<&'static BombRule, String> {
+    bombs::rule_at(bombs)
 }
 
 /// The hand, refused unless it is a 52-bit mask.
-pub(crate) fn hand_mask(hand: u64) -> PyResult<u64> {
+pub(crate) fn hand_mask(hand: u64) -> Result<u64, String> {
     if hand & !DECK != 0 {
-        return Err(error(format!("{hand:#x} is not a hand mask (52 bits)")));
+        return Err(format!("{hand:#x} is not a hand mask (52 bits)"));
     }
     Ok(hand)
 }
 
 /// The combination these cards form, refused unless they form one.
-pub(crate) fn combo_of(mask: u64) -> PyResult<Combo> {
+pub(crate) fn combo_of(mask: u64) -> Result<Combo, String> {
     classify_mask(mask & DECK)
         .filter(|_| mask & !DECK == 0)
-        .ok_or_else(|| error(format!("{mask:#x} is not a combination")))
+        .ok_or_else(|| format!("{mask:#x} is not a combination"))
 }
 
-/// The table a Python `Combination` stands for, from its cards (its `mask`).
-fn table_of(table: &PyAny) -> PyResult<Combo> {
-    combo_of(table.getattr(intern!(table.py(), "mask"))?.extract()?)
-}
-
-/// The Python ints of every same-rank group (a rank's nibble at its place), made once: singles, pairs,
-/// triples and fours are most plays, and sharing their ints spares allocating one per play per call.
-static GROUP_INTS: GILOnceCell<Vec<PyObject>> = GILOnceCell::new();
-
-/// The index of a same-rank group in `GROUP_INTS`, or None for plays across ranks.
-#[inline]
-fn group_index(mask: u64) -> Option<usize> {
-    if mask == 0 || mask & !DECK != 0 {
-        return None;
-    }
-    let rank = mask.trailing_zeros() / 4;
-    let nibble = mask >> (4 * rank);
-    (nibble < 16).then_some(16 * rank as usize + nibble as usize)
-}
-
-/// The masks as a Python list of ints (the engine's own type for plays).
-fn int_list(py: Python<'_>, masks: &[u64]) -> PyResult<PyObject> {
-    let shared = GROUP_INTS.get_or_init(py, || {
-        (0..13 * 16)
-            .map(|i| ((i as u64 % 16) << (4 * (i / 16))).into_py(py))
-            .collect()
-    });
-    // SAFETY: a new list of exactly masks.len() slots, each set once to a new (or newly referenced) int.
-    unsafe {
-        let list = ffi::PyList_New(masks.len() as ffi::Py_ssize_t);
-        if list.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        for (i, &mask) in masks.iter().enumerate() {
-            let item = match group_index(mask) {
-                Some(index) => {
-                    let int = shared[index].as_ptr();
-                    ffi::Py_INCREF(int);
-                    int
-                }
-                None => ffi::PyLong_FromUnsignedLongLong(mask),
-            };
-            if item.is_null() {
-                ffi::Py_DECREF(list);
-                return Err(PyErr::fetch(py));
-            }
-            ffi::PyList_SET_ITEM(list, i as ffi::Py_ssize_t, item);
-        }
-        Ok(PyObject::from_owned_ptr(py, list))
+/// The start card, refused unless it is a card number.
+pub(crate) fn start_card_of(start_card: i64) -> Result<Option<u32>, String> {
+    match optional(start_card) {
+        Some(c) if c >= 52 => Err("the start card is a card number 0..51".into()),
+        card => Ok(card.map(|c| c as u32)),
     }
 }
 
-/// Install the bomb table: for each `bombs` value its rows (shape kind, shape length, target kind,
-/// target length, target must be 2s), kinds numbered in the order of `Kind`. Once per process.
-#[pyfunction]
-fn install_bomb_table(table: Vec<(String, Vec<Row>)>) -> PyResult<()> {
-    bombs::install(table).map_err(error)
+/// Install the bomb table: `names` holds the `bombs` values, each ended by a NUL byte; `rows` holds six numbers a
+/// row (the value's place among the names, shape kind, shape length, target kind, target length, target must be
+/// 2s), kinds numbered in the order of `Kind`. Once per process (again only with the same rows). 0, or -1.
+///
+/// # Safety
+/// `names` points at `names_len` bytes and `rows` at `6 * row_count` numbers.
+#[no_mangle]
+pub unsafe extern "C" fn tl_install_bomb_table(
+    names: *const c_char,
+    names_len: usize,
+    rows: *const u32,
+    row_count: usize,
+) -> i32 {
+    guard(-1, || {
+        let names = slice(names as *const u8, names_len)?;
+        let names = std::str::from_utf8(names).map_err(|_| "the bombs values are not UTF-8".to_string())?;
+        let mut table: Vec<(String, Vec<Row>)> = names
+            .split_terminator('\0')
+            .map(|name| (name.to_string(), Vec::new()))
+            .collect();
+        for row in slice(rows, 6 * row_count)?.chunks_exact(6) {
+            let rule = table
+                .get_mut(row[0] as usize)
+                .ok_or("a bomb row names no bombs value")?;
+            let kind = |k: u32| u8::try_from(k).map_err(|_| format!("kind number {k} out of range"));
+            rule.1.push((kind(row[1])?, row[2], kind(row[3])?, row[4], row[5] != 0));
+        }
+        bombs::install(table)?;
+        Ok(0)
+    })
 }
 
-/// `(kind number, length, top)` of the combination these cards form, or None.
-#[pyfunction]
-fn classify(mask: u64) -> Option<(u8, u32, u32)> {
+/// The combination these cards form as `kind number << 16 | length << 8 | top`, or -1 for none.
+#[no_mangle]
+pub extern "C" fn tl_classify(mask: u64) -> i64 {
     if mask & !DECK != 0 {
-        return None;
+        return -1;
     }
-    classify_mask(mask).map(|c| (c.kind, c.length, c.top))
+    classify_mask(mask).map_or(-1, |c| (c.kind as i64) << 16 | (c.length as i64) << 8 | c.top as i64)
 }
 
-/// Every combination the hand can lead, in the order of `legal.lead_masks`.
-#[pyfunction]
-fn lead_masks(py: Python<'_>, hand: u64) -> PyResult<PyObject> {
-    let mut out = Vec::with_capacity(64);
-    legal::lead_masks(hand_mask(hand)?, &mut out);
-    int_list(py, &out)
+/// Every combination the hand can lead, in the order of `legal.lead_masks`: their count, or -1.
+///
+/// # Safety
+/// `out` points at `cap` writable masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_lead_masks(hand: u64, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let hand = hand_mask(hand)?;
+        Ok(emit_masks(out, cap, |masks| legal::lead_masks(hand, masks)))
+    })
 }
 
-/// Every play that beats the table (a `Combination`), ordinary answers then bombs.
-#[pyfunction]
-fn answer_masks(py: Python<'_>, hand: u64, table: &PyAny, bombs: &str) -> PyResult<PyObject> {
-    let mut out = Vec::with_capacity(16);
-    legal::answer_masks(hand_mask(hand)?, &table_of(table)?, rule(bombs)?, &mut out);
-    int_list(py, &out)
+/// Every play that beats the table (its cards), ordinary answers then bombs: their count, or -1.
+///
+/// # Safety
+/// `out` points at `cap` writable masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_answer_masks(hand: u64, table: u64, bombs: u32, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
+        Ok(emit_masks(out, cap, |masks| {
+            legal::answer_masks(hand, &table, rule, masks)
+        }))
+    })
 }
 
-/// Plays of another kind or length that bomb the table.
-#[pyfunction]
-fn bomb_answers(py: Python<'_>, hand: u64, table: &PyAny, bombs: &str) -> PyResult<PyObject> {
-    let mut out = Vec::new();
-    legal::bomb_answers(hand_mask(hand)?, &table_of(table)?, rule(bombs)?, &mut out);
-    int_list(py, &out)
+/// Plays of another kind or length that bomb the table (its cards): their count, or -1.
+///
+/// # Safety
+/// `out` points at `cap` writable masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_bomb_answers(hand: u64, table: u64, bombs: u32, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
+        Ok(emit_masks(out, cap, |masks| {
+            legal::bomb_answers(hand, &table, rule, masks)
+        }))
+    })
 }
 
-/// Every legal play of the seat on turn (`legal.legal_masks_of`).
-#[pyfunction]
-fn legal_masks(
-    py: Python<'_>,
+/// Every legal play of the seat on turn (`legal.legal_masks_of`; the table's cards or -1 on a lead, the start
+/// card or -1): their count, or -1.
+///
+/// # Safety
+/// `out` points at `cap` writable masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_legal_masks(
     hand: u64,
-    table: Option<&PyAny>,
-    bombs: &str,
+    table: i64,
+    bombs: u32,
     locked: bool,
-    start_card: Option<u32>,
-) -> PyResult<PyObject> {
-    let mut out = Vec::with_capacity(64);
-    let table = table.map(table_of).transpose()?;
-    if start_card.map_or(false, |c| c >= 52) {
-        return Err(error("the start card is a card number 0..51".into()));
-    }
-    legal::legal_masks(
-        hand_mask(hand)?,
-        table.as_ref(),
-        rule(bombs)?,
-        locked,
-        start_card,
-        &mut out,
-    );
-    int_list(py, &out)
+    start_card: i64,
+    out: *mut u64,
+    cap: usize,
+) -> i64 {
+    guard(-1, || {
+        let table = optional(table).map(combo_of).transpose()?;
+        let start_card = start_card_of(start_card)?;
+        let (hand, rule) = (hand_mask(hand)?, rule(bombs)?);
+        Ok(emit_masks(out, cap, |masks| {
+            legal::legal_masks(hand, table.as_ref(), rule, locked, start_card, masks)
+        }))
+    })
 }
 
-/// Play `count` random hands of `players` seats in Rust; return (hands, actions).
+/// `tl_lead_masks` into this thread's output buffer (`tl_out`): the count of leads, or -1.
+#[no_mangle]
+pub extern "C" fn tl_lead(hand: u64) -> i64 {
+    guard(-1, || {
+        let hand = hand_mask(hand)?;
+        Ok(emit_out(|masks| legal::lead_masks(hand, masks)))
+    })
+}
+
+/// `tl_answer_masks` into this thread's output buffer (`tl_out`): the count of answers, or -1.
+#[no_mangle]
+pub extern "C" fn tl_answers(hand: u64, table: u64, bombs: u32) -> i64 {
+    guard(-1, || {
+        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
+        Ok(emit_out(|masks| legal::answer_masks(hand, &table, rule, masks)))
+    })
+}
+
+/// `tl_bomb_answers` into this thread's output buffer (`tl_out`): the count of bombs, or -1.
+#[no_mangle]
+pub extern "C" fn tl_bombs(hand: u64, table: u64, bombs: u32) -> i64 {
+    guard(-1, || {
+        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
+        Ok(emit_out(|masks| legal::bomb_answers(hand, &table, rule, masks)))
+    })
+}
+
+/// `tl_legal_masks` into this thread's output buffer (`tl_out`), its small arguments packed in `flags`: the bombs
+/// rule's number (bits 0-7), locked (bit 8), the start card plus one (bits 9-15; 0 for none). The count, or -1.
+#[no_mangle]
+pub extern "C" fn tl_legal(hand: u64, table: i64, flags: u32) -> i64 {
+    guard(-1, || {
+        let table = optional(table).map(combo_of).transpose()?;
+        let start_card = start_card_of(i64::from(flags >> 9) - 1)?;
+        let (hand, rule, locked) = (hand_mask(hand)?, rule(flags & 0xff)?, flags >> 8 & 1 == 1);
+        Ok(emit_out(|masks| {
+            legal::legal_masks(hand, table.as_ref(), rule, locked, start_card, masks)
+        }))
+    })
+}
+
+/// Play `count` random hands of `players` seats in Rust; (hands, actions) into `out`. 0, or -1.
+///
+/// # Safety
+/// `out` points at two writable numbers.
+#[no_mangle]
 #[allow(clippy::too_many_arguments)] // the rule set's flags, as Python passes them
-#[pyfunction]
-fn random_hands(
-    py: Python<'_>,
+pub unsafe extern "C" fn tl_random_hands(
     players: usize,
-    bombs: &str,
+    bombs: u32,
     reentry_rule: bool,
     start_card_rule: bool,
     end_on_first_out: bool,
     seed: u64,
     count: u64,
-) -> PyResult<(u64, u64)> {
-    if !(2..=MAX_SEATS).contains(&players) {
-        return Err(error(format!("players must be 2 to {MAX_SEATS}")));
-    }
-    let rule = rule(bombs)?;
-    Ok(py.allow_threads(|| {
-        playout::random_hands(
+    out: *mut u64,
+) -> i32 {
+    guard(-1, || {
+        if !(2..=MAX_SEATS).contains(&players) {
+            return Err(format!("players must be 2 to {MAX_SEATS}"));
+        }
+        let rule = rule(bombs)?;
+        let (hands, actions) = playout::random_hands(
             players,
             rule,
             reentry_rule,
@@ -195,28 +231,31 @@ fn random_hands(
             end_on_first_out,
             seed,
             count,
-        )
-    }))
+        );
+        emit(&[hands, actions], out, 2);
+        Ok(0)
+    })
 }
 
-fn event_object(py: Python<'_>, event: &Event) -> PyObject {
+/// Numbers a compiled hand's event is written as: a tag (0 played, 1 passed, 2 table cleared, 3 went out) and up to
+/// three numbers: (seat, mask, kind number | bomb << 8), (seat), (leader), (seat, place).
+pub const EVENT_WIDTH: usize = 4;
+
+fn event_numbers(event: &Event) -> [u64; EVENT_WIDTH] {
     match *event {
-        Event::Played { seat, mask, kind, bomb } => ("played", seat, mask, kind, bomb).into_py(py),
-        Event::Passed { seat } => ("passed", seat).into_py(py),
-        Event::TableCleared { leader } => ("table_cleared", leader).into_py(py),
-        Event::WentOut { seat, place } => ("went_out", seat, place).into_py(py),
+        Event::Played { seat, mask, kind, bomb } => [0, seat as u64, mask, kind as u64 | (bomb as u64) << 8],
+        Event::Passed { seat } => [1, seat as u64, 0, 0],
+        Event::TableCleared { leader } => [2, leader as u64, 0, 0],
+        Event::WentOut { seat, place } => [3, seat as u64, place as u64, 0],
     }
 }
 
 /// One hand in play, in Rust: the seat on turn's legal plays, plays and passes with their events.
-///
-/// Events are tuples: `("played", seat, mask, kind number, bomb)`, `("passed", seat)`,
-/// `("table_cleared", leader)`, `("went_out", seat, place)`.
-#[pyclass(module = "tienlen_native")]
-struct Hand {
+pub struct Hand {
     state: HandState,
     legal: Vec<u64>,
     fresh: bool,
+    events: Vec<Event>,
 }
 
 impl Hand {
@@ -228,30 +267,40 @@ impl Hand {
         &self.legal
     }
 
-    fn events(&mut self, py: Python<'_>, events: &[Event]) -> Vec<PyObject> {
+    /// The events of the action just taken into the caller's buffer (`EVENT_WIDTH` numbers each): their count.
+    unsafe fn emit_events(&mut self, out: *mut u64, cap: usize) -> Result<i64, String> {
         self.fresh = false;
-        events.iter().map(|e| event_object(py, e)).collect()
+        if self.events.len() > cap {
+            return Err(format!("{} events do not fit a buffer of {cap}", self.events.len()));
+        }
+        for (i, event) in self.events.iter().enumerate() {
+            std::ptr::copy_nonoverlapping(event_numbers(event).as_ptr(), out.add(i * EVENT_WIDTH), EVENT_WIDTH);
+        }
+        Ok(self.events.len() as i64)
     }
 }
 
-#[pymethods]
-impl Hand {
-    /// A hand with these cards a seat, `turn` on turn, an empty table; `start_card` for a match's opening lead.
-    #[new]
-    fn new(
-        hands: Vec<u64>,
-        turn: usize,
-        bombs: &str,
-        reentry_rule: bool,
-        end_on_first_out: bool,
-        start_card: Option<u32>,
-    ) -> PyResult<Hand> {
-        let players = hands.len();
+/// A hand with these cards a seat, `turn` on turn, an empty table, `start_card` (or -1) for a match's opening
+/// lead: its handle, or null.
+///
+/// # Safety
+/// `hands` points at `players` masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_hand_new(
+    hands: *const u64,
+    players: usize,
+    turn: usize,
+    bombs: u32,
+    reentry_rule: bool,
+    end_on_first_out: bool,
+    start_card: i64,
+) -> Handle<Hand> {
+    guard(std::ptr::null_mut(), || {
         if !(2..=MAX_SEATS).contains(&players) || turn >= players {
-            return Err(error(format!("2 to {MAX_SEATS} hands and a seat on turn among them")));
+            return Err(format!("2 to {MAX_SEATS} hands and a seat on turn among them"));
         }
         let mut masks = [0u64; MAX_SEATS];
-        for (seat, &hand) in hands.iter().enumerate() {
+        for (seat, &hand) in slice(hands, players)?.iter().enumerate() {
             masks[seat] = hand_mask(hand)?;
         }
         let state = HandState {
@@ -261,107 +310,119 @@ impl Hand {
             table: None,
             table_seat: None,
             locked: 0,
-            start_card,
+            start_card: start_card_of(start_card)?,
             places: Vec::with_capacity(MAX_SEATS),
             done: false,
             rule: rule(bombs)?,
             reentry_rule,
             end_on_first_out,
         };
-        Ok(Hand {
+        Ok(new_handle(Hand {
             state,
             legal: Vec::new(),
             fresh: false,
-        })
-    }
-
-    /// The seat on turn (None once the hand is over).
-    #[getter]
-    fn turn(&self) -> Option<usize> {
-        (!self.state.done).then_some(self.state.turn)
-    }
-
-    /// Every seat's cards.
-    #[getter]
-    fn hands(&self) -> Vec<u64> {
-        self.state.hands[..self.state.players].to_vec()
-    }
-
-    /// The cards to beat (None on a lead).
-    #[getter]
-    fn table(&self) -> Option<u64> {
-        self.state.table.map(|t| t.mask)
-    }
-
-    /// The seat whose play is on the table.
-    #[getter]
-    fn table_seat(&self) -> Option<usize> {
-        self.state.table_seat
-    }
-
-    /// A bit per pass-locked seat.
-    #[getter]
-    fn locked(&self) -> u32 {
-        self.state.locked
-    }
-
-    /// Seats placed so far, first place first.
-    #[getter]
-    fn places(&self) -> Vec<usize> {
-        self.state.places.clone()
-    }
-
-    /// Whether the hand is over.
-    #[getter]
-    fn done(&self) -> bool {
-        self.state.done
-    }
-
-    /// The legal plays of the seat on turn (empty once the hand is over).
-    fn legal(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        self.legal_now();
-        int_list(py, &self.legal)
-    }
-
-    /// The seat on turn plays these cards; the events. A play not among the legal ones is refused.
-    fn play(&mut self, py: Python<'_>, mask: u64) -> PyResult<Vec<PyObject>> {
-        if self.state.done || !self.legal_now().contains(&mask) {
-            return Err(error(format!("{mask:#x} is not a legal play here")));
-        }
-        let mut events = Vec::with_capacity(4);
-        self.state.play(mask, &mut events);
-        Ok(self.events(py, &events))
-    }
-
-    /// The seat on turn passes; the events. Refused on a lead.
-    fn pass_turn(&mut self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
-        if self.state.done || self.state.table.is_none() {
-            return Err(error("no table to pass on".into()));
-        }
-        let mut events = Vec::with_capacity(4);
-        self.state.pass_turn(&mut events);
-        Ok(self.events(py, &events))
-    }
+            events: Vec::with_capacity(8),
+        }))
+    })
 }
 
-/// The compiled core of the Tiến Lên rules engine.
-#[pymodule]
-fn tienlen_native(_py: Python<'_>, m: &PyModule) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(install_bomb_table, m)?)?;
-    m.add_function(wrap_pyfunction!(classify, m)?)?;
-    m.add_function(wrap_pyfunction!(lead_masks, m)?)?;
-    m.add_function(wrap_pyfunction!(answer_masks, m)?)?;
-    m.add_function(wrap_pyfunction!(bomb_answers, m)?)?;
-    m.add_function(wrap_pyfunction!(legal_masks, m)?)?;
-    m.add_function(wrap_pyfunction!(random_hands, m)?)?;
-    m.add_class::<Hand>()?;
-    m.add_function(wrap_pyfunction!(bots::plan_cost, m)?)?;
-    m.add_function(wrap_pyfunction!(bots::plan_masks, m)?)?;
-    m.add_function(wrap_pyfunction!(bots::medium_lead, m)?)?;
-    m.add_function(wrap_pyfunction!(bots::medium_answer, m)?)?;
-    m.add_class::<bots::Playouts>()?;
-    m.add_class::<bots::SeatActions>()?;
-    m.add_class::<bots::DealChains>()?;
-    m.add_function(wrap_pyfunction!(bots::forced_moves, m)?)?;
-    Ok(())
+/// Free a hand.
+///
+/// # Safety
+/// `hand` came from `tl_hand_new` and is freed once.
+#[no_mangle]
+pub unsafe extern "C" fn tl_hand_free(hand: Handle<Hand>) {
+    free_handle(hand)
+}
+
+/// The hand's state into `out` (`5 + 2 * MAX_SEATS` numbers): the seat on turn (-1 once over), the table's cards
+/// (-1 on a lead), its seat (-1), the pass-lock bits, done (0/1), then every seat's cards (`MAX_SEATS`, the seats
+/// past the last 0) and the places (`MAX_SEATS`, -1 past the last placed). The number of seats, or -1.
+///
+/// # Safety
+/// `hand` is a live handle; `out` points at `5 + 2 * MAX_SEATS` writable numbers.
+#[no_mangle]
+pub unsafe extern "C" fn tl_hand_state(hand: Handle<Hand>, out: *mut i64) -> i64 {
+    guard(-1, || {
+        let hand = open(hand)?;
+        let s = &hand.state;
+        let mut numbers = [NONE; 5 + 2 * MAX_SEATS];
+        numbers[0] = if s.done { NONE } else { s.turn as i64 };
+        numbers[1] = s.table.map_or(NONE, |t| t.mask as i64);
+        numbers[2] = s.table_seat.map_or(NONE, |seat| seat as i64);
+        numbers[3] = s.locked as i64;
+        numbers[4] = s.done as i64;
+        for seat in 0..MAX_SEATS {
+            numbers[5 + seat] = s.hands[seat] as i64;
+        }
+        for (i, &seat) in s.places.iter().take(MAX_SEATS).enumerate() {
+            numbers[5 + MAX_SEATS + i] = seat as i64;
+        }
+        emit(&numbers, out, numbers.len());
+        Ok(s.players as i64)
+    })
+}
+
+/// The legal plays of the seat on turn (none once the hand is over): their count, or -1.
+///
+/// # Safety
+/// `hand` is a live handle; `out` points at `cap` writable masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_hand_legal(hand: Handle<Hand>, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let mut hand = open(hand)?;
+        Ok(emit(hand.legal_now(), out, cap))
+    })
+}
+
+/// The seat on turn plays these cards: the count of its events, written to `out` (room for `cap` events), or -1.
+/// A play not among the legal ones is refused.
+///
+/// # Safety
+/// `hand` is a live handle; `out` points at `EVENT_WIDTH * cap` writable numbers.
+#[no_mangle]
+pub unsafe extern "C" fn tl_hand_play(hand: Handle<Hand>, mask: u64, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let mut hand = open(hand)?;
+        if hand.state.done || !hand.legal_now().contains(&mask) {
+            return Err(format!("{mask:#x} is not a legal play here"));
+        }
+        let Hand { state, events, .. } = &mut *hand;
+        events.clear();
+        state.play(mask, events);
+        hand.emit_events(out, cap)
+    })
+}
+
+/// The seat on turn passes: the count of its events, written to `out` as by `tl_hand_play`, or -1 (on a lead).
+///
+/// # Safety
+/// As `tl_hand_play`.
+#[no_mangle]
+pub unsafe extern "C" fn tl_hand_pass(hand: Handle<Hand>, out: *mut u64, cap: usize) -> i64 {
+    guard(-1, || {
+        let mut hand = open(hand)?;
+        if hand.state.done || hand.state.table.is_none() {
+            return Err("no table to pass on".into());
+        }
+        let Hand { state, events, .. } = &mut *hand;
+        events.clear();
+        state.pass_turn(events);
+        hand.emit_events(out, cap)
+    })
+}
+
+/// The number of seats a hand may have at most (the width of `tl_hand_state`'s lists).
+#[no_mangle]
+pub extern "C" fn tl_max_seats() -> usize {
+    MAX_SEATS
+}
+
+/// The version of this ABI: the loader refuses a library whose version it does not know (a stale build).
+pub const ABI_VERSION: u32 = 1;
+
+/// [`ABI_VERSION`].
+#[no_mangle]
+pub extern "C" fn tl_abi_version() -> u32 {
+    ABI_VERSION
 }

@@ -15,7 +15,7 @@ Without the compiled core these tests skip ("needs tienlen_native: ... run
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -252,3 +252,28 @@ def test_the_compiled_build_searches_its_scale_times_the_counts(
         (scale * hard.DEFAULT_ITERATIONS, scale * hard.MAX_STEPS),
         (hard.DEFAULT_ITERATIONS, hard.MAX_STEPS),
     ]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: CORE.plan_cost(1 << 52), "not a hand mask"),
+        (lambda: CORE.plan_masks(-1), "not a hand mask"),
+        (lambda: CORE.medium_lead(0b111, [13, 13], 2, "exact", 0, None), "seat 2 is not one of 2 seats"),
+        (lambda: CORE.medium_lead(0b111, [13, 13], 0, "exact", 0, 60), "a lead needs cards in hand"),
+        (lambda: CORE.medium_answer(0b111, 0b11000, 1, [13], 0, "exact", False), "2 to 4 seats' card counts"),
+        (lambda: CORE.medium_answer(0b111, 0b1_0000_0001, 1, [13, 13], 0, "exact", False), "not a combination"),
+        (lambda: CORE.Playouts(0, 5, None, None, 0, 0, None, "exact", True, False, 1.0), "players must be 2 to 4"),
+        (lambda: CORE.Playouts(0, 2, 1, None, 0, 0, None, "exact", True, False, 1.0), "a table needs its owner"),
+        (lambda: CORE.SeatActions([(0, None, None, False, 0, (13, 13), 0, 0)], "exact"), "a lead is a play"),
+        (lambda: CORE.SeatActions([], "sometimes"), "unknown bombs rule"),
+        (lambda: CORE.DealChains(0, 1, [1, 1], 2, [], "exact", [], 0, 0, 0), "a chain needs a seed"),
+        (lambda: CORE.forced_moves([1, 1], 0, None, None, 0, "exact", True, 10, None), "the hands share a card"),
+        (lambda: CORE.forced_moves([1, 2], 0, None, None, 0, "exact", True, 10, -1.0), "seconds must be a finite"),
+    ],
+)
+def test_bad_input_to_the_compiled_loops_is_a_value_error(call: Callable[[], object], message: str) -> None:
+    """Every refusal of the compiled loops is a ValueError with the core's message (the C side answers an error
+    code; nothing is computed from bad input)."""
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import pytest
@@ -130,6 +132,30 @@ def test_bad_input_is_refused_with_a_value_error() -> None:
         hand.pass_turn()
     with pytest.raises(ValueError, match="already installed"):
         CORE.install_bomb_table([("exact", [])])
+
+
+def test_threads_calling_the_core_at_once_each_get_their_own_answers() -> None:
+    """The server runs bots in threads: answers come back through per-thread buffers, so threads calling the core
+    at once (switching as often as the interpreter allows) each get exactly what a lone call gives."""
+    rng = random.Random(11)
+    single = combos.classify(1 << 20)
+    cases = [
+        (sum(1 << c for c in rng.sample(range(52), 13)), rng.choice([None, single]), rng.choice(list(Bombs)))
+        for _ in range(100)
+    ]
+    expected = [CORE.legal_masks(hand, table, bombs, False, None) for hand, table, bombs in cases]
+
+    def agrees(offset: int) -> bool:
+        picks = [(i * 7 + offset) % len(cases) for i in range(3000)]
+        return all(CORE.legal_masks(*cases[i], False, None) == expected[i] for i in picks)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            assert all(pool.map(agrees, range(4)))
+    finally:
+        sys.setswitchinterval(interval)
 
 
 # ----- hypothesis: random hands against random tables ----------------------------------

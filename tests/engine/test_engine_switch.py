@@ -1,7 +1,7 @@
 """The engine switch (docs/engine.md "The compiled core"): ``TIENLEN_ENGINE`` and what each value selects.
 
-These run with or without the compiled core: a missing core is simulated by a module name that
-does not exist, or by blocking ``tienlen_native`` in a fresh interpreter.
+These run with or without the compiled core: a missing core is simulated by pointing
+``TIENLEN_CORE_LIB`` at a library that is not there (here, or in a fresh interpreter).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen.engine import accel
+from tienlen.engine import native
 from tienlen.engine.accel import CompiledCoreError, bomb_rows, chosen_engine, select
 from tienlen.engine.kinds import Kind
 from tienlen.engine.rules import BOMB_TABLE
@@ -45,7 +45,7 @@ def test_another_value_is_refused_naming_the_choices() -> None:
 
 def test_without_the_core_unset_means_python_and_compiled_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """No compiled core: the pure engine runs, unless the switch demands the core (then a clear error)."""
-    monkeypatch.setattr(accel, "MODULE", "tienlen_native_not_built")
+    monkeypatch.setenv(native.LIBRARY_VARIABLE, "/nonexistent/libtienlen_native.so")
     assert select(None) is None
     assert select("python") is None
     with pytest.raises(CompiledCoreError, match=r"the compiled core is not built: run `make native`"):
@@ -69,10 +69,11 @@ def test_the_bomb_table_goes_to_the_core_row_for_row() -> None:
 
 def engine_in_fresh_interpreter(value: str, block_core: bool) -> subprocess.CompletedProcess[str]:
     """Import the engine in a new interpreter under ``TIENLEN_ENGINE=value``; print the engine in use."""
-    block = "import sys; sys.modules['tienlen_native'] = None; " if block_core else ""
     report = "print(accel.ENGINE, legal.legal_masks_of is legal.PYTHON.legal_masks_of)"
-    code = f"{block}from tienlen.engine import accel, legal; {report}"
+    code = f"from tienlen.engine import accel, legal; {report}"
     env = {**os.environ, "TIENLEN_ENGINE": value, "PYTHONPATH": os.pathsep.join([str(ROOT / "server"), *sys.path])}
+    if block_core:
+        env[native.LIBRARY_VARIABLE] = "/nonexistent/libtienlen_native.so"
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
 
 

@@ -1,68 +1,184 @@
 """Hard's inner loops in the compiled core, when the engine uses it (the same switch, ``TIENLEN_ENGINE``).
 
-The compiled core (native/src/medium.rs, search.rs) holds Medium's policy, Hard's playouts and the
-judging of sampled hands against the other seats' actions. The Python bots are the reference: for
-the same inputs the core returns the same moves, the same playout values and steps and the same
-judged work (``tests/bots/test_bots_compiled.py``), so Hard's choice for a seed does not depend on
-the build when its fixed counts, not the clock, end the search. Without the core (or with
+The compiled core (native/src/medium.rs, search.rs, chains.rs, endgame.rs; its C face in bots.rs) holds
+Medium's policy, Hard's playouts, the judging of sampled hands against the other seats' actions, the
+deal chains and the endgame search; :class:`CompiledBots` calls them through the library the engine
+loaded (:mod:`tienlen.engine.native`, ctypes), a ``ValueError`` for bad input. The Python bots are the
+reference: for the same inputs the core returns the same moves, the same playout values and steps and
+the same judged work (``tests/bots/test_bots_compiled.py``), so Hard's choice for a seed does not depend
+on the build when its fixed counts, not the clock, end the search. Without the core (or with
 ``TIENLEN_ENGINE=python``) :data:`CORE` is None and the Python paths run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, cast
+from ctypes import c_double, c_int64, c_uint32
+from typing import Any
 
 from ..engine import accel
+from ..engine.compiled import Core
+from ..engine.native import MAX_SEATS, Refused, not_a_hand, optional, u32_array, u64_array
 
 # (seat, table cards or None, table owner or None, locked, cards played from then on, card counts then,
 # cards played (0 = a pass), cards seen before).
 ActionTuple = tuple[int, int | None, int | None, bool, int, tuple[int, ...], int, int]
+ACTION_WIDTH = 8 + MAX_SEATS  # numbers an action is written as (native/src/bots.rs ACTION_WIDTH)
 
 
-class CompiledPlayouts(Protocol):
-    """Hard's playouts from one position (``tienlen_native.Playouts``)."""
+def action_array(actions: Sequence[ActionTuple]) -> Any:
+    """The actions as the core takes them, ``ACTION_WIDTH`` numbers each (a ValueError for a malformed one)."""
+    numbers: list[int] = []
+    for seat, table, table_seat, locked, later, cards_left, action, seen in actions:
+        if not 2 <= len(cards_left) <= MAX_SEATS:
+            raise Refused(f"2 to {MAX_SEATS} seats' card counts")
+        padding = (0,) * (MAX_SEATS - len(cards_left))
+        numbers += (seat, optional(table), optional(table_seat), locked, later, len(cards_left), *cards_left)
+        numbers += (*padding, action, seen)
+    try:
+        return (c_int64 * len(numbers))(*numbers)
+    except (TypeError, OverflowError) as error:
+        raise Refused(f"not a list of actions: {error}") from None
 
-    def values(self, hands: list[int], moves: list[int]) -> list[tuple[float, int]]:
-        """For each move (0 = pass) on this deal: (points, simulated actions)."""
+
+class Handle:
+    """An object of the core behind its handle, freed when this goes."""
+
+    __slots__ = ("_core", "_handle")
+    FREE = ""  # the ABI's function that frees this kind of handle
+
+    def __init__(self, core: Core, handle: int | None) -> None:
+        self._core = core
+        self._handle = handle
+        if not handle:
+            raise core.library.refused()
+
+    def __del__(self) -> None:
+        if self._handle:
+            getattr(self._core.library, self.FREE)(self._handle)
+            self._handle = None
 
 
-class CompiledSeatActions(Protocol):
-    """One seat's actions judged against sampled hands (``tienlen_native.SeatActions``)."""
+class CompiledPlayouts(Handle):
+    """Hard's playouts from one position (native/src/search.rs ``Position``)."""
+
+    __slots__ = ()
+    FREE = "tl_playouts_free"
+
+    def values(self, hands: Sequence[int], moves: Sequence[int]) -> list[tuple[float, int]]:
+        """For each move (a mask, 0 = pass) on this deal (a hand a seat): (points, simulated actions)."""
+        library = self._core.library
+        buffers, players, count = library.buffers, len(hands), len(moves)
+        if players > MAX_SEATS:
+            raise Refused(f"a deal is 2 to {MAX_SEATS} hands")
+        if count > buffers.move_room:
+            buffers.moves_for(count)
+        try:
+            buffers.deal[:players], buffers.moves[:count] = hands, moves
+        except TypeError as error:
+            raise Refused(f"not a deal and moves: {error}") from None
+        if library.tl_playouts_values(
+            self._handle,
+            buffers.deal_address,
+            players,
+            buffers.moves_address,
+            count,
+            buffers.points_address,
+            buffers.steps_address,
+        ):
+            raise library.refused()
+        return list(zip(buffers.points[:count].tolist(), buffers.steps[:count].tolist(), strict=True))
+
+
+class CompiledSeatActions(Handle):
+    """One seat's actions judged against sampled hands (``sampling.DealChain._misses``)."""
+
+    __slots__ = ()
+    FREE = "tl_seat_actions_free"
 
     def misses(self, hand: int, limit: int) -> tuple[int, bool, int]:
         """(actions Medium would not have chosen, counting stopped past ``limit``; complete; actions judged)."""
+        if hand >> 52:
+            raise not_a_hand(hand)
+        out = (c_uint32 * 3)()
+        library = self._core.library
+        if library.tl_seat_actions_misses(self._handle, hand, min(max(limit, 0), 0xFFFFFFFF), out):
+            raise library.refused()
+        return out[0], bool(out[1]), out[2]
 
 
-class CompiledDealChains(Protocol):
-    """Hard's deal chains (``tienlen_native.DealChains``)."""
+class CompiledDealChains(Handle):
+    """Hard's deal chains (``sampling.DealChains``): independent chains whose deals are handed out in turn."""
+
+    __slots__ = ()
+    FREE = "tl_deal_chains_free"
 
     @property
     def work(self) -> int:
         """The actions judged so far."""
+        work: int = self._core.library.tl_deal_chains_work(self._handle)
+        if work < 0:
+            raise self._core.library.refused()
+        return work
 
     def next_deal(self) -> list[int]:
-        """The next chain's next deal."""
+        """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
+        library = self._core.library
+        count: int = library.tl_deal_chains_next(self._handle)
+        if count < 0:
+            raise library.refused()
+        found: list[int] = library.buffers.out[:count].tolist()
+        return found
 
 
-class CompiledBots(Protocol):
-    """What the bots use of ``tienlen_native`` (typed for users in native/tienlen_native.pyi)."""
+class CompiledBots:
+    """What the bots use of the compiled core: Medium's policy, the playouts, the judges, the chains, the endgame."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.library = core.library
 
     def plan_cost(self, hand: int) -> float:
         """:func:`~tienlen.bots.planner.plan_cost`, compiled."""
+        if hand >> 52:
+            raise not_a_hand(hand)
+        out = c_double()
+        if self.library.tl_plan_cost(hand, out):
+            raise self.library.refused()
+        return out.value
 
     def plan_masks(self, hand: int) -> list[int]:
         """:func:`~tienlen.bots.planner.plan_masks`, compiled."""
+        if hand >> 52:
+            raise not_a_hand(hand)
+        plan_c = self.library.tl_plan_masks
+        return self.library.masks(lambda out, room: plan_c(hand, out, room))
 
     def medium_lead(
         self, hand: int, cards_left: Sequence[int], seat: int, bombs: str, unseen: int, start_card: int | None
     ) -> int:
         """:func:`~tienlen.bots.policy.policy_lead`, compiled."""
+        if hand >> 52 or unseen >> 52:
+            raise not_a_hand(hand if hand >> 52 else unseen)
+        counts, rule, start = u32_array(cards_left), self.core.rule_number(bombs), optional(start_card)
+        lead: int = self.library.tl_medium_lead(hand, counts, len(cards_left), optional(seat), rule, unseen, start)
+        if lead < 0:
+            raise self.library.refused()
+        return lead
 
     def medium_answer(
         self, hand: int, table: int, table_seat: int, cards_left: Sequence[int], seat: int, bombs: str, locked: bool
     ) -> int:
         """:func:`~tienlen.bots.policy.policy_answer`, compiled (the table as its cards)."""
+        if hand >> 52 or table >> 52:
+            raise not_a_hand(hand if hand >> 52 else table)
+        counts, rule = u32_array(cards_left), self.core.rule_number(bombs)
+        answer: int = self.library.tl_medium_answer(
+            hand, table, optional(table_seat), counts, len(cards_left), optional(seat), rule, locked
+        )
+        if answer < 0:
+            raise self.library.refused()
+        return answer
 
     def Playouts(
         self,
@@ -78,14 +194,72 @@ class CompiledBots(Protocol):
         end_on_first_out: bool,
         first_bonus: float,
     ) -> CompiledPlayouts:
-        """Playouts from this position."""
+        """Playouts from this position: the searching seat, the table (its cards) and its owner, the pass locks,
+        the cards played, the start card, the rule set, and the first place's bonus."""
+        if played >> 52:
+            raise not_a_hand(played)
+        rule = self.core.rule_number(bombs)
+        handle = self.library.tl_playouts_new(
+            optional(seat),
+            optional(players),
+            optional(table),
+            optional(table_seat),
+            locked & 0xFFFFFFFF,
+            played,
+            optional(start_card),
+            rule,
+            reentry_rule,
+            end_on_first_out,
+            first_bonus,
+        )
+        return CompiledPlayouts(self.core, handle)
 
-    def SeatActions(self, actions: list[ActionTuple], bombs: str) -> CompiledSeatActions:
-        """One seat's actions, to judge sampled hands by."""
+    def SeatActions(self, actions: Sequence[ActionTuple], bombs: str) -> CompiledSeatActions:
+        """One seat's actions, in the order they are judged first, to judge sampled hands by."""
+        array, rule = action_array(actions), self.core.rule_number(bombs)
+        return CompiledSeatActions(self.core, self.library.tl_seat_actions_new(array, len(actions), rule))
+
+    def DealChains(
+        self,
+        seat: int,
+        hand: int,
+        cards_left: Sequence[int],
+        unseen: int,
+        actions: Sequence[ActionTuple],
+        bombs: str,
+        seeds: Sequence[int],
+        threshold: int,
+        burn_in: int,
+        thinning: int,
+    ) -> CompiledDealChains:
+        """Chains over the unseen cards of ``seat`` (holding ``hand``), judged by the other seats' ``actions``, one
+        chain per seed; ``threshold`` is the likelihood of a miss as a fraction of 2**32, ``burn_in`` the steps
+        before a chain's first deal and ``thinning`` the steps between two deals."""
+        if hand >> 52 or unseen >> 52:
+            raise not_a_hand(hand if hand >> 52 else unseen)
+        if not 0 <= threshold < 1 << 32 or not 0 <= burn_in < 1 << 32 or not 0 <= thinning < 1 << 32:
+            raise Refused("the threshold is a fraction of 2**32, burn-in and thinning are counts of steps")
+        counts, array, rule = u32_array(cards_left), action_array(actions), self.core.rule_number(bombs)
+        handle = self.library.tl_deal_chains_new(
+            optional(seat),
+            hand,
+            counts,
+            len(cards_left),
+            unseen,
+            array,
+            len(actions),
+            rule,
+            u64_array(seeds),
+            len(seeds),
+            threshold,
+            burn_in,
+            thinning,
+        )
+        return CompiledDealChains(self.core, handle)
 
     def forced_moves(
         self,
-        hands: list[int],
+        hands: Sequence[int],
         turn: int,
         table: int | None,
         table_seat: int | None,
@@ -95,41 +269,28 @@ class CompiledBots(Protocol):
         node_limit: int,
         seconds: float | None,
     ) -> tuple[list[tuple[int, bool | None]], int]:
-        """:func:`~tienlen.bots.endgame.forced_moves`, compiled (the table as its cards, a budget in seconds)."""
+        """:func:`~tienlen.bots.endgame.forced_moves`, compiled (the table as its cards, a budget in seconds): each
+        move of the seat on turn and whether it forces a first place (None: unknown), and the positions searched."""
+        dealt, rule = u64_array(hands), self.core.rule_number(bombs)
+        limit, nodes = min(max(node_limit, 0), 0xFFFFFFFF), c_uint32()
+        timed = seconds is not None
+        forced_c, library = self.library.tl_forced_moves, self.library
 
-    def DealChains(
-        self,
-        seat: int,
-        hand: int,
-        cards_left: list[int],
-        unseen: int,
-        actions: list[ActionTuple],
-        bombs: str,
-        seeds: list[int],
-        threshold: int,
-        burn_in: int,
-        thinning: int,
-    ) -> CompiledDealChains:
-        """Chains over the seat's unseen cards, one a seed."""
+        def search(out: Any, room: int) -> int:
+            found: int = forced_c(
+                dealt, len(hands), optional(turn), optional(table), optional(table_seat), locked & 0xFFFFFFFF,
+                rule, reentry_rule, limit, timed, 0.0 if seconds is None else seconds, out, room // 2, nodes,
+            )  # fmt: skip
+            return found if found < 0 else 2 * found
 
-
-BOTS_API = (
-    "plan_cost",
-    "plan_masks",
-    "medium_lead",
-    "medium_answer",
-    "Playouts",
-    "SeatActions",
-    "DealChains",
-    "forced_moves",
-)
+        numbers = library.masks(search)
+        moves = [(numbers[i], None if numbers[i + 1] == 2 else bool(numbers[i + 1])) for i in range(0, len(numbers), 2)]
+        return moves, nodes.value
 
 
 def bots_of(core: object | None) -> CompiledBots | None:
-    """The core's bot loops, or None without a core (or with one built before they existed)."""
-    if core is None or not all(hasattr(core, name) for name in BOTS_API):
-        return None
-    return cast(CompiledBots, core)
+    """The core's bot loops, or None without a core (or with one that is not the compiled library)."""
+    return CompiledBots(core) if isinstance(core, Core) else None
 
 
 CORE = bots_of(accel.CORE)

@@ -2,8 +2,8 @@
 
 ``TIENLEN_ENGINE`` (read once, at import):
 
-- unset or empty: the compiled core (``tienlen_native``, built by ``make native``) when it is
-  importable, else the pure Python engine;
+- unset or empty: the compiled core (native/, a C library built by ``make native``, loaded by
+  :mod:`.native`, its functions in :mod:`.compiled`) when it is built, else the pure Python engine;
 - ``python``: the pure Python engine;
 - ``compiled``: the compiled core, and a :class:`CompiledCoreError` at import without it.
 
@@ -16,11 +16,12 @@ it installs), so :mod:`.combos` and :mod:`.legal` may import it.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol
 
+from . import native
+from .compiled import Core
 from .kinds import Kind
 from .rules import BOMB_TABLE
 
@@ -29,8 +30,7 @@ if TYPE_CHECKING:
 
 ENGINE_VARIABLE = "TIENLEN_ENGINE"
 ENGINES = ("python", "compiled")
-MODULE = "tienlen_native"
-BUILD_HINT = "run `make native` (needs cargo)"
+BUILD_HINT = f"run `make native` (needs cargo), or set {native.LIBRARY_VARIABLE} to the library"
 KIND_NUMBERS = {kind: number for number, kind in enumerate(Kind)}  # the core numbers kinds in the enum's order
 KINDS = tuple(Kind)
 
@@ -48,7 +48,7 @@ class CompiledCoreError(ImportError):
 
 
 class CompiledHand(Protocol):
-    """One hand in play inside the compiled core (``tienlen_native.Hand``)."""
+    """One hand in play inside the compiled core (:class:`.compiled.Hand`)."""
 
     @property
     def turn(self) -> int | None:
@@ -89,7 +89,7 @@ class CompiledHand(Protocol):
 
 
 class CompiledCore(Protocol):
-    """What the engine uses of ``tienlen_native`` (native/src/lib.rs; typed for users in tienlen_native.pyi)."""
+    """What the engine uses of the compiled core (:class:`.compiled.Core`; native/src/lib.rs)."""
 
     def install_bomb_table(self, table: BombRows) -> None:
         """Install the bomb table (once per process; again only with the same rows)."""
@@ -152,10 +152,10 @@ def bomb_rows() -> BombRows:
 
 def load_core() -> CompiledCore | None:
     """The compiled core with the bomb table installed, or None when it is not built (whatever the switch says)."""
-    try:
-        core = cast(CompiledCore, importlib.import_module(MODULE))  # typed by the Protocol
-    except ImportError:
+    library = native.open_library()
+    if library is None:
         return None
+    core = Core(library)
     core.install_bomb_table(bomb_rows())
     return core
 

@@ -5,7 +5,7 @@
 Every case (a preset at a seat count, or a variant no preset holds) plays seeded random matches.
 At each position the legal plays of the pure Python generator (:data:`.legal.PYTHON`), of the
 engine in use (:meth:`.Match.legal_masks`) and of the same hand played inside the compiled core
-(``tienlen_native.Hand``) must be the same list in the same order; after each action the events
+(:class:`.compiled.Hand`) must be the same list in the same order; after each action the events
 of the match and of the core's hand, the classification of the play, and at each hand's end the
 places. A difference raises :class:`Mismatch` naming the case, the seed and what differed.
 tests/engine/test_compiled_core.py runs this over 100,000 positions and more; this command runs

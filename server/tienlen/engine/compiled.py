@@ -1,0 +1,272 @@
+"""The engine's functions in the compiled core (:class:`.accel.CompiledCore`), over its library (:mod:`.native`).
+
+The same plays in the same order as the Python engine; bad input is a ``ValueError`` with the core's
+message. The hot listings (legal plays, leads, answers, bombs) are closures that pass the core a few
+numbers and read its thread's output buffer: a call allocates nothing but the list it answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from ctypes import c_uint32, c_uint64
+from typing import TYPE_CHECKING, Any
+
+from .native import EVENT_ROOM, EVENT_WIDTH, MAX_SEATS, NONE, Library, Refused, not_a_hand, optional, u64_array
+
+if TYPE_CHECKING:
+    from .accel import BombRows, CompiledEvent
+    from .combos import Combination
+
+EVENT_NAMES = ("played", "passed", "table_cleared", "went_out")  # by the tag the core writes (lib.rs event_numbers)
+LOCKED_FLAG = 1 << 8  # tl_legal's flags: the rule's number in bits 0-7, locked, then the start card plus one
+START_SHIFT = 9
+
+
+def start_card_flags(start_card: int) -> int:
+    """The start card in ``tl_legal``'s flags (a ValueError unless it is a card number)."""
+    if not 0 <= start_card < 52:
+        raise Refused("the start card is a card number 0..51")
+    return (start_card + 1) << START_SHIFT
+
+
+class Core:
+    """The compiled core: its functions are plain closures (cheap to call, the same object at every look-up)."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.rule_numbers: dict[str, int] = {}  # each bombs value's place in the installed bomb table
+        self._bind()
+
+    def rule_number(self, bombs: str) -> int:
+        """A bombs value's place in the bomb table (a ValueError for a value it does not hold)."""
+        try:
+            return self.rule_numbers[bombs]
+        except KeyError:
+            raise Refused(f"unknown bombs rule {str(bombs)!r}") from None
+
+    def install_bomb_table(self, table: BombRows) -> None:
+        """Install the bomb table (once per process; again only with the same rows)."""
+        names = b"".join(name.encode() + b"\0" for name, _ in table)
+        rows = [(place, *(int(n) for n in row)) for place, (_, rule_rows) in enumerate(table) for row in rule_rows]
+        flat = (c_uint32 * (6 * len(rows)))(*(n for row in rows for n in row))
+        if self.library.tl_install_bomb_table(names, len(names), flat, len(rows)) < 0:
+            raise self.library.refused()
+        self.rule_numbers.update({name: place for place, (name, _) in enumerate(table)})
+
+    def _bind(self) -> None:
+        """The engine's functions as closures over the library's (the hot paths: no attribute look-ups)."""
+        library, rules, rule_number = self.library, self.rule_numbers, self.rule_number
+        buffers, room = library.buffers, library.out_room
+        classify_c, lead_c, answers_c, bombs_c, legal_c = (
+            library.tl_classify,
+            library.tl_lead,
+            library.tl_answers,
+            library.tl_bombs,
+            library.tl_legal,
+        )
+
+        def listed(count: int, again: Callable[[Any, int], int]) -> list[int]:
+            """The masks a short-argument listing left in this thread's output buffer (``again`` lists them into
+            a buffer of ours when they did not fit)."""
+            if 0 <= count <= room:
+                found: list[int] = buffers.out[:count].tolist()
+                return found
+            return library.masks(again)
+
+        def classify(mask: int) -> tuple[int, int, int] | None:
+            """(kind number, length, top) of the combination the cards form, or None."""
+            if mask >> 52:
+                return None
+            packed: int = classify_c(mask)
+            return None if packed < 0 else (packed >> 16, packed >> 8 & 255, packed & 255)
+
+        def lead_masks(hand: int) -> list[int]:
+            """:func:`~tienlen.engine.legal.lead_masks`, compiled."""
+            if hand >> 52:
+                raise not_a_hand(hand)
+            return listed(lead_c(hand), lambda out, n: library.tl_lead_masks(hand, out, n))
+
+        def answer_masks(hand: int, table: Combination, bombs: str) -> list[int]:
+            """:func:`~tienlen.engine.legal.answer_masks`, compiled."""
+            if hand >> 52:
+                raise not_a_hand(hand)
+            rule, mask = rule_number(bombs), table.mask
+            return listed(answers_c(hand, mask, rule), lambda out, n: library.tl_answer_masks(hand, mask, rule, out, n))
+
+        def bomb_answers(hand: int, table: Combination, bombs: str) -> list[int]:
+            """:func:`~tienlen.engine.legal.bomb_answers`, compiled."""
+            if hand >> 52:
+                raise not_a_hand(hand)
+            rule, mask = rule_number(bombs), table.mask
+            return listed(bombs_c(hand, mask, rule), lambda out, n: library.tl_bomb_answers(hand, mask, rule, out, n))
+
+        def legal_masks(
+            hand: int, table: Combination | None, bombs: str, locked: bool, start_card: int | None
+        ) -> list[int]:
+            """:func:`~tienlen.engine.legal.legal_masks_of`, compiled."""
+            try:
+                flags = rules[bombs]
+            except KeyError:
+                flags = rule_number(bombs)
+            if hand >> 52:
+                raise not_a_hand(hand)
+            if locked:
+                flags |= LOCKED_FLAG
+            if start_card is not None:
+                flags |= start_card_flags(start_card)
+            mask = NONE if table is None else table.mask
+            count: int = legal_c(hand, mask, flags)
+            if 0 <= count <= room:
+                found: list[int] = buffers.out[:count].tolist()
+                return found
+            start = optional(start_card)
+            return listed(count, lambda out, n: library.tl_legal_masks(hand, mask, flags & 255, locked, start, out, n))
+
+        self.classify = classify
+        self.lead_masks = lead_masks
+        self.answer_masks = answer_masks
+        self.bomb_answers = bomb_answers
+        self.legal_masks = legal_masks
+
+    def random_hands(
+        self,
+        players: int,
+        bombs: str,
+        reentry_rule: bool,
+        start_card_rule: bool,
+        end_on_first_out: bool,
+        seed: int,
+        count: int,
+    ) -> tuple[int, int]:
+        """Play ``count`` random first hands in the core; (hands, actions)."""
+        out = (c_uint64 * 2)()
+        rule = self.rule_number(bombs)
+        if self.library.tl_random_hands(
+            players, rule, reentry_rule, start_card_rule, end_on_first_out, seed, count, out
+        ):
+            raise self.library.refused()
+        return out[0], out[1]
+
+    def Hand(
+        self,
+        hands: Sequence[int],
+        turn: int,
+        bombs: str,
+        reentry_rule: bool,
+        end_on_first_out: bool,
+        start_card: int | None,
+    ) -> Hand:
+        """One hand in play: these cards a seat, ``turn`` leads, an empty table."""
+        return Hand(self, hands, turn, bombs, reentry_rule, end_on_first_out, start_card)
+
+
+class Hand:
+    """One hand in play inside the compiled core (:class:`.accel.CompiledHand`)."""
+
+    __slots__ = ("_handle", "_library")
+
+    def __init__(
+        self,
+        core: Core,
+        hands: Sequence[int],
+        turn: int,
+        bombs: str,
+        reentry_rule: bool,
+        end_on_first_out: bool,
+        start_card: int | None,
+    ) -> None:
+        library = self._library = core.library
+        self._handle = None
+        rule, masks, start = core.rule_number(bombs), u64_array(hands), optional(start_card)
+        if turn < 0:
+            raise Refused(f"2 to {MAX_SEATS} hands and a seat on turn among them")
+        handle = library.tl_hand_new(masks, len(hands), turn, rule, reentry_rule, end_on_first_out, start)
+        if not handle:
+            raise library.refused()
+        self._handle = handle
+
+    def __del__(self) -> None:
+        if self._handle:
+            self._library.tl_hand_free(self._handle)
+            self._handle = None
+
+    def _state(self) -> tuple[int, list[int]]:
+        """(the number of seats, the hand's state as ``tl_hand_state`` writes it)."""
+        state = self._library.buffers.state
+        players: int = self._library.tl_hand_state(self._handle, state)
+        if players < 0:
+            raise self._library.refused()
+        return players, state[:]
+
+    @property
+    def turn(self) -> int | None:
+        """The seat on turn (None once the hand is over)."""
+        seat = self._state()[1][0]
+        return None if seat < 0 else seat
+
+    @property
+    def hands(self) -> list[int]:
+        """Every seat's cards."""
+        players, state = self._state()
+        return state[5 : 5 + players]
+
+    @property
+    def table(self) -> int | None:
+        """The cards to beat (None on a lead)."""
+        mask = self._state()[1][1]
+        return None if mask < 0 else mask
+
+    @property
+    def table_seat(self) -> int | None:
+        """The seat whose play is on the table."""
+        seat = self._state()[1][2]
+        return None if seat < 0 else seat
+
+    @property
+    def locked(self) -> int:
+        """A bit per pass-locked seat."""
+        return self._state()[1][3]
+
+    @property
+    def places(self) -> list[int]:
+        """Seats placed so far, first place first."""
+        return [seat for seat in self._state()[1][5 + MAX_SEATS :] if seat >= 0]
+
+    @property
+    def done(self) -> bool:
+        """Whether the hand is over."""
+        return bool(self._state()[1][4])
+
+    def legal(self) -> list[int]:
+        """The legal plays of the seat on turn (empty once the hand is over)."""
+        legal_c, handle = self._library.tl_hand_legal, self._handle
+        return self._library.masks(lambda out, room: legal_c(handle, out, room))
+
+    def play(self, mask: int) -> list[CompiledEvent]:
+        """The seat on turn plays these cards; the events (a ValueError for an illegal play)."""
+        if mask >> 52:
+            raise Refused(f"{mask:#x} is not a legal play here")
+        events = self._library.buffers.events
+        return self._events(self._library.tl_hand_play(self._handle, mask, events, EVENT_ROOM), events)
+
+    def pass_turn(self) -> list[CompiledEvent]:
+        """The seat on turn passes; the events (a ValueError on a lead)."""
+        events = self._library.buffers.events
+        return self._events(self._library.tl_hand_pass(self._handle, events, EVENT_ROOM), events)
+
+    def _events(self, count: int, buffer: Any) -> list[CompiledEvent]:
+        """The events an action wrote: ("played", seat, mask, kind number, bomb), ("passed", seat),
+        ("table_cleared", leader) or ("went_out", seat, place)."""
+        if count < 0:
+            raise self._library.refused()
+        numbers: list[int] = buffer[: EVENT_WIDTH * count]
+        found: list[CompiledEvent] = []
+        for i in range(0, len(numbers), EVENT_WIDTH):
+            tag, first, second, third = numbers[i : i + EVENT_WIDTH]
+            if tag == 0:
+                found.append(("played", first, second, third & 255, bool(third >> 8)))
+            elif tag == 3:
+                found.append(("went_out", first, second))
+            else:
+                found.append((EVENT_NAMES[tag], first))
+        return found
