@@ -16,7 +16,7 @@ from flask.views import MethodView
 
 from ...service.challenge_states import Challenge
 from ..schemas.challenges import AcceptChallengeSchema, ChallengeSchema, NewChallengeSchema
-from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, service
+from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, game, limited
 
 blp = Blueprint(
     "challenges",
@@ -81,7 +81,7 @@ class Challenges(MethodView):
         `invalid_request`. Each seat holds its account, so a rated match moves
         every rating in it when it ends, once; a player who leaves is scored last.
         """
-        made = service().challenge(body, bearer_token())
+        made = game().challenges.send(body, bearer_token())
         g.match_id = made.match_id  # for the request log line (None until it started)
         return made
 
@@ -102,7 +102,7 @@ class OneChallenge(MethodView):
         A closed challenge is kept an hour after it closed. A pending one read
         after its time is expired now (everyone hears `challenge_cancelled`).
         """
-        return service().challenge_status(challenge_id, bearer_token())
+        return game().challenges.status(challenge_id, bearer_token())
 
     @blp.response(204)
     @blp.doc(
@@ -125,7 +125,7 @@ class OneChallenge(MethodView):
         A challenge no longer pending (started, declined, withdrawn, expired) is
         409 `challenge_closed`.
         """
-        service().withdraw_challenge(challenge_id, bearer_token())
+        game().challenges.withdraw(challenge_id, bearer_token())
         return Response(status=204)
 
 
@@ -151,7 +151,7 @@ class Accept(MethodView):
         otherwise, 409 `challenge_closed`. The optional body's `entropy` is the
         account's part of the match's fair deal (its seat's `fair_deal.entropy`).
         """
-        made = service().accept_challenge(challenge_id, bearer_token(), body.get("entropy", ""))
+        made = game().challenges.accept(challenge_id, bearer_token(), body.get("entropy", ""))
         g.match_id = made.match_id
         return made
 
@@ -170,4 +170,4 @@ class Decline(MethodView):
         the account's name). After its time, 410 `challenge_expired`; once it
         closed otherwise, 409 `challenge_closed`.
         """
-        return service().decline_challenge(challenge_id, bearer_token())
+        return game().challenges.decline(challenge_id, bearer_token())
