@@ -18,9 +18,6 @@ A rated match moves every rating in it when it ends (:mod:`.rated`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ..engine import RulesError, resolve_rules
 from ..events import ChallengeReceived
 from ..store.accounts import AccountRecord
@@ -34,6 +31,8 @@ from .challenge_states import (
     challenge_answer,
     challenge_match_id,
 )
+from .commands import Accept
+from .commands import Challenge as ChallengeCommand
 from .core import Core
 from .errors import (
     ChallengeClosed,
@@ -64,7 +63,7 @@ class Challenges:
 
     # ----- sending ------------------------------------------------------------------------
 
-    def send(self, body: Mapping[str, Any], token: str | None) -> Challenge:
+    def send(self, command: ChallengeCommand, token: str | None) -> Challenge:
         """Challenge the players named in ``to`` (the token's account, scope ``play``, at seat 0).
 
         An unknown name is :class:`PlayerNotFound`; the challenger itself, an
@@ -74,10 +73,8 @@ class Challenges:
         :class:`ChallengeRefused`. House bots alone: the match starts at once.
         """
         challenger = authorized(self.core.accounts, token, "play")
-        players: int = body["players"]
-        rated: bool = body["rated"]
-        named = self._challenged(challenger, list(body["to"]), players)
-        preset = body.get("preset") or "standard"
+        players, rated, preset = command.players, command.rated, command.preset
+        named = self._challenged(challenger, list(command.to), players)
         try:
             resolve_rules({"preset": preset}, players=players)
         except RulesError as error:
@@ -98,11 +95,11 @@ class Challenges:
                 players=players,
                 preset=preset,
                 rated=rated,
-                takeover=body["takeover"],
+                takeover=command.takeover,
                 created_at=now,
                 expires_at=now + self.core.challenge_expiry_s,
                 accepted=list(dict.fromkeys(account.name for account, house in named if house)),
-                entropy={challenger.account_id: body["entropy"]} if body.get("entropy") else {},
+                entropy={challenger.account_id: command.entropy} if command.entropy else {},
             )
             if all(record.house):
                 made = self._challenge_house_bots(record)
@@ -229,7 +226,7 @@ class Challenges:
 
     # ----- answering -----------------------------------------------------------------------
 
-    def accept(self, challenge_id: str, token: str | None, entropy: str = "") -> Challenge:
+    def accept(self, challenge_id: str, token: str | None, command: Accept) -> Challenge:
         """The token's account (challenged, scope ``play``) accepts, with its fair-deal ``entropy``; the last
         acceptance deals the match.
 
@@ -244,8 +241,8 @@ class Challenges:
                 return self._answer(record)
             expected = record.version
             record.accepted.append(name)
-            if entropy:
-                record.entropy[account.account_id] = entropy
+            if command.entropy:
+                record.entropy[account.account_id] = command.entropy
             record.version += 1
             started = all(to in record.accepted for to in record.to)
             if started:

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from ..engine import RulesError, resolve_rules
 from ..events import MatchCancelled, QueueLeft, QueueMatched
@@ -28,13 +26,13 @@ from ..store.errors import StoreUnavailableError
 from ..store.queue import TicketRecord
 from ..store.records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .accounts import authorized
+from .commands import Enqueue
 from .core import Core
 from .errors import AlreadyMatched, AlreadyQueued, InvalidRequest, TicketNotFound
 from .pairing import Table, pair
 from .rating_model import Rating
 from .writer import Write, found
 
-DEFAULT_PRESET = "standard"
 PAIR_EVERY_S = 0.5  # how often (at most) the servers on one Redis pair the queue, together
 PAIR_LOCK_MS = 5000  # a pairer that died holds its pool this long at most
 RECOVER_AFTER_S = 10.0  # a pairing not confirmed by then is finished (its match exists) or undone
@@ -81,7 +79,7 @@ class Queue:
 
     # ----- the holder's calls -----------------------------------------------------------
 
-    def enqueue(self, body: Mapping[str, Any], token: str | None) -> TicketState:
+    def enqueue(self, command: Enqueue, token: str | None) -> TicketState:
         """Queue the token's account (scope ``play``) for a table of ``players`` with ``preset``, ``rated`` or not.
 
         :class:`AlreadyQueued` when it holds a ticket already. The queue is
@@ -89,13 +87,12 @@ class Queue:
         fill time of 0) is made before the answer.
         """
         account = authorized(self.core.accounts, token, "play")
-        players: int = body.get("players", 4)
-        preset: str = body.get("preset") or DEFAULT_PRESET
+        players, preset = command.players, command.preset
         try:
             resolve_rules({"preset": preset}, players=players)
         except RulesError as error:
             raise InvalidRequest(str(error), errors={"preset": [str(error)]}) from None
-        ticket = self.queue_account(account, players, preset, body.get("rated", True), body.get("entropy", ""))
+        ticket = self.queue_account(account, players, preset, command.rated, command.entropy)
         self.pair(force=True)
         found = self.tickets.get(ticket.ticket)
         return ticket_state(found if found is not None else ticket)

@@ -7,6 +7,7 @@ from typing import Any
 from flask import g
 from flask.views import MethodView
 
+from ...service.commands import Enqueue
 from ...service.queue import TicketState
 from ..schemas.queue import QueueSchema, QueueTicketSchema, TicketQuerySchema
 from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, game, limited, with_retry_after
@@ -36,7 +37,7 @@ class Queue(MethodView):
             *TOKEN_REASONS,
         ),
     )
-    def post(self, body: dict[str, Any]) -> TicketState:
+    def post(self, command: Enqueue) -> TicketState:
         """Queue the token's account (scope `play`) for a table of `players` (2 to 4) with `preset`, `rated` or not.
 
         The answer is a ticket, `waiting` or already `matched`. Tables are
@@ -47,7 +48,7 @@ class Queue(MethodView):
         Once matched, the account's token acts for its seat. One ticket an
         account at a time (409 `already_queued`).
         """
-        ticket = game().queue.enqueue(body, bearer_token())
+        ticket = game().queue.enqueue(command, bearer_token())
         if ticket.match_id is not None:
             g.match_id = ticket.match_id  # for the request log line
         return ticket
