@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from flask import Flask
 
 from tests.support.api import Api
 from tests.support.lifecycle import service_of
-from tienlen.engine import IllegalActionError
+from tienlen.engine import Event, IllegalActionError
 from tienlen.events import Rematch
 from tienlen.service import MatchNotFound
 from tienlen.service.errors import IdempotencyKeyReused, MatchFull
@@ -101,13 +102,15 @@ def test_notices_and_keeping_happen_once_per_commit_and_never_for_a_lost_race(
     match_id = a_match(api)
     told: list[int] = []
     kept: list[int] = []
+    heard: list[Event] = []
     committed, finished = service.core.writer.notices.committed, service.core.writer.history.finished
 
-    def telling(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def telling(record: MatchRecord, events: Sequence[Event]) -> None:
         told.append(record.version)
+        heard.extend(events)
         committed(record, events)
 
-    def keeping(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def keeping(record: MatchRecord, events: Sequence[Event]) -> None:
         kept.append(record.version)
         finished(record, events)
 
@@ -124,6 +127,7 @@ def test_notices_and_keeping_happen_once_per_commit_and_never_for_a_lost_race(
 
     version = service.core.writer.write(match_id, change)
     assert told == [version - 1, version] == kept, "the racer's commit and this one's, each told once"
+    assert heard == [Rematch("racer"), Rematch("mine")], "told the events as the vocabulary's values"
     service.core.writer.write(match_id, lambda loaded: Done(0))
     assert len(told) == 2, "nothing written, nothing told"
 

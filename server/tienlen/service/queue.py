@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..engine import RulesError, resolve_rules
-from ..events import MatchCancelled, QueueLeft, QueueMatched
+from ..events import STORE, InboxEvent, MatchCancelled, QueueLeft, QueueMatched
 from ..store.accounts import AccountRecord
 from ..store.base import Loaded
 from ..store.errors import StoreUnavailableError
@@ -135,7 +135,7 @@ class Queue:
             if not news:
                 break
             seen = news[-1]["seq"]
-            if any(e.get("ticket") == ticket_id for e in news):  # matched, or left (from another client)
+            if any(_about(STORE.load_notice(e).event, ticket_id) for e in news):  # matched, or left (elsewhere)
                 found = self._ticket_of(account, ticket_id)
         return found
 
@@ -300,3 +300,8 @@ class Queue:
                 self._confirm(match_id, records)
             else:
                 self.tickets.put_back(match_id, records[0].pool, tickets)
+
+
+def _about(event: InboxEvent, ticket_id: str) -> bool:
+    """Whether an inbox event tells of the ticket (it was matched, or left)."""
+    return isinstance(event, QueueMatched | QueueLeft) and event.ticket == ticket_id

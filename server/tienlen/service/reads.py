@@ -11,14 +11,12 @@ from typing import cast
 from .. import bots
 from ..bots import Hint
 from ..engine import LegalPlays, seat_view
-from ..store.events import DELETED_EVENT
+from ..events import FINAL_EVENTS, STORE
 from ..store.records import MatchRecord
 from .core import Core, playing
 from .errors import MatchNotFound
 from .states import EventPage, SeatState, legal_in_order, seat_state
 from .writer import EventDict
-
-FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
 
 class MatchReads:
@@ -123,7 +121,7 @@ class Following(Iterator[list[EventDict]]):
         if self._through is not None:
             over = batch[-1]["seq"] >= self._through  # what comes after the end (rematch, seat_left) is sent too
         else:
-            over = any(event["type"] in FINAL_EVENTS for event in batch)
+            over = any(isinstance(STORE.load(event).event, FINAL_EVENTS) for event in batch)
         if over:
             self.close()
         return batch
@@ -136,4 +134,4 @@ class Following(Iterator[list[EventDict]]):
             close()
 
 
-__all__ = ["FINAL_EVENTS", "Following", "MatchReads"]
+__all__ = ["Following", "MatchReads"]
