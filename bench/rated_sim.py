@@ -167,8 +167,8 @@ def simulate(
     started = time.perf_counter()
     clock = [time.time()]
     service.core.now = lambda: clock[0]
-    service.core.queue_fill_s = 24 * 3600.0  # only full tables of players
-    service.core.queue_clock = None
+    service.queue.fill_s = 24 * 3600.0  # only full tables of players
+    service.queue.clock = None
     players = make_players(service, per_level, rng, levels)
     by_account = {p.account.account_id: p for p in players}
     rngs = {p.account.account_id: random.Random(rng.randrange(2**32)) for p in players}

@@ -7,7 +7,7 @@ house bots alone starts at once; a challenged account must be online
 (listened to its inbox in the last :data:`~.inbox.ONLINE_S` seconds) and take
 challenges of the kind (rated or casual: its settings), and hears of it
 (``challenge_received``). It then accepts or declines; the challenger may
-withdraw it; after ``challenge_expiry_s`` the sweeper expires it. Each change
+withdraw it; after :attr:`Challenges.expiry_s` the sweeper expires it. Each change
 is a compare-and-set on the challenge's version, so two accepts racing start
 one match, and an accept racing a withdrawal or the expiry is resolved once.
 When the last challenged account accepts, the match is dealt (under an id
@@ -57,9 +57,11 @@ class Challenges:
     """Challenges between accounts and to the house bots, over the shared :class:`~.core.Core`; how they end
     (started, closed, expired) is :attr:`ends`."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, *, expiry_s: float = 60, most: tuple[int, int] = (8, 32)) -> None:
         self.core = core
         self.ends = ChallengeEnds(core)
+        self.expiry_s = expiry_s  # how long a challenge waits for every challenged account to accept
+        self.most = most  # pending challenges an account may have sent, and received, at once
 
     # ----- sending ------------------------------------------------------------------------
 
@@ -97,7 +99,7 @@ class Challenges:
                 rated=rated,
                 takeover=command.takeover,
                 created_at=now,
-                expires_at=now + self.core.challenge_expiry_s,
+                expires_at=now + self.expiry_s,
                 accepted=list(dict.fromkeys(account.name for account, house in named if house)),
                 entropy={challenger.account_id: command.entropy} if command.entropy else {},
             )
@@ -123,7 +125,7 @@ class Challenges:
 
     def _claim_pending(self, record: ChallengeRecord, now: float) -> None:
         """Take the challenge's places among its accounts' pending ones; :class:`TooManyChallenges` over a cap."""
-        sent, received = self.core.max_challenges
+        sent, received = self.most
         over = self.core.store.challenges().claim_pending(record, now, sent, received)
         if over == record.sender_id:
             raise TooManyChallenges(
@@ -137,7 +139,7 @@ class Challenges:
     @property
     def _kept_s(self) -> int:
         """How long a pending challenge's record is kept: until it expires, and a while after."""
-        return int(self.core.challenge_expiry_s) + CLOSED_KEPT_S
+        return int(self.expiry_s) + CLOSED_KEPT_S
 
     def _challenged(
         self, challenger: AccountRecord, names: list[str], players: int

@@ -47,20 +47,11 @@ class MatchServices:
         challenge_expiry_s: float = 60,
         max_challenges: tuple[int, int] = (8, 32),
     ) -> MatchServices:
-        """Every use case over ``store`` (the options: see :class:`~.core.Core`)."""
-        core = Core(
-            store,
-            bot_budget_s,
-            offload,
-            now,
-            anonymous_hosting=anonymous_hosting,
-            history_days=history_days,
-            queue_fill_s=queue_fill_s,
-            queue_turn_s=queue_turn_s,
-            challenge_expiry_s=challenge_expiry_s,
-            max_challenges=max_challenges,
-        )
-        matches = MatchService(core)
+        """Every use case over ``store``, with its options: hosting without an account
+        (:class:`~.matches.MatchService`), how long histories are kept (:class:`~.core.Core`), quick play's fill
+        time and turn clock (:class:`~.queue.Queue`), challenges' expiry and caps (:class:`~.challenges.Challenges`)."""
+        core = Core(store, bot_budget_s, offload, now, history_days=history_days)
+        matches = MatchService(core, anonymous_hosting=anonymous_hosting)
         return cls(
             core,
             matches,
@@ -68,8 +59,8 @@ class MatchServices:
             Lifecycle(core),
             Lobby(core),
             Rooms(core, matches),
-            Challenges(core),
-            Queue(core),
+            Challenges(core, expiry_s=challenge_expiry_s, most=max_challenges),
+            Queue(core, fill_s=queue_fill_s, turn_s=queue_turn_s),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:

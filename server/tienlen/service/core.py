@@ -20,7 +20,7 @@ from ..events import ABANDONED, MatchAbandoned
 from ..store.accounts import AccountRecord
 from ..store.base import Loaded, MatchStore
 from ..store.errors import StoreUnavailableError
-from ..store.records import Clock, MatchRecord, token_digest
+from ..store.records import MatchRecord, token_digest
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .fair_deals import fair_deal_of
@@ -39,16 +39,13 @@ def _in_place(work: Callable[[], Any]) -> Any:
 
 
 class Core:
-    """The store, the bots' budget, where heavy work runs, and the clock (``now``, epoch seconds).
+    """What the use cases share: the store and its accounts, the bots' budget, where heavy work runs
+    (``offload``), the clock (``now``, epoch seconds; read through this object, so a test may move it), the
+    notices, the histories and the one match writer.
 
-    With ``anonymous_hosting`` a match with open seats may be made without an
-    account's token (a private server); by default hosting takes an account.
     Every finished match an account sat in is kept (:attr:`history`), for
-    ``history_days`` days (None: for good). Quick play fills a table with house
-    bots after ``queue_fill_s`` and gives its matches a turn clock of
-    ``queue_turn_s`` (None: no clock). A challenge waits ``challenge_expiry_s``
-    seconds for every challenged account to accept; an account may have ``max_challenges`` pending ones at
-    once (sent, received).
+    ``history_days`` days (None: for good). Each use case's own options are
+    its class's (see :class:`~.compose.MatchServices`).
     """
 
     def __init__(
@@ -58,20 +55,10 @@ class Core:
         offload: Offload | None = None,
         now: Callable[[], float] = time.time,
         *,
-        anonymous_hosting: bool = False,
         history_days: int | None = None,
-        queue_fill_s: float = 15.0,
-        queue_turn_s: int | None = 30,
-        challenge_expiry_s: float = 60,
-        max_challenges: tuple[int, int] = (8, 32),
     ) -> None:
         self.store = store
-        self.queue_fill_s = queue_fill_s
-        self.queue_clock = None if not queue_turn_s else Clock(queue_turn_s)
         self.accounts = store.accounts()
-        self.anonymous_hosting = anonymous_hosting
-        self.challenge_expiry_s = challenge_expiry_s
-        self.max_challenges = max_challenges  # pending challenges an account may have sent, and received
         self.bot_budget_s = bot_budget_s
         self.offload: Offload = offload or _in_place
         self.now = now

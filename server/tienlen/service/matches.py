@@ -48,10 +48,14 @@ from .writer import LOST, Done, EventDict, Keyed, Lost, Write, found, kept_chang
 class MatchService:
     """The match use cases that write a match's play: create, join and act, over the shared
     :class:`~.core.Core` (the reads are :mod:`.reads`, the rest of a match's life :mod:`.lifecycle`).
+
+    With ``anonymous_hosting`` a match with open seats may be made without an
+    account's token (a private server); by default hosting takes an account.
     """
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, *, anonymous_hosting: bool = False) -> None:
         self.core = core
+        self.anonymous_hosting = anonymous_hosting
 
     # ----- writing --------------------------------------------------------------
 
@@ -73,7 +77,7 @@ class MatchService:
                 "others can join is dealt fairly (see fair_deal)"
             )
         host = self.core.player(token)
-        if host is None and not self.core.anonymous_hosting and any(isinstance(s, OpenSeat) for s in command.seats):
+        if host is None and not self.anonymous_hosting and any(isinstance(s, OpenSeat) for s in command.seats):
             raise AccountRequired("hosting a match with open seats takes an account: sign in and send its token")
         rules, deal, clock, seed = command.rules, command.deal, command.clock, command.seed
         tokens: list[SeatToken] = []

@@ -6,7 +6,7 @@ preset and rated flag; any worker of any server pairs them
 ticket is matched at most once whatever races: its table's tickets are
 claimed all or none, then the match is stored, then they are confirmed
 (a pairing whose worker died in between is finished or undone by the
-sweeper). Seats nobody took after ``queue_fill_s`` go to the house bot
+sweeper). Seats nobody took after :attr:`Queue.fill_s` go to the house bot
 whose rating is nearest the table's players'. A matched account hears
 ``queue_matched`` on its inbox (then ``match_started``); its token acts for its seat.
 """
@@ -24,7 +24,7 @@ from ..store.accounts import AccountRecord
 from ..store.base import Loaded
 from ..store.errors import StoreUnavailableError
 from ..store.queue import TicketRecord
-from ..store.records import MatchRecord, SeatRecord, new_match_id, new_token, token_digest
+from ..store.records import Clock, MatchRecord, SeatRecord, new_match_id, new_token, token_digest
 from .accounts import authorized
 from .commands import Enqueue
 from .core import Core
@@ -72,9 +72,11 @@ def ticket_state(record: TicketRecord) -> TicketState:
 class Queue:
     """Quick play, over the shared :class:`~.core.Core`; ``tickets`` is the store's queue of tickets."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, *, fill_s: float = 15.0, turn_s: int | None = 30) -> None:
         self.core = core
         self.tickets = core.store.queue()
+        self.fill_s = fill_s  # a table's seats nobody took after this go to house bots
+        self.clock = None if not turn_s else Clock(turn_s)  # its matches' turn clock (None: none)
         self._next_pairing = 0.0
 
     # ----- the holder's calls -----------------------------------------------------------
@@ -202,7 +204,7 @@ class Queue:
         if not waiting:
             return 0
         made = 0
-        for table in pair(waiting, players, self.core.now(), self.core.queue_fill_s):
+        for table in pair(waiting, players, self.core.now(), self.fill_s):
             if self._seat_table(pool, players, preset, rated, table):
                 made += 1
         return made
@@ -260,7 +262,7 @@ class Queue:
             rules=resolve_rules({"preset": preset}, players=players),
             seed=secrets.randbits(63),
             created_at=self.core.now(),
-            clock=self.core.queue_clock,
+            clock=self.clock,
             takeover=TAKEOVER,
             rated=rated,
         )
