@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tienlen.local_redis import LocalRedis
-from tienlen.service import MatchService
+from tienlen.service import MatchServices
 from tienlen.service.rating_model import Rating
 from tienlen.store import RedisMatchStore, RedisOptions
 from tienlen.store.accounts import AccountRecord
@@ -52,29 +52,29 @@ PRESET = "standard"
 PAIR_EVERY_S = 0.1
 
 
-def service_on(url: str, fill_s: float) -> MatchService:
+def service_on(url: str, fill_s: float) -> MatchServices:
     """A match service on the Redis at ``url``: the fill time given, no turn clocks, quick bots."""
     store = RedisMatchStore.connect(RedisOptions(url, False, 5.0, False), Lifetimes(3600, 3600, 3600), max_waiters=64)
-    return MatchService(store, 0.02, queue_fill_s=fill_s, queue_turn_s=None)
+    return MatchServices.on(store, 0.02, queue_fill_s=fill_s, queue_turn_s=None)
 
 
-def make_accounts(service: MatchService, count: int, spread: float, rng: random.Random) -> list[AccountRecord]:
+def make_accounts(service: MatchServices, count: int, spread: float, rng: random.Random) -> list[AccountRecord]:
     """``count`` accounts whose 4-player ratings are spread normally around 1500 (shown scale)."""
     accounts = []
     for index in range(count):
         record = AccountRecord(secrets.token_hex(10), f"q{index}-{secrets.token_hex(3)}", "human", 0, "")
-        assert service.accounts.create(record)
+        assert service.core.accounts.create(record)
         shown = rng.gauss(1500, spread)
         change = ((shown - 1500) / 40, 1.0)  # shown = 1500 + 40 * (mu - 3 sigma): a new rating moved by mu
-        service.history.rated.ratings.apply(record.account_id, "seed", PLAYERS, change, Rating.new().to_dict())
+        service.core.history.rated.ratings.apply(record.account_id, "seed", PLAYERS, change, Rating.new().to_dict())
         accounts.append(record)
     return accounts
 
 
-def pairing_loop(service: MatchService, stop: threading.Event) -> None:
+def pairing_loop(service: MatchServices, stop: threading.Event) -> None:
     """A server's sweeper, pairing only."""
     while not stop.is_set():
-        service.pair_queue()
+        service.queue.pair()
         stop.wait(PAIR_EVERY_S)
 
 
@@ -101,8 +101,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if delay > 0:
                 time.sleep(delay)
             service = services[index % len(services)]
-            tickets.append((account.account_id, service.queue_account(account, PLAYERS, PRESET, True).ticket))
-        queue = services[0].queue
+            tickets.append((account.account_id, service.queue.queue_account(account, PLAYERS, PRESET, True).ticket))
+        queue = services[0].queue.tickets
         deadline = time.monotonic() + args.fill + 10
         while time.monotonic() < deadline and any(queue.waiting(pool) for pool in queue.pools()):
             time.sleep(0.2)
@@ -112,14 +112,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return measure(services[0], tickets, args)
 
 
-def measure(service: MatchService, tickets: list[tuple[str, str]], args: argparse.Namespace) -> dict[str, Any]:
+def measure(service: MatchServices, tickets: list[tuple[str, str]], args: argparse.Namespace) -> dict[str, Any]:
     """The figures of a run, from what Redis holds."""
     waits: list[float] = []
     ratings: dict[str, int] = {}
     by_match: dict[str, list[str]] = {}
     lost = doubled = 0
     for account_id, ticket in tickets:
-        found = service.queue.get(ticket)
+        found = service.queue.tickets.get(ticket)
         if found is None or found.status != "matched" or found.match_id is None or found.matched_at is None:
             lost += 1
             continue
@@ -130,7 +130,7 @@ def measure(service: MatchService, tickets: list[tuple[str, str]], args: argpars
     with_bots = 0
     spreads = []
     for match_id, members in by_match.items():
-        record = service.get(match_id)
+        record = service.reads.get(match_id)
         held = [s.account for s in record.seats if s.bot is None]
         if sorted(a for a in held if a is not None) != sorted(members):
             doubled += 1

@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from tienlen.bots import choose, hard, sampling
 from tienlen.engine import seat_view
-from tienlen.service import MatchService
+from tienlen.service import MatchServices
 from tienlen.service.commands import Pass, Play
 from tienlen.service.rating_model import Rating
 from tienlen.store import RedisMatchStore, RedisOptions, token_digest
@@ -109,23 +109,23 @@ def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
 
 
 def make_players(
-    service: MatchService, per_level: int, rng: random.Random, levels: Sequence[str] = LEVELS
+    service: MatchServices, per_level: int, rng: random.Random, levels: Sequence[str] = LEVELS
 ) -> list[Player]:
     """``per_level`` accounts of each strength in ``levels``, each with a personal token (scope ``play``)."""
     players = []
     for level in levels:
         for index in range(per_level):
             record = AccountRecord(secrets.token_hex(10), f"sim-{level}-{index}-{rng.randrange(10**6)}", "human", 0, "")
-            assert service.accounts.create(record)
+            assert service.core.accounts.create(record)
             token = secrets.token_urlsafe(24)
             kept = TokenRecord(secrets.token_hex(8), "sim", ("play",), 0, token_digest(token))
-            assert service.accounts.add_token(record.account_id, kept, most=1)
+            assert service.core.accounts.add_token(record.account_id, kept, most=1)
             players.append(Player(record, level, token))
     return players
 
 
 def play_out(
-    service: MatchService,
+    service: MatchServices,
     match_id: str,
     by_account: dict[str, Player],
     rngs: dict[str, random.Random],
@@ -133,7 +133,7 @@ def play_out(
 ) -> None:
     """Every seat plays its account's policy until the match ends (through the service, as a client would)."""
     while True:
-        record = service.get(match_id)
+        record = service.reads.get(match_id)
         engine = record.engine
         if record.status != "playing" or engine is None or engine.turn is None:
             return
@@ -146,11 +146,11 @@ def play_out(
             player.level, seat_view(engine, seat), engine.legal_plays(), rngs[account], iterations=iterations
         )
         command = Pass() if action.is_pass else Play.of(action.cards)
-        service.act(match_id, player.token, command, None)
+        service.matches.act(match_id, player.token, command, None)
 
 
 def simulate(
-    service: MatchService,
+    service: MatchServices,
     matches: int,
     per_level: int,
     seed: int,
@@ -166,9 +166,9 @@ def simulate(
     rng = random.Random(seed)
     started = time.perf_counter()
     clock = [time.time()]
-    service.now = lambda: clock[0]
-    service.queue_fill_s = 24 * 3600.0  # only full tables of players
-    service.queue_clock = None
+    service.core.now = lambda: clock[0]
+    service.queue.fill_s = 24 * 3600.0  # only full tables of players
+    service.queue.clock = None
     players = make_players(service, per_level, rng, levels)
     by_account = {p.account.account_id: p for p in players}
     rngs = {p.account.account_id: random.Random(rng.randrange(2**32)) for p in players}
@@ -189,12 +189,12 @@ def simulate(
             tickets = []
             for player in order:
                 clock[0] += 0.01
-                tickets.append(service.queue_account(player.account, PLAYERS, PRESET, True).ticket)
+                tickets.append(service.queue.queue_account(player.account, PLAYERS, PRESET, True).ticket)
             clock[0] += SETTLE_S
-            service.pair_queue(force=True)
+            service.queue.pair(force=True)
             match_ids: dict[str, list[int]] = {}
             for ticket in tickets:
-                found = service.queue.get(ticket)
+                found = service.queue.tickets.get(ticket)
                 assert found is not None and found.status == "matched" and found.match_id is not None, found
                 match_ids.setdefault(found.match_id, []).append(found.rating)
             for match_id, ratings in match_ids.items():
@@ -203,7 +203,7 @@ def simulate(
                 played += 1
     shown: dict[str, int] = {}
     for player in players:
-        kept = service.history.rated.ratings.ratings(player.account.account_id).get(PLAYERS)
+        kept = service.core.history.rated.ratings.ratings(player.account.account_id).get(PLAYERS)
         shown[player.account.account_id] = (Rating.new() if kept is None else Rating.from_dict(kept)).shown
     ranks = [float(levels.index(p.level)) for p in players]
     final = [float(shown[p.account.account_id]) for p in players]
@@ -221,10 +221,10 @@ def simulate(
     }
 
 
-def service_on(url: str, bot_budget_s: float = 0.02) -> MatchService:
+def service_on(url: str, bot_budget_s: float = 0.02) -> MatchServices:
     """A match service on the Redis at ``url`` (no turn clocks, small bots)."""
     store = RedisMatchStore.connect(RedisOptions(url, False, 5.0, False), Lifetimes(3600, 3600, 3600), max_waiters=64)
-    return MatchService(store, bot_budget_s, queue_turn_s=None)
+    return MatchServices.on(store, bot_budget_s, queue_turn_s=None)
 
 
 def main(argv: list[str] | None = None, run: Callable[..., dict[str, Any]] = simulate) -> None:

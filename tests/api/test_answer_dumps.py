@@ -16,7 +16,7 @@ from tienlen.api import schemas
 from tienlen.api.schemas.dumping import AnswerSchema
 from tienlen.api.services import services_of
 from tienlen.engine import DEFAULT_PRESET, PARAMETERS, PRESETS
-from tienlen.service import MatchService, match_state
+from tienlen.service import MatchServices, match_state
 from tienlen.service.commands import Join
 
 
@@ -27,7 +27,7 @@ def same(schema: AnswerSchema, obj: Any) -> dict[str, Any]:
 
 
 def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None:
-    service: MatchService = services_of(app).matches
+    service: MatchServices = services_of(app).game
     body = {
         "seats": [{"name": "Ann", "entropy": "ann 7f3a"}, {"name": "Bo", "bot": "easy"}, {"open": True}],
         "rules": {"preset": "standard", "hands": 2},
@@ -35,35 +35,35 @@ def test_planned_dumps_equal_marshmallows_over_a_whole_match(app: Flask) -> None
         "clock": {"turn_seconds": 60, "timeouts_before_takeover": 2},
         "takeover": "medium",
     }
-    created = service.create(schemas.CreateMatchSchema().load(body))
+    created = service.matches.create(schemas.CreateMatchSchema().load(body))
     same(schemas.CreatedMatchSchema(), created)
-    page = service.lobby(players=3, preset=None, limit=50, cursor=None)
+    page = service.lobby.lobby(players=3, preset=None, limit=50, cursor=None)
     assert any(entry.match_id == created.match_id for entry in page.matches)
     same(schemas.LobbySchema(), page)
-    joined = service.join(created.match_id, Join("Cy", "cy!"))
+    joined = service.matches.join(created.match_id, Join("Cy", "cy!"))
     same(schemas.SeatTokenSchema(), joined)
     token = created.tokens[0].token
     seen_kinds: set[str] = set()
     for _ in range(200):
-        view = service.view(created.match_id, token)
+        view = service.reads.view(created.match_id, token)
         written = same(schemas.SeatViewSchema(), view)
-        same(schemas.MatchSchema(), match_state(service.get(created.match_id)))
-        same(schemas.LegalSchema(), service.legal(created.match_id, token))
+        same(schemas.MatchSchema(), match_state(service.reads.get(created.match_id)))
+        same(schemas.LegalSchema(), service.reads.legal(created.match_id, token))
         if written["status"] != "playing":
             break
         seat = written["turn"]
         mover = token if seat == 0 else joined.token if seat == joined.seat else None
         if mover is None:
             break
-        hint = service.hint(created.match_id, mover)
+        hint = service.reads.hint(created.match_id, mover)
         same(schemas.HintSchema(), hint)
         action = schemas.ActionSchema().load({"type": hint.action.type, "cards": hint.action.cards})
-        outcome = service.act(created.match_id, mover, action, None)
+        outcome = service.matches.act(created.match_id, mover, action, None)
         answered = same(schemas.ActionAnswerSchema(), outcome)
         seen_kinds.update(event["type"] for event in answered["events"])
     assert {"played", "passed"} <= seen_kinds
-    same(schemas.EventPageSchema(), service.events(created.match_id, 0, 0))
-    same(schemas.LeaveAnswerSchema(), service.leave(created.match_id, joined.token))
+    same(schemas.EventPageSchema(), service.reads.events(created.match_id, 0, 0))
+    same(schemas.LeaveAnswerSchema(), service.lifecycle.leave(created.match_id, joined.token))
     catalogue = {"default_preset": DEFAULT_PRESET, "presets": PRESETS, "parameters": {p.name: p for p in PARAMETERS}}
     rules = same(schemas.RuleCatalogSchema(), catalogue)
     assert set(rules["parameters"]) == {p.name for p in PARAMETERS}

@@ -94,7 +94,7 @@ def clock(app: Flask, redis_server: LocalRedis) -> Clock:
     """The service's clock, moved by the test (earlier tests' turn clocks are forgotten, not fired)."""
     redis.Redis.from_url(redis_server.url).delete("tl:{clock}:deadlines")
     moved = Clock()
-    service_of(app).now = moved
+    service_of(app).core.now = moved
     return moved
 
 
@@ -369,7 +369,7 @@ def test_a_match_whose_deal_was_cut_short_is_dealt_by_the_sweeper_once(
     def stops(*_args: Any, **_kwargs: Any) -> bool:
         raise StoreUnavailableError("the process stopped here")
 
-    monkeypatch.setattr(service, "add", stops)
+    monkeypatch.setattr(service.core, "add", stops)
     assert refused(answer(client, friend_token, challenge_id, "accept")) == (503, "store_unavailable")
     monkeypatch.undo()
     read = ok(answer(client, token, challenge_id, "read"))
@@ -429,7 +429,7 @@ def test_of_two_changes_read_at_one_version_only_the_first_is_stored(app: Flask,
     _me, token = player(client)
     (b, _b_token), (c, _c_token) = player(client), player(client)
     challenge_id = challenge(client, token, [b, c], players=3)["challenge_id"]
-    store = service_of(app).store.challenges()
+    store = service_of(app).core.store.challenges()
     first, second = store.load(challenge_id), store.load(challenge_id)
     assert first is not None and second is not None
     expected = first.version

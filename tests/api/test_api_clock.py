@@ -26,7 +26,7 @@ from tests.support.sse import SseReader
 from tienlen.api import runtime, schemas
 from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis, free_port
-from tienlen.service import MatchService
+from tienlen.service import MatchServices
 
 from .test_api_stream import _ok
 
@@ -36,8 +36,8 @@ def clock(app: Flask, redis_server: LocalRedis) -> Clock:
     """The service's clock, moved by the test (earlier tests' turn clocks are forgotten, not fired)."""
     redis.Redis.from_url(redis_server.url).delete("tl:{clock}:deadlines")
     moved = Clock()
-    service: MatchService = services_of(app).matches
-    service.now = moved
+    service: MatchServices = services_of(app).game
+    service.core.now = moved
     return moved
 
 

@@ -164,7 +164,7 @@ def test_a_match_its_request_did_not_keep_is_kept_by_the_sweeper_and_a_lost_race
     """Rule: a finished match is registered as due before its commit; the sweeper keeps what is still due."""
     name = fresh_name("h")
     token = session_of(client, name)
-    history = service_of(app).history
+    history = service_of(app).core.history
     monkeypatch.setattr(history, "finished", lambda record, events: None)  # the process died after the commit
     match_id = solo_match(api, token, seed=50)
     assert db.zscore(DUE_KEY, match_id) is not None and db.get(kept_key(match_id)) is None

@@ -64,7 +64,7 @@ def refused(response: TestResponse, status: int, reason: str) -> dict[str, Any]:
 
 def unconfirmed_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make the store's next commit apply, then raise :class:`OutcomeUnknownError` (a reply lost on the way)."""
-    store = services_of(app).matches.store
+    store = services_of(app).game.core.store
     commit: Callable[..., bool] = store.commit
     lost: list[int] = []
 

@@ -395,12 +395,12 @@ def test_a_rematch_made_and_cancelled_while_another_seat_asks_is_not_made_again(
     match_id, tokens = created["match_id"], tokens_of(created)
     play_out(api, match_id, tokens)
     service = service_of(app)
-    stale = service.get(match_id)  # what B read: no rematch yet
+    stale = service.reads.get(match_id)  # what B read: no rematch yet
     assert stale.next_match_id is None
     first = json_object(api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[0])))
     next_id = first["match_id"]
     assert api.client.delete(f"/v1/matches/{next_id}", headers=api.auth(first["token"])).status_code == 204
-    monkeypatch.setattr(service, "get", lambda _match_id: stale)
+    monkeypatch.setattr(service.core, "get", lambda _match_id: stale)
     answer = api.client.post(f"/v1/matches/{match_id}/rematch", headers=api.auth(tokens[1]))
     assert (answer.status_code, json_object(answer)["reason"]) == (409, "rematch_cancelled")
     monkeypatch.undo()

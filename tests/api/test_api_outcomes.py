@@ -114,7 +114,7 @@ def test_an_unconfirmed_commit_answers_503_outcome_unknown(
     def unconfirmed(*args: Any, **kwargs: Any) -> bool:
         raise OutcomeUnknownError("sent, not confirmed")
 
-    monkeypatch.setattr(services_of(app).matches.store, "commit", unconfirmed)
+    monkeypatch.setattr(services_of(app).game.core.store, "commit", unconfirmed)
     answer = api.act(created["match_id"], token, {"type": "play", "cards": ["3S"]})
     body = json_object(answer)
     assert answer.status_code == 503 and body["reason"] == "outcome_unknown"

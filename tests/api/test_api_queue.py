@@ -25,7 +25,7 @@ from tienlen.api import create_app
 from tienlen.api.services import services_of
 from tienlen.bots import LEVELS
 from tienlen.local_redis import LocalRedis
-from tienlen.service import MatchService
+from tienlen.service import MatchServices
 from tienlen.service.queue import RECOVER_AFTER_S
 
 QUEUE_DB = 5  # a database of the tests' Redis no other test file uses: pools are shared by everything on one
@@ -38,15 +38,15 @@ def queue_app(redis_server: LocalRedis, fill_s: float) -> Flask:
     return create_app({"REDIS_URL": f"{redis_server.url.rsplit('/', 1)[0]}/{QUEUE_DB}", **settings})
 
 
-def service_of(app: Flask) -> MatchService:
+def service_of(app: Flask) -> MatchServices:
     """The app's match service."""
-    found: MatchService = services_of(app).matches
+    found: MatchServices = services_of(app).game
     return found
 
 
 def drain(app: Flask) -> None:
     """Take every waiting ticket out of the queue (so the next test starts with an empty one)."""
-    queue = service_of(app).queue
+    queue = service_of(app).queue.tickets
     for pool in queue.pools():
         for waiting in queue.waiting(pool):
             record = queue.get(waiting.ticket)
@@ -176,7 +176,7 @@ def test_tickets_queued_and_paired_from_many_threads_are_each_matched_once(
 
     def sweeper(app: Flask) -> None:
         while not stop.is_set():
-            service_of(app).pair_queue(force=True)
+            service_of(app).queue.pair(force=True)
 
     def queue(index: int) -> None:
         enqueue(apps[index % 4].test_client(), tokens[index], players=4, preset="classic")
@@ -188,7 +188,7 @@ def test_tickets_queued_and_paired_from_many_threads_are_each_matched_once(
     for thread in joiners:
         thread.join(20)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and service_of(slow_fill).queue.waiting("4:classic:1"):
+    while time.monotonic() < deadline and service_of(slow_fill).queue.tickets.waiting("4:classic:1"):
         time.sleep(0.05)
     stop.set()
     for thread in sweepers:
@@ -209,16 +209,16 @@ def test_a_pairing_whose_worker_died_is_undone_and_its_tickets_wait_again(slow_f
     client = slow_fill.test_client()
     tokens = [session_of(client, fresh_name("q")) for _ in range(2)]
     tickets = [enqueue(client, token, players=3, preset="ladder")["ticket"] for token in tokens]
-    assert service.queue.claim("3:ladder:1", "m" * 22, tickets, service.now())  # and the worker dies here
+    assert service.queue.tickets.claim("3:ladder:1", "m" * 22, tickets, service.core.now())  # and the worker dies here
     assert [ticket(client, t, i)["status"] for t, i in zip(tokens, tickets, strict=True)] == ["waiting"] * 2
-    assert service.queue.waiting("3:ladder:1") == []
-    real = service.now
-    service.now = lambda: real() + RECOVER_AFTER_S + 1
+    assert service.queue.tickets.waiting("3:ladder:1") == []
+    real = service.core.now
+    service.core.now = lambda: real() + RECOVER_AFTER_S + 1
     try:
-        service.pair_queue(force=True)
+        service.queue.pair(force=True)
     finally:
-        service.now = real
-    assert sorted(w.ticket for w in service.queue.waiting("3:ladder:1")) == sorted(tickets)
+        service.core.now = real
+    assert sorted(w.ticket for w in service.queue.tickets.waiting("3:ladder:1")) == sorted(tickets)
 
 
 def test_refusals_name_their_reason_and_change_nothing(slow_fill: Flask) -> None:
@@ -257,7 +257,7 @@ def test_deleting_an_account_takes_its_waiting_ticket_out_of_the_queue(slow_fill
     client = slow_fill.test_client()
     token = session_of(client, fresh_name("q"))
     made = enqueue(client, token, players=2, preset="classic")
-    queue = service_of(slow_fill).queue
+    queue = service_of(slow_fill).queue.tickets
     assert [w.ticket for w in queue.waiting("2:classic:1")] == [made["ticket"]]
     gone = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token))
     assert gone.status_code == 204, gone.json
@@ -276,18 +276,19 @@ def test_a_pairing_that_stalled_past_its_undoing_calls_its_match_off(
     tokens = [session_of(client, fresh_name("q")) for _ in range(2)]
     first = enqueue(client, tokens[0], players=2, preset="classic", rated=False)
     made: list[str] = []
-    confirm = service.queue.confirm
+    confirm = service.queue.tickets.confirm
 
     def undone_first(match_id: str, tickets: list[Any], now: float) -> bool:
         made.append(match_id)
-        service.queue.put_back(match_id, "2:classic:0", [t.ticket for t in tickets])  # the recovery came first
+        service.queue.tickets.put_back(match_id, "2:classic:0", [t.ticket for t in tickets])  # the recovery came first
         return confirm(match_id, tickets, now)
 
-    monkeypatch.setattr(service.queue, "confirm", undone_first)
+    monkeypatch.setattr(service.queue.tickets, "confirm", undone_first)
     second = enqueue(client, tokens[1], players=2, preset="classic", rated=False)
     assert second["status"] == "waiting" and ticket(client, tokens[0], first["ticket"])["status"] == "waiting"
     assert made and client.get(f"/v1/matches/{made[0]}").status_code == 404
-    assert sorted(w.ticket for w in service.queue.waiting("2:classic:0")) == sorted([first["ticket"], second["ticket"]])
+    waiting = service.queue.tickets.waiting("2:classic:0")
+    assert sorted(w.ticket for w in waiting) == sorted([first["ticket"], second["ticket"]])
 
 
 def test_the_open_ticket_is_found_from_any_client_and_leaving_ends_a_long_poll_elsewhere(slow_fill: Flask) -> None:

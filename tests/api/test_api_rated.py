@@ -119,7 +119,7 @@ def test_the_end_kept_by_two_workers_at_once_moves_each_rating_once(
     """Rule: when the request that finished a rated match died before keeping it, two workers keeping it at
     once (a sweeper and a retry) move each rating exactly once."""
     service = service_of(app)
-    monkeypatch.setattr(service.history, "finished", lambda record, events: None)  # the request dies here
+    monkeypatch.setattr(service.core.history, "finished", lambda record, events: None)  # the request dies here
     name = fresh_name("r")
     token = session_of(client, name)
     bot_games = games_of(client, "hard")
@@ -131,7 +131,7 @@ def test_the_end_kept_by_two_workers_at_once_moves_each_rating_once(
 
     def keep() -> None:
         start.wait()
-        kept.append(service.history.keep(created["match_id"]))
+        kept.append(service.core.history.keep(created["match_id"]))
 
     threads = [threading.Thread(target=keep) for _ in range(4)]
     for thread in threads:
@@ -140,7 +140,7 @@ def test_the_end_kept_by_two_workers_at_once_moves_each_rating_once(
         thread.join()
     assert kept == [True] * 4
     assert games_of(client, name) == 1 and games_of(client, "hard") == bot_games + 1
-    service.history.keep(created["match_id"])  # and once more, later
+    service.core.history.keep(created["match_id"])  # and once more, later
     assert games_of(client, name) == 1 and games_of(client, "hard") == bot_games + 1
     seats = json_object(client.get(f"/v1/players/{name}/matches"))["matches"][0]["seats"]
     assert seats[0]["rating_after"] == ratings_of(client, name)[2]["rating"]
@@ -166,16 +166,16 @@ def test_a_rated_end_whose_request_died_is_settled_by_the_sweeper(
 ) -> None:
     """Rule: a rated match whose finishing request died before keeping it is settled by the sweeper later."""
     service = service_of(app)
-    monkeypatch.setattr(service.history, "finished", lambda record, events: None)  # the request dies here
+    monkeypatch.setattr(service.core.history, "finished", lambda record, events: None)  # the request dies here
     name = fresh_name("r")
     token = session_of(client, name)
     created = challenge(client, token, to=["medium"], players=2, rated=True)
     play_out(api, created["match_id"], tokens_of(created))
-    service.history.sweep()  # not due yet: nothing moves
+    service.core.history.sweep()  # not due yet: nothing moves
     assert ratings_of(client, name) == {}
-    monkeypatch.setattr(service.history, "now", lambda: time.time() + 2 * KEEP_AFTER_S)
+    monkeypatch.setattr(service.core.history, "now", lambda: time.time() + 2 * KEEP_AFTER_S)
     for _ in range(50):  # other tests' due matches may come first
-        if not service.history.sweep():
+        if not service.core.history.sweep():
             break
     assert games_of(client, name) == 1
     kept = json_object(client.get(f"/v1/players/{name}/matches"))["matches"][0]
@@ -313,8 +313,8 @@ def test_a_level_whose_name_a_person_took_before_it_existed_stays_theirs(redis_s
     app = create_app({"REDIS_URL": url, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"})
     client = app.test_client()
     person = AccountRecord(secrets.token_hex(10), "Expert", "human", time.time(), "")
-    service_of(app).accounts.create(person)  # as an older server let them
-    assert "expert" not in service_of(app).history.rated.house_bots()
+    service_of(app).core.accounts.create(person)  # as an older server let them
+    assert "expert" not in service_of(app).core.history.rated.house_bots()
     token = session_of(client, fresh_name("c"))
     asked = client.post("/v1/challenges", json={"to": ["expert"], "players": 2, "rated": True}, headers=auth(token))
     assert asked.status_code == 409 and json_object(asked)["reason"] == "player_offline"  # the person, not a bot

@@ -70,7 +70,7 @@ def rating(client: FlaskClient, name: str) -> dict[str, Any]:
 def test_a_random_player_ends_below_every_house_bot(redis_server: LocalRedis, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule: rated results order players by strength: a random player ends below every house bot (seeded deals)."""
     deals = random.Random(SEED)
-    monkeypatch.setattr("tienlen.service.challenges.secrets", SimpleNamespace(randbits=deals.getrandbits))
+    monkeypatch.setattr("tienlen.service.challenge_ends.secrets", SimpleNamespace(randbits=deals.getrandbits))
     fair = random.Random(SEED + 1)  # the fair deals' secrets too, so the deals are the seed's
     monkeypatch.setattr("tienlen.store.records.new_fair_secret", lambda: f"{fair.getrandbits(256):064x}")
     url = redis_server.url.rsplit("/", 1)[0] + f"/{SIM_DB}"

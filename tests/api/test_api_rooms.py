@@ -125,7 +125,7 @@ def test_a_code_held_by_a_live_match_is_not_given_again(web: FlaskClient, db: An
     _name, token = account(web)
     codes = {host(web, token)["match"]["room_code"] for _ in range(30)}
     assert len(codes) == 30
-    store = services_of(web.application).matches.store
+    store = services_of(web.application).game.core.store
     taken = next(iter(codes))
     assert store.claim_room(taken, "f" * 20) is False
     assert db.get(room_key(taken)) != b"f" * 20

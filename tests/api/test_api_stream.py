@@ -286,12 +286,12 @@ class CommitAfterRead:
 def _racing(app: Flask, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, CommitAfterRead]:
     """A match with three open seats, and its store's read wrapped so that the first waiter's read races a join."""
     service = service_of(app)
-    store = service.store
+    store = service.core.store
     assert isinstance(store, RedisMatchStore)
     created = json_object(app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}] + [{"open": True}] * 3}))
     match_id = created["match_id"]
     names = iter("BCD")
-    race = CommitAfterRead(store, match_id, lambda: service.join(match_id, Join(next(names))))
+    race = CommitAfterRead(store, match_id, lambda: service.matches.join(match_id, Join(next(names))))
     monkeypatch.setattr(store, "_read", race)
     return match_id, created["match"]["last_seq"], race
 
@@ -312,7 +312,7 @@ def test_a_long_poll_that_ends_empty_as_the_match_moves_on_answers_the_event_not
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     service = service_of(app)
-    store = service.store
+    store = service.core.store
     created = json_object(app.test_client().post("/v1/matches", json={"seats": [{"name": "A"}, {"open": True}] * 2}))
     match_id, last = created["match_id"], created["match"]["last_seq"]
     waited = store.events
@@ -320,7 +320,8 @@ def test_a_long_poll_that_ends_empty_as_the_match_moves_on_answers_the_event_not
     def events_then_a_join(match_id: str, after: int, wait_s: float = 0) -> list[dict[str, Any]] | None:
         found = waited(match_id, after, wait_s)
         if wait_s > 0:
-            service.join(match_id, Join("B"))  # after the wait's last read, before the answer names the newest event
+            # after the wait's last read, before the answer names the newest event
+            service.matches.join(match_id, Join("B"))
         return found
 
     monkeypatch.setattr(store, "events", events_then_a_join)
@@ -333,7 +334,7 @@ def test_a_stream_gets_events_committed_between_its_reads_and_its_waits_at_once(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match_id, last, race = _racing(app, monkeypatch)
-    store = service_of(app).store
+    store = service_of(app).core.store
     following = store.follow(match_id, last, idle_s=5)
     try:
         started = time.monotonic()
@@ -364,7 +365,7 @@ def test_a_long_poll_asked_again_after_its_answer_reads_nothing_from_redis(
     api = Api(app.test_client())
     created = api.create(seats=[{"name": "A"}, {"name": "B"}], rules={"hands": 1}, seed=4)
     match_id, tokens, last = created["match_id"], tokens_of(created), created["match"]["last_seq"]
-    store = service_of(app).store
+    store = service_of(app).core.store
     assert isinstance(store, RedisMatchStore)
     reads: list[int] = []
     read = store._read
@@ -412,7 +413,7 @@ def test_a_long_poll_after_the_last_event_of_a_followed_cancelled_match_is_404_a
         )
     )
     poller.start()
-    store = service_of(app).store
+    store = service_of(app).core.store
     assert isinstance(store, RedisMatchStore)
     feeds = store._waiting._feeds
     _until(lambda: getattr(feeds.get(wake_channel(match_id)), "confirmed", False))  # this process follows it now

@@ -52,7 +52,7 @@ def client_at(app: Flask, address: str) -> FlaskClient:
 
 def holding(app: Flask, who: str, count: int) -> None:
     """Wait (up to 5 s) until ``who`` holds ``count`` waiting slots."""
-    slots = services_of(app).matches.store.wait_slots()
+    slots = services_of(app).game.core.store.wait_slots()
     deadline = time.monotonic() + 5
     while slots.held(who) != count:
         assert time.monotonic() < deadline, f"{who} holds {slots.held(who)} slots, not {count}"

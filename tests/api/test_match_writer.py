@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from flask import Flask
 
 from tests.support.api import Api
 from tests.support.lifecycle import service_of
-from tienlen.engine import IllegalActionError
+from tienlen.engine import Event, IllegalActionError
 from tienlen.events import Rematch
 from tienlen.service import MatchNotFound
 from tienlen.service.errors import IdempotencyKeyReused, MatchFull
@@ -39,21 +40,21 @@ def noted(record: MatchRecord, what: str) -> Write[int]:
 def test_a_lost_race_is_retried_from_a_fresh_read_and_the_change_applied_again(app: Flask, api: Api) -> None:
     service = service_of(app)
     match_id = a_match(api)
-    start = service.get(match_id).version
+    start = service.reads.get(match_id).version
     seen: list[int] = []
 
     def change(loaded: Loaded) -> Write[int]:
         record = found(loaded, match_id)
         seen.append(record.version)
         if len(seen) == 1:  # another request commits between this one's read and its commit
-            service.writer.write(match_id, lambda other: noted(found(other, match_id), "first"))
+            service.core.writer.write(match_id, lambda other: noted(found(other, match_id), "first"))
         return noted(record, "second")
 
-    assert service.writer.write(match_id, change) == start + 2
+    assert service.core.writer.write(match_id, change) == start + 2
     assert seen == [start, start + 1], "read again after the lost race, and changed again"
-    events = service.store.all_events(match_id)
+    events = service.core.store.all_events(match_id)
     assert [e.get("next_match_id") for e in events[-2:]] == ["first", "second"], "both applied, each once"
-    assert service.get(match_id).version == start + 2
+    assert service.reads.get(match_id).version == start + 2
 
 
 def test_a_keyed_call_answered_already_is_answered_again_without_applying(app: Flask, api: Api) -> None:
@@ -67,13 +68,13 @@ def test_a_keyed_call_answered_already_is_answered_again_without_applying(app: F
         applied.append(record.version)
         return Write(record, [Rematch("noted")], lambda _: 1, keep={"n": 1})
 
-    assert service.writer.write(match_id, change, keyed) == 1
-    version = service.get(match_id).version
-    assert service.writer.write(match_id, change, keyed) == 1, "the kept answer"
-    assert len(applied) == 1 and service.get(match_id).version == version, "applied once"
+    assert service.core.writer.write(match_id, change, keyed) == 1
+    version = service.reads.get(match_id).version
+    assert service.core.writer.write(match_id, change, keyed) == 1, "the kept answer"
+    assert len(applied) == 1 and service.reads.get(match_id).version == version, "applied once"
     other = Keyed(keyed.key, "digest", "address:elsewhere", keyed.again)
     with pytest.raises(IdempotencyKeyReused):
-        service.writer.write(match_id, change, other)
+        service.core.writer.write(match_id, change, other)
     assert len(applied) == 1, "another caller's use of the key applies nothing either"
 
 
@@ -89,7 +90,7 @@ def test_a_refusal_under_a_key_is_kept_and_answered_again_without_applying(app: 
 
     for _ in range(2):
         with pytest.raises(IllegalActionError) as refused:
-            service.writer.write(match_id, change, keyed)
+            service.core.writer.write(match_id, change, keyed)
         assert refused.value.reason == "does_not_beat"
     assert tried == [1], "the retry was answered the kept refusal"
 
@@ -101,39 +102,42 @@ def test_notices_and_keeping_happen_once_per_commit_and_never_for_a_lost_race(
     match_id = a_match(api)
     told: list[int] = []
     kept: list[int] = []
-    committed, finished = service.writer.notices.committed, service.writer.history.finished
+    heard: list[Event] = []
+    committed, finished = service.core.writer.notices.committed, service.core.writer.history.finished
 
-    def telling(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def telling(record: MatchRecord, events: Sequence[Event]) -> None:
         told.append(record.version)
+        heard.extend(events)
         committed(record, events)
 
-    def keeping(record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def keeping(record: MatchRecord, events: Sequence[Event]) -> None:
         kept.append(record.version)
         finished(record, events)
 
-    monkeypatch.setattr(service.writer.notices, "committed", telling)
-    monkeypatch.setattr(service.writer.history, "finished", keeping)
+    monkeypatch.setattr(service.core.writer.notices, "committed", telling)
+    monkeypatch.setattr(service.core.writer.history, "finished", keeping)
     raced: list[int] = []
 
     def change(loaded: Loaded) -> Write[int]:
         record = found(loaded, match_id)
         if not raced:
             raced.append(1)
-            service.writer.write(match_id, lambda other: noted(found(other, match_id), "racer"))
+            service.core.writer.write(match_id, lambda other: noted(found(other, match_id), "racer"))
         return noted(record, "mine")
 
-    version = service.writer.write(match_id, change)
+    version = service.core.writer.write(match_id, change)
     assert told == [version - 1, version] == kept, "the racer's commit and this one's, each told once"
-    service.writer.write(match_id, lambda loaded: Done(0))
+    assert heard == [Rematch("racer"), Rematch("mine")], "told the events as the vocabulary's values"
+    service.core.writer.write(match_id, lambda loaded: Done(0))
     assert len(told) == 2, "nothing written, nothing told"
 
 
 def test_a_refusal_changes_nothing_even_after_the_change_touched_the_record(app: Flask, api: Api) -> None:
     service = service_of(app)
     match_id = a_match(api)
-    before = service.store.load(match_id).record
+    before = service.core.store.load(match_id).record
     assert before is not None
-    events = service.store.all_events(match_id)
+    events = service.core.store.all_events(match_id)
 
     def change(loaded: Loaded) -> Write[None]:
         record = found(loaded, match_id)
@@ -142,9 +146,9 @@ def test_a_refusal_changes_nothing_even_after_the_change_touched_the_record(app:
         raise MatchFull("refused after touching the record")
 
     with pytest.raises(MatchFull):
-        service.writer.write(match_id, change)
-    after = service.store.load(match_id).record
+        service.core.writer.write(match_id, change)
+    after = service.core.store.load(match_id).record
     assert after is not None and after.to_json() == before.to_json()
-    assert service.store.all_events(match_id) == events
+    assert service.core.store.all_events(match_id) == events
     with pytest.raises(MatchNotFound):
-        service.writer.write("no" + match_id, change)
+        service.core.writer.write("no" + match_id, change)

@@ -12,7 +12,7 @@ from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
 from tienlen.api.services import services_of
-from tienlen.service import MatchService
+from tienlen.service import MatchServices
 
 
 def lowest(view: dict[str, Any]) -> dict[str, Any]:
@@ -56,9 +56,9 @@ class Clock:
         return self.now
 
 
-def service_of(app: Flask) -> MatchService:
+def service_of(app: Flask) -> MatchServices:
     """The app's match service."""
-    service: MatchService = services_of(app).matches
+    service: MatchServices = services_of(app).game
     return service
 
 

@@ -15,9 +15,10 @@ from werkzeug.routing import RequestRedirect
 from .. import wire
 from ..engine import IllegalActionError
 from ..logs import install_logs, log_unhandled
-from ..service import MatchService, ServiceError
+from ..service import ServiceError
 from ..service.accounts import AccountService
-from ..service.base import Offload
+from ..service.compose import MatchServices
+from ..service.core import Offload
 from ..service.errors import Throttled
 from ..service.inbox import InboxService
 from ..settings import Settings
@@ -219,7 +220,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         if settings.writes_at_once:
             turns = WriteTurns(settings.writes_at_once, gevent_settle, lambda: store.waiters > 0)
             offload = turns.lending(gevent_offload)
-    matches_service = MatchService(
+    game = MatchServices.on(
         store,
         settings.bot_budget_s,
         offload,
@@ -241,12 +242,12 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     if turns is not None:
         install_write_turns(app, turns)  # before the limits wrap the views: a refused request waits for nothing
     accounts_service = AccountService(
-        store.accounts(), settings.session_days * 24 * 3600, matches_service.history, max_tokens=settings.max_tokens
+        store.accounts(), settings.session_days * 24 * 3600, game.core.history, max_tokens=settings.max_tokens
     )
     held = Services(
-        matches=matches_service,
+        game=game,
         accounts=accounts_service,
-        inbox=InboxService(store, matches_service.history.rated, matches_service.now),
+        inbox=InboxService(store, game.core.history.rated, game.core.now),
         settings=settings,
         breaker=breaker,
         document=api,
@@ -334,7 +335,7 @@ def start_sweeper(app: Flask) -> None:
     A sweep that Redis failed is counted in ``tienlen_redis_errors_total`` (and logged; the loop goes on),
     as is each timeout it handed on that Redis failed.
     """
-    service = services_of(app).matches
+    service = services_of(app).game
     stopped = services_of(app).sweeper
 
     def counted(task: Callable[[], object]) -> object:
@@ -356,7 +357,7 @@ def shutdown(app: Flask) -> None:
     """The server is stopping: end every stream and long poll of this process at once, stop sweeping."""
     held = services_of(app)
     held.sweeper.set()
-    held.matches.store.close()
+    held.game.core.store.close()
 
 
 def openapi_document() -> dict[str, Any]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from flask import request
 
-from ..service import InvalidToken, MatchNotFound, MatchService
+from ..service import InvalidToken, MatchNotFound
+from ..service.core import Core
 from ..store.records import token_digest
 from .services import services
 
@@ -31,8 +32,8 @@ def client_address() -> str:
     return request.remote_addr or ""
 
 
-def _service() -> MatchService:
-    return services().matches
+def _service() -> Core:
+    return services().game.core
 
 
 def caller_account(*, required: bool) -> str | None:

@@ -103,7 +103,7 @@ class _StoreMetrics:
 
 def install_metrics(app: Flask) -> None:
     """Count every request of ``app``, observe its store and bots, and answer ``GET /metrics``."""
-    service = services_of(app).matches
+    service = services_of(app).game.core
     service.store.observe(_StoreMetrics())
     service.on_bot_decision = _time_decision
 

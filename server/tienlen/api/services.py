@@ -10,8 +10,8 @@ from typing import Any, cast
 from flask import Flask, current_app
 from flask_limiter import Limiter
 
-from ..service import MatchService
 from ..service.accounts import AccountService
+from ..service.compose import MatchServices
 from ..service.history import HistoryService
 from ..service.inbox import InboxService
 from ..settings import Settings
@@ -22,14 +22,15 @@ KEY = "tienlen"
 
 @dataclass(frozen=True, slots=True)
 class Services:
-    """The services of one app: matches, accounts, histories, inboxes; its settings, limiter and breaker.
+    """The services of one app: the match use cases (``game``: play, reads, lifecycle, lobby, rooms,
+    challenges, quick play, composed over one core), accounts, histories, inboxes; its settings, limiter and breaker.
 
     ``document`` is the API (flask-smorest's, whose ``spec`` is the OpenAPI
     document); ``limiter`` is None when the rate limits are off; ``sweeper`` is
     set to stop the app's sweeper (``tienlen serve`` starts one a worker).
     """
 
-    matches: MatchService
+    game: MatchServices
     accounts: AccountService
     inbox: InboxService
     settings: Settings
@@ -41,7 +42,7 @@ class Services:
     @property
     def history(self) -> HistoryService:
         """The histories of finished matches (the match service keeps them)."""
-        return self.matches.history
+        return self.game.core.history
 
 
 def install(app: Flask, held: Services) -> None:

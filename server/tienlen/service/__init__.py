@@ -1,5 +1,11 @@
 """The match service: the use cases of API v1 in the game's own terms.
 
+Its use cases are plain classes by job (:mod:`.matches`: create, join, act;
+:mod:`.reads`; :mod:`.lifecycle`; :mod:`.lobby`; :mod:`.rooms`;
+:mod:`.challenges`; :mod:`.queue`) over one shared :class:`~.core.Core`,
+composed in :class:`~.compose.MatchServices`. Every write of a match goes
+through the one :class:`~.writer.MatchWriter`.
+
 It depends on the engine, the bots and a :class:`~tienlen.store.MatchStore`;
 it knows nothing of HTTP. Its answers are domain objects (:mod:`.states`),
 which the API's schemas write as JSON. Refusals are :class:`ServiceError`
@@ -8,8 +14,10 @@ each with a ``reason``.
 """
 
 from ..store.records import MatchStatus
+from .compose import MatchServices
 from .errors import InvalidRequest, InvalidToken, MatchFull, MatchNotFound, MatchNotPlaying, ServiceError, StaleVersion
-from .matches import Following, MatchService
+from .matches import MatchService
+from .reads import Following
 from .states import (
     ActionOutcome,
     Created,
@@ -36,6 +44,7 @@ __all__ = [
     "MatchNotFound",
     "MatchNotPlaying",
     "MatchService",
+    "MatchServices",
     "MatchState",
     "MatchStatus",
     "SeatState",

@@ -7,7 +7,7 @@ house bots alone starts at once; a challenged account must be online
 (listened to its inbox in the last :data:`~.inbox.ONLINE_S` seconds) and take
 challenges of the kind (rated or casual: its settings), and hears of it
 (``challenge_received``). It then accepts or declines; the challenger may
-withdraw it; after ``challenge_expiry_s`` the sweeper expires it. Each change
+withdraw it; after :attr:`Challenges.expiry_s` the sweeper expires it. Each change
 is a compare-and-set on the challenge's version, so two accepts racing start
 one match, and an accept racing a withdrawal or the expiry is resolved once.
 When the last challenged account accepts, the match is dealt (under an id
@@ -18,25 +18,22 @@ A rated match moves every rating in it when it ends (:mod:`.rated`).
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Mapping
-from typing import Any
-
 from ..engine import RulesError, resolve_rules
-from ..events import ChallengeCancelled, ChallengeReceived, ChallengeStarted
+from ..events import ChallengeReceived
 from ..store.accounts import AccountRecord
 from ..store.challenges import CLOSED_KEPT_S, ChallengeRecord, new_challenge_id
 from ..store.errors import StoreUnavailableError
-from ..store.records import MatchRecord, new_token
+from ..store.records import new_token
 from .accounts import authorized
-from .base import ServiceBase
+from .challenge_ends import ChallengeEnds
 from .challenge_states import (
     Challenge,
     challenge_answer,
     challenge_match_id,
-    challenge_seats,
-    seats_of_accounts,
 )
+from .commands import Accept
+from .commands import Challenge as ChallengeCommand
+from .core import Core
 from .errors import (
     ChallengeClosed,
     ChallengeExpired,
@@ -53,17 +50,22 @@ from .inbox import ONLINE_S
 from .states import SeatToken, match_state
 from .writer import LOST, Lost, attempts, kept_changing
 
-EXPIRY_SLACK_S = 0.001  # the due set counts whole milliseconds: a challenge may be found due up to 1 ms early
-EXPIRE_BATCH = 64
 CHANGING = kept_changing("the challenge kept changing; try again")
 
 
-class ChallengeMixin(ServiceBase):
-    """Challenges between accounts and to the house bots (mixed into :class:`~.matches.MatchService`)."""
+class Challenges:
+    """Challenges between accounts and to the house bots, over the shared :class:`~.core.Core`; how they end
+    (started, closed, expired) is :attr:`ends`."""
+
+    def __init__(self, core: Core, *, expiry_s: float = 60, most: tuple[int, int] = (8, 32)) -> None:
+        self.core = core
+        self.ends = ChallengeEnds(core)
+        self.expiry_s = expiry_s  # how long a challenge waits for every challenged account to accept
+        self.most = most  # pending challenges an account may have sent, and received, at once
 
     # ----- sending ------------------------------------------------------------------------
 
-    def challenge(self, body: Mapping[str, Any], token: str | None) -> Challenge:
+    def send(self, command: ChallengeCommand, token: str | None) -> Challenge:
         """Challenge the players named in ``to`` (the token's account, scope ``play``, at seat 0).
 
         An unknown name is :class:`PlayerNotFound`; the challenger itself, an
@@ -72,11 +74,9 @@ class ChallengeMixin(ServiceBase):
         not online :class:`PlayerOffline`, one whose settings refuse the kind
         :class:`ChallengeRefused`. House bots alone: the match starts at once.
         """
-        challenger = authorized(self.accounts, token, "play")
-        players: int = body["players"]
-        rated: bool = body["rated"]
-        named = self._challenged(challenger, list(body["to"]), players)
-        preset = body.get("preset") or "standard"
+        challenger = authorized(self.core.accounts, token, "play")
+        players, rated, preset = command.players, command.rated, command.preset
+        named = self._challenged(challenger, list(command.to), players)
         try:
             resolve_rules({"preset": preset}, players=players)
         except RulesError as error:
@@ -84,7 +84,7 @@ class ChallengeMixin(ServiceBase):
         for account, house in named:
             if not house:
                 self._check_takes(account, rated)
-        now = self.now()
+        now = self.core.now()
 
         def once() -> Challenge | Lost:
             record = ChallengeRecord(
@@ -97,16 +97,16 @@ class ChallengeMixin(ServiceBase):
                 players=players,
                 preset=preset,
                 rated=rated,
-                takeover=body["takeover"],
+                takeover=command.takeover,
                 created_at=now,
-                expires_at=now + self.challenge_expiry_s,
+                expires_at=now + self.expiry_s,
                 accepted=list(dict.fromkeys(account.name for account, house in named if house)),
-                entropy={challenger.account_id: body["entropy"]} if body.get("entropy") else {},
+                entropy={challenger.account_id: command.entropy} if command.entropy else {},
             )
             if all(record.house):
                 made = self._challenge_house_bots(record)
                 return LOST if made is None else made
-            challenges = self.store.challenges()
+            challenges = self.core.store.challenges()
             self._claim_pending(record, now)
             challenges.mark_due(record.challenge_id, record.expires_at)  # before: a sweeper always finds it
             # the index outlives the record, which a late sweeper may close after its expiry time
@@ -125,8 +125,8 @@ class ChallengeMixin(ServiceBase):
 
     def _claim_pending(self, record: ChallengeRecord, now: float) -> None:
         """Take the challenge's places among its accounts' pending ones; :class:`TooManyChallenges` over a cap."""
-        sent, received = self.max_challenges
-        over = self.store.challenges().claim_pending(record, now, sent, received)
+        sent, received = self.most
+        over = self.core.store.challenges().claim_pending(record, now, sent, received)
         if over == record.sender_id:
             raise TooManyChallenges(
                 f"you have {sent} pending challenges already: wait for one to be answered, withdraw one, "
@@ -139,7 +139,7 @@ class ChallengeMixin(ServiceBase):
     @property
     def _kept_s(self) -> int:
         """How long a pending challenge's record is kept: until it expires, and a while after."""
-        return int(self.challenge_expiry_s) + CLOSED_KEPT_S
+        return int(self.expiry_s) + CLOSED_KEPT_S
 
     def _challenged(
         self, challenger: AccountRecord, names: list[str], players: int
@@ -150,13 +150,13 @@ class ChallengeMixin(ServiceBase):
                 f"a {players}-player match has room for {players - 1} challenged players",
                 errors={"to": [f"at most {players - 1} names"]},
             )
-        house = self.history.rated.house_bots()
+        house = self.core.history.rated.house_bots()
         named: list[tuple[AccountRecord, bool]] = []
         for name in names:
             if name.lower() in house:
                 named.append((house[name.lower()], True))
                 continue
-            account = self.accounts.find(name)
+            account = self.core.accounts.find(name)
             if account is None:
                 raise PlayerNotFound(f"no player is named {name!r}")
             if account.account_id == challenger.account_id:
@@ -174,10 +174,10 @@ class ChallengeMixin(ServiceBase):
 
     def _check_takes(self, account: AccountRecord, rated: bool) -> None:
         """Refuse a challenged account that is not online, or does not take challenges of this kind."""
-        seen = self.notices.inbox.last_seen(account.account_id, account.kind)
-        if seen is None or seen < self.now() - ONLINE_S:
+        seen = self.core.notices.inbox.last_seen(account.account_id, account.kind)
+        if seen is None or seen < self.core.now() - ONLINE_S:
             raise PlayerOffline(f"{account.name!r} is not online (listening to its events) now")
-        takes_rated, takes_casual = self.accounts.challenge_settings(account.account_id)
+        takes_rated, takes_casual = self.core.accounts.challenge_settings(account.account_id)
         if not (takes_rated if rated else takes_casual):
             kind = "rated" if rated else "casual"
             raise ChallengeRefused(f"{account.name!r} does not take {kind} challenges")
@@ -188,10 +188,10 @@ class ChallengeMixin(ServiceBase):
         record.status, record.match_id = "started", challenge_match_id(record.challenge_id)
         record.closed_at = record.created_at
         record.version = 1
-        match = self._start(record, made, tell=False)
+        match = self.ends.start(record, made, tell=False)
         if match is None:
             return None
-        challenges = self.store.challenges()
+        challenges = self.core.store.challenges()
         challenges.note([record.sender_id], record.challenge_id, record.created_at, CLOSED_KEPT_S)
         if not challenges.save(record, None, CLOSED_KEPT_S):
             return None
@@ -199,18 +199,18 @@ class ChallengeMixin(ServiceBase):
 
     # ----- reading ------------------------------------------------------------------------
 
-    def challenge_status(self, challenge_id: str, token: str | None) -> Challenge:
+    def status(self, challenge_id: str, token: str | None) -> Challenge:
         """The challenge, for its sender or a challenged account (scope ``play``); else :class:`ChallengeNotFound`."""
-        account = authorized(self.accounts, token, "play")
+        account = authorized(self.core.accounts, token, "play")
         record = self._load_challenge(challenge_id)
         if account.account_id not in record.accounts():
             raise _not_found(challenge_id)
         if record.status == "pending" and self._past_expiry(record):
-            record = self._expire(record) or self._load_challenge(challenge_id)
+            record = self.ends.expire(record) or self._load_challenge(challenge_id)
         return self._answer(record)
 
     def _load_challenge(self, challenge_id: str) -> ChallengeRecord:
-        record = self.store.challenges().load(challenge_id)
+        record = self.core.store.challenges().load(challenge_id)
         if record is None:
             raise _not_found(challenge_id)
         return record
@@ -219,23 +219,23 @@ class ChallengeMixin(ServiceBase):
         """The challenge with its match's state, when it started and the match is still there."""
         match = None
         if record.match_id is not None:
-            found = self.store.load(record.match_id).record
+            found = self.core.store.load(record.match_id).record
             match = None if found is None else match_state(found)
         return challenge_answer(record, match)
 
     def _past_expiry(self, record: ChallengeRecord) -> bool:
-        return self.now() >= record.expires_at
+        return self.core.now() >= record.expires_at
 
     # ----- answering -----------------------------------------------------------------------
 
-    def accept_challenge(self, challenge_id: str, token: str | None, entropy: str = "") -> Challenge:
+    def accept(self, challenge_id: str, token: str | None, command: Accept) -> Challenge:
         """The token's account (challenged, scope ``play``) accepts, with its fair-deal ``entropy``; the last
         acceptance deals the match.
 
         Accepting again (also once the match started) answers the challenge as it is. Refusals:
         :class:`NotChallenged`, :class:`ChallengeExpired`, :class:`ChallengeClosed`.
         """
-        account = authorized(self.accounts, token, "play")
+        account = authorized(self.core.accounts, token, "play")
 
         def once() -> Challenge | Lost:
             record, name = self._pending_for_challenged(challenge_id, account, accepting=True)
@@ -243,50 +243,50 @@ class ChallengeMixin(ServiceBase):
                 return self._answer(record)
             expected = record.version
             record.accepted.append(name)
-            if entropy:
-                record.entropy[account.account_id] = entropy
+            if command.entropy:
+                record.entropy[account.account_id] = command.entropy
             record.version += 1
             started = all(to in record.accepted for to in record.to)
             if started:
                 record.status, record.match_id = "started", challenge_match_id(challenge_id)
-                record.closed_at = self.now()
+                record.closed_at = self.core.now()
             ttl = CLOSED_KEPT_S if started else self._left_s(record)
-            if not self.store.challenges().save(record, expected, ttl):
+            if not self.core.store.challenges().save(record, expected, ttl):
                 return LOST  # another answer, the withdrawal or the expiry came first: read it again
             if not started:
                 return challenge_answer(record)
-            self.store.challenges().release_pending(record)
-            match = self._start(record)
-            self.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
+            self.core.store.challenges().release_pending(record)
+            match = self.ends.start(record)
+            self.core.store.challenges().done_due(challenge_id)  # after: a sweeper deals a match this process did not
             return self._answer(record) if match is None else challenge_answer(record, match_state(match))
 
         return attempts(once, CHANGING)
 
-    def decline_challenge(self, challenge_id: str, token: str | None) -> Challenge:
+    def decline(self, challenge_id: str, token: str | None) -> Challenge:
         """The token's account (challenged, scope ``play``) declines; the others hear ``challenge_cancelled``."""
-        account = authorized(self.accounts, token, "play")
+        account = authorized(self.core.accounts, token, "play")
 
         def once() -> Challenge | Lost:
             record, name = self._pending_for_challenged(challenge_id, account)
-            closed = self._close(record, "declined", by=name, by_id=account.account_id)
+            closed = self.ends.close(record, "declined", by=name, by_id=account.account_id)
             return challenge_answer(record) if closed else LOST
 
         return attempts(once, CHANGING)
 
-    def withdraw_challenge(self, challenge_id: str, token: str | None) -> None:
+    def withdraw(self, challenge_id: str, token: str | None) -> None:
         """Its sender (scope ``play``) withdraws a pending challenge; the challenged hear ``challenge_cancelled``."""
-        account = authorized(self.accounts, token, "play")
+        account = authorized(self.core.accounts, token, "play")
 
         def once() -> Lost | None:
             record = self._load_challenge(challenge_id)
             if account.account_id != record.sender_id:
                 raise NotChallenger("only the account that sent a challenge withdraws it")
             if record.status == "pending" and self._past_expiry(record):
-                self._expire(record)
+                self.ends.expire(record)
                 raise _closed("expired")
             if record.status != "pending":
                 raise _closed(record.status)
-            return None if self._close(record, "withdrawn", by=record.sender, by_id=account.account_id) else LOST
+            return None if self.ends.close(record, "withdrawn", by=record.sender, by_id=account.account_id) else LOST
 
         attempts(once, CHANGING)
 
@@ -304,7 +304,7 @@ class ChallengeMixin(ServiceBase):
         if accepting and record.status == "started" and name in record.accepted:
             return record, name
         if record.status == "pending" and self._past_expiry(record):
-            self._expire(record)
+            self.ends.expire(record)
             raise ChallengeExpired(f"the challenge {challenge_id!r} expired before everyone accepted")
         if record.status == "expired":
             raise ChallengeExpired(f"the challenge {challenge_id!r} expired before everyone accepted")
@@ -314,86 +314,7 @@ class ChallengeMixin(ServiceBase):
 
     def _left_s(self, record: ChallengeRecord) -> int:
         """The lifetime a pending challenge's record keeps: to its expiry, and a while after."""
-        return max(int(record.expires_at - self.now()), 0) + CLOSED_KEPT_S
-
-    # ----- closing ------------------------------------------------------------------------------
-
-    def _close(self, record: ChallengeRecord, status: str, *, by: str | None, by_id: str | None) -> bool:
-        """Close a pending challenge (declined, withdrawn, expired) and tell everyone else; False: the race was lost."""
-        expected = record.version
-        record.status, record.closed_at, record.version = status, self.now(), record.version + 1
-        if status == "declined":
-            record.declined_by = by
-        challenges = self.store.challenges()
-        if not challenges.save(record, expected, CLOSED_KEPT_S):
-            return False
-        challenges.release_pending(record)
-        challenges.done_due(record.challenge_id)
-        cancelled = ChallengeCancelled(record.challenge_id, status, by)
-        self.notices.tell_many({account: [cancelled] for account in record.accounts() if account != by_id})
-        return True
-
-    def _expire(self, record: ChallengeRecord) -> ChallengeRecord | None:
-        """Expire a pending challenge past its time (everyone hears it); None when another change came first."""
-        return record if self._close(record, "expired", by=None, by_id=None) else None
-
-    def expire_challenges(self, limit: int = EXPIRE_BATCH) -> int:
-        """Expire the pending challenges whose time ran out (the sweeper); how many this call expired.
-
-        A challenge that started but whose match was not dealt (the process of its last acceptance stopped in
-        between: its due entry is dropped only after the deal) gets its match dealt here.
-        """
-        challenges = self.store.challenges()
-        now = self.now()
-        done = 0
-        for challenge_id in challenges.due(now, limit):
-            record = challenges.load(challenge_id)
-            if record is not None and record.status == "started" and not self._dealt(record):
-                self._start(record)  # its last acceptance's process stopped before dealing it
-            if record is None or record.status != "pending":
-                challenges.done_due(challenge_id)
-                continue
-            if record.expires_at > now + EXPIRY_SLACK_S:
-                continue
-            done += self._expire(record) is not None  # lost the race: another change closed it, or the next sweep
-        return done
-
-    # ----- starting ------------------------------------------------------------------------------
-
-    def _dealt(self, record: ChallengeRecord) -> bool:
-        """Whether the started challenge's match exists."""
-        return record.match_id is not None and self.store.load(record.match_id).record is not None
-
-    def _start(
-        self, record: ChallengeRecord, challenger_token: str | None = None, *, tell: bool = True
-    ) -> MatchRecord | None:
-        """Deal the challenge's match (under :func:`challenge_match_id`), then tell everyone ``challenge_started``.
-
-        None when a match of that id exists already (made by an earlier try).
-        """
-        assert record.match_id is not None
-        rules = resolve_rules({"preset": record.preset}, players=record.players)
-        match = MatchRecord(
-            match_id=record.match_id,
-            version=0,
-            seats=challenge_seats(record, challenger_token),
-            rules=rules,
-            seed=secrets.randbits(63),
-            created_at=self.now(),
-            takeover=record.takeover,
-            host=record.sender_id,
-            rated=record.rated,
-        )
-        if not self.add(match.match_id, lambda: match):
-            return None
-        if tell:
-            self.notices.tell_many(
-                {
-                    account: [ChallengeStarted(record.challenge_id, record.match_id, seat)]
-                    for account, seat in seats_of_accounts(record).items()
-                }
-            )
-        return match
+        return max(int(record.expires_at - self.core.now()), 0) + CLOSED_KEPT_S
 
     def _tell_received(self, record: ChallengeRecord) -> None:
         """Tell each challenged account of a new challenge."""
@@ -406,7 +327,8 @@ class ChallengeMixin(ServiceBase):
             record.rated,
             record.expires_at,
         )
-        self.notices.tell_many({account: [received] for account in record.accounts() if account != record.sender_id})
+        told = [account for account in record.accounts() if account != record.sender_id]
+        self.core.notices.tell_many({account: [received] for account in told})
 
 
 def _not_found(challenge_id: str) -> ChallengeNotFound:

@@ -6,6 +6,11 @@ shape, the rules, the deal, the seats) is not checked again; what only the
 match can say (the turn, the version, whether the cards may be played, who
 may host) is the service's.
 
+Every request body that feeds a write loads into one (create, join, play or
+pass, challenge, accept, enqueue, change of settings); a write without a body
+(leave, rematch, cancel, decline, withdraw) has nothing to carry but the
+match or challenge and the bearer, which the service takes as they are.
+
 A play's cards that name no card, or a card twice, are refused by the match
 in its own order (after the token, the turn and the version), as every other
 illegal play: :attr:`Play.refusal` holds that refusal until then.
@@ -17,7 +22,7 @@ import hashlib
 from dataclasses import dataclass
 
 from .. import wire
-from ..engine import IllegalActionError, RuleSet, cards_mask, format_mask
+from ..engine import DEFAULT_PRESET, IllegalActionError, RuleSet, cards_mask, format_mask
 from ..store.records import Clock
 
 
@@ -139,6 +144,45 @@ class Join:
 
     name: str | None = None
     entropy: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge the players named in ``to`` (accounts, house bots) to a match of ``players`` seats with ``preset``,
+    ``rated`` or not; ``takeover`` plays a seat whose player leaves; ``entropy`` is the challenger's part of the
+    fair deal. Whether the preset takes that many players is the service's to say."""
+
+    to: tuple[str, ...]
+    players: int
+    preset: str = DEFAULT_PRESET
+    rated: bool = False
+    takeover: str = "medium"
+    entropy: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Accept a challenge, adding ``entropy`` to its match's fair deal."""
+
+    entropy: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Enqueue:
+    """Queue for a table of ``players`` with ``preset``, ``rated`` or not, adding ``entropy`` to its fair deal."""
+
+    players: int = 4
+    preset: str = DEFAULT_PRESET
+    rated: bool = True
+    entropy: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSettings:
+    """Change which challenges an account takes: ``rated``, ``casual`` (None: as it is)."""
+
+    rated: bool | None = None
+    casual: bool | None = None
 
 
 def _seat(seat: Seat) -> dict[str, str | bool]:

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from ..events import MatchFinished
+from ..engine import Event, MatchEnded
+from ..events import MatchAbandoned, MatchFinished
 from ..store.accounts import AccountRecord
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
@@ -33,7 +34,7 @@ from .notices import Notices
 from .rated import HOUSE_BOTS, PlayerRating, RatedService
 from .retry import LOST, Lost, attempts
 
-FINAL_EVENTS = frozenset({"match_ended", "match_abandoned"})  # the events of a write that finishes a match
+FINISHING: tuple[type[Event], ...] = (MatchEnded, MatchAbandoned)  # the events of a write that finishes a match
 KEEP_AFTER_S = 5.0  # when the sweeper keeps a finished match that its request did not
 KEEP_LEASE_S = 10.0  # a claimed due entry is due again this long after its claim
 KEEP_BATCH = 32
@@ -61,9 +62,9 @@ class KeptPage:
     next_cursor: str | None
 
 
-def finishes(events: list[dict[str, Any]]) -> bool:
+def finishes(events: Sequence[Event]) -> bool:
     """Whether a write with these events finishes its match (played out or abandoned)."""
-    return any(event["type"] in FINAL_EVENTS for event in events)
+    return any(isinstance(event, FINISHING) for event in events)
 
 
 class HistoryService:
@@ -86,12 +87,12 @@ class HistoryService:
 
     # ----- keeping ------------------------------------------------------------------------
 
-    def finishing(self, record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def finishing(self, record: MatchRecord, events: Sequence[Event]) -> None:
         """Before the commit of a write: if it finishes a match an account sat in, register the match as due."""
         if finishes(events) and any(seat.account for seat in record.seats):
             self.kept.mark_due(record.match_id, self.now() + KEEP_AFTER_S)
 
-    def finished(self, record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def finished(self, record: MatchRecord, events: Sequence[Event]) -> None:
         """After the commit of a write: keep the match it finished (a failure is left to the sweeper)."""
         if not (finishes(events) and any(seat.account for seat in record.seats)):
             return

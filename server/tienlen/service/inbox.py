@@ -15,6 +15,7 @@ from typing import Any
 from ..store.accounts import AccountRecord
 from ..store.base import MatchStore
 from .accounts import authorized
+from .commands import ChangeSettings
 from .rated import PlayerRating, RatedService
 
 ONLINE_S = 60.0
@@ -108,11 +109,12 @@ class InboxService:
         """The challenge settings of the token's account (any scope)."""
         return self.settings_of(authorized(self.accounts, token, "play").account_id)
 
-    def set_settings(self, token: str | None, changes: dict[str, bool]) -> ChallengeSettings:
+    def set_settings(self, token: str | None, changes: ChangeSettings) -> ChallengeSettings:
         """Change the token's account's challenge settings (scope ``account``); the settings now."""
         account = authorized(self.accounts, token, "account")
         now = self.settings_of(account.account_id)
-        rated, casual = changes.get("rated", now.rated), changes.get("casual", now.casual)
+        rated = now.rated if changes.rated is None else changes.rated
+        casual = now.casual if changes.casual is None else changes.casual
         self.accounts.set_challenge_settings(account.account_id, rated, casual)
         return ChallengeSettings(rated, casual)
 

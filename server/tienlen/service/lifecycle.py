@@ -3,7 +3,7 @@
 - A remote seat whose turn clock runs out passes, or plays its lowest legal
   play when it may not pass (``timed_out``); after the clock's number of
   timeouts in a row the match's takeover bot plays it from then on
-  (``seat_taken_over``). The sweeper (:meth:`LifecycleMixin.sweep`) applies
+  (``seat_taken_over``). The sweeper (:meth:`Lifecycle.sweep`) applies
   them with the same compare-and-set as any action, so each happens once.
 - A seat that leaves a waiting match opens again; in play the takeover bot
   takes it at once, and when no remote seat is left the match is abandoned.
@@ -26,7 +26,7 @@ from ..engine import Event, play_order
 from ..events import MatchCancelled, Rematch, SeatJoined, SeatLeft, SeatTakenOver, TimedOut
 from ..store.base import Loaded
 from ..store.records import TOKEN_BYTES, MatchRecord, SeatRecord, token_digest, token_text
-from .base import ServiceBase, playing
+from .core import Core, playing
 from .errors import MatchNotFinished, MatchNotWaiting, NotHost, RematchCancelled
 from .states import LeaveOutcome, SeatToken, leave_outcome
 from .writer import Done, EventDict, Write, found
@@ -42,8 +42,11 @@ Dispatch = Callable[[Callable[[], object]], object]
 """Runs a task now or later (a server's sweeper: in a pool of greenlets or threads)."""
 
 
-class LifecycleMixin(ServiceBase):
-    """Clocks, leave, cancel and rematch (mixed into :class:`~.matches.MatchService`)."""
+class Lifecycle:
+    """Clocks, leave, cancel and rematch, over the shared :class:`~.core.Core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
     # ----- turn clocks --------------------------------------------------------------
 
@@ -61,11 +64,11 @@ class LifecycleMixin(ServiceBase):
         """
         done = 0
         for _ in range(SWEEP_ROUNDS):
-            now = self.now()
-            due = self.store.due(now, limit)
+            now = self.core.now()
+            due = self.core.store.due(now, limit)
             lease = now + self.claim_lease_s
             for match_id, seen_ms in due:
-                if not self.store.claim(match_id, seen_ms, lease):
+                if not self.core.store.claim(match_id, seen_ms, lease):
                     continue
                 apply = partial(self._apply_claimed, match_id, int(lease * 1000))
                 if dispatch is None:
@@ -75,23 +78,23 @@ class LifecycleMixin(ServiceBase):
                     done += 1
             if len(due) < limit:
                 break
-        self.history.sweep(dispatch=dispatch)  # finished matches whose request did not keep them
+        self.core.history.sweep(dispatch=dispatch)  # finished matches whose request did not keep them
         return done
 
     @property
     def claim_lease_s(self) -> float:
         """How long a claimed deadline is kept from the other sweepers (see :data:`CLAIM_MARGIN_S`)."""
-        return CLAIM_MARGIN_S + self.bot_turns_budget_s(bots.LEVELS)
+        return CLAIM_MARGIN_S + self.core.bot_turns_budget_s(bots.LEVELS)
 
     def _apply_claimed(self, match_id: str, lease_ms: int) -> bool:
         """Apply a claimed deadline, or put the match's real deadline back (or none); whether a timeout happened."""
         if self._time_out(match_id):
             return True
-        record = self.store.load(match_id).record
+        record = self.core.store.load(match_id).record
         if record is not None and record.turn_deadline is not None and record.status == "playing":
-            self.store.schedule(match_id, record.turn_deadline)
+            self.core.store.schedule(match_id, record.turn_deadline)
         else:
-            self.store.unschedule(match_id, lease_ms)
+            self.core.store.unschedule(match_id, lease_ms)
         return False
 
     def _time_out(self, match_id: str) -> bool:
@@ -101,7 +104,7 @@ class LifecycleMixin(ServiceBase):
             record = loaded.record
             if record is None or record.status != "playing" or record.turn_deadline is None:
                 return Done(False)
-            if record.turn_deadline > self.now() + DUE_SLACK_S:
+            if record.turn_deadline > self.core.now() + DUE_SLACK_S:
                 return Done(False)
             engine = playing(record)
             seat = engine.turn
@@ -119,10 +122,10 @@ class LifecycleMixin(ServiceBase):
             if held.timeouts >= record.clock.timeouts_before_takeover:
                 events += self._take_over(record, seat)
             if record.status == "playing":
-                events += self._bots_play_on(record)
+                events += self.core.bots_play_on(record)
             return Write(record, events, lambda _: True)
 
-        return self.writer.write(match_id, change, exhausted=lambda: False)
+        return self.core.writer.write(match_id, change, exhausted=lambda: False)
 
     def _take_over(self, record: MatchRecord, seat: int) -> list[Event]:
         """The match's takeover bot plays the seat from now on."""
@@ -138,7 +141,7 @@ class LifecycleMixin(ServiceBase):
 
         def change(loaded: Loaded) -> Write[LeaveOutcome]:
             record = found(loaded, match_id)
-            seat = self.seat_of(record, token)
+            seat = self.core.seat_of(record, token)
             status = record.status
             events: list[Event] = [SeatLeft(seat)]
             if status == "waiting":
@@ -149,18 +152,18 @@ class LifecycleMixin(ServiceBase):
                 held.token_sha256 = None
                 if status == "playing":
                     events += self._take_over(record, seat)
-                    events += self._bots_play_on(record)
+                    events += self.core.bots_play_on(record)
 
             def answer(events: list[EventDict]) -> LeaveOutcome:
                 if status == "waiting" and record.listed:
-                    self.store.lobby_add(match_id, record.created_at)
+                    self.core.store.lobby_add(match_id, record.created_at)
                 if status == "waiting" and record.room_code is not None:
-                    self.store.touch_room(record.room_code)
+                    self.core.store.touch_room(record.room_code)
                 return leave_outcome(record, events)
 
             return Write(record, events, answer)
 
-        return self.writer.write(match_id, change)
+        return self.core.writer.write(match_id, change)
 
     def cancel(self, match_id: str, token: str | None) -> None:
         """Delete a match still waiting for seats (its host's token); its followers get ``match_cancelled``.
@@ -170,19 +173,19 @@ class LifecycleMixin(ServiceBase):
 
         def change(loaded: Loaded) -> Write[None]:
             record = found(loaded, match_id)
-            if not hosts(record, self.seat_of(record, token)):
+            if not hosts(record, self.core.seat_of(record, token)):
                 raise NotHost("only the match's host can cancel it: leave it instead (POST .../leave)")
             if record.status != "waiting":
                 raise MatchNotWaiting("only a match still waiting for seats can be cancelled")
 
             def answer(_: object) -> None:
-                self.store.lobby_remove(match_id)
+                self.core.store.lobby_remove(match_id)
                 if record.room_code is not None:
-                    self.store.release_room(record.room_code, match_id)
+                    self.core.store.release_room(record.room_code, match_id)
 
             return Write(record, [MatchCancelled()], answer, delete=True)
 
-        self.writer.write(match_id, change)
+        self.core.writer.write(match_id, change)
 
     # ----- rematch ------------------------------------------------------------------------
 
@@ -195,17 +198,17 @@ class LifecycleMixin(ServiceBase):
         first seat's as well, is refused with ``rematch_cancelled``, and
         ``next_match_id`` keeps naming it (404).
         """
-        record = self.get(match_id)
-        seat = self.seat_of(record, token)
+        record = self.core.get(match_id)
+        seat = self.core.seat_of(record, token)
         held_digest = record.seats[seat].token_sha256
         if record.status != "finished":
             raise MatchNotFinished("a rematch is for a finished match")
         next_id = record.next_match_id or next_match_id(match_id)
-        if self.store.load(next_id).record is None:
+        if self.core.store.load(next_id).record is None:
             if record.next_match_id is not None:
                 raise _rematch_gone(next_id)
-            made = self.add(next_id, partial(_next_match, record, next_id, self.now()))
-            if not made and self.store.load(next_id).record is None:
+            made = self.core.add(next_id, partial(_next_match, record, next_id, self.core.now()))
+            if not made and self.core.store.load(next_id).record is None:
                 raise _rematch_gone(next_id)  # made and cancelled since this call read the finished match
         if record.next_match_id is None:
             self._announce_rematch(match_id, next_id)
@@ -224,7 +227,7 @@ class LifecycleMixin(ServiceBase):
             record.next_match_id = next_id
             return Write(record, [Rematch(next_id)], lambda _: None)
 
-        self.writer.write(match_id, change)
+        self.core.writer.write(match_id, change)
 
     def _claim_seat(self, next_id: str, seat: int, token: str) -> None:
         """Give the seat's reserved place in the next match to this token (again: nothing changes)."""
@@ -241,10 +244,10 @@ class LifecycleMixin(ServiceBase):
             held.token_sha256 = digest
             events: list[Event] = [SeatJoined(seat, held.name or "")]
             if not any(s.open or s.reserved for s in record.seats):
-                events += self.deal(record)
+                events += self.core.deal(record)
             return Write(record, events, lambda _: None)
 
-        self.writer.write(next_id, change)
+        self.core.writer.write(next_id, change)
 
 
 def hosts(record: MatchRecord, seat: int) -> bool:

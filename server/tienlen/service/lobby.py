@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..store.records import MatchRecord, MatchStatus
-from .base import ServiceBase
+from .core import Core
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFinished
 from .kept import replay_of
@@ -15,8 +15,11 @@ SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers 
 PAGE = 100
 
 
-class LobbyMixin(ServiceBase):
-    """The lobby and replays (mixed into :class:`~.matches.MatchService`)."""
+class Lobby:
+    """The lobby and replays, over the shared :class:`~.core.Core`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
 
     def lobby(self, *, players: int | None, preset: str | None, limit: int, cursor: str | None) -> LobbyPage:
         """Listed matches waiting for players that have an open seat, newest first.
@@ -30,16 +33,16 @@ class LobbyMixin(ServiceBase):
         scanned = 0
         more = True
         while len(found) < limit and scanned < SCAN_LIMIT:
-            page = self.store.lobby_page(before, min(PAGE, SCAN_LIMIT - scanned))
+            page = self.core.store.lobby_page(before, min(PAGE, SCAN_LIMIT - scanned))
             if not page:
                 more = False
                 break
-            records = self.store.load_many([match_id for match_id, _ in page])
+            records = self.core.store.load_many([match_id for match_id, _ in page])
             for (match_id, created_ms), record in zip(page, records, strict=True):
                 before = (created_ms, match_id)
                 scanned += 1
                 if record is None or not _open(record):
-                    self.store.lobby_remove(match_id)
+                    self.core.store.lobby_remove(match_id)
                 elif _wanted(record, players, preset):
                     found.append(record)
                     if len(found) == limit:
@@ -53,13 +56,13 @@ class LobbyMixin(ServiceBase):
         Once the live match is gone, a match an account sat in answers from
         what was kept of it (:mod:`.history`).
         """
-        record = self.store.load(match_id).record
+        record = self.core.store.load(match_id).record
         if record is None:
-            return self.history.replay(match_id)
+            return self.core.history.replay(match_id)
         engine = record.engine
         if record.status != MatchStatus.FINISHED or engine is None or record.seed is None:
             raise MatchNotFinished("a replay is for a finished match (no deal is shown while it is played)")
-        return replay_of(record, self.store.all_events(match_id))
+        return replay_of(record, self.core.store.all_events(match_id))
 
 
 def _open(record: MatchRecord) -> bool:

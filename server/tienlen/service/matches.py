@@ -1,4 +1,4 @@
-"""The match service: reading, creating, joining and playing matches (the core of API v1).
+"""The match service: creating, joining and playing matches (the core of API v1).
 
 Each write is a change given to the match writer (:mod:`.writer`): it
 applies the action with the engine (plus every bot turn that follows) to the
@@ -6,32 +6,22 @@ record read, and the writer seals and commits it with a compare-and-set on the
 version. A lost race is retried; refusals raise a
 :class:`~.errors.ServiceError` or the engine's
 :class:`~tienlen.engine.IllegalActionError` and change nothing. The rest of a
-match's life is in :mod:`.lifecycle` and :mod:`.lobby`.
+match's life is in :mod:`.lifecycle`; reading a match in :mod:`.reads`.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
-from .. import bots
-from ..bots import Hint
-from ..engine import (
-    Event,
-    LegalPlays,
-    Match,
-    seat_view,
-)
+from ..engine import Event, Match
 from ..events import SeatJoined
 from ..store.base import AnswerKey, Loaded
 from ..store.errors import StoreUnavailableError
-from ..store.events import DELETED_EVENT
 from ..store.records import MatchRecord, SeatRecord, new_fair_secret, new_match_id, new_token, token_digest
-from .base import ServiceBase, playing
-from .challenges import ChallengeMixin
 from .commands import Action, BotSeat, Create, Join, OpenSeat, Play
+from .core import Core, playing
 from .errors import (
     AccountRequired,
     AlreadySeated,
@@ -51,110 +41,21 @@ from .idempotency import (
     recall_action,
     remember_action,
 )
-from .lifecycle import SWEEP_BATCH, Dispatch, LifecycleMixin
-from .lobby import LobbyMixin
-from .queue import QueueMixin
-from .rooms import RoomsMixin
-from .states import (
-    ActionOutcome,
-    Created,
-    EventPage,
-    SeatState,
-    SeatToken,
-    action_outcome,
-    legal_in_order,
-    match_state,
-    seat_state,
-)
+from .states import ActionOutcome, Created, SeatToken, action_outcome, match_state
 from .writer import LOST, Done, EventDict, Keyed, Lost, Write, found, kept_changing
 
-FINAL_EVENTS = frozenset({"match_ended", "match_abandoned", DELETED_EVENT})  # a match has no events after these
 
+class MatchService:
+    """The match use cases that write a match's play: create, join and act, over the shared
+    :class:`~.core.Core` (the reads are :mod:`.reads`, the rest of a match's life :mod:`.lifecycle`).
 
-class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, QueueMixin, ServiceBase):
-    """Use cases of API v1 over one store.
-
-    ``offload`` runs the CPU-heavy part of a request (bots thinking, hints)
-    somewhere that does not stop the server's other connections, e.g. a real
-    thread under gevent; by default it runs in place.
+    With ``anonymous_hosting`` a match with open seats may be made without an
+    account's token (a private server); by default hosting takes an account.
     """
 
-    def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
-        """What every server does every moment: apply the turn clocks that ran out (the count), keep what
-        finished (:meth:`LifecycleMixin.sweep`), expire challenges not accepted in time
-        (:meth:`ChallengeMixin.expire_challenges`) and pair the quick-play queue (:meth:`QueueMixin.pair_queue`)."""
-        done = LifecycleMixin.sweep(self, limit, dispatch)
-        self.expire_challenges()
-        self.pair_queue()
-        return done
-
-    # ----- reading --------------------------------------------------------------
-
-    def view(self, match_id: str, token: str | None) -> SeatState:
-        """A seat's view."""
-        record = self.get(match_id)
-        return seat_state(record, self.seat_of(record, token))
-
-    def legal(self, match_id: str, token: str | None) -> LegalPlays:
-        """The asking seat's legal plays in answer order (none when it is not on turn)."""
-        record = self.get(match_id)
-        seat = self.seat_of(record, token)
-        engine = record.engine
-        if engine is None or record.status != "playing" or engine.turn != seat:
-            return legal_in_order(None)
-        return legal_in_order(engine.legal_plays())
-
-    def hint(self, match_id: str, token: str | None) -> Hint:
-        """A suggested action for the seat on turn, with its explanation."""
-        record = self.get(match_id)
-        seat = self.seat_of(record, token)
-        engine = playing(record)
-        engine.verify_turn(seat)
-
-        def think() -> Hint:
-            view, legal, rng = seat_view(engine, seat), engine.legal_plays(), bots.bot_rng(engine, seat)
-            return bots.hint(view, legal, rng, budget_s=self.bot_budget_s)
-
-        return cast(Hint, self._offload(think))
-
-    def events(self, match_id: str, after: int, wait_s: float) -> EventPage:
-        """Public events after ``after``, waiting up to ``wait_s`` for the first one.
-
-        ``last_seq`` is the newest event's number: the last one answered or,
-        when none came after ``after``, the match's newest (also when ``after``
-        is past the end: a number the match had).
-        """
-        found = self.store.events(match_id, after, wait_s)
-        if found is None:
-            raise MatchNotFound(f"no match {match_id!r}")
-        if not found:
-            newest = self.get(match_id).last_seq
-            if newest <= after:
-                return EventPage([], newest)
-            # committed after the wait's last read: answer it, or a client moving on to last_seq skips it
-            found = self.store.events(match_id, after)
-            if found is None:
-                raise MatchNotFound(f"no match {match_id!r}")
-            if not found:
-                return EventPage([], newest)
-        return EventPage(found, found[-1]["seq"])
-
-    def follow(self, match_id: str, after: int, idle_s: float) -> Following:
-        """The match's events after ``after`` as they come, ending after its last one.
-
-        :class:`MatchNotFound` up front; an empty batch every ``idle_s``
-        without news. The stream of a match in play (or waiting) ends after the
-        event that ends the match; that of a finished match (ended, abandoned)
-        ends once it has sent what the match had when it was opened (a
-        ``rematch`` or ``seat_left`` after the end, say), and when nothing
-        follows ``after`` it is :attr:`Following.nothing_left` from the start.
-        """
-        record = self.get(match_id)
-        if record.status != "finished":
-            return Following(self.store.follow(match_id, after, idle_s))
-        if after >= record.last_seq:
-            return Following(None)
-        return Following(self.store.follow(match_id, after, idle_s), through=record.last_seq)
+    def __init__(self, core: Core, *, anonymous_hosting: bool = False) -> None:
+        self.core = core
+        self.anonymous_hosting = anonymous_hosting
 
     # ----- writing --------------------------------------------------------------
 
@@ -175,7 +76,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 "seed and deal are for private matches only (every seat the creator's own or a bot): a match "
                 "others can join is dealt fairly (see fair_deal)"
             )
-        host = self.player(token)
+        host = self.core.player(token)
         if host is None and not self.anonymous_hosting and any(isinstance(s, OpenSeat) for s in command.seats):
             raise AccountRequired("hosting a match with open seats takes an account: sign in and send its token")
         rules, deal, clock, seed = command.rules, command.deal, command.clock, command.seed
@@ -193,7 +94,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 if host is not None and not any(s.account for s in seats):
                     held.name, held.account = host.name, host.account_id
                 seats.append(held)
-        now = self.now()
+        now = self.core.now()
         caller = caller_of(None if host is None else host.account_id, client)
         keyed = None if key is None else Keyed(AnswerKey("create", key), command.digest, caller, self._created_again)
 
@@ -218,7 +119,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
                 fair_secret=None if command.fixed else new_fair_secret(),
             )
             given = [{"seat": t.seat, "token": t.token} for t in tokens]
-            write = self.opened(record, {"match_id": match_id, "tokens": given})
+            write = self.core.opened(record, {"match_id": match_id, "tokens": given})
 
             def answer(events: list[EventDict]) -> Created:
                 write.answer(events)
@@ -235,7 +136,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         def exhausted() -> Created:
             raise StoreUnavailableError("could not store the new match")
 
-        return self.writer.write(new_id, change, keyed, exhausted, fresh=True)
+        return self.core.writer.write(new_id, change, keyed, exhausted, fresh=True)
 
     def _created_again(self, loaded: Loaded, first: dict[str, Any]) -> Created:
         """The kept answer to a create, for a retry by the same caller with the same key (and body)."""
@@ -243,7 +144,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         if record is None:
             raise MatchNotFound(f"the match {first['match_id']!r} this Idempotency-Key created is gone")
         if record.listed and record.status == "waiting" and any(s.open for s in record.seats):
-            self.store.lobby_add(record.match_id, record.created_at)  # in case the first try's listing was lost
+            self.core.store.lobby_add(record.match_id, record.created_at)  # in case the first try's listing was lost
         tokens = tuple(SeatToken(int(t["seat"]), str(t["token"])) for t in first["tokens"])
         return Created(record.match_id, tokens, match_state(record))
 
@@ -261,7 +162,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         no other seat; with another name, or by another caller,
         :class:`IdempotencyKeyReused`.
         """
-        account = self.player(token)
+        account = self.core.player(token)
         name, entropy = command.name if account is None else account.name, command.entropy
         if name is None:
             raise InvalidRequest("name: a name is needed to join without an account", errors={"name": ["missing"]})
@@ -284,20 +185,20 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             record.seats[seat] = held
             events: list[Event] = [SeatJoined(seat, name)]
             if not any(s.open or s.reserved for s in record.seats):
-                events += self.deal(record)
+                events += self.core.deal(record)
             if account is not None:  # before the commit: the match is always found to scrub the name from
-                self.history.kept.seat_bound(account.account_id, match_id, self.now())
+                self.core.history.kept.seat_bound(account.account_id, match_id, self.core.now())
 
             def answer(_: object) -> SeatToken:
                 if len(open_seats) == 1:
-                    self.store.lobby_remove(match_id)
+                    self.core.store.lobby_remove(match_id)
                 elif record.room_code is not None:
-                    self.store.touch_room(record.room_code)
+                    self.core.store.touch_room(record.room_code)
                 return SeatToken(seat, made)
 
             return Write(record, events, answer, keep={"seat": seat, "token": made})
 
-        return self.writer.write(match_id, change, keyed)
+        return self.core.writer.write(match_id, change, keyed)
 
     def _joined_again(self, loaded: Loaded, first: dict[str, Any]) -> SeatToken:
         """The kept answer to a join, for a retry by the same caller with the same key (and name)."""
@@ -305,18 +206,8 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         if record is None:
             raise MatchNotFound("the match this Idempotency-Key joined is gone")
         if not any(s.open for s in record.seats):
-            self.store.lobby_remove(record.match_id)  # in case the first try's unlisting was lost
+            self.core.store.lobby_remove(record.match_id)  # in case the first try's unlisting was lost
         return SeatToken(int(first["seat"]), str(first["token"]))
-
-    # ----- rooms ----------------------------------------------------------------
-
-    def join_room(
-        self, code: str, command: Join, key: str | None = None, client: str = "", token: str | None = None
-    ) -> SeatToken:
-        """Join the match a room code names (as :meth:`join`), answering its id with the seat and token."""
-        match_id = self._room_record(code, client).match_id
-        joined = self.join(match_id, command, key, client, token)
-        return SeatToken(joined.seat, joined.token, match_id)
 
     def act(self, match_id: str, token: str | None, action: Action, idempotency: str | None) -> ActionOutcome:
         """Apply a play or pass for the token's seat, then every bot turn that follows.
@@ -333,7 +224,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
 
         def change(loaded: Loaded) -> Write[ActionOutcome] | Done[ActionOutcome]:
             record = found(loaded, match_id)
-            seat = self.seat_of(record, token)
+            seat = self.core.seat_of(record, token)
             if keyed is not None:
                 done = recall_action(record.seats[seat], keyed.key)
                 if done is not None:
@@ -347,7 +238,7 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
 
             return Write(record, events, partial(action_outcome, record, seat), sealed=remember)
 
-        return self.writer.write(
+        return self.core.writer.write(
             match_id, change, keyed, kept_changing("the match kept changing while your action was applied; try again")
         )
 
@@ -358,11 +249,11 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
         attempt that made it may have answered 503 ``outcome_unknown``.
         """
         check_body(done, digest)
-        self.store.confirm(record.match_id)
+        self.core.store.confirm(record.match_id)
         events: list[EventDict] = []
         after = done.first_seq - 1
         while after < done.last_seq:
-            found = self.store.events(record.match_id, after)
+            found = self.core.store.events(record.match_id, after)
             if not found:
                 break
             events += [e for e in found if e["seq"] <= done.last_seq]
@@ -377,50 +268,14 @@ class MatchService(LifecycleMixin, LobbyMixin, RoomsMixin, ChallengeMixin, Queue
             raise StaleVersion(f"the match is at version {record.version}, not {action.version}")
         if isinstance(action, Play):
             action.refuse()  # cards that name no card, or a card twice
-        return self._think(record, partial(self._apply, record, engine, seat, action))
+        return self.core.think(record, partial(self._apply, record, engine, seat, action))
 
     # ----- helpers --------------------------------------------------------------
 
     def _apply(self, record: MatchRecord, engine: Match, seat: int, action: Action) -> list[Event]:
         """Apply the seat's action and the bot turns after it; the new events."""
         done = engine.play(seat, action.mask) if isinstance(action, Play) else engine.pass_turn(seat)
-        return done + self._bot_turns(record)
+        return done + self.core.bot_turns(record)
 
 
-class Following(Iterator[list[EventDict]]):
-    """Batches of a match's events, ending after the event that ends the match; close it when done.
-
-    With ``through`` (the match is over) it ends once the event numbered
-    ``through`` is sent. Without ``batches`` there is nothing to send at all
-    (:attr:`nothing_left`).
-    """
-
-    def __init__(self, batches: Iterator[list[EventDict]] | None, through: int | None = None) -> None:
-        self._batches = batches
-        self._through = through
-        self.nothing_left = batches is None
-
-    def __next__(self) -> list[EventDict]:
-        if self._batches is None:
-            raise StopIteration
-        batch = next(self._batches)
-        if self._through is not None and not batch:
-            self.close()  # a finished match whose events ran out before ``through``: nothing more will come
-            raise StopIteration
-        if self._through is not None:
-            over = batch[-1]["seq"] >= self._through  # what comes after the end (rematch, seat_left) is sent too
-        else:
-            over = any(event["type"] in FINAL_EVENTS for event in batch)
-        if over:
-            self.close()
-        return batch
-
-    def close(self) -> None:
-        """Stop following (gives the store's waiter place back)."""
-        batches, self._batches = self._batches, None
-        close = getattr(batches, "close", None)
-        if close is not None:
-            close()
-
-
-__all__ = ["Following", "MatchService"]
+__all__ = ["MatchService"]

@@ -15,15 +15,12 @@ The match's own events say what happened at the table; these only say where to l
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from ..events import STORE, InboxEvent, MatchStarted, YourTurn
+from ..events import STORE, Event, HandStarted, InboxEvent, MatchStarted, YourTurn
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
 from ..store.records import MatchRecord
-
-STARTED = "hand_started"
 
 log = logging.getLogger("tienlen.service")
 
@@ -52,12 +49,12 @@ class Notices:
             except StoreUnavailableError as error:
                 log.warning("could not tell account %s of %s: %s", account_id, [e.type for e in told], error)
 
-    def committed(self, record: MatchRecord, events: list[dict[str, Any]]) -> None:
+    def committed(self, record: MatchRecord, events: Sequence[Event]) -> None:
         """After a match's write with ``events``: tell its accounts the match started, or whose turn it is."""
         if not events or not any(seat.account for seat in record.seats):
             return
         told: dict[str, list[InboxEvent]] = {}
-        if any(e["type"] == STARTED and e.get("hand_number") == 1 for e in events):
+        if any(isinstance(e, HandStarted) and e.hand_number == 1 for e in events):
             for index, seat in enumerate(record.seats):
                 if seat.account is not None and seat.token_sha256 is not None:  # not a house bot
                     told.setdefault(seat.account, []).append(

@@ -181,8 +181,8 @@ class MatchWriter:
             kept = (keyed.key, kept_answer(keyed.digest, write.keep, keyed.key, keyed.caller))
         if not self.store.commit(record, expected, events, kept):
             return None
-        self.notices.committed(record, events)
-        self.history.finished(record, events)
+        self.notices.committed(record, write.events)
+        self.history.finished(record, write.events)
         return events
 
     def seal(self, record: MatchRecord, new: list[Event]) -> list[EventDict]:
@@ -199,9 +199,9 @@ class MatchWriter:
         record.updated_at = now
         events = [{"seq": seq, **STORE.dump_event(e)} for seq, e in enumerate(new, record.last_seq + 1)]
         record.last_seq += len(events)
-        if finishes(events):
+        if finishes(new):
             record.ended_at = now
-            self.history.finishing(record, events)
+            self.history.finishing(record, new)
         if set_deadline(record, now):
             assert record.turn_deadline is not None
             self.store.schedule(record.match_id, record.turn_deadline)

@@ -9,14 +9,13 @@ house bots accept at once: a challenge of house bots alone starts at once.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Response, g
 from flask.views import MethodView
 
+from ...service import commands
 from ...service.challenge_states import Challenge
 from ..schemas.challenges import AcceptChallengeSchema, ChallengeSchema, NewChallengeSchema
-from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, service
+from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, game, limited
 
 blp = Blueprint(
     "challenges",
@@ -63,7 +62,7 @@ class Challenges(MethodView):
             "outcome_unknown",
         ),
     )
-    def post(self, body: dict[str, Any]) -> Challenge:
+    def post(self, command: commands.Challenge) -> Challenge:
         """Challenge players to a match, `rated` or not: accounts and house bots.
 
         The account of the token sits at seat 0, the players named in `to` at
@@ -81,7 +80,7 @@ class Challenges(MethodView):
         `invalid_request`. Each seat holds its account, so a rated match moves
         every rating in it when it ends, once; a player who leaves is scored last.
         """
-        made = service().challenge(body, bearer_token())
+        made = game().challenges.send(command, bearer_token())
         g.match_id = made.match_id  # for the request log line (None until it started)
         return made
 
@@ -102,7 +101,7 @@ class OneChallenge(MethodView):
         A closed challenge is kept an hour after it closed. A pending one read
         after its time is expired now (everyone hears `challenge_cancelled`).
         """
-        return service().challenge_status(challenge_id, bearer_token())
+        return game().challenges.status(challenge_id, bearer_token())
 
     @blp.response(204)
     @blp.doc(
@@ -125,7 +124,7 @@ class OneChallenge(MethodView):
         A challenge no longer pending (started, declined, withdrawn, expired) is
         409 `challenge_closed`.
         """
-        service().withdraw_challenge(challenge_id, bearer_token())
+        game().challenges.withdraw(challenge_id, bearer_token())
         return Response(status=204)
 
 
@@ -140,7 +139,7 @@ class Accept(MethodView):
         security=AUTH,
         responses=errors(*ANSWER_REASONS, "payload_too_large", "unsupported_media_type", "invalid_request"),
     )
-    def post(self, body: dict[str, Any], challenge_id: str) -> Challenge:
+    def post(self, command: commands.Accept | None, challenge_id: str) -> Challenge:
         """Accept a challenge sent to the token's account (403 `not_challenged` for anyone else).
 
         When it is the last acceptance the match is dealt: the answer is
@@ -151,7 +150,7 @@ class Accept(MethodView):
         otherwise, 409 `challenge_closed`. The optional body's `entropy` is the
         account's part of the match's fair deal (its seat's `fair_deal.entropy`).
         """
-        made = service().accept_challenge(challenge_id, bearer_token(), body.get("entropy", ""))
+        made = game().challenges.accept(challenge_id, bearer_token(), command or commands.Accept())
         g.match_id = made.match_id
         return made
 
@@ -170,4 +169,4 @@ class Decline(MethodView):
         the account's name). After its time, 410 `challenge_expired`; once it
         closed otherwise, 409 `challenge_closed`.
         """
-        return service().decline_challenge(challenge_id, bearer_token())
+        return game().challenges.decline(challenge_id, bearer_token())

@@ -7,7 +7,8 @@ from typing import Any
 import flask_smorest
 from flask import request
 
-from ...service import InvalidRequest, MatchService
+from ...service import InvalidRequest
+from ...service.compose import MatchServices
 from ...settings import Settings
 from ..caller import bearer_token, client_address
 from ..errors import REASON_STATUS
@@ -30,10 +31,10 @@ __all__ = [
     "bearer_token",
     "client_address",
     "errors",
+    "game",
     "idempotency_key",
     "idempotency_parameter",
     "limited",
-    "service",
     "settings",
     "with_retry_after",
 ]
@@ -65,9 +66,9 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]
     ARGUMENTS_PARSER = JsonBodyParser()
 
 
-def service() -> MatchService:
-    """The match service of the running app."""
-    return services().matches
+def game() -> MatchServices:
+    """The match use cases of the running app."""
+    return services().game
 
 
 def settings() -> Settings:

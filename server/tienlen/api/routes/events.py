@@ -12,7 +12,7 @@ from flask.views import MethodView
 from ... import wire
 from ...service import EventPage
 from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
-from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, limited, service, settings, with_retry_after
+from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, game, limited, settings, with_retry_after
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
@@ -40,7 +40,7 @@ class Events(MethodView):
         soon as an event arrives, or empty when the wait ends (or the server
         shuts down). Pass the answer's `last_seq` as the next `after`.
         """
-        return service().events(match_id, query["after"], query["wait"])
+        return game().reads.events(match_id, query["after"], query["wait"])
 
 
 STREAM_DOC = """Each event as it happens, as Server-Sent Events (`text/event-stream`).
@@ -83,7 +83,7 @@ class Stream(MethodView):
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Follow a match's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])
-        following = service().follow(match_id, after, settings().heartbeat_s)
+        following = game().reads.follow(match_id, after, settings().heartbeat_s)
         if following.nothing_left:
             return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
         return current_app.response_class(

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Response, current_app
 from flask.views import MethodView
 
+from ...service.commands import ChangeSettings
 from ...service.inbox import ChallengeSettings, InboxPage, InboxService, OnlineBot
 from ..schemas.inbox import (
     ChallengeSettingsChangeSchema,
@@ -127,14 +128,14 @@ class Settings(MethodView):
             "bad_request", "payload_too_large", "unsupported_media_type", "invalid_request", *TOKEN_REASONS
         ),
     )
-    def put(self, body: dict[str, bool]) -> ChallengeSettings:
+    def put(self, command: ChangeSettings) -> ChallengeSettings:
         """Change which challenges the account takes (scope `account`); fields left out stay as they are.
 
         A challenge the account does not take is refused when it is sent
         (409 `challenge_refused`): a bot's owner decides whether it plays rated
         games, casual ones, or neither.
         """
-        return inbox_service().set_settings(bearer_token(), body)
+        return inbox_service().set_settings(bearer_token(), command)
 
 
 @bots.route("")

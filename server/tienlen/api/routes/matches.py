@@ -30,10 +30,10 @@ from .common import (
     bearer_token,
     client_address,
     errors,
+    game,
     idempotency_key,
     idempotency_parameter,
     limited,
-    service,
 )
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Create, find, read, join and end matches")
@@ -53,7 +53,7 @@ class Matches(MethodView):
         `next_cursor`. A match leaves the list once it is full, cancelled or
         expired.
         """
-        return service().lobby(
+        return game().lobby.lobby(
             players=query.get("players"), preset=query.get("preset"), limit=query["limit"], cursor=query.get("cursor")
         )
 
@@ -112,7 +112,7 @@ class Matches(MethodView):
         the server sets `TIENLEN_ANONYMOUS_HOSTING`). Matches against bots
         alone need no account.
         """
-        created = service().create(command, idempotency_key(), client_address(), bearer_token())
+        created = game().matches.create(command, idempotency_key(), client_address(), bearer_token())
         g.match_id = created.match_id  # for the request log line
         return created
 
@@ -125,7 +125,7 @@ class MatchResource(MethodView):
     @blp.doc(operationId="get_match", responses=errors("match_not_found", "store_unavailable"))
     def get(self, match_id: str) -> MatchState:
         """The public state of a match: no card of any hand."""
-        return match_state(service().get(match_id))
+        return match_state(game().reads.get(match_id))
 
     @blp.response(204)
     @blp.doc(
@@ -150,7 +150,7 @@ class MatchResource(MethodView):
         `match_not_found`. After 503 `outcome_unknown`, read the match: 404
         means it was cancelled.
         """
-        service().cancel(match_id, bearer_token())
+        game().lifecycle.cancel(match_id, bearer_token())
         return Response(status=204)
 
 
@@ -185,7 +185,7 @@ class Join(MethodView):
         name, and the account's token acts for it too; an account holds one
         seat of a match (409 `already_seated`). Without one, `name` is needed.
         """
-        return service().join(match_id, command, idempotency_key(), client_address(), bearer_token())
+        return game().matches.join(match_id, command, idempotency_key(), client_address(), bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/rematch")
@@ -226,7 +226,7 @@ class Rematch(MethodView):
         Idempotent without a key: after 503 `outcome_unknown` call it again
         (or read the finished match's `next_match_id`).
         """
-        return service().rematch(match_id, bearer_token())
+        return game().lifecycle.rematch(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/replay")
@@ -241,4 +241,4 @@ class Replay(MethodView):
         Only once the match is finished: no deal is ever shown while it is
         played. `tienlen replay FILE` referees a replay again with the engine.
         """
-        return service().replay(match_id)
+        return game().lobby.replay(match_id)

@@ -11,7 +11,7 @@ from ...bots import BOT_LEVELS
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS
 from ...store.errors import StoreUnavailableError
 from ..schemas import HealthSchema, RuleCatalogSchema
-from .common import Blueprint, errors, service
+from .common import Blueprint, errors, game
 
 blp = Blueprint("meta", __name__, url_prefix="", description="Rules presets and health")
 
@@ -24,7 +24,7 @@ class Rules(MethodView):
     @blp.doc(operationId="get_rules")
     def get(self) -> dict[str, Any]:
         """The presets with all their parameters, what each parameter allows, and the bot levels."""
-        budget = service().bot_budget_s
+        budget = game().core.bot_budget_s
         levels = [asdict(level) | {"budget_s": level.effort * budget or None} for level in BOT_LEVELS]
         return {
             "default_preset": DEFAULT_PRESET,
@@ -42,6 +42,6 @@ class Health(MethodView):
     @blp.doc(operationId="get_health", responses=errors("store_unavailable"))
     def get(self) -> dict[str, Any]:
         """`ok` when Redis answers, else 503."""
-        if not service().store.ping():
+        if not game().core.store.ping():
             raise StoreUnavailableError("Redis does not answer")
         return {"status": "ok"}

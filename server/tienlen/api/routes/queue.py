@@ -7,9 +7,10 @@ from typing import Any
 from flask import g
 from flask.views import MethodView
 
+from ...service.commands import Enqueue
 from ...service.queue import TicketState
 from ..schemas.queue import QueueSchema, QueueTicketSchema, TicketQuerySchema
-from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited, service, with_retry_after
+from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, game, limited, with_retry_after
 
 blp = Blueprint("queue", __name__, url_prefix="/v1/queue", description="Quick play: a table found for you")
 
@@ -36,7 +37,7 @@ class Queue(MethodView):
             *TOKEN_REASONS,
         ),
     )
-    def post(self, body: dict[str, Any]) -> TicketState:
+    def post(self, command: Enqueue) -> TicketState:
         """Queue the token's account (scope `play`) for a table of `players` (2 to 4) with `preset`, `rated` or not.
 
         The answer is a ticket, `waiting` or already `matched`. Tables are
@@ -47,7 +48,7 @@ class Queue(MethodView):
         Once matched, the account's token acts for its seat. One ticket an
         account at a time (409 `already_queued`).
         """
-        ticket = service().enqueue(body, bearer_token())
+        ticket = game().queue.enqueue(command, bearer_token())
         if ticket.match_id is not None:
             g.match_id = ticket.match_id  # for the request log line
         return ticket
@@ -59,7 +60,7 @@ class Queue(MethodView):
 
         404 `ticket_not_found` when it holds none (never queued, left, or seated already).
         """
-        return service().my_ticket(bearer_token())
+        return game().queue.my_ticket(bearer_token())
 
 
 @blp.route(f"/{TICKET}")
@@ -85,7 +86,7 @@ class Ticket(MethodView):
 
         Another account's ticket answers 404 `ticket_not_found`, as an unknown one does.
         """
-        return service().ticket(ticket, bearer_token(), query["wait"])
+        return game().queue.ticket(ticket, bearer_token(), query["wait"])
 
     @blp.response(204)
     @blp.doc(
@@ -95,4 +96,4 @@ class Ticket(MethodView):
     )
     def delete(self, ticket: str) -> None:
         """Leave the queue: the ticket stops waiting (409 `already_matched` once it found its table)."""
-        service().leave_queue(ticket, bearer_token())
+        game().queue.leave(ticket, bearer_token())

@@ -17,10 +17,10 @@ from .common import (
     bearer_token,
     client_address,
     errors,
+    game,
     idempotency_key,
     idempotency_parameter,
     limited,
-    service,
     with_retry_after,
 )
 
@@ -47,7 +47,7 @@ class RoomResource(MethodView):
         address, every lookup and room join from there answers 429
         `rate_limited` (with `Retry-After`) until the window ends.
         """
-        return service().room(code, client_address())
+        return game().rooms.room(code, client_address())
 
 
 @blp.route(f"/{CODE}/join")
@@ -77,4 +77,4 @@ class RoomJoin(MethodView):
         `match_full` once no seat is open. Lookups are throttled as for
         `GET /v1/rooms/{code}`.
         """
-        return service().join_room(code, command, idempotency_key(), client_address(), bearer_token())
+        return game().rooms.join_room(code, command, idempotency_key(), client_address(), bearer_token())

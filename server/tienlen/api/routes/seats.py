@@ -18,10 +18,10 @@ from .common import (
     Blueprint,
     bearer_token,
     errors,
+    game,
     idempotency_key,
     idempotency_parameter,
     limited,
-    service,
 )
 
 blp = Blueprint(
@@ -47,7 +47,7 @@ class View(MethodView):
     )
     def get(self, match_id: str) -> SeatState:
         """The public state plus the asking seat's own cards, low to high."""
-        return service().view(match_id, bearer_token())
+        return game().reads.view(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/legal")
@@ -66,7 +66,7 @@ class Legal(MethodView):
         Empty, with `can_pass: false`, when it is not that seat's turn. Any play
         listed here is accepted by `POST .../actions`.
         """
-        return service().legal(match_id, bearer_token())
+        return game().reads.legal(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/actions")
@@ -117,7 +117,7 @@ class Actions(MethodView):
         action changes nothing. Answers the seat's view after the action, and
         `events`: every event from the action through the bots' replies.
         """
-        return service().act(match_id, bearer_token(), action, idempotency_key())
+        return game().matches.act(match_id, bearer_token(), action, idempotency_key())
 
 
 @blp.route(f"/{MATCH_ID}/hint")
@@ -133,7 +133,7 @@ class HintResource(MethodView):
     )
     def get(self, match_id: str) -> Hint:
         """The action the strongest bot would take in your seat, and why."""
-        return service().hint(match_id, bearer_token())
+        return game().reads.hint(match_id, bearer_token())
 
 
 @blp.route(f"/{MATCH_ID}/leave")
@@ -160,4 +160,4 @@ class Leave(MethodView):
         (`GET /v1/matches/{match_id}`): your seat shows `left` (in play) or
         `open` (waiting) when the leave was applied.
         """
-        return service().leave(match_id, bearer_token())
+        return game().lifecycle.leave(match_id, bearer_token())

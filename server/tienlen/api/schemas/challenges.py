@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields, post_load, validate
 
 from ...bots import LEVELS
-from ...engine import PRESET_NAMES
+from ...engine import DEFAULT_PRESET, PRESET_NAMES
+from ...service.commands import Accept, Challenge
 from ...store.challenges import CHALLENGE_STATUSES
 from .answers import MatchSchema, SeatTokenSchema
 from .common import TIME, Flag, Time, enum_field
@@ -46,11 +49,28 @@ class NewChallengeSchema(ma.Schema):
     )
     entropy = entropy_field()
 
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Challenge:
+        """The challenge, as the service takes it."""
+        return Challenge(
+            tuple(data["to"]),
+            data["players"],
+            data.get("preset") or DEFAULT_PRESET,
+            data["rated"],
+            data["takeover"],
+            data.get("entropy", ""),
+        )
+
 
 class AcceptChallengeSchema(ma.Schema):
     """Body of ``POST /v1/challenges/{challenge_id}/accept`` (optional)."""
 
     entropy = entropy_field()
+
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Accept:
+        """The acceptance, as the service takes it."""
+        return Accept(data.get("entropy", ""))
 
 
 class ChallengeSchema(AnswerSchema):

@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields, post_load, validate
 
 from ...engine.event_codec import EventField, event_fields, event_type
 from ...events import (
@@ -22,6 +22,7 @@ from ...events import (
     QueueMatched,
     YourTurn,
 )
+from ...service.commands import ChangeSettings
 from .common import TIME, Flag, Time, enum_field
 from .dumping import AnswerSchema
 from .events import derived_field
@@ -135,6 +136,11 @@ class ChallengeSettingsChangeSchema(ma.Schema):
 
     rated = Flag(metadata={"description": "Take rated challenges"})
     casual = Flag(metadata={"description": "Take casual (unrated) challenges"})
+
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> ChangeSettings:
+        """The change, as the service takes it."""
+        return ChangeSettings(data.get("rated"), data.get("casual"))
 
 
 class OnlineBotSchema(AnswerSchema):

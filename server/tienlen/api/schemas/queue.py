@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import fields, post_load, validate
 
 from ...engine import PRESET_NAMES
+from ...service.commands import Enqueue
 from .common import TIME, Flag, Time, enum_field
 from .dumping import AnswerSchema
 from .rated import MAX_PLAYERS, MIN_PLAYERS
@@ -25,6 +28,11 @@ class QueueSchema(ma.Schema):
     )
     rated = Flag(load_default=True, metadata={"description": "Whether the match moves its players' ratings"})
     entropy = entropy_field()
+
+    @post_load
+    def command(self, data: dict[str, Any], **_: Any) -> Enqueue:
+        """The ticket asked for, as the service takes it."""
+        return Enqueue(data["players"], data["preset"], data["rated"], data.get("entropy", ""))
 
 
 class TicketQuerySchema(ma.Schema):

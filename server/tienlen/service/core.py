@@ -1,7 +1,10 @@
-"""What every use case of the service shares: the store, reading a seat, the bots' thinking, new matches.
+"""What every use case of the service shares (:class:`Core`): the store, reading a seat, the bots' thinking,
+new matches, the clock, notices and histories.
 
-Every write of a match goes through the one :class:`~.writer.MatchWriter`
-(:attr:`ServiceBase.writer`).
+The use cases (:mod:`.matches`, :mod:`.reads`, :mod:`.lifecycle`, :mod:`.lobby`, :mod:`.rooms`,
+:mod:`.challenges`, :mod:`.queue`) are plain classes each given this one core (composed in
+:mod:`.compose`), not subclasses of it. Every write of a match goes through the one
+:class:`~.writer.MatchWriter` (:attr:`Core.writer`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from ..events import ABANDONED, MatchAbandoned
 from ..store.accounts import AccountRecord
 from ..store.base import Loaded, MatchStore
 from ..store.errors import StoreUnavailableError
-from ..store.records import Clock, MatchRecord, token_digest
+from ..store.records import MatchRecord, token_digest
 from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .fair_deals import fair_deal_of
@@ -35,17 +38,14 @@ def _in_place(work: Callable[[], Any]) -> Any:
     return work()
 
 
-class ServiceBase:
-    """The store, the bots' budget, where heavy work runs, and the clock (``now``, epoch seconds).
+class Core:
+    """What the use cases share: the store and its accounts, the bots' budget, where heavy work runs
+    (``offload``), the clock (``now``, epoch seconds; read through this object, so a test may move it), the
+    notices, the histories and the one match writer.
 
-    With ``anonymous_hosting`` a match with open seats may be made without an
-    account's token (a private server); by default hosting takes an account.
     Every finished match an account sat in is kept (:attr:`history`), for
-    ``history_days`` days (None: for good). Quick play fills a table with house
-    bots after ``queue_fill_s`` and gives its matches a turn clock of
-    ``queue_turn_s`` (None: no clock). A challenge waits ``challenge_expiry_s``
-    seconds for every challenged account to accept; an account may have ``max_challenges`` pending ones at
-    once (sent, received).
+    ``history_days`` days (None: for good). Each use case's own options are
+    its class's (see :class:`~.compose.MatchServices`).
     """
 
     def __init__(
@@ -55,23 +55,12 @@ class ServiceBase:
         offload: Offload | None = None,
         now: Callable[[], float] = time.time,
         *,
-        anonymous_hosting: bool = False,
         history_days: int | None = None,
-        queue_fill_s: float = 15.0,
-        queue_turn_s: int | None = 30,
-        challenge_expiry_s: float = 60,
-        max_challenges: tuple[int, int] = (8, 32),
     ) -> None:
         self.store = store
-        self.queue = store.queue()
-        self.queue_fill_s = queue_fill_s
-        self.queue_clock = None if not queue_turn_s else Clock(queue_turn_s)
         self.accounts = store.accounts()
-        self.anonymous_hosting = anonymous_hosting
-        self.challenge_expiry_s = challenge_expiry_s
-        self.max_challenges = max_challenges  # pending challenges an account may have sent, and received
         self.bot_budget_s = bot_budget_s
-        self._offload: Offload = offload or _in_place
+        self.offload: Offload = offload or _in_place
         self.now = now
         self.on_bot_decision: bots.DecisionHook | None = None  # sees each bot decision (the metrics time them)
         self.notices = Notices(store, now)
@@ -120,11 +109,11 @@ class ServiceBase:
         """The seconds one request's bot turns of these levels may think before they hurry (see BOT_TURNS_BUDGETS)."""
         return BOT_TURNS_BUDGETS * bots.decision_budget_s(levels, self.bot_budget_s)
 
-    def _think(self, record: MatchRecord, work: Callable[[], T]) -> T:
+    def think(self, record: MatchRecord, work: Callable[[], T]) -> T:
         """Run ``work`` through ``offload`` when bots may think in it, else in place."""
-        return cast(T, self._offload(work)) if record.bots else work()
+        return cast(T, self.offload(work)) if record.bots else work()
 
-    def _bot_turns(self, record: MatchRecord) -> list[Event]:
+    def bot_turns(self, record: MatchRecord) -> list[Event]:
         """Every bot turn from here until a remote seat is on turn or the match ends."""
         engine = record.engine
         assert engine is not None
@@ -136,12 +125,12 @@ class ServiceBase:
             on_decision=self.on_bot_decision,
         )
 
-    def _bots_play_on(self, record: MatchRecord) -> list[Event]:
+    def bots_play_on(self, record: MatchRecord) -> list[Event]:
         """The bots' turns as event dicts, or the match's end when no remote seat is left to play it."""
         if not any(seat.remote for seat in record.seats):
             record.ended = ABANDONED
             return [MatchAbandoned()]
-        return self._think(record, lambda: self._bot_turns(record))
+        return self.think(record, lambda: self.bot_turns(record))
 
     # ----- new matches -------------------------------------------------------------------
 
@@ -199,7 +188,7 @@ class ServiceBase:
         deal = None if record.deal is None else [format_mask(m) for m in record.deal]
         engine, opening = Match.new(record.rules, random.Random(record.seed), deal, fair=fair_deal_of(record))
         record.engine = engine
-        return [*opening, *self._bots_play_on(record)]
+        return [*opening, *self.bots_play_on(record)]
 
 
 def playing(record: MatchRecord) -> Match:
