@@ -22,7 +22,7 @@ from tienlen_client import ApiError, Client, RetryPolicy
 
 from tienlen.bots import DEFAULT_BUDGET_S
 from tienlen.local_redis import LocalRedis, free_port
-from tienlen.local_redis.process import ServerGroup
+from tienlen.local_redis.group import ServerGroup
 
 from .processes import stop_process
 

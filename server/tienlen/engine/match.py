@@ -2,8 +2,9 @@
 
 Every action follows ``verify_x`` (raise :class:`IllegalActionError` with a
 reason) → ``can_x`` (a bool) → ``x`` (apply, return the events). The legal
-plays from :mod:`.legal` decide acceptance; the checks before them only name
-the reason a play is refused.
+plays from :mod:`.legal` decide acceptance; :mod:`.refusals` only names the
+reason a play is refused. A hand's points and when the match is decided are
+:mod:`.scoring`'s.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .cards import Card, UnknownCardError, cards_mask, lowest_card
-from .combos import CLASSIFIED, Combination, beats, bomb_beats, classify
+from .combos import CLASSIFIED, Combination, bomb_beats, classify
 from .deal import FairDeal, parse_deal, shuffled_deal
 from .errors import DealError, IllegalActionError
 from .events import (
@@ -31,7 +32,9 @@ from .events import (
 )
 from .kinds import Kind
 from .legal import legal_masks_of
-from .rules import MAX_UNTIL_CLEAR_EXTRA_HANDS, RuleSet, Scoring, Tiebreak
+from .refusals import refusal
+from .rules import RuleSet
+from .scoring import HandResult, Outcome, decide, hand_points
 from .turns import next_to_act, places_after_going_out
 
 CardsInput = Iterable[str | Card] | int
@@ -47,28 +50,6 @@ class Status(StrEnum):
 
 
 _PLAYING, _FINISHED = Status.PLAYING, Status.FINISHED
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """A completed hand: seats first to last, and the points each seat scored."""
-
-    hand_number: int
-    places: tuple[int, ...]
-    points: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a match ended: ``winner`` is None only when the win is shared."""
-
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-
-    @property
-    def winner(self) -> int | None:
-        """The single winning seat, or None for a shared win."""
-        return self.winners[0] if len(self.winners) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +169,7 @@ class Match:
         mask = cards if isinstance(cards, int) else cards_mask(cards)
         if mask in self.legal_masks():
             return mask
-        raise self._refusal(seat, mask)
+        raise refusal(self.hands[seat], mask, self.table, self.start_card, self.is_locked(seat), self.rules.bombs)
 
     def can_play(self, seat: int, cards: CardsInput) -> bool:
         """Whether :meth:`play` would accept this play."""
@@ -275,28 +256,6 @@ class Match:
             self._advance(seat, events)
         return events
 
-    # ----- refusals -------------------------------------------------------------
-
-    def _refusal(self, seat: int, mask: int) -> IllegalActionError:
-        hand = self.hands[seat]
-        if mask & ~hand:
-            return IllegalActionError("cards_not_in_hand", "some of those cards are not in your hand")
-        combo = classify(mask)
-        if combo is None:
-            return IllegalActionError("not_a_combination", "those cards do not form a combination")
-        if self.table is None:
-            if self.start_card is not None and not mask >> self.start_card & 1:
-                card = Card(self.start_card)
-                return IllegalActionError("must_include_start_card", f"the opening lead must include {card}")
-            raise AssertionError(f"lead {combo} refused but no reason found")
-        if self.is_locked(seat):
-            if not bomb_beats(combo, self.table, self.rules.bombs):
-                return IllegalActionError("locked_bomb_only", "after passing you may only bomb the 2s or pass")
-            raise AssertionError(f"bomb {combo} refused but no reason found")
-        if not beats(combo, self.table, self.rules.bombs):
-            return IllegalActionError("does_not_beat", f"{combo} does not beat {self.table}")
-        raise AssertionError(f"answer {combo} refused but no reason found")
-
     # ----- the flow of a hand ---------------------------------------------------
 
     def _advance(self, seat: int, events: list[Event]) -> None:
@@ -336,31 +295,12 @@ class Match:
         self.table = None
         self.table_seat = None
         self.locked = 0
-        winners = self._decide()
+        winners, self.tied = decide(self.rules, self.completed, self.scores, self.tied)
         if winners is None:
             events.extend(self._start_hand(None))
             return
         self.outcome = Outcome(winners, tuple(self.scores))
         events.append(MatchEnded(self.outcome.winner, self.outcome.winners, self.outcome.scores))
-
-    def _decide(self) -> tuple[int, ...] | None:
-        """The match's winners once it is decided, else None (and set up any tie-break)."""
-        played = len(self.completed)
-        if played < self.rules.hands:
-            return None
-        last = self.completed[-1]
-        if self.rules.scoring is Scoring.NONE:
-            return (self.completed[0].places[0],)
-        if self.tied is not None and self.rules.tiebreak is Tiebreak.BEST_FINISH:
-            return (min(self.tied, key=last.places.index),)
-        best = max(self.scores)
-        leaders = tuple(s for s in range(self.players) if self.scores[s] == best)
-        if len(leaders) == 1:
-            return leaders
-        if self.rules.tiebreak is Tiebreak.UNTIL_CLEAR and played - self.rules.hands >= MAX_UNTIL_CLEAR_EXTRA_HANDS:
-            return leaders
-        self.tied = leaders
-        return None
 
     def _start_hand(self, deal: list[int] | None) -> list[Event]:
         self._legal = None
@@ -386,18 +326,6 @@ class Match:
             self.start_card = lowest if self.rules.start_card_rule else None
         self.turn = leader
         return [HandStarted(self.hand_number, leader)]
-
-
-def hand_points(rules: RuleSet, places: Sequence[int]) -> tuple[int, ...]:
-    """Points by seat for a hand's finishing order under the scoring rule (docs/rules.md §6)."""
-    n = rules.players
-    points = [0] * n
-    if rules.scoring is Scoring.PLACES:
-        for place, seat in enumerate(places):
-            points[seat] = n - 1 - place
-    elif rules.scoring is Scoring.WINS:
-        points[places[0]] = 1
-    return tuple(points)
 
 
 __all__ = [

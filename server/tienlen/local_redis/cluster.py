@@ -26,8 +26,9 @@ import redis
 from redis.crc import key_slot
 
 from .access import OPEN, Access
+from .group import ServerGroup
 from .ports import free_port
-from .process import LocalRedis, ServerGroup
+from .process import LocalRedis
 from .replication import wait_for_copies
 
 __all__ = ["SLOTS", "LocalCluster"]

@@ -1,7 +1,9 @@
 """The ``redis-server`` child process: start, wait until ready, stop (flushing the AOF).
 
 Only the process that started a server stops it: a forked child (a gunicorn
-worker, a multiprocessing worker) forgets the servers it inherited.
+worker, a multiprocessing worker) forgets the servers it inherited. What a
+client of it uses (its URL, credentials, a client, ``PING``) is its
+:class:`~tienlen.local_redis.endpoint.Endpoint`.
 """
 
 from __future__ import annotations
@@ -14,18 +16,17 @@ import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Self
-from urllib.parse import quote
+from typing import IO, Self
 
 from .access import access_args
 from .binary import find_redis_server
 from .child import pdeathsig_preexec
+from .endpoint import Endpoint
 from .lock import DataDirError, DataDirLock
 from .ports import free_port
-from .resp import send_command
-from .tls import TlsFiles, client_context, client_ssl_kwargs, tls_server_args
+from .tls import TlsFiles, tls_server_args
 
-__all__ = ["LocalRedis", "ServerGroup", "pdeathsig_preexec"]
+__all__ = ["LocalRedis", "pdeathsig_preexec"]
 
 _START_TIMEOUT_S = 10.0
 _STOP_TIMEOUT_S = 10.0
@@ -51,28 +52,7 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_detach_after_fork)
 
 
-class ServerGroup:
-    """Several local servers run together (a Sentinel group, a Cluster, the tournament's private server and its
-    Redis): started on entering, stopped on leaving."""
-
-    def start(self) -> Self:
-        """Start every server of the group and return the group."""
-        raise NotImplementedError
-
-    def stop(self) -> None:
-        """Stop every server of the group (safe to call more than once)."""
-        raise NotImplementedError
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
-
-
-class LocalRedis:
+class LocalRedis(Endpoint):
     """A ``redis-server`` child process bound to ``host:port`` and storing its files in ``data_dir``.
 
     Use it as a context manager, or call :meth:`start` and :meth:`stop`::
@@ -139,47 +119,6 @@ class LocalRedis:
         self.executable: str | None = None
 
     # ------------------------------------------------------------------ properties
-
-    @property
-    def port(self) -> int:
-        """The TCP port (known once started, or when given explicitly)."""
-        if self._port is None:
-            raise RuntimeError("LocalRedis has no port yet: call start() first")
-        return self._port
-
-    @property
-    def url(self) -> str:
-        """A redis-py URL for database 0, e.g. ``redis://127.0.0.1:6380/0``; ``rediss://`` with TLS, with the
-        user and password when clients must give them (``redis://tienlen:secret@127.0.0.1:6380/0``)."""
-        host = self.host_for_clients
-        if ":" in host:
-            host = f"[{host}]"
-        scheme = "rediss" if self.tls is not None else "redis"
-        who = ""
-        if self.password is not None:
-            who = f"{quote(self.username or '', safe='')}:{quote(self.password, safe='')}@"
-        return f"{scheme}://{who}{host}:{self.port}/0"
-
-    @property
-    def auth(self) -> tuple[str, ...]:
-        """What ``AUTH`` takes for this server: (), the password, or the user and the password."""
-        if self.password is None:
-            return ()
-        return (self.password,) if self.username is None else (self.username, self.password)
-
-    def client_kwargs(self) -> dict[str, Any]:
-        """redis-py's keyword arguments for a client of this server: credentials, and TLS with the client's
-        certificate."""
-        found: dict[str, Any] = {}
-        if self.password is not None:
-            found |= {"username": self.username, "password": self.password}
-        return found | ({} if self.tls is None else client_ssl_kwargs(self.tls))
-
-    def client(self, **kwargs: Any) -> Any:
-        """A redis-py client of this server (credentials and TLS as :meth:`client_kwargs`), untyped."""
-        import redis  # here: tienlen serve's gunicorn master imports this module, and must not load redis-py
-
-        return redis.Redis(host=self.host_for_clients, port=self.port, **self.client_kwargs(), **kwargs)
 
     @property
     def log_path(self) -> Path:
@@ -288,13 +227,6 @@ class LocalRedis:
         self._requested_port = self._port
         return self.start()
 
-    def ping(self, timeout: float = 1.0) -> bool:
-        """Return True when the server answers PING with PONG."""
-        try:
-            return self._send("PING", timeout=timeout).startswith(b"+PONG")
-        except OSError:
-            return False
-
     def _answers_as(self, pid: int) -> bool:
         """True when the server on our port is ready and is the process ``pid``.
 
@@ -306,20 +238,6 @@ class LocalRedis:
         except OSError:
             return False
         return f"process_id:{pid}\r\n".encode() in reply
-
-    def _send(self, *parts: str, timeout: float) -> bytes:
-        """One command to this server over a socket of its own (after ``AUTH``, over TLS as it asks)."""
-        context = None if self.tls is None else client_context(self.tls)
-        return send_command(self.host_for_clients, self.port, *parts, timeout=timeout, auth=self.auth, tls=context)
-
-    @property
-    def host_for_clients(self) -> str:
-        """The address clients should connect to (a wildcard bind maps to loopback)."""
-        if self.host in ("", "0.0.0.0"):
-            return "127.0.0.1"
-        if self.host == "::":
-            return "::1"
-        return self.host
 
     def __enter__(self) -> Self:
         """Start the server (unless already running) and return it."""

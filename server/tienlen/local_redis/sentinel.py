@@ -22,7 +22,8 @@ from typing import Any, Self
 import redis
 
 from .access import OPEN, Access
-from .process import LocalRedis, ServerGroup
+from .group import ServerGroup
+from .process import LocalRedis
 from .replication import wait_for_copies
 
 __all__ = ["MASTER_NAME", "Access", "LocalSentinelGroup"]
