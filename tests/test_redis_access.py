@@ -227,10 +227,14 @@ def test_after_a_failover_the_new_primary_is_reached_with_the_same_credentials(
     assert client.post("/v1/matches", json=body).status_code == 201
     old = sentinel_group.kill_primary()
     sentinel_group.wait_for_new_primary(old)
-    for _attempt in range(50):  # the pool's connections to the dead primary fail once each, then reconnect
+    # The pool's connections to the dead primary fail once each, then reconnect; the sentinels may still be
+    # agreeing on the new primary under load, so retry until a deadline rather than for a number of attempts.
+    deadline = time.monotonic() + 30
+    while True:
         created = client.post("/v1/matches", json=body)
-        if created.status_code == 201:
+        if created.status_code == 201 or time.monotonic() > deadline:
             break
+        time.sleep(0.1)
     assert created.status_code == 201, created.get_json()
     assert client.get(f"/v1/matches/{created.get_json()['match_id']}").status_code == 200
 
