@@ -87,6 +87,15 @@ def same_counts_on_every_build() -> Iterator[None]:
         yield
 
 
+@contextmanager
+def hard_playouts(playouts: int) -> Iterator[None]:
+    """Within it Hard's fixed playout count a decision is ``playouts`` (not :data:`hard.DEFAULT_ITERATIONS`; the
+    effort and the build's scale still multiply it), for a Hard that the caller runs through the service, where
+    no count can be passed: a cheaper Hard that still searches."""
+    with mock.patch.object(hard, "DEFAULT_ITERATIONS", playouts):
+        yield
+
+
 def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Kendall's tau-b of two equally long lists (ties in either allowed)."""
     concordant = discordant = ties_x = ties_y = 0

@@ -7,8 +7,13 @@ database of its own (the tests' server, another database number), so the house b
 The verdict does not depend on the build or the machine's load: the deals and the walker's choices are seeded,
 the bot budget is far above what Hard's fixed counts take (so no decision is cut short by the clock), and Hard's
 build-scaled counts are held at the pure Python build's (``bench/rated_sim.py``'s same_counts_on_every_build;
-the compiled core decides as the Python loops for the same counts), so every build plays the same matches. Pure
-Python (2027): the walker 1252, easy 1984, medium 1605, hard 1969 after 8 rounds.
+the compiled core decides as the Python loops for the same counts), so every build plays the same matches.
+
+Hard searches 30 playouts a decision here (``hard_playouts``), not its 300: the rule needs a Hard that searches,
+not Hard at full strength, and the full count made this test the suite's slowest but two (90 s under load, against
+about 15 s). The margin stays wide (pure Python, after 8 rounds, seeds 26 / 1 / 2): the walker 1004 / 1090 / 1109,
+easy 1977 / 2021 / 2004, medium 1961 / 1887 / 1988, hard 1946 / 1996 / 1827 (at 300 playouts, seed 26: the walker
+1252, easy 1984, medium 1605, hard 1969).
 """
 
 from __future__ import annotations
@@ -25,13 +30,15 @@ from flask.testing import FlaskClient
 
 from tests.support.api import Api, json_object
 from tienlen.api import create_app
+from tienlen.bots import hard
 from tienlen.local_redis import LocalRedis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from rated_sim import same_counts_on_every_build
+from rated_sim import hard_playouts, same_counts_on_every_build
 
 ROUNDS = 8  # matches against each level
+HARD_PLAYOUTS = 30  # a decision, for the house Hard (see the module's docstring)
 SEED = int(os.environ.get("TIENLEN_SIM_SEED", "26"))
 SIM_DB = 7  # a database no other test uses
 
@@ -67,6 +74,14 @@ def rating(client: FlaskClient, name: str) -> dict[str, Any]:
     return next(entry for entry in found if entry["players"] == 2)
 
 
+def test_within_the_sim_the_house_hard_searches_the_playouts_given() -> None:
+    """Rule: within ``hard_playouts`` Hard's fixed playout count is the one given; outside it, Hard's own again."""
+    outside = hard.DEFAULT_ITERATIONS
+    with hard_playouts(HARD_PLAYOUTS):
+        assert hard.DEFAULT_ITERATIONS == HARD_PLAYOUTS != outside
+    assert outside == hard.DEFAULT_ITERATIONS
+
+
 def test_a_random_player_ends_below_every_house_bot(redis_server: LocalRedis, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule: rated results order players by strength: a random player ends below every house bot (seeded deals)."""
     deals = random.Random(SEED)
@@ -85,7 +100,7 @@ def test_a_random_player_ends_below_every_house_bot(redis_server: LocalRedis, mo
     assert made.status_code == 201, made.json
     token = json_object(made)["token"]
     rng = random.Random(SEED)
-    with same_counts_on_every_build():
+    with same_counts_on_every_build(), hard_playouts(HARD_PLAYOUTS):
         play_the_rounds(client, api, token, rng)
     walker = rating(client, "randomwalk")
     assert walker["games"] == 3 * ROUNDS
