@@ -4,16 +4,17 @@ Rule checked: rated 2-player matches sort the players by strength: after rounds 
 level, the random player's rating is below every house bot's. It runs on a Redis
 database of its own (the tests' server, another database number), so the house bots start fresh there.
 
-The verdict does not depend on the build or the machine's load: the deals and the walker's choices are seeded,
+The verdict does not depend on the build or the machine's load: the deals (their seeds, fair secrets and the
+challenges' ids, which name the matches a fair deal is drawn from) and the walker's choices are seeded,
 the bot budget is far above what Hard's fixed counts take (so no decision is cut short by the clock), and Hard's
 build-scaled counts are held at the pure Python build's (``bench/rated_sim.py``'s same_counts_on_every_build;
 the compiled core decides as the Python loops for the same counts), so every build plays the same matches.
 
 Hard searches 30 playouts a decision here (``hard_playouts``), not its 300: the rule needs a Hard that searches,
-not Hard at full strength, and the full count made this test the suite's slowest but two (90 s under load, against
-about 15 s). The margin stays wide (pure Python, after 8 rounds, seeds 26 / 1 / 2): the walker 1004 / 1090 / 1109,
-easy 1977 / 2021 / 2004, medium 1961 / 1887 / 1988, hard 1946 / 1996 / 1827 (at 300 playouts, seed 26: the walker
-1252, easy 1984, medium 1605, hard 1969).
+not Hard at full strength, and the full count made this test one of the suite's slowest (90 s under load, against
+about 15 s). The margin stays wide (after 8 rounds, seeds 26 / 1 / 2): the walker 1004 / 1100 / 1310, easy
+1977 / 2016 / 1759, medium 1961 / 1873 / 1894, hard 1946 / 1992 / 2033 (at 300 playouts, before the challenges'
+ids were seeded, seed 26: the walker 1252, easy 1984, medium 1605, hard 1969).
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ def test_a_random_player_ends_below_every_house_bot(redis_server: LocalRedis, mo
     monkeypatch.setattr("tienlen.service.challenges.secrets", SimpleNamespace(randbits=deals.getrandbits))
     fair = random.Random(SEED + 1)  # the fair deals' secrets too, so the deals are the seed's
     monkeypatch.setattr("tienlen.store.records.new_fair_secret", lambda: f"{fair.getrandbits(256):064x}")
+    ids = random.Random(SEED + 2)  # and the challenges' ids: a fair deal is drawn from its match's id, made from it
+    monkeypatch.setattr("tienlen.service.challenges.new_challenge_id", lambda: f"{ids.getrandbits(80):020x}")
     url = redis_server.url.rsplit("/", 1)[0] + f"/{SIM_DB}"
     # A budget no decision reaches (Hard's fixed counts end it first), so no choice depends on the clock.
     settings = {"TIENLEN_BOT_BUDGET": "60", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
