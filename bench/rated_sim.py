@@ -188,9 +188,14 @@ def simulate(
     def fair_secrets() -> str:  # the fair deals' secrets, from the run's seed too
         return deals.getrandbits(256).to_bytes(32, "big").hex()
 
+    id_draws = random.Random(f"match ids {seed}")
+
+    def seeded_match_id() -> str:  # a fair deal is drawn from its match's id too: the ids come from the run's seed
+        return f"{id_draws.getrandbits(80):020x}"
+
     with mock.patch("tienlen.service.queue.secrets", fake_secrets), mock.patch(
         "tienlen.store.records.new_fair_secret", fair_secrets
-    ), same_counts_on_every_build():
+    ), mock.patch("tienlen.service.queue.new_match_id", seeded_match_id), same_counts_on_every_build():
         while played < matches:
             order = players[:]
             rng.shuffle(order)
