@@ -11,10 +11,11 @@ build-scaled counts are held at the pure Python build's (``bench/rated_sim.py``'
 the compiled core decides as the Python loops for the same counts), so every build plays the same matches.
 
 Hard searches 30 playouts a decision here (``hard_playouts``), not its 300: the rule needs a Hard that searches,
-not Hard at full strength, and the full count made this test one of the suite's slowest (90 s under load, against
-about 15 s). The margin stays wide (after 8 rounds, seeds 26 / 1 / 2): the walker 1004 / 1100 / 1310, easy
-1977 / 2016 / 1759, medium 1961 / 1873 / 1894, hard 1946 / 1992 / 2033 (at 300 playouts, before the challenges'
-ids were seeded, seed 26: the walker 1252, easy 1984, medium 1605, hard 1969).
+not Hard at full strength, and the full count costs: the test took 7.6 s against 5.0 s on a quiet machine, and
+90 s against 15 s back to back under a load of 12 (2026-12-06, pure Python; 1.4 s with the compiled core).
+The margin stays wide (after 8 rounds, seeds 26 / 1 / 2): the walker 1004 / 1100 / 1310, easy 1977 / 2016 /
+1759, medium 1961 / 1873 / 1894, hard 1946 / 1992 / 2033 (at 300 playouts, before the challenges' ids were
+seeded, seed 26: the walker 1252, easy 1984, medium 1605, hard 1969).
 """
 
 from __future__ import annotations
