@@ -88,6 +88,15 @@ def same_counts_on_every_build() -> Iterator[None]:
         yield
 
 
+@contextmanager
+def hard_playouts(playouts: int) -> Iterator[None]:
+    """Within it Hard's fixed playout count a decision is ``playouts`` (not :data:`hard.DEFAULT_ITERATIONS`; the
+    effort and the build's scale still multiply it), for a Hard that the caller runs through the service, where
+    no count can be passed: a cheaper Hard that still searches."""
+    with mock.patch.object(hard, "DEFAULT_ITERATIONS", playouts):
+        yield
+
+
 def kendall_tau_b(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Kendall's tau-b of two equally long lists (ties in either allowed)."""
     concordant = discordant = ties_x = ties_y = 0
@@ -180,9 +189,14 @@ def simulate(
     def fair_secrets() -> str:  # the fair deals' secrets, from the run's seed too
         return deals.getrandbits(256).to_bytes(32, "big").hex()
 
+    id_draws = random.Random(f"match ids {seed}")
+
+    def seeded_match_id() -> str:  # a fair deal is drawn from its match's id too: the ids come from the run's seed
+        return f"{id_draws.getrandbits(80):020x}"
+
     with mock.patch("tienlen.service.queue.secrets", fake_secrets), mock.patch(
         "tienlen.store.records.new_fair_secret", fair_secrets
-    ), same_counts_on_every_build():
+    ), mock.patch("tienlen.service.queue.new_match_id", seeded_match_id), same_counts_on_every_build():
         while played < matches:
             order = players[:]
             rng.shuffle(order)

@@ -90,16 +90,49 @@ def live_server(redis_server: LocalRedis, tmp_path_factory: pytest.TempPathFacto
 # The longest xdist groups first: a worker takes a group whole, and the browser group (about 4.5 minutes of one
 # worker, collected last from tests/web) must not start when the other worker is nearly done. On the 2-core machine
 # (2026-12-04) the whole run took as long either way (10:07 against 10:10: the cores are busy throughout), but the
-# order no longer decides it. Within a group, and for every other test, collection order is kept.
+# order no longer decides it. (pytest-xdist's loadgroup also puts groups of more tests before smaller ones.)
 GROUPS_FIRST = ("browser", "live_server", "rated_sim", "cluster", "faults", "tournament")
+
+# Then the longest tests outside those groups, longest first (``--durations`` of a whole run, 2026-12-06), so that
+# none of them starts last and keeps one worker busy after the other has finished. A prefix of node ids: a file,
+# or a test in it. Within a prefix, and for every other test, collection order is kept.
+SLOW_FIRST = (
+    "tests/contract/test_schemathesis.py::test_schemathesis_finds_no_5xx",
+    "tests/test_failover.py::test_killing_the_primary_under_load",
+    "tests/bots/test_ratings.py::test_round_robin_rates_random_below_easy",
+    "tests/web/test_web_types.py",
+    "tests/bots/test_ratings.py::test_round_robin_of_every_level",
+    "tests/engine/test_engine_properties.py",
+    "tests/contract/test_typescript.py",
+    "tests/contract/test_redocly.py",
+    "tests/api/test_api_matches.py::test_full_match_through_http_for_every_preset",
+    "tests/test_log_secrets.py::test_no_hand_seed_token_or_digest",
+    "tests/contract/test_openapi_generator.py",
+    "tests/test_bench_waiting.py",
+    "tests/test_bench_hard_decisions.py",
+    "tests/clients/test_bot_runner.py",
+    "tests/clients/test_client_follow.py",
+    "tests/test_readme.py",
+    "tests/test_cli.py",
+    "tests/contract/test_schemathesis.py",
+    "tests/test_bench_memory.py",
+    "tests/contract/test_sdk.py",
+    "tests/test_bench_hard_ceiling.py",
+    "tests/test_bench_http.py",
+    "tests/api/test_api_history.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the tests of the longest xdist groups first (in :data:`GROUPS_FIRST` order), the rest after as collected."""
+    """Put the tests of the longest xdist groups first (in :data:`GROUPS_FIRST` order), then the known-slow tests
+    (in :data:`SLOW_FIRST` order), the rest after as collected (the sort is stable)."""
 
-    def rank(item: pytest.Item) -> int:
+    def rank(item: pytest.Item) -> tuple[int, int]:
         mark = item.get_closest_marker("xdist_group")
         name = mark.args[0] if mark and mark.args else mark.kwargs.get("name") if mark else None
-        return GROUPS_FIRST.index(name) if name in GROUPS_FIRST else len(GROUPS_FIRST)
+        if name in GROUPS_FIRST:
+            return (0, GROUPS_FIRST.index(name))
+        slow = next((i for i, prefix in enumerate(SLOW_FIRST) if item.nodeid.startswith(prefix)), None)
+        return (1, slow) if slow is not None else (2, 0)
 
     items.sort(key=rank)

@@ -16,7 +16,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   touch node_modules
 fi
 # The committed types must be those of the committed OpenAPI document.
-npx --no-install openapi-typescript ../../openapi/openapi.json -o node_modules/.openapi.d.ts >/dev/null 2>&1
+node scripts/types.mjs ../../openapi/openapi.json node_modules/.openapi.d.ts
 if ! cmp -s node_modules/.openapi.d.ts types/openapi.d.ts; then
   echo "clients/web/types/openapi.d.ts is stale: run 'cd clients/web && npm run types'" >&2
   exit 1

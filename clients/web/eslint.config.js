@@ -4,4 +4,5 @@ import globals from "globals";
 export default [
   js.configs.recommended,
   { files: ["public/js/**/*.js", "checks/**/*.js"], languageOptions: { sourceType: "module", globals: globals.browser } },
+  { files: ["scripts/**/*.mjs"], languageOptions: { sourceType: "module", globals: globals.node } },
 ];

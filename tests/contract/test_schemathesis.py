@@ -41,7 +41,12 @@ CHECKS = [
     "response_schema_conformance",
     "negative_data_rejection",
 ]
-EXAMPLES = 20  # per operation and phase: enough to meet every case's shape, few enough for < 30 s a run
+# Fuzzing's examples per operation. The coverage phase is what meets every case's shape: it is deterministic and
+# not bounded by this number (about 1,370 cases a run over the 44 operations: each parameter's and body field's
+# boundaries, every kind of wrong value, missing required parts, unexpected methods). Fuzzing adds random
+# combinations on top; 10 an operation (about 440 a run, down from 880 at 20) still sends each operation valid and
+# invalid bodies, and cuts a run by about a sixth (2,196 cases to 1,806, both runs measured with --seed 7).
+EXAMPLES = 10
 
 
 def post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:

@@ -1125,7 +1125,10 @@ export interface components {
             /** @description A turn clock: a remote seat whose turn runs out passes (or plays its lowest legal play when it may not pass), and the takeover bot plays it after too many timeouts in a row */
             clock?: components["schemas"]["ClockRequest"];
             /** @description One list of 1 to 13 cards per seat for the first hand, no card twice (else 422 invalid_request); for a private match only (else 422 fixed_deal_not_private) */
-            deal?: string[][];
+            deal?: [
+                string,
+                ...string[]
+            ][];
             /** @description Show the match in the lobby (GET /v1/matches) while it has an open seat (default `false`) */
             listed?: boolean;
             /** @description A preset (standard by default) and overrides; `players`, if given, is the seats' */
@@ -1141,7 +1144,10 @@ export interface components {
             /** @description What the token is for */
             label: string;
             /** @description `play`: act for the account's seats; `account`: manage the account and its tokens */
-            scopes: components["schemas"]["Scope"][];
+            scopes: [
+                components["schemas"]["Scope"],
+                ...components["schemas"]["Scope"][]
+            ];
         };
         CreatedMatch: {
             match: components["schemas"]["Match"];
@@ -1570,7 +1576,10 @@ export interface components {
             /** @description The level of the bot that plays a player's seat if it leaves (default `medium`) */
             takeover?: components["schemas"]["BotLevel"];
             /** @description The challenged players' names for seats 1, 2, ...: accounts (each once, not yourself) and house bots (`easy`, `medium`, `hard`); the last name fills the seats left, so it is a house bot when fewer names than seats are given */
-            to: string[];
+            to: [
+                string,
+                ...string[]
+            ];
         };
         OnlineBot: {
             /**
@@ -1631,7 +1640,10 @@ export interface components {
         };
         PlayAction: {
             /** @description The cards played, at least one (else 422 invalid_request), e.g. ["3S", "3D"] */
-            cards: string[];
+            cards: [
+                string,
+                ...string[]
+            ];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}

@@ -58,7 +58,10 @@ def main(base_url: str) -> int:
     assert isinstance(signed_up, Registered), signed_up
     account = AuthenticatedClient(base_url=base_url, token=signed_up.token)
     body = CreateMatch(
-        seats=[RemoteSeatRequest(name="Ann"), BotSeatRequest(name="Bo", bot=BotLevel.EASY)],
+        seats=[
+            RemoteSeatRequest(name="Ann", type_=RemoteSeatRequestType.REMOTE),
+            BotSeatRequest(name="Bo", bot=BotLevel.EASY, type_=BotSeatRequestType.BOT),
+        ],
         rules=RulesRequest(preset=Preset.LADDER),
         seed=11,
     )

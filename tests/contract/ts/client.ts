@@ -1,4 +1,5 @@
-// A plain TypeScript client on the types openapi-typescript makes with its default options: it creates a match
+// A plain TypeScript client on the web table's types (clients/web/scripts/types.mjs: openapi-typescript's default
+// options, non-empty arrays written as such): it creates a match
 // with only the fields it needs, reads a seat's view, plays and passes. Compiled with tsc --strict by
 // tests/contract/test_typescript.py: a request field with a default must be optional, an answer field required.
 import type { components, paths } from "./openapi";

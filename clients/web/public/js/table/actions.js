@@ -25,14 +25,17 @@ export function actionsPart({ state, redraw, showError }, following) {
 
   /** @param {"play" | "pass"} type */
   async function send(type) {
-    if (state.busy) return;
+    const [first, ...rest] = state.selected;
+    // Play is enabled for a legal selection only, so it never sends a play without cards (the server refuses one).
+    if (state.busy || (type === "play" && first === undefined)) return;
     state.busy = true;
     showError("");
     redraw();
     try {
       const version = state.view.version;
-      const answer = await api.act(state.matchId, state.held.token, type === "play"
-        ? { type, cards: [...state.selected], version } : { type, version });
+      /** @type {api.Action} */
+      const action = type === "play" && first !== undefined ? { type, cards: [first, ...rest], version } : { type: "pass", version };
+      const answer = await api.act(state.matchId, state.held.token, action);
       state.selected = new Set();
       hintLine.textContent = "";
       state.busy = false;
