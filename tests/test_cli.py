@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.processes import alive, output_of_python
+from tests.support.tools import require_tool
 from tienlen import cli
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.logs import logging_config
@@ -222,3 +223,20 @@ def test_a_second_serve_on_the_same_data_dir_exits_at_once_naming_the_first(tmp_
                 process.wait(timeout=20)
             if process.stdout is not None:
                 process.stdout.close()
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+def test_the_first_log_line_says_which_engine_serves(engine: str) -> None:
+    """Rule: `tienlen serve`'s first line names the engine in use, so an operator sees a server without its
+    compiled core (and how to build it) before any player does."""
+    from tienlen.engine import accel
+
+    if engine == "compiled":
+        require_tool("the compiled core", accel.CORE is not None, accel.BUILD_HINT)
+    env = {**os.environ, "TIENLEN_ENGINE": engine}
+    code = "from tienlen.serving import engine_note; print(engine_note())"
+    note = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60).stdout
+    if engine == "compiled":
+        assert note.startswith("compiled"), note
+    else:
+        assert note.startswith("pure Python") and "make native" in note, note

@@ -39,6 +39,7 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger as GunicornLogger
 
 from .cli import BAD_SETTING_STATUS
+from .engine import accel
 from .local_redis import DataDirError, DataDirInUseError, LocalRedis
 from .logs import logging_config, route_unhandled
 from .settings import Settings, SettingsError, misspelt, shown_url
@@ -168,6 +169,13 @@ class NoAccessLogger(GunicornLogger):  # type: ignore[misc]  # gunicorn is untyp
     def access_log_enabled(self) -> bool:
         """Never: the access line is not built."""
         return False
+
+
+def engine_note() -> str:
+    """Which engine the bots and the referee run on, for the first log line (an operator sees a missing core)."""
+    if accel.ENGINE == "compiled":
+        return "compiled (the core in native/)"
+    return f"pure Python (Hard weaker; {accel.BUILD_HINT})"
 
 
 def gunicorn_options(
@@ -370,11 +378,12 @@ def serve(config: ServeConfig) -> int:
         metrics_dir = _metrics_dir()
         options = gunicorn_options(config, max_waiters=settings.max_waiters, log_config=log_config)
         log.info(
-            "listening on http://%s (%s), using %s, durability %s",
+            "listening on http://%s (%s), using %s, durability %s, engine %s",
             options["bind"],
             config.shape,
             redis_note,
             settings.durability,
+            engine_note(),
         )
         # gunicorn installs its own SIGTERM/SIGINT handlers; on either it stops the
         # workers and raises SystemExit out of run(), so the finally below still runs.
