@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from ctypes import c_double, c_int64, c_uint32
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import accel
@@ -59,6 +60,17 @@ class Handle:
             self._handle = None
 
 
+@dataclass(slots=True)
+class SearchProgress:
+    """Where Hard's search stands (``hard.compare_candidates``): the deals seen, the simulated actions, the deal
+    chains' work when it began and its budget of simulated actions (work included)."""
+
+    seen: int
+    steps: int
+    start_work: int
+    budget: int
+
+
 class CompiledPlayouts(Handle):
     """Hard's playouts from one position (native/src/search.rs ``Position``)."""
 
@@ -89,6 +101,39 @@ class CompiledPlayouts(Handle):
             raise library.refused()
         return list(zip(buffers.points[:count].tolist(), buffers.steps[:count].tolist(), strict=True))
 
+    def search_round(
+        self,
+        chains: CompiledDealChains,
+        moves: Sequence[int],
+        totals: list[float],
+        deals: int,
+        progress: SearchProgress,
+        seconds: float | None,
+    ) -> bool:
+        """One round of Hard's sequential halving in one call (``hard.compare_candidates``): up to ``deals`` deals
+        of ``chains``, each move played out on each, its points added to its place in ``totals`` and the deals and
+        simulated actions to ``progress`` (both changed in place); before each deal but the search's first, stop
+        when the steps and the chains' work since the search began pass the budget, or ``seconds`` from now have
+        passed (None: no clock). Whether the round stopped early."""
+        library, count = self._core.library, len(moves)
+        values = (c_double * count)(*totals)
+        state = (c_int64 * 4)(progress.seen, progress.steps, progress.start_work, progress.budget)
+        stopped: int = library.tl_search_round(
+            self._handle,
+            chains.handle,
+            u64_array(moves),
+            count,
+            values,
+            min(max(deals, 0), 0xFFFFFFFF),
+            -1.0 if seconds is None else max(seconds, 0.0),
+            state,
+        )
+        if stopped < 0:
+            raise library.refused()
+        totals[:] = values
+        progress.seen, progress.steps = state[0], state[1]
+        return bool(stopped)
+
 
 class CompiledSeatActions(Handle):
     """One seat's actions judged against sampled hands (``sampling.DealChain._misses``)."""
@@ -112,6 +157,11 @@ class CompiledDealChains(Handle):
 
     __slots__ = ()
     FREE = "tl_deal_chains_free"
+
+    @property
+    def handle(self) -> int | None:
+        """The chains' handle, for a call that draws their deals in the core (:meth:`CompiledPlayouts.search_round`)."""
+        return self._handle
 
     @property
     def work(self) -> int:
