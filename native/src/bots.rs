@@ -510,17 +510,8 @@ impl DealChains {
     }
 }
 
-/// The actions judged by all the chains so far, or -1.
-///
-/// # Safety
-/// `chains` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 {
-    guard(-1, || Ok(open(chains)?.work() as i64))
-}
-
 /// The next chain's next deal (a hand a seat; the seat's own hand as it is) into this thread's output buffer
-/// (`tl_out`): the number of hands, or -1.
+/// (`tl_out`), followed by the actions the chains have judged so far (so that a caller needs no second call): the number of hands, or -1.
 ///
 /// # Safety
 /// `chains` is a live handle.
@@ -528,8 +519,15 @@ pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 
 pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>) -> i64 {
     guard(-1, || {
         let mut chains = open(chains)?;
-        let deal = chains.next_deal();
-        Ok(emit_out(|masks| masks.extend_from_slice(deal)))
+        let mut deal = [0u64; MAX_SEATS];
+        let hands = chains.next_deal();
+        let players = hands.len();
+        deal[..players].copy_from_slice(hands);
+        let work = chains.work();
+        Ok(emit_out(|masks| {
+            masks.extend_from_slice(&deal[..players]);
+            masks.push(work);
+        }) - 1)
     })
 }
 
@@ -538,12 +536,12 @@ pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>) -> i64 
 /// of simulated actions. Up to `deals` times: once a deal has been seen, stop when the simulated actions plus the
 /// work judged since the search began pass the budget, or when the clock passes `seconds` from now (negative: no
 /// clock); else draw the chains' next deal, play each move (a mask, 0 = pass) out on it, add each one's points to
-/// `totals`, its simulated actions to the count, and count the deal. 1 when the round stopped early, 0 when it drew
-/// its deals, or -1.
+/// `totals`, its simulated actions to the count, and count the deal; then the chains' work so far into `state[4]`. 1
+/// when the round stopped early, 0 when it drew its deals, or -1.
 ///
 /// # Safety
 /// `playouts` and `chains` are live handles; `moves` points at `move_count` masks, `totals` at `move_count`
-/// writable numbers and `state` at four.
+/// writable numbers and `state` at five.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)] // the round's parts, as hard.py holds them
 pub unsafe extern "C" fn tl_search_round(
@@ -563,7 +561,7 @@ pub unsafe extern "C" fn tl_search_round(
             return Err("a null pointer for the totals or the state".into());
         }
         let totals = std::slice::from_raw_parts_mut(totals, move_count);
-        let state = std::slice::from_raw_parts_mut(state, 4);
+        let state = std::slice::from_raw_parts_mut(state, 5);
         let (mut seen, mut steps, start_work, budget) = (state[0], state[1], state[2], state[3]);
         let deadline = (seconds >= 0.0).then(|| Instant::now() + Duration::from_secs_f64(seconds.min(1e9)));
         let mut stopped = 0;
@@ -584,6 +582,7 @@ pub unsafe extern "C" fn tl_search_round(
         }
         state[0] = seen;
         state[1] = steps;
+        state[4] = chains.work() as i64;
         Ok(stopped)
     })
 }

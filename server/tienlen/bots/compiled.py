@@ -117,7 +117,7 @@ class CompiledPlayouts(Handle):
         passed (None: no clock). Whether the round stopped early."""
         library, count = self._core.library, len(moves)
         values = (c_double * count)(*totals)
-        state = (c_int64 * 4)(progress.seen, progress.steps, progress.start_work, progress.budget)
+        state = (c_int64 * 5)(progress.seen, progress.steps, progress.start_work, progress.budget, 0)
         stopped: int = library.tl_search_round(
             self._handle,
             chains.handle,
@@ -131,7 +131,7 @@ class CompiledPlayouts(Handle):
         if stopped < 0:
             raise library.refused()
         totals[:] = values
-        progress.seen, progress.steps = state[0], state[1]
+        progress.seen, progress.steps, chains.judged = state[0], state[1], state[4]
         return bool(stopped)
 
 
@@ -155,8 +155,12 @@ class CompiledSeatActions(Handle):
 class CompiledDealChains(Handle):
     """Hard's deal chains (``sampling.DealChains``): independent chains whose deals are handed out in turn."""
 
-    __slots__ = ()
+    __slots__ = ("judged",)
     FREE = "tl_deal_chains_free"
+
+    def __init__(self, core: Core, handle: int | None) -> None:
+        super().__init__(core, handle)
+        self.judged = 0  # the actions judged so far, as the core last told (chains judge only when they deal)
 
     @property
     def handle(self) -> int | None:
@@ -165,11 +169,8 @@ class CompiledDealChains(Handle):
 
     @property
     def work(self) -> int:
-        """The actions judged so far."""
-        work: int = self._core.library.tl_deal_chains_work(self._handle)
-        if work < 0:
-            raise self._core.library.refused()
-        return work
+        """The actions judged so far (the core tells them with each deal: no call)."""
+        return self.judged
 
     def next_deal(self) -> list[int]:
         """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
@@ -177,7 +178,8 @@ class CompiledDealChains(Handle):
         count: int = library.tl_deal_chains_next(self._handle)
         if count < 0:
             raise library.refused()
-        found: list[int] = library.buffers.out[:count].tolist()
+        found: list[int] = library.buffers.out[: count + 1].tolist()
+        self.judged = found.pop()  # the core writes the work after the deal
         return found
 
 

@@ -95,7 +95,6 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
         [_size, _mask, _u32p, _size, _mask, _i64p, _size, _rule, _u64p, _size, c_uint64, c_uint32, c_uint32],
     ),
     "tl_deal_chains_free": (True, None, [_handle]),
-    "tl_deal_chains_work": (True, c_int64, [_handle]),
     "tl_deal_chains_next": (False, c_int64, [_handle]),
     "tl_search_round": (False, c_int32, [_handle, _handle, _u64p, _size, _f64p, c_uint32, c_double, _i64p]),
 }
