@@ -154,6 +154,11 @@ pub extern "C" fn tl_out_room() -> usize {
     OUT_ROOM
 }
 
+/// Run `fill` on this thread's output buffer (all [`OUT_ROOM`] numbers).
+pub fn with_out<R>(fill: impl FnOnce(&mut [u64]) -> R) -> R {
+    OUT.with(|out| fill(&mut out.borrow_mut()))
+}
+
 /// Run `fill` on this thread's scratch list of masks (cleared first), then copy it to this thread's output buffer
 /// (at most [`OUT_ROOM`] of them); their count.
 pub fn emit_out(fill: impl FnOnce(&mut Vec<u64>)) -> i64 {

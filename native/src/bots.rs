@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle};
+use crate::abi::{
+    emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, with_out, Handle, OUT_ROOM,
+};
 use crate::bombs::BombRule;
 use crate::chains::{Chain, Table};
 use crate::combo::classify;
@@ -303,31 +305,34 @@ pub unsafe extern "C" fn tl_playouts_free(playouts: Handle<Playouts>) {
     free_handle(playouts)
 }
 
-/// For each move (a mask, 0 = pass) on this deal (a hand a seat): its points into `points` and its simulated
-/// actions into `steps`. 0, or -1.
+/// For each move (a mask, 0 = pass) on a deal (a hand a seat): its points and its simulated actions, into this
+/// thread's output buffer (`tl_out`): the points of every move (`f64`), then their simulated actions. `deal_and_moves`
+/// holds the `players` hands, then the `move_count` moves. 0, or -1.
 ///
 /// # Safety
-/// `playouts` is a live handle; `hands` points at `players` masks, `moves` at `move_count`, and `points` and
-/// `steps` at `move_count` writable numbers each.
+/// `playouts` is a live handle; `deal_and_moves` points at `players + move_count` masks.
 #[no_mangle]
 pub unsafe extern "C" fn tl_playouts_values(
     playouts: Handle<Playouts>,
-    hands: *const u64,
+    deal_and_moves: *const u64,
     players: usize,
-    moves: *const u64,
     move_count: usize,
-    points: *mut f64,
-    steps: *mut u32,
 ) -> i32 {
     guard(-1, || {
         let mut playouts = open(playouts)?;
-        let (hands, moves) = (slice(hands, players)?, slice(moves, move_count)?);
-        playouts.check(hands, moves)?;
-        for (i, &mv) in moves.iter().enumerate() {
-            let (value, simulated) = playouts.value(hands, mv);
-            *points.add(i) = value;
-            *steps.add(i) = simulated;
+        if 2 * move_count > OUT_ROOM {
+            return Err(format!("at most {} moves a call", OUT_ROOM / 2));
         }
+        let numbers = slice(deal_and_moves, players + move_count)?;
+        let (hands, moves) = numbers.split_at(players);
+        playouts.check(hands, moves)?;
+        with_out(|out| {
+            for (i, &mv) in moves.iter().enumerate() {
+                let (value, simulated) = playouts.value(hands, mv);
+                out[i] = value.to_bits();
+                out[move_count + i] = u64::from(simulated);
+            }
+        });
         Ok(0)
     })
 }

@@ -138,6 +138,17 @@ def test_playouts_are_the_python_playouts(preset: str, players: int, compiled_bo
     assert checked >= 20
 
 
+def test_more_moves_than_the_output_buffer_holds_are_played_out_a_part_at_a_time(compiled_bots: None) -> None:
+    """Points and steps come back in the core's output buffer: a list of moves longer than it holds is played out
+    in parts, every move still valued as the Python playouts value it."""
+    view, legal = next((v, g) for v, g in positions("standard", 4, range(1)) if g.plays and v.opponents)
+    deal = sample_hands(view, random.Random(2))
+    moves = [p.mask for p in legal.plays][:3]
+    many = moves * (CORE.library.out_room // len(moves) + 5)
+    expected = PythonPlayouts(view, 6.0).values(deal, moves)
+    assert playouts_for(view, 6.0).values(deal, many) == expected * (len(many) // len(moves))
+
+
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_deal_chains_deal_and_judge_as_the_python_chains(
     preset: str, players: int, python_bots: None, monkeypatch: pytest.MonkeyPatch

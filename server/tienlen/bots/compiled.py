@@ -83,23 +83,19 @@ class CompiledPlayouts(Handle):
         buffers, players, count = library.buffers, len(hands), len(moves)
         if players > MAX_SEATS:
             raise Refused(f"a deal is 2 to {MAX_SEATS} hands")
-        if count > buffers.move_room:
-            buffers.moves_for(count)
+        if 2 * count > library.out_room:  # points and steps answer in the core's output buffer: a part at a time
+            half = library.out_room // 2
+            return self.values(hands, moves[:half]) + self.values(hands, moves[half:])
+        if players + count > buffers.input_room:
+            buffers.inputs_for(players + count)
         try:
-            buffers.deal[:players], buffers.moves[:count] = hands, moves
+            buffers.inputs[: players + count] = [*hands, *moves]
         except TypeError as error:
             raise Refused(f"not a deal and moves: {error}") from None
-        if library.tl_playouts_values(
-            self._handle,
-            buffers.deal_address,
-            players,
-            buffers.moves_address,
-            count,
-            buffers.points_address,
-            buffers.steps_address,
-        ):
+        if library.tl_playouts_values(self._handle, buffers.inputs, players, count):
             raise library.refused()
-        return list(zip(buffers.points[:count].tolist(), buffers.steps[:count].tolist(), strict=True))
+        steps = buffers.out[count : 2 * count].tolist()  # after the points, in the core's output buffer
+        return list(zip(buffers.points[:count].tolist(), steps, strict=True))
 
     def search_round(
         self,

@@ -85,7 +85,7 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
         [_size, _size, _opt, _opt, c_uint32, _mask, _opt, _rule, _flag, _flag, c_double],
     ),
     "tl_playouts_free": (True, None, [_handle]),
-    "tl_playouts_values": (False, c_int32, [_handle, c_void_p, _size, c_void_p, _size, c_void_p, c_void_p]),
+    "tl_playouts_values": (False, c_int32, [_handle, c_void_p, _size, _size]),
     "tl_seat_actions_new": (True, _handle, [_i64p, _size, _rule]),
     "tl_seat_actions_free": (True, None, [_handle]),
     "tl_seat_actions_misses": (True, c_int32, [_handle, _mask, c_uint32, _u32p]),
@@ -111,8 +111,7 @@ def not_a_hand(mask: int) -> Refused:
 
 class Buffers(threading.local):
     """One thread's buffers: a view of its output buffer in the core (and of its first masks, by count), and its own
-    for masks, events, a hand's state, and Hard's playouts (a deal, the moves, their points and steps), grown as a
-    call needs."""
+    for masks, events, a hand's state, and Hard's playouts (a deal and the moves), grown as a call needs."""
 
     def __init__(self, library: ctypes.CDLL, out_room: int) -> None:
         core_out = (c_uint64 * out_room).from_address(library.tl_out())  # this thread's, in the core
@@ -121,23 +120,18 @@ class Buffers(threading.local):
         self.masks, self.mask_room = (c_uint64 * 256)(), 256
         self.events = (c_uint64 * (EVENT_WIDTH * EVENT_ROOM))()
         self.state = (c_int64 * (5 + 2 * MAX_SEATS))()
-        self.deal: Any = (c_uint64 * MAX_SEATS)()  # Any: filled by slice from any sequence of ints
-        self.deal_address = ctypes.addressof(self.deal)
-        self.moves_for(64)
+        self.points = memoryview(core_out).cast("B").cast("d")  # the same buffer read as points (Hard's playouts)
+        self.inputs_for(MAX_SEATS + 16)
 
     def grow(self, count: int) -> None:
         """Room for ``count`` masks at least in :attr:`masks`."""
         self.mask_room = max(count, 2 * self.mask_room)
         self.masks = (c_uint64 * self.mask_room)()
 
-    def moves_for(self, count: int) -> None:
-        """Room for ``count`` moves at least, with their points and steps (read through native-format views)."""
-        self.move_room = count
-        moves, points, steps = (c_uint64 * count)(), (c_double * count)(), (c_uint32 * count)()
-        self.moves: Any = moves  # Any: filled by slice from any sequence of ints
-        self.moves_address, self.points_address = ctypes.addressof(moves), ctypes.addressof(points)
-        self.steps_address = ctypes.addressof(steps)
-        self.points, self.steps = memoryview(points).cast("B").cast("d"), memoryview(steps).cast("B").cast("I")
+    def inputs_for(self, count: int) -> None:
+        """Room for ``count`` masks at least in :attr:`inputs` (a deal and the moves to play out on it)."""
+        self.input_room = count
+        self.inputs: Any = (c_uint64 * count)()  # Any: filled by slice from any sequence of ints
 
 
 class Library:
