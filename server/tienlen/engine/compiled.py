@@ -137,13 +137,18 @@ class Core:
             rule = high >> RULE_SHIFT
             return listed(count, lambda out, n: library.tl_bomb_answers(hand, mask, rule, out, n))
 
+        # The last call's bombs value with its number in a high half (usually the same every call), one tuple read and
+        # replaced whole, so that threads calling at once never pair a value with another's number.
+        last: list[tuple[object, int]] = [(None, 0)]
+
         def legal_masks(
             hand: int, table: Combination | None, bombs: str, locked: bool, start_card: int | None
         ) -> list[int]:
             """:func:`~tienlen.engine.legal.legal_masks_of`, compiled."""
-            high = rule_ids.get(id(bombs))
-            if high is None:
-                high = rule_number(bombs) << RULE_SHIFT
+            known, high = last[0]
+            if bombs is not known:
+                high = high_rule(bombs)
+                last[0] = bombs, high
             if locked:
                 high |= LOCKED_BIT
             if start_card is not None:
@@ -157,9 +162,12 @@ class Core:
                 if (hand | mask) >> 52:
                     raise not_a_hand(hand if hand >> 52 else mask)
                 count = legal_c(hand & LOW, hand >> 32 | high, mask & LOW, mask >> 32)
-            if 0 <= count < FIRSTS:
-                found: list[int] = buffers.firsts[count].tolist()
-                return found
+            if count >= 0:
+                try:
+                    found: list[int] = buffers.firsts[count].tolist()
+                    return found
+                except IndexError:  # more than the views cover
+                    pass
             rule, table_mask, start = (
                 high >> RULE_SHIFT & 15,
                 NONE if table is None else table.mask,
