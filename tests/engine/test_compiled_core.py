@@ -144,6 +144,17 @@ def test_bad_input_is_refused_with_a_value_error() -> None:
         CORE.install_bomb_table([("exact", [])])
 
 
+@pytest.mark.parametrize(("suits", "ranks"), [((0, 1), 8), ((0, 1, 2), 7)])
+def test_long_listings_come_back_whole(suits: tuple[int, ...], ranks: int) -> None:
+    """Rules §2: every lead of a hand with hundreds or thousands of them (past the views of the output buffer, and
+    past the buffer itself), the same list as the Python engine's, for leads and for legal plays on a lead."""
+    hand = sum(1 << (rank * 4 + suit) for rank in range(ranks) for suit in suits)
+    expected = legal.PYTHON.lead_masks(hand)
+    assert len(expected) > 1000
+    assert CORE.lead_masks(hand) == expected
+    assert CORE.legal_masks(hand, None, Bombs.EXACT, False, None) == expected
+
+
 def test_threads_calling_the_core_at_once_each_get_their_own_answers() -> None:
     """The server runs bots in threads: answers come back through per-thread buffers, so threads calling the core
     at once (switching as often as the interpreter allows) each get exactly what a lone call gives."""

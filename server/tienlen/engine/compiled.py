@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from ctypes import c_uint32, c_uint64
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .native import (
@@ -79,7 +80,8 @@ class Core:
 
     def _bind(self) -> None:
         """The engine's functions as closures over the library's plain calls (the hot paths: no attribute look-ups,
-        no declared argument types; a mask goes as two 32-bit halves, the high one carrying the rule's number)."""
+        no declared argument types; a mask goes as two 32-bit halves, the high one carrying the rule's number; no
+        inner function, which would make their arguments cells allocated at every call)."""
         library, rule_ids, rule_number = self.library, self.rule_ids, self.rule_number
         buffers, room = library.buffers, library.out_room
         classify_c, lead_c, answers_c, bombs_c, legal_c = (
@@ -90,16 +92,16 @@ class Core:
             library.tl_legal,
         )
 
-        def listed(count: int, again: Callable[[Any, int], int]) -> list[int]:
-            """The masks a plain listing left in this thread's output buffer (``again`` lists them into a buffer of
-            ours when they did not fit)."""
+        def listed(count: int, again: Callable[..., int], *arguments: Any) -> list[int]:
+            """The masks a plain listing left in this thread's output buffer (``again(*arguments, buffer, room)``
+            lists them into a buffer of ours when they did not fit)."""
             if 0 <= count < FIRSTS:
                 found: list[int] = buffers.firsts[count].tolist()
                 return found
             if 0 <= count <= room:
                 found = buffers.out[:count].tolist()
                 return found
-            return library.masks(again)
+            return library.masks(partial(again, *arguments))
 
         def high_rule(bombs: str) -> int:
             """The bombs rule's number where a plain call's high half holds it."""
@@ -117,7 +119,7 @@ class Core:
             """:func:`~tienlen.engine.legal.lead_masks`, compiled."""
             if hand >> 52:
                 raise not_a_hand(hand)
-            return listed(lead_c(hand & LOW, hand >> 32), lambda out, n: library.tl_lead_masks(hand, out, n))
+            return listed(lead_c(hand & LOW, hand >> 32), library.tl_lead_masks, hand)
 
         def answer_masks(hand: int, table: Combination, bombs: str) -> list[int]:
             """:func:`~tienlen.engine.legal.answer_masks`, compiled."""
@@ -125,8 +127,7 @@ class Core:
             if (hand | mask) >> 52:
                 raise not_a_hand(hand if hand >> 52 else mask)
             count = answers_c(hand & LOW, hand >> 32 | high, mask & LOW, mask >> 32)
-            rule = high >> RULE_SHIFT
-            return listed(count, lambda out, n: library.tl_answer_masks(hand, mask, rule, out, n))
+            return listed(count, library.tl_answer_masks, hand, mask, high >> RULE_SHIFT)
 
         def bomb_answers(hand: int, table: Combination, bombs: str) -> list[int]:
             """:func:`~tienlen.engine.legal.bomb_answers`, compiled."""
@@ -134,8 +135,7 @@ class Core:
             if (hand | mask) >> 52:
                 raise not_a_hand(hand if hand >> 52 else mask)
             count = bombs_c(hand & LOW, hand >> 32 | high, mask & LOW, mask >> 32)
-            rule = high >> RULE_SHIFT
-            return listed(count, lambda out, n: library.tl_bomb_answers(hand, mask, rule, out, n))
+            return listed(count, library.tl_bomb_answers, hand, mask, high >> RULE_SHIFT)
 
         # The last call's bombs value with its number in a high half (usually the same every call), one tuple read and
         # replaced whole, so that threads calling at once never pair a value with another's number.
@@ -168,12 +168,9 @@ class Core:
                     return found
                 except IndexError:  # more than the views cover
                     pass
-            rule, table_mask, start = (
-                high >> RULE_SHIFT & 15,
-                NONE if table is None else table.mask,
-                optional(start_card),
-            )
-            return listed(count, lambda out, n: library.tl_legal_masks(hand, table_mask, rule, locked, start, out, n))
+            table_mask = NONE if table is None else table.mask
+            rule, start = high >> RULE_SHIFT & 15, optional(start_card)
+            return listed(count, library.tl_legal_masks, hand, table_mask, rule, locked, start)
 
         self.classify = classify
         self.lead_masks = lead_masks
