@@ -3,8 +3,8 @@
 ``make native`` builds ``native/`` with cargo alone (the core has no dependencies) and copies the
 library next to this module (:data:`LIBRARY_NAME`, gitignored); ``TIENLEN_CORE_LIB`` names another
 file instead (the image sets it). :func:`open_library` loads it, refuses a stale build (another
-:data:`ABI_VERSION`) and declares every function's argument and result types once.
-:mod:`.compiled` (the engine's functions) and :mod:`tienlen.bots.compiled` (Hard's loops) call it.
+:data:`ABI_VERSION`) and declares every function's result and argument types once (no argument types
+for the plain calls). :mod:`.compiled` (the engine's functions) and :mod:`tienlen.bots.compiled` (Hard's loops) call it.
 
 The conventions of the ABI (native/src/abi.rs): -1 is an absent optional number and a refused call's
 answer, whose message :meth:`Library.refused` turns into a ``ValueError``; masks are 52-bit
@@ -14,10 +14,9 @@ hot listings, else one the caller passes (:meth:`Library.masks`, grown when too 
 kept per thread (:class:`Buffers`): the server runs bots in threads. Objects (a hand, Hard's
 playouts, judges and chains) are handles freed when their Python object goes. Cheap functions are
 called holding the GIL (:attr:`Library.held`, no release and re-take around a sub-microsecond call);
-the searches release it (:attr:`Library.released`) so that other threads run meanwhile. The hottest listings are
-plain calls (no declared argument types: a mask goes as two 32-bit halves, ``mask & LOW`` and
-``mask >> 32``), several times
-cheaper in ctypes than declared 64-bit arguments.
+the searches release it (:attr:`Library.released`) so that other threads run meanwhile. The hottest
+listings are plain calls (no declared argument types: a mask goes as two 32-bit halves, ``mask & LOW``
+and ``mask >> 32``), several times cheaper in ctypes than declared 64-bit arguments.
 """
 
 from __future__ import annotations
