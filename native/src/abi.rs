@@ -154,6 +154,11 @@ pub extern "C" fn tl_out_room() -> usize {
     OUT_ROOM
 }
 
+/// Run `fill` on this thread's output buffer (all [`OUT_ROOM`] numbers).
+pub fn with_out<R>(fill: impl FnOnce(&mut [u64]) -> R) -> R {
+    OUT.with(|out| fill(&mut out.borrow_mut()))
+}
+
 /// Run `fill` on this thread's scratch list of masks (cleared first), then copy it to this thread's output buffer
 /// (at most [`OUT_ROOM`] of them); their count.
 pub fn emit_out(fill: impl FnOnce(&mut Vec<u64>)) -> i64 {
@@ -168,4 +173,34 @@ pub fn emit_out(fill: impl FnOnce(&mut Vec<u64>)) -> i64 {
         });
         scratch.len() as i64
     })
+}
+
+// ----- plain calls -------------------------------------------------------------------------------------------------
+//
+// The hottest functions (`tl_classify`, `tl_lead`, `tl_answers`, `tl_bombs`, `tl_legal`) take only 32-bit numbers, so
+// a caller may call them with no declared argument types: ctypes then passes a Python int as a C int, masked to 32
+// bits, its cheapest conversion (declared 64-bit arguments cost several times more than the call itself). A mask is
+// passed as two halves, its low 32 bits then the rest: bits 0-19 of the high half are the mask's bits 32-51, and its
+// bits 20-31 carry the call's small numbers ([`RULE_SHIFT`], [`LOCKED_BIT`], [`START_SHIFT`]). Their answer is an
+// `i32`, ctypes' default result.
+
+/// Where a bombs rule's number (0-15) sits in a high half.
+pub const RULE_SHIFT: u32 = 20;
+/// The bit of a high half that says the seat is pass-locked.
+pub const LOCKED_BIT: u32 = 1 << 24;
+/// Where the start card plus one (0 for none) sits in a high half.
+pub const START_SHIFT: u32 = 25;
+/// The bombs rules a plain call can name (its 4 bits).
+pub const PLAIN_RULES: usize = 16;
+
+/// A mask from its two halves, refused unless it is a 52-bit mask (`high` may carry other numbers past bit 19 when
+/// `numbers` is true, which are then left out).
+#[inline]
+pub fn joined(low: u32, high: u32, numbers: bool) -> Result<u64, String> {
+    let high = if numbers { high & 0xF_FFFF } else { high };
+    let mask = u64::from(low) | u64::from(high) << 32;
+    if mask >> 52 != 0 {
+        return Err(format!("{mask:#x} is not a hand mask (52 bits)"));
+    }
+    Ok(mask)
 }

@@ -3,7 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle};
+use crate::abi::{
+    emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, with_out, Handle, OUT_ROOM,
+};
 use crate::bombs::BombRule;
 use crate::chains::{Chain, Table};
 use crate::combo::classify;
@@ -210,6 +212,42 @@ pub struct Playouts {
     scratch: Vec<u64>,
 }
 
+impl Playouts {
+    /// Refuse a deal (a hand a seat) or moves (masks, 0 = pass) that the position cannot play out.
+    fn check(&self, hands: &[u64], moves: &[u64]) -> Result<(), String> {
+        let p = &self.position;
+        if hands.len() != p.players {
+            return Err(format!("a deal is {} hands", p.players));
+        }
+        let mut holders = 0;
+        for &hand in hands {
+            holders += (hand_mask(hand)? != 0) as usize;
+        }
+        let own = hands[p.seat];
+        for &mv in moves {
+            let fits = if mv == 0 {
+                p.table.is_some()
+            } else {
+                classify(mv).is_some() && mv & !own == 0
+            };
+            if !fits || own == 0 || holders < 2 {
+                return Err(format!("{mv:#x} is not a play or pass of seat {} on this deal", p.seat));
+            }
+        }
+        Ok(())
+    }
+
+    /// The points and simulated actions of one move on a deal (checked by [`Playouts::check`]).
+    fn value(&mut self, hands: &[u64], mv: u64) -> (f64, u32) {
+        let Playouts {
+            position,
+            events,
+            scratch,
+        } = self;
+        position.playout_value(hands, mv, events, scratch)
+    }
+}
+
 /// Playouts from a position: the searching `seat`, the table (its cards, or -1 on a lead) and its owner (-1), the
 /// pass locks, the cards played, the start card (-1), the rule set, and the first place's bonus. A handle, or null.
 #[no_mangle]
@@ -267,54 +305,34 @@ pub unsafe extern "C" fn tl_playouts_free(playouts: Handle<Playouts>) {
     free_handle(playouts)
 }
 
-/// For each move (a mask, 0 = pass) on this deal (a hand a seat): its points into `points` and its simulated
-/// actions into `steps`. 0, or -1.
+/// For each move (a mask, 0 = pass) on a deal (a hand a seat): its points and its simulated actions, into this
+/// thread's output buffer (`tl_out`): the points of every move (`f64`), then their simulated actions. `deal_and_moves`
+/// holds the `players` hands, then the `move_count` moves. 0, or -1.
 ///
 /// # Safety
-/// `playouts` is a live handle; `hands` points at `players` masks, `moves` at `move_count`, and `points` and
-/// `steps` at `move_count` writable numbers each.
+/// `playouts` is a live handle; `deal_and_moves` points at `players + move_count` masks.
 #[no_mangle]
 pub unsafe extern "C" fn tl_playouts_values(
     playouts: Handle<Playouts>,
-    hands: *const u64,
+    deal_and_moves: *const u64,
     players: usize,
-    moves: *const u64,
     move_count: usize,
-    points: *mut f64,
-    steps: *mut u32,
 ) -> i32 {
     guard(-1, || {
         let mut playouts = open(playouts)?;
-        let (hands, moves) = (slice(hands, players)?, slice(moves, move_count)?);
-        let p = &playouts.position;
-        if hands.len() != p.players {
-            return Err(format!("a deal is {} hands", p.players));
+        if 2 * move_count > OUT_ROOM {
+            return Err(format!("at most {} moves a call", OUT_ROOM / 2));
         }
-        let mut holders = 0;
-        for &hand in hands {
-            holders += (hand_mask(hand)? != 0) as usize;
-        }
-        let own = hands[p.seat];
-        for &mv in moves {
-            let fits = if mv == 0 {
-                p.table.is_some()
-            } else {
-                classify(mv).is_some() && mv & !own == 0
-            };
-            if !fits || own == 0 || holders < 2 {
-                return Err(format!("{mv:#x} is not a play or pass of seat {} on this deal", p.seat));
+        let numbers = slice(deal_and_moves, players + move_count)?;
+        let (hands, moves) = numbers.split_at(players);
+        playouts.check(hands, moves)?;
+        with_out(|out| {
+            for (i, &mv) in moves.iter().enumerate() {
+                let (value, simulated) = playouts.value(hands, mv);
+                out[i] = value.to_bits();
+                out[move_count + i] = u64::from(simulated);
             }
-        }
-        let Playouts {
-            position,
-            events,
-            scratch,
-        } = &mut *playouts;
-        for (i, &mv) in moves.iter().enumerate() {
-            let (value, simulated) = position.playout_value(hands, mv, events, scratch);
-            *points.add(i) = value;
-            *steps.add(i) = simulated;
-        }
+        });
         Ok(0)
     })
 }
@@ -483,19 +501,22 @@ pub unsafe extern "C" fn tl_deal_chains_free(chains: Handle<DealChains>) {
     free_handle(chains)
 }
 
-/// The actions judged by all the chains so far, or -1.
-///
-/// # Safety
-/// `chains` is a live handle.
-#[no_mangle]
-pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 {
-    guard(-1, || {
-        Ok(open(chains)?.chains.iter().map(|c| c.work).sum::<u64>() as i64)
-    })
+impl DealChains {
+    /// The actions judged by all the chains so far.
+    fn work(&self) -> u64 {
+        self.chains.iter().map(|c| c.work).sum()
+    }
+
+    /// The next chain's next deal (a hand a seat; the seat's own hand as it is).
+    fn next_deal(&mut self) -> &[u64] {
+        let index = self.next % self.chains.len();
+        self.next += 1;
+        self.chains[index].next_deal(&mut self.table, &mut self.scratch)
+    }
 }
 
 /// The next chain's next deal (a hand a seat; the seat's own hand as it is) into this thread's output buffer
-/// (`tl_out`): the number of hands, or -1.
+/// (`tl_out`), followed by the actions the chains have judged so far (so that a caller needs no second call): the number of hands, or -1.
 ///
 /// # Safety
 /// `chains` is a live handle.
@@ -503,15 +524,70 @@ pub unsafe extern "C" fn tl_deal_chains_work(chains: Handle<DealChains>) -> i64 
 pub unsafe extern "C" fn tl_deal_chains_next(chains: Handle<DealChains>) -> i64 {
     guard(-1, || {
         let mut chains = open(chains)?;
-        let DealChains {
-            table,
-            chains,
-            next,
-            scratch,
-        } = &mut *chains;
-        let index = *next % chains.len();
-        *next += 1;
-        let deal = chains[index].next_deal(table, scratch);
-        Ok(emit_out(|masks| masks.extend_from_slice(deal)))
+        let mut deal = [0u64; MAX_SEATS];
+        let hands = chains.next_deal();
+        let players = hands.len();
+        deal[..players].copy_from_slice(hands);
+        let work = chains.work();
+        Ok(emit_out(|masks| {
+            masks.extend_from_slice(&deal[..players]);
+            masks.push(work);
+        }) - 1)
+    })
+}
+
+/// One round of Hard's sequential halving (`hard.compare_candidates`) in one call, with the chains' deals. `state`
+/// holds the deals seen so far, the simulated actions so far, the chains' work when the search began, and the budget
+/// of simulated actions. Up to `deals` times: once a deal has been seen, stop when the simulated actions plus the
+/// work judged since the search began pass the budget, or when the clock passes `seconds` from now (negative: no
+/// clock); else draw the chains' next deal, play each move (a mask, 0 = pass) out on it, add each one's points to
+/// `totals`, its simulated actions to the count, and count the deal; then the chains' work so far into `state[4]`. 1
+/// when the round stopped early, 0 when it drew its deals, or -1.
+///
+/// # Safety
+/// `playouts` and `chains` are live handles; `moves` points at `move_count` masks, `totals` at `move_count`
+/// writable numbers and `state` at five.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the round's parts, as hard.py holds them
+pub unsafe extern "C" fn tl_search_round(
+    playouts: Handle<Playouts>,
+    chains: Handle<DealChains>,
+    moves: *const u64,
+    move_count: usize,
+    totals: *mut f64,
+    deals: u32,
+    seconds: f64,
+    state: *mut i64,
+) -> i32 {
+    guard(-1, || {
+        let (mut playouts, mut chains) = (open(playouts)?, open(chains)?);
+        let moves = slice(moves, move_count)?;
+        if totals.is_null() || state.is_null() {
+            return Err("a null pointer for the totals or the state".into());
+        }
+        let totals = std::slice::from_raw_parts_mut(totals, move_count);
+        let state = std::slice::from_raw_parts_mut(state, 5);
+        let (mut seen, mut steps, start_work, budget) = (state[0], state[1], state[2], state[3]);
+        let deadline = (seconds >= 0.0).then(|| Instant::now() + Duration::from_secs_f64(seconds.min(1e9)));
+        let mut stopped = 0;
+        for _ in 0..deals {
+            let out_of_time = deadline.map_or(false, |d| Instant::now() > d);
+            if seen > 0 && (steps + chains.work() as i64 - start_work > budget || out_of_time) {
+                stopped = 1;
+                break;
+            }
+            let hands = chains.next_deal();
+            playouts.check(hands, moves)?;
+            for (total, &mv) in totals.iter_mut().zip(moves) {
+                let (value, simulated) = playouts.value(hands, mv);
+                *total += value;
+                steps += i64::from(simulated);
+            }
+            seen += 1;
+        }
+        state[0] = seen;
+        state[1] = steps;
+        state[4] = chains.work() as i64;
+        Ok(stopped)
     })
 }

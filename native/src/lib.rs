@@ -22,7 +22,10 @@ mod search;
 
 use std::os::raw::c_char;
 
-use crate::abi::{emit, emit_masks, emit_out, free_handle, guard, new_handle, open, optional, slice, Handle, NONE};
+use crate::abi::{
+    emit, emit_masks, emit_out, free_handle, guard, joined, new_handle, open, optional, slice, Handle, LOCKED_BIT,
+    NONE, PLAIN_RULES, RULE_SHIFT, START_SHIFT,
+};
 use crate::bombs::{BombRule, Row};
 use crate::combo::{classify as classify_mask, Combo, DECK};
 use crate::hand::{Event, HandState, MAX_SEATS};
@@ -75,6 +78,9 @@ pub unsafe extern "C" fn tl_install_bomb_table(
             .split_terminator('\0')
             .map(|name| (name.to_string(), Vec::new()))
             .collect();
+        if table.len() > PLAIN_RULES {
+            return Err(format!("at most {PLAIN_RULES} bombs values"));
+        }
         for row in slice(rows, 6 * row_count)?.chunks_exact(6) {
             let rule = table
                 .get_mut(row[0] as usize)
@@ -87,13 +93,15 @@ pub unsafe extern "C" fn tl_install_bomb_table(
     })
 }
 
-/// The combination these cards form as `kind number << 16 | length << 8 | top`, or -1 for none.
+/// The combination these cards form as `kind number << 16 | length << 8 | top`, or -1 for none (a plain call: the
+/// mask in two halves).
 #[no_mangle]
-pub extern "C" fn tl_classify(mask: u64) -> i64 {
+pub extern "C" fn tl_classify(low: u32, high: u32) -> i32 {
+    let mask = u64::from(low) | u64::from(high) << 32;
     if mask & !DECK != 0 {
         return -1;
     }
-    classify_mask(mask).map_or(-1, |c| (c.kind as i64) << 16 | (c.length as i64) << 8 | c.top as i64)
+    classify_mask(mask).map_or(-1, |c| (c.kind as i32) << 16 | (c.length as i32) << 8 | c.top as i32)
 }
 
 /// Every combination the hand can lead, in the order of `legal.lead_masks`: their count, or -1.
@@ -161,44 +169,59 @@ pub unsafe extern "C" fn tl_legal_masks(
     })
 }
 
-/// `tl_lead_masks` into this thread's output buffer (`tl_out`): the count of leads, or -1.
+/// The bombs rule a plain call's high half names (bits 20-23).
+fn plain_rule(high: u32) -> Result<&'static BombRule, String> {
+    rule(high >> RULE_SHIFT & 0xf)
+}
+
+/// The table of a plain call (its cards in two halves; 0 for none, on a lead).
+fn plain_table(low: u32, high: u32) -> Result<Option<Combo>, String> {
+    let mask = joined(low, high, false)?;
+    (mask != 0).then(|| combo_of(mask)).transpose()
+}
+
+/// `tl_lead_masks` into this thread's output buffer (`tl_out`), a plain call (the hand in two halves): the count of
+/// leads, or -1.
 #[no_mangle]
-pub extern "C" fn tl_lead(hand: u64) -> i64 {
+pub extern "C" fn tl_lead(low: u32, high: u32) -> i32 {
     guard(-1, || {
-        let hand = hand_mask(hand)?;
-        Ok(emit_out(|masks| legal::lead_masks(hand, masks)))
+        let hand = joined(low, high, false)?;
+        Ok(emit_out(|masks| legal::lead_masks(hand, masks)) as i32)
     })
 }
 
-/// `tl_answer_masks` into this thread's output buffer (`tl_out`): the count of answers, or -1.
+/// `tl_answer_masks` into this thread's output buffer (`tl_out`), a plain call: the hand in two halves, the bombs
+/// rule's number in the high half (bits 20-23), the table's cards in two halves. The count of answers, or -1.
 #[no_mangle]
-pub extern "C" fn tl_answers(hand: u64, table: u64, bombs: u32) -> i64 {
+pub extern "C" fn tl_answers(low: u32, high: u32, table_low: u32, table_high: u32) -> i32 {
     guard(-1, || {
-        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
-        Ok(emit_out(|masks| legal::answer_masks(hand, &table, rule, masks)))
+        let (hand, rule) = (joined(low, high, true)?, plain_rule(high)?);
+        let table = combo_of(joined(table_low, table_high, false)?)?;
+        Ok(emit_out(|masks| legal::answer_masks(hand, &table, rule, masks)) as i32)
     })
 }
 
-/// `tl_bomb_answers` into this thread's output buffer (`tl_out`): the count of bombs, or -1.
+/// `tl_bomb_answers` into this thread's output buffer (`tl_out`), a plain call as `tl_answers`: the count of bombs,
+/// or -1.
 #[no_mangle]
-pub extern "C" fn tl_bombs(hand: u64, table: u64, bombs: u32) -> i64 {
+pub extern "C" fn tl_bombs(low: u32, high: u32, table_low: u32, table_high: u32) -> i32 {
     guard(-1, || {
-        let (hand, table, rule) = (hand_mask(hand)?, combo_of(table)?, rule(bombs)?);
-        Ok(emit_out(|masks| legal::bomb_answers(hand, &table, rule, masks)))
+        let (hand, rule) = (joined(low, high, true)?, plain_rule(high)?);
+        let table = combo_of(joined(table_low, table_high, false)?)?;
+        Ok(emit_out(|masks| legal::bomb_answers(hand, &table, rule, masks)) as i32)
     })
 }
 
-/// `tl_legal_masks` into this thread's output buffer (`tl_out`), its small arguments packed in `flags`: the bombs
-/// rule's number (bits 0-7), locked (bit 8), the start card plus one (bits 9-15; 0 for none). The count, or -1.
+/// `tl_legal_masks` into this thread's output buffer (`tl_out`), a plain call: the hand in two halves, its high half
+/// also carrying the bombs rule's number (bits 20-23), locked (bit 24) and the start card plus one (bits 25-30; 0 for
+/// none); the table's cards in two halves (0 on a lead). The count, or -1.
 #[no_mangle]
-pub extern "C" fn tl_legal(hand: u64, table: i64, flags: u32) -> i64 {
+pub extern "C" fn tl_legal(low: u32, high: u32, table_low: u32, table_high: u32) -> i32 {
     guard(-1, || {
-        let table = optional(table).map(combo_of).transpose()?;
-        let start_card = start_card_of(i64::from(flags >> 9) - 1)?;
-        let (hand, rule, locked) = (hand_mask(hand)?, rule(flags & 0xff)?, flags >> 8 & 1 == 1);
-        Ok(emit_out(|masks| {
-            legal::legal_masks(hand, table.as_ref(), rule, locked, start_card, masks)
-        }))
+        let (hand, rule, locked) = (joined(low, high, true)?, plain_rule(high)?, high & LOCKED_BIT != 0);
+        let start_card = start_card_of(i64::from(high >> START_SHIFT) - 1)?;
+        let table = plain_table(table_low, table_high)?;
+        Ok(emit_out(|masks| legal::legal_masks(hand, table.as_ref(), rule, locked, start_card, masks)) as i32)
     })
 }
 
@@ -419,7 +442,7 @@ pub extern "C" fn tl_max_seats() -> usize {
 }
 
 /// The version of this ABI: the loader refuses a library whose version it does not know (a stale build).
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// [`ABI_VERSION`].
 #[no_mangle]

@@ -138,6 +138,17 @@ def test_playouts_are_the_python_playouts(preset: str, players: int, compiled_bo
     assert checked >= 20
 
 
+def test_more_moves_than_the_output_buffer_holds_are_played_out_a_part_at_a_time(compiled_bots: None) -> None:
+    """Points and steps come back in the core's output buffer: a list of moves longer than it holds is played out
+    in parts, every move still valued as the Python playouts value it."""
+    view, legal = next((v, g) for v, g in positions("standard", 4, range(1)) if g.plays and v.opponents)
+    deal = sample_hands(view, random.Random(2))
+    moves = [p.mask for p in legal.plays][:3]
+    many = moves * (CORE.library.out_room // len(moves) + 5)
+    expected = PythonPlayouts(view, 6.0).values(deal, moves)
+    assert playouts_for(view, 6.0).values(deal, many) == expected * (len(many) // len(moves))
+
+
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_deal_chains_deal_and_judge_as_the_python_chains(
     preset: str, players: int, python_bots: None, monkeypatch: pytest.MonkeyPatch
@@ -157,6 +168,67 @@ def test_deal_chains_deal_and_judge_as_the_python_chains(
         assert ours.work == python.work > 0
         checked += 1
     assert checked >= 3
+
+
+def per_deal_round(
+    playouts: compiled.CompiledPlayouts,
+    chains: compiled.CompiledDealChains,
+    moves: list[int],
+    totals: list[float],
+    deals: int,
+    progress: compiled.SearchProgress,
+) -> bool:
+    """A round of hard.compare_candidates drawn deal by deal from Python (the loop ``search_round`` runs in one
+    call, without a clock)."""
+    for _ in range(deals):
+        if progress.seen > 0 and progress.steps + chains.work - progress.start_work > progress.budget:
+            return True
+        for i, (value, used) in enumerate(playouts.values(chains.next_deal(), moves)):
+            totals[i] += value
+            progress.steps += used
+        progress.seen += 1
+    return False
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES[::2])
+def test_a_search_round_in_one_call_is_the_round_deal_by_deal(preset: str, players: int, compiled_bots: None) -> None:
+    """Hard's halving round in one call of the core: the same deals, points, steps and stop (its step budget) as
+    the same round drawn deal by deal; rounds follow one another as compare_candidates chains them."""
+    checked = 0
+    for index, (view, legal) in enumerate(positions(preset, players, range(2))):
+        events = action_events(view, DEAL_EVENTS)
+        moves = [p.mask for p in legal.plays][:4] + ([0] if legal.can_pass else [])
+        if index % 3 or len(moves) < 2 or not view.opponents:
+            continue
+        twins = [DealChains(view, events, random.Random(index), chains=3).compiled for _ in range(2)]
+        ours, theirs = (playouts_for(view, 20.0) for _ in range(2))
+        assert isinstance(ours, compiled.CompiledPlayouts) and isinstance(theirs, compiled.CompiledPlayouts)
+        budget = index * 37 % 900  # some rounds run out of steps, some do not
+        one_call, per_deal = (compiled.SearchProgress(0, 0, 0, budget) for _ in range(2))
+        totals_ours, totals_theirs = [0.0] * len(moves), [0.0] * len(moves)
+        for deals in (3, 5, 8):
+            assert twins[0] is not None and twins[1] is not None
+            stopped = ours.search_round(twins[0], moves, totals_ours, deals, one_call, None)
+            assert stopped == per_deal_round(theirs, twins[1], moves, totals_theirs, deals, per_deal)
+            assert (totals_ours, one_call) == (totals_theirs, per_deal), (preset, players, index)
+            assert twins[0].work == twins[1].work
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_search_round_draws_its_first_deal_whatever_the_clock(compiled_bots: None) -> None:
+    """The clock stops a round only once a deal has been seen (as compare_candidates): out of time at once, the
+    search's first round draws one deal, a later round none."""
+    view, legal = next((v, g) for v, g in positions("standard", 4, range(1)) if len(g.plays) >= 2 and v.opponents)
+    chains = DealChains(view, action_events(view, DEAL_EVENTS), random.Random(3), chains=2).compiled
+    playouts = playouts_for(view, 20.0)
+    assert chains is not None and isinstance(playouts, compiled.CompiledPlayouts)
+    moves, totals = [legal.plays[0].mask, legal.plays[1].mask], [0.0, 0.0]
+    progress = compiled.SearchProgress(0, 0, 0, 10**9)
+    assert playouts.search_round(chains, moves, totals, 50, progress, 0.0)
+    assert progress.seen == 1 and progress.steps > 0
+    assert playouts.search_round(chains, moves, totals, 50, progress, 0.0) and progress.seen == 1
+    assert not playouts.search_round(chains, moves, totals, 4, progress, None) and progress.seen == 5
 
 
 @pytest.mark.parametrize(("preset", "players"), CASES[::2])
@@ -254,6 +326,13 @@ def test_the_compiled_build_searches_its_scale_times_the_counts(
     ]
 
 
+def round_with_moves(moves: list[int]) -> bool:
+    """A search round of seat 0 leading with a full hand, playing out these moves."""
+    chains = CORE.DealChains(0, 0b111, [3, 3], 0b111000, [], "exact", [1], 0, 0, 0)
+    playouts = CORE.Playouts(0, 2, None, None, 0, 0, None, "exact", True, False, 1.0)
+    return playouts.search_round(chains, moves, [0.0] * len(moves), 2, compiled.SearchProgress(0, 0, 0, 99), None)
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -270,6 +349,7 @@ def test_the_compiled_build_searches_its_scale_times_the_counts(
         (lambda: CORE.DealChains(0, 1, [1, 1], 2, [], "exact", [], 0, 0, 0), "a chain needs a seed"),
         (lambda: CORE.forced_moves([1, 1], 0, None, None, 0, "exact", True, 10, None), "the hands share a card"),
         (lambda: CORE.forced_moves([1, 2], 0, None, None, 0, "exact", True, 10, -1.0), "seconds must be a finite"),
+        (lambda: round_with_moves([1 << 51 | 1]), "is not a play or pass of seat 0"),
     ],
 )
 def test_bad_input_to_the_compiled_loops_is_a_value_error(call: Callable[[], object], message: str) -> None:

@@ -13,6 +13,7 @@ fail when ``TIENLEN_REQUIRE_TOOLS=1`` (CI builds the core first).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
@@ -125,6 +126,15 @@ def test_bad_input_is_refused_with_a_value_error() -> None:
         CORE.lead_masks(1 << 52)
     with pytest.raises(ValueError, match="unknown bombs rule"):
         CORE.answer_masks(2, single, "sometimes")
+    with pytest.raises(ValueError, match="not a hand mask"):  # the plain calls' two halves hold 52 bits, no more
+        CORE.legal_masks(1 << 52 | 1, None, Bombs.EXACT, False, None)
+    with pytest.raises(ValueError, match="not a hand mask"):
+        CORE.legal_masks(2, dataclasses.replace(single, mask=1 << 60 | 1), Bombs.EXACT, False, None)
+    with pytest.raises(ValueError, match="not a hand mask"):
+        CORE.bomb_answers(2, dataclasses.replace(single, mask=-1), Bombs.EXACT)
+    with pytest.raises(ValueError, match="start card"):
+        CORE.legal_masks(1, None, Bombs.EXACT, True, 52)
+    assert CORE.classify(1 << 64 | 1) is None
     hand = CORE.Hand([1, 2], 0, Bombs.EXACT, True, False, 0)
     with pytest.raises(ValueError, match="not a legal play"):
         hand.play(2)
@@ -132,6 +142,17 @@ def test_bad_input_is_refused_with_a_value_error() -> None:
         hand.pass_turn()
     with pytest.raises(ValueError, match="already installed"):
         CORE.install_bomb_table([("exact", [])])
+
+
+@pytest.mark.parametrize(("suits", "ranks"), [((0, 1), 8), ((0, 1, 2), 7)])
+def test_long_listings_come_back_whole(suits: tuple[int, ...], ranks: int) -> None:
+    """Rules §2: every lead of a hand with hundreds or thousands of them (past the views of the output buffer, and
+    past the buffer itself), the same list as the Python engine's, for leads and for legal plays on a lead."""
+    hand = sum(1 << (rank * 4 + suit) for rank in range(ranks) for suit in suits)
+    expected = legal.PYTHON.lead_masks(hand)
+    assert len(expected) > 1000
+    assert CORE.lead_masks(hand) == expected
+    assert CORE.legal_masks(hand, None, Bombs.EXACT, False, None) == expected
 
 
 def test_threads_calling_the_core_at_once_each_get_their_own_answers() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from ctypes import c_double, c_int64, c_uint32
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine import accel
@@ -59,6 +60,17 @@ class Handle:
             self._handle = None
 
 
+@dataclass(slots=True)
+class SearchProgress:
+    """Where Hard's search stands (``hard.compare_candidates``): the deals seen, the simulated actions, the deal
+    chains' work when it began and its budget of simulated actions (work included)."""
+
+    seen: int
+    steps: int
+    start_work: int
+    budget: int
+
+
 class CompiledPlayouts(Handle):
     """Hard's playouts from one position (native/src/search.rs ``Position``)."""
 
@@ -71,23 +83,52 @@ class CompiledPlayouts(Handle):
         buffers, players, count = library.buffers, len(hands), len(moves)
         if players > MAX_SEATS:
             raise Refused(f"a deal is 2 to {MAX_SEATS} hands")
-        if count > buffers.move_room:
-            buffers.moves_for(count)
+        if 2 * count > library.out_room:  # points and steps answer in the core's output buffer: a part at a time
+            half = library.out_room // 2
+            return self.values(hands, moves[:half]) + self.values(hands, moves[half:])
+        if players + count > buffers.input_room:
+            buffers.inputs_for(players + count)
         try:
-            buffers.deal[:players], buffers.moves[:count] = hands, moves
+            buffers.inputs[: players + count] = [*hands, *moves]
         except TypeError as error:
             raise Refused(f"not a deal and moves: {error}") from None
-        if library.tl_playouts_values(
-            self._handle,
-            buffers.deal_address,
-            players,
-            buffers.moves_address,
-            count,
-            buffers.points_address,
-            buffers.steps_address,
-        ):
+        if library.tl_playouts_values(self._handle, buffers.inputs, players, count):
             raise library.refused()
-        return list(zip(buffers.points[:count].tolist(), buffers.steps[:count].tolist(), strict=True))
+        steps = buffers.out[count : 2 * count].tolist()  # after the points, in the core's output buffer
+        return list(zip(buffers.points[:count].tolist(), steps, strict=True))
+
+    def search_round(
+        self,
+        chains: CompiledDealChains,
+        moves: Sequence[int],
+        totals: list[float],
+        deals: int,
+        progress: SearchProgress,
+        seconds: float | None,
+    ) -> bool:
+        """One round of Hard's sequential halving in one call (``hard.compare_candidates``): up to ``deals`` deals
+        of ``chains``, each move played out on each, its points added to its place in ``totals`` and the deals and
+        simulated actions to ``progress`` (both changed in place); before each deal but the search's first, stop
+        when the steps and the chains' work since the search began pass the budget, or ``seconds`` from now have
+        passed (None: no clock). Whether the round stopped early."""
+        library, count = self._core.library, len(moves)
+        values = (c_double * count)(*totals)
+        state = (c_int64 * 5)(progress.seen, progress.steps, progress.start_work, progress.budget, 0)
+        stopped: int = library.tl_search_round(
+            self._handle,
+            chains.handle,
+            u64_array(moves),
+            count,
+            values,
+            min(max(deals, 0), 0xFFFFFFFF),
+            -1.0 if seconds is None else max(seconds, 0.0),
+            state,
+        )
+        if stopped < 0:
+            raise library.refused()
+        totals[:] = values
+        progress.seen, progress.steps, chains.judged = state[0], state[1], state[4]
+        return bool(stopped)
 
 
 class CompiledSeatActions(Handle):
@@ -110,16 +151,22 @@ class CompiledSeatActions(Handle):
 class CompiledDealChains(Handle):
     """Hard's deal chains (``sampling.DealChains``): independent chains whose deals are handed out in turn."""
 
-    __slots__ = ()
+    __slots__ = ("judged",)
     FREE = "tl_deal_chains_free"
+
+    def __init__(self, core: Core, handle: int | None) -> None:
+        super().__init__(core, handle)
+        self.judged = 0  # the actions judged so far, as the core last told (chains judge only when they deal)
+
+    @property
+    def handle(self) -> int | None:
+        """The chains' handle, for a call that draws their deals in the core (:meth:`CompiledPlayouts.search_round`)."""
+        return self._handle
 
     @property
     def work(self) -> int:
-        """The actions judged so far."""
-        work: int = self._core.library.tl_deal_chains_work(self._handle)
-        if work < 0:
-            raise self._core.library.refused()
-        return work
+        """The actions judged so far (the core tells them with each deal: no call)."""
+        return self.judged
 
     def next_deal(self) -> list[int]:
         """The next chain's next deal (a hand a seat; the seat's own hand as it is)."""
@@ -127,7 +174,8 @@ class CompiledDealChains(Handle):
         count: int = library.tl_deal_chains_next(self._handle)
         if count < 0:
             raise library.refused()
-        found: list[int] = library.buffers.out[:count].tolist()
+        found: list[int] = library.buffers.out[: count + 1].tolist()
+        self.judged = found.pop()  # the core writes the work after the deal
         return found
 
 

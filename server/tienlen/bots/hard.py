@@ -168,7 +168,8 @@ def compare_candidates(
     candidates are compared on many more deals than the first ones. Medium's
     own choice (index 0) gets a small head start per deal. Stops early when the
     simulated actions (deals drawn included) pass ``step_budget`` or at the
-    ``deadline``.
+    ``deadline``. With the compiled chains and playouts a round is one call of
+    the core (the same deals, values and stops).
     """
     active = list(range(len(cands)))
     totals = [0.0] * len(cands)
@@ -180,16 +181,32 @@ def compare_candidates(
 
     start_work = deals.work
     runner = playouts_for(view, FIRST_BONUS)
+    chains = deals.compiled if isinstance(deals, DealChains) else None
     for round_index in range(rounds):
-        for _ in range(max(1, playouts // (len(active) * rounds))):
-            out_of_time = deadline is not None and time.perf_counter() > deadline
-            if seen > 0 and (steps + deals.work - start_work > step_budget or out_of_time):
+        round_deals = max(1, playouts // (len(active) * rounds))
+        if chains is not None and isinstance(runner, compiled.CompiledPlayouts):
+            # The same round in one call of the compiled core: its chains' deals, its playouts, the same stops.
+            progress = compiled.SearchProgress(seen, steps, start_work, step_budget)
+            round_totals = [totals[i] for i in active]
+            seconds = None if deadline is None else deadline - time.perf_counter()
+            stopped = runner.search_round(
+                chains, [cands[i] for i in active], round_totals, round_deals, progress, seconds
+            )
+            for i, total in zip(active, round_totals, strict=True):
+                totals[i] = total
+            seen, steps = progress.seen, progress.steps
+            if stopped:
                 return max(active, key=score)
-            values = runner.values(deals.next_deal(), [cands[i] for i in active])
-            for i, (value, used) in zip(active, values, strict=True):
-                totals[i] += value
-                steps += used
-            seen += 1
+        else:
+            for _ in range(round_deals):
+                out_of_time = deadline is not None and time.perf_counter() > deadline
+                if seen > 0 and (steps + deals.work - start_work > step_budget or out_of_time):
+                    return max(active, key=score)
+                values = runner.values(deals.next_deal(), [cands[i] for i in active])
+                for i, (value, used) in zip(active, values, strict=True):
+                    totals[i] += value
+                    steps += used
+                seen += 1
         if round_index < rounds - 1:
             active = sorted(active, key=score, reverse=True)[: (len(active) + 1) // 2]
     return max(active, key=score)

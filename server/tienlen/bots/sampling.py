@@ -262,6 +262,11 @@ class DealChains:
         ]
 
     @property
+    def compiled(self) -> compiled.CompiledDealChains | None:
+        """The chains in the compiled core (None when they run here): Hard's search draws their deals there."""
+        return self._compiled
+
+    @property
     def work(self) -> int:
         """The actions judged by all the chains so far."""
         if self._compiled is not None:

@@ -139,7 +139,7 @@ def bomb_rows() -> BombRows:
     """The bomb table of :mod:`.rules` as the core takes it (kinds as numbers)."""
     return [
         (
-            str(bombs),
+            bombs,  # the member itself: the core knows it by identity on its hot paths (Core.rule_ids)
             sorted(
                 (KIND_NUMBERS[shape.kind], shape.length, KIND_NUMBERS[target.kind], target.length, target.twos)
                 for shape, targets in rows.items()

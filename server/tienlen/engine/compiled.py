@@ -1,29 +1,45 @@
 """The engine's functions in the compiled core (:class:`.accel.CompiledCore`), over its library (:mod:`.native`).
 
 The same plays in the same order as the Python engine; bad input is a ``ValueError`` with the core's
-message. The hot listings (legal plays, leads, answers, bombs) are closures that pass the core a few
-numbers and read its thread's output buffer: a call allocates nothing but the list it answers.
+message. The hot listings (legal plays, leads, answers, bombs) are closures over plain calls (a few 32-bit numbers,
+undeclared: ctypes' cheapest call) that read the core's thread output buffer: a call allocates nothing but the list
+it answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from ctypes import c_uint32, c_uint64
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from .native import EVENT_ROOM, EVENT_WIDTH, MAX_SEATS, NONE, Library, Refused, not_a_hand, optional, u64_array
+from .native import (
+    EVENT_ROOM,
+    EVENT_WIDTH,
+    FIRSTS,
+    LOCKED_BIT,
+    LOW,
+    MAX_SEATS,
+    NONE,
+    PLAIN_RULES,
+    RULE_SHIFT,
+    START_SHIFT,
+    Library,
+    Refused,
+    not_a_hand,
+    optional,
+    u64_array,
+)
 
 if TYPE_CHECKING:
     from .accel import BombRows, CompiledEvent
     from .combos import Combination
 
 EVENT_NAMES = ("played", "passed", "table_cleared", "went_out")  # by the tag the core writes (lib.rs event_numbers)
-LOCKED_FLAG = 1 << 8  # tl_legal's flags: the rule's number in bits 0-7, locked, then the start card plus one
-START_SHIFT = 9
 
 
 def start_card_flags(start_card: int) -> int:
-    """The start card in ``tl_legal``'s flags (a ValueError unless it is a card number)."""
+    """The start card where ``tl_legal``'s high half holds it (a ValueError unless it is a card number)."""
     if not 0 <= start_card < 52:
         raise Refused("the start card is a card number 0..51")
     return (start_card + 1) << START_SHIFT
@@ -35,6 +51,11 @@ class Core:
     def __init__(self, library: Library) -> None:
         self.library = library
         self.rule_numbers: dict[str, int] = {}  # each bombs value's place in the installed bomb table
+        # The same places, where a plain call's high half holds them, by the identity of the values installed (kept in
+        # `_installed`, so an id is theirs alone): hashing a bombs value (a StrEnum, hashed in Python) costs more than
+        # a whole plain call.
+        self.rule_ids: dict[int, int] = {}
+        self._installed: list[str] = []
         self._bind()
 
     def rule_number(self, bombs: str) -> int:
@@ -49,13 +70,19 @@ class Core:
         names = b"".join(name.encode() + b"\0" for name, _ in table)
         rows = [(place, *(int(n) for n in row)) for place, (_, rule_rows) in enumerate(table) for row in rule_rows]
         flat = (c_uint32 * (6 * len(rows)))(*(n for row in rows for n in row))
+        if len(table) > PLAIN_RULES:
+            raise Refused(f"at most {PLAIN_RULES} bombs values")
         if self.library.tl_install_bomb_table(names, len(names), flat, len(rows)) < 0:
             raise self.library.refused()
         self.rule_numbers.update({name: place for place, (name, _) in enumerate(table)})
+        self._installed += [name for name, _ in table]
+        self.rule_ids.update({id(name): place << RULE_SHIFT for place, (name, _) in enumerate(table)})
 
     def _bind(self) -> None:
-        """The engine's functions as closures over the library's (the hot paths: no attribute look-ups)."""
-        library, rules, rule_number = self.library, self.rule_numbers, self.rule_number
+        """The engine's functions as closures over the library's plain calls (the hot paths: no attribute look-ups,
+        no declared argument types; a mask goes as two 32-bit halves, the high one carrying the rule's number; no
+        inner function, which would make their arguments cells allocated at every call)."""
+        library, rule_ids, rule_number = self.library, self.rule_ids, self.rule_number
         buffers, room = library.buffers, library.out_room
         classify_c, lead_c, answers_c, bombs_c, legal_c = (
             library.tl_classify,
@@ -65,62 +92,85 @@ class Core:
             library.tl_legal,
         )
 
-        def listed(count: int, again: Callable[[Any, int], int]) -> list[int]:
-            """The masks a short-argument listing left in this thread's output buffer (``again`` lists them into
-            a buffer of ours when they did not fit)."""
-            if 0 <= count <= room:
-                found: list[int] = buffers.out[:count].tolist()
+        def listed(count: int, again: Callable[..., int], *arguments: Any) -> list[int]:
+            """The masks a plain listing left in this thread's output buffer (``again(*arguments, buffer, room)``
+            lists them into a buffer of ours when they did not fit)."""
+            if 0 <= count < FIRSTS:
+                found: list[int] = buffers.firsts[count].tolist()
                 return found
-            return library.masks(again)
+            if 0 <= count <= room:
+                found = buffers.out[:count].tolist()
+                return found
+            return library.masks(partial(again, *arguments))
+
+        def high_rule(bombs: str) -> int:
+            """The bombs rule's number where a plain call's high half holds it."""
+            high = rule_ids.get(id(bombs))
+            return rule_number(bombs) << RULE_SHIFT if high is None else high
 
         def classify(mask: int) -> tuple[int, int, int] | None:
             """(kind number, length, top) of the combination the cards form, or None."""
             if mask >> 52:
                 return None
-            packed: int = classify_c(mask)
+            packed: int = classify_c(mask & LOW, mask >> 32)
             return None if packed < 0 else (packed >> 16, packed >> 8 & 255, packed & 255)
 
         def lead_masks(hand: int) -> list[int]:
             """:func:`~tienlen.engine.legal.lead_masks`, compiled."""
             if hand >> 52:
                 raise not_a_hand(hand)
-            return listed(lead_c(hand), lambda out, n: library.tl_lead_masks(hand, out, n))
+            return listed(lead_c(hand & LOW, hand >> 32), library.tl_lead_masks, hand)
 
         def answer_masks(hand: int, table: Combination, bombs: str) -> list[int]:
             """:func:`~tienlen.engine.legal.answer_masks`, compiled."""
-            if hand >> 52:
-                raise not_a_hand(hand)
-            rule, mask = rule_number(bombs), table.mask
-            return listed(answers_c(hand, mask, rule), lambda out, n: library.tl_answer_masks(hand, mask, rule, out, n))
+            high, mask = high_rule(bombs), table.mask
+            if (hand | mask) >> 52:
+                raise not_a_hand(hand if hand >> 52 else mask)
+            count = answers_c(hand & LOW, hand >> 32 | high, mask & LOW, mask >> 32)
+            return listed(count, library.tl_answer_masks, hand, mask, high >> RULE_SHIFT)
 
         def bomb_answers(hand: int, table: Combination, bombs: str) -> list[int]:
             """:func:`~tienlen.engine.legal.bomb_answers`, compiled."""
-            if hand >> 52:
-                raise not_a_hand(hand)
-            rule, mask = rule_number(bombs), table.mask
-            return listed(bombs_c(hand, mask, rule), lambda out, n: library.tl_bomb_answers(hand, mask, rule, out, n))
+            high, mask = high_rule(bombs), table.mask
+            if (hand | mask) >> 52:
+                raise not_a_hand(hand if hand >> 52 else mask)
+            count = bombs_c(hand & LOW, hand >> 32 | high, mask & LOW, mask >> 32)
+            return listed(count, library.tl_bomb_answers, hand, mask, high >> RULE_SHIFT)
+
+        # The last call's bombs value with its number in a high half (usually the same every call), one tuple read and
+        # replaced whole, so that threads calling at once never pair a value with another's number.
+        last: list[tuple[object, int]] = [(None, 0)]
 
         def legal_masks(
             hand: int, table: Combination | None, bombs: str, locked: bool, start_card: int | None
         ) -> list[int]:
             """:func:`~tienlen.engine.legal.legal_masks_of`, compiled."""
-            try:
-                flags = rules[bombs]
-            except KeyError:
-                flags = rule_number(bombs)
-            if hand >> 52:
-                raise not_a_hand(hand)
+            known, high = last[0]
+            if bombs is not known:
+                high = high_rule(bombs)
+                last[0] = bombs, high
             if locked:
-                flags |= LOCKED_FLAG
+                high |= LOCKED_BIT
             if start_card is not None:
-                flags |= start_card_flags(start_card)
-            mask = NONE if table is None else table.mask
-            count: int = legal_c(hand, mask, flags)
-            if 0 <= count <= room:
-                found: list[int] = buffers.out[:count].tolist()
-                return found
-            start = optional(start_card)
-            return listed(count, lambda out, n: library.tl_legal_masks(hand, mask, flags & 255, locked, start, out, n))
+                high |= start_card_flags(start_card)
+            if table is None:
+                if hand >> 52:
+                    raise not_a_hand(hand)
+                count: int = legal_c(hand & LOW, hand >> 32 | high, 0, 0)
+            else:
+                mask = table.mask
+                if (hand | mask) >> 52:
+                    raise not_a_hand(hand if hand >> 52 else mask)
+                count = legal_c(hand & LOW, hand >> 32 | high, mask & LOW, mask >> 32)
+            if count >= 0:
+                try:
+                    found: list[int] = buffers.firsts[count].tolist()
+                    return found
+                except IndexError:  # more than the views cover
+                    pass
+            table_mask = NONE if table is None else table.mask
+            rule, start = high >> RULE_SHIFT & 15, optional(start_card)
+            return listed(count, library.tl_legal_masks, hand, table_mask, rule, locked, start)
 
         self.classify = classify
         self.lead_masks = lead_masks

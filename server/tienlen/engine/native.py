@@ -3,8 +3,8 @@
 ``make native`` builds ``native/`` with cargo alone (the core has no dependencies) and copies the
 library next to this module (:data:`LIBRARY_NAME`, gitignored); ``TIENLEN_CORE_LIB`` names another
 file instead (the image sets it). :func:`open_library` loads it, refuses a stale build (another
-:data:`ABI_VERSION`) and declares every function's argument and result types once.
-:mod:`.compiled` (the engine's functions) and :mod:`tienlen.bots.compiled` (Hard's loops) call it.
+:data:`ABI_VERSION`) and declares every function's result and argument types once (no argument types
+for the plain calls). :mod:`.compiled` (the engine's functions) and :mod:`tienlen.bots.compiled` (Hard's loops) call it.
 
 The conventions of the ABI (native/src/abi.rs): -1 is an absent optional number and a refused call's
 answer, whose message :meth:`Library.refused` turns into a ``ValueError``; masks are 52-bit
@@ -14,7 +14,9 @@ hot listings, else one the caller passes (:meth:`Library.masks`, grown when too 
 kept per thread (:class:`Buffers`): the server runs bots in threads. Objects (a hand, Hard's
 playouts, judges and chains) are handles freed when their Python object goes. Cheap functions are
 called holding the GIL (:attr:`Library.held`, no release and re-take around a sub-microsecond call);
-the searches release it (:attr:`Library.released`) so that other threads run meanwhile.
+the searches release it (:attr:`Library.released`) so that other threads run meanwhile. The hottest
+listings are plain calls (no declared argument types: a mask goes as two 32-bit halves, ``mask & LOW``
+and ``mask >> 32``), several times cheaper in ctypes than declared 64-bit arguments.
 """
 
 from __future__ import annotations
@@ -32,28 +34,30 @@ LIBRARY_VARIABLE = "TIENLEN_CORE_LIB"
 LIBRARY_NAME = {"darwin": "libtienlen_native.dylib", "win32": "tienlen_native.dll"}.get(
     sys.platform, "libtienlen_native.so"
 )
-ABI_VERSION = 1  # native/src/lib.rs ABI_VERSION: a library of another version is not this source's build
+ABI_VERSION = 2  # native/src/lib.rs ABI_VERSION: a library of another version is not this source's build
 MAX_SEATS = 4  # native/src/hand.rs MAX_SEATS: the width of a hand's state
 NONE = -1  # an absent optional number
 EVENT_WIDTH = 4  # numbers an event of a compiled hand is written as (lib.rs EVENT_WIDTH)
 EVENT_ROOM = 32  # events one action may write (a handful at most)
+FIRSTS = 512  # counts of masks :attr:`Buffers.firsts` has a view for (more than any hand's legal plays but leads)
 
 _u64p, _u32p, _i64p, _f64p = POINTER(c_uint64), POINTER(c_uint32), POINTER(c_int64), POINTER(c_double)
 _size, _mask, _opt, _rule, _flag, _handle, _f64 = c_size_t, c_uint64, c_int64, c_uint32, c_bool, c_void_p, c_double
 
-# Every function of the ABI: (called holding the GIL, result type, argument types); lists are pointers.
-PROTOTYPES: dict[str, tuple[bool, Any, list[Any]]] = {
+# Every function of the ABI: (called holding the GIL, result type, argument types); lists are pointers. A plain call
+# (argument types None) takes 32-bit numbers only and is called with Python ints, undeclared: ctypes' cheapest call.
+PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
     "tl_abi_version": (True, c_uint32, []),
     "tl_max_seats": (True, _size, []),
     "tl_error": (True, c_char_p, []),
     "tl_out": (True, c_void_p, []),
     "tl_out_room": (True, _size, []),
     "tl_install_bomb_table": (True, c_int32, [c_char_p, _size, _u32p, _size]),
-    "tl_classify": (True, c_int64, [_mask]),
-    "tl_lead": (True, c_int64, [_mask]),
-    "tl_answers": (True, c_int64, [_mask, _mask, _rule]),
-    "tl_bombs": (True, c_int64, [_mask, _mask, _rule]),
-    "tl_legal": (True, c_int64, [_mask, _opt, c_uint32]),
+    "tl_classify": (True, c_int32, None),
+    "tl_lead": (True, c_int32, None),
+    "tl_answers": (True, c_int32, None),
+    "tl_bombs": (True, c_int32, None),
+    "tl_legal": (True, c_int32, None),
     "tl_lead_masks": (True, c_int64, [_mask, c_void_p, _size]),
     "tl_answer_masks": (True, c_int64, [_mask, _mask, _rule, c_void_p, _size]),
     "tl_bomb_answers": (True, c_int64, [_mask, _mask, _rule, c_void_p, _size]),
@@ -80,7 +84,7 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any]]] = {
         [_size, _size, _opt, _opt, c_uint32, _mask, _opt, _rule, _flag, _flag, c_double],
     ),
     "tl_playouts_free": (True, None, [_handle]),
-    "tl_playouts_values": (False, c_int32, [_handle, c_void_p, _size, c_void_p, _size, c_void_p, c_void_p]),
+    "tl_playouts_values": (False, c_int32, [_handle, c_void_p, _size, _size]),
     "tl_seat_actions_new": (True, _handle, [_i64p, _size, _rule]),
     "tl_seat_actions_free": (True, None, [_handle]),
     "tl_seat_actions_misses": (True, c_int32, [_handle, _mask, c_uint32, _u32p]),
@@ -90,8 +94,8 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any]]] = {
         [_size, _mask, _u32p, _size, _mask, _i64p, _size, _rule, _u64p, _size, c_uint64, c_uint32, c_uint32],
     ),
     "tl_deal_chains_free": (True, None, [_handle]),
-    "tl_deal_chains_work": (True, c_int64, [_handle]),
     "tl_deal_chains_next": (False, c_int64, [_handle]),
+    "tl_search_round": (False, c_int32, [_handle, _handle, _u64p, _size, _f64p, c_uint32, c_double, _i64p]),
 }
 
 
@@ -105,32 +109,28 @@ def not_a_hand(mask: int) -> Refused:
 
 
 class Buffers(threading.local):
-    """One thread's buffers: a view of its output buffer in the core, and its own for masks, events, a hand's state,
-    and Hard's playouts (a deal, the moves, their points and steps), grown as a call needs."""
+    """One thread's buffers: a view of its output buffer in the core (and of its first masks, by count), and its own
+    for masks, events, a hand's state, and Hard's playouts (a deal and the moves), grown as a call needs."""
 
     def __init__(self, library: ctypes.CDLL, out_room: int) -> None:
         core_out = (c_uint64 * out_room).from_address(library.tl_out())  # this thread's, in the core
         self.out = memoryview(core_out).cast("B").cast("Q")  # native format: tolist() at C speed
+        self.firsts = [self.out[:count] for count in range(FIRSTS)]  # its first masks, by count: no slice a call
         self.masks, self.mask_room = (c_uint64 * 256)(), 256
         self.events = (c_uint64 * (EVENT_WIDTH * EVENT_ROOM))()
         self.state = (c_int64 * (5 + 2 * MAX_SEATS))()
-        self.deal: Any = (c_uint64 * MAX_SEATS)()  # Any: filled by slice from any sequence of ints
-        self.deal_address = ctypes.addressof(self.deal)
-        self.moves_for(64)
+        self.points = memoryview(core_out).cast("B").cast("d")  # the same buffer read as points (Hard's playouts)
+        self.inputs_for(MAX_SEATS + 16)
 
     def grow(self, count: int) -> None:
         """Room for ``count`` masks at least in :attr:`masks`."""
         self.mask_room = max(count, 2 * self.mask_room)
         self.masks = (c_uint64 * self.mask_room)()
 
-    def moves_for(self, count: int) -> None:
-        """Room for ``count`` moves at least, with their points and steps (read through native-format views)."""
-        self.move_room = count
-        moves, points, steps = (c_uint64 * count)(), (c_double * count)(), (c_uint32 * count)()
-        self.moves: Any = moves  # Any: filled by slice from any sequence of ints
-        self.moves_address, self.points_address = ctypes.addressof(moves), ctypes.addressof(points)
-        self.steps_address = ctypes.addressof(steps)
-        self.points, self.steps = memoryview(points).cast("B").cast("d"), memoryview(steps).cast("B").cast("I")
+    def inputs_for(self, count: int) -> None:
+        """Room for ``count`` masks at least in :attr:`inputs` (a deal and the moves to play out on it)."""
+        self.input_room = count
+        self.inputs: Any = (c_uint64 * count)()  # Any: filled by slice from any sequence of ints
 
 
 class Library:
@@ -192,6 +192,13 @@ def open_library(path: Path | None = None) -> Library | None:
     if held.tl_max_seats() != MAX_SEATS:
         return None
     return Library(held, released)
+
+
+LOW = 0xFFFFFFFF  # a mask's low half in a plain call; the high half is ``mask >> 32`` (20 bits) and small numbers
+RULE_SHIFT = 20  # native/src/abi.rs: where a plain call's high half holds the bombs rule's number (4 bits)
+LOCKED_BIT = 1 << 24  # ... the seat's pass lock
+START_SHIFT = 25  # ... the start card plus one (6 bits; 0 for none)
+PLAIN_RULES = 16  # bombs rules a plain call can name
 
 
 def u64_array(values: Sequence[int]) -> Any:
