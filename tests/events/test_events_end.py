@@ -15,6 +15,7 @@ from tienlen.events import (
     ABANDONED,
     CANCELLED,
     FINAL_EVENTS,
+    FINAL_TYPES,
     MATCH_EVENTS,
     EndCause,
     Event,
@@ -84,6 +85,7 @@ def test_the_final_events() -> None:
     assert MatchEnd.finished(SHARED).event == MatchEnded(None, (0, 1), (20, 20))
     assert ABANDONED.event == MatchAbandoned() and CANCELLED.event == MatchCancelled()
     assert set(FINAL_EVENTS) == {MatchEnded, MatchAbandoned, MatchCancelled}
+    assert {"match_ended", "match_abandoned", "match_cancelled"} == FINAL_TYPES  # what a follower tells the end by
 
 
 @settings(max_examples=100, deadline=None)

@@ -54,6 +54,7 @@ from .inbox import (
 )
 from .table import (
     FINAL_EVENTS,
+    FINAL_TYPES,
     MATCH_EVENTS,
     MatchAbandoned,
     MatchCancelled,
@@ -70,6 +71,7 @@ __all__ = [
     "CANCELLED",
     "CANCEL_CAUSES",
     "FINAL_EVENTS",
+    "FINAL_TYPES",
     "INBOX_EVENTS",
     "INBOX_TYPES",
     "MATCH_EVENTS",

@@ -114,3 +114,6 @@ MATCH_EVENTS: tuple[type[Event], ...] = (
 
 FINAL_EVENTS: tuple[type[Event], ...] = (MatchEnded, MatchAbandoned, MatchCancelled)
 """The events that end a match: none follows them but a ``rematch`` or ``seat_left`` after ``match_ended``."""
+
+FINAL_TYPES: frozenset[str] = frozenset(final.type for final in FINAL_EVENTS)
+"""The ``type`` of each final event, for telling a stored or sent event's end without decoding it."""

@@ -11,7 +11,7 @@ from typing import cast
 from .. import bots
 from ..bots import Hint
 from ..engine import LegalPlays, seat_view
-from ..events import FINAL_EVENTS, STORE
+from ..events import FINAL_TYPES
 from ..store.records import MatchRecord
 from .core import Core, playing
 from .errors import MatchNotFound
@@ -121,7 +121,7 @@ class Following(Iterator[list[EventDict]]):
         if self._through is not None:
             over = batch[-1]["seq"] >= self._through  # what comes after the end (rematch, seat_left) is sent too
         else:
-            over = any(isinstance(STORE.load(event).event, FINAL_EVENTS) for event in batch)
+            over = any(event["type"] in FINAL_TYPES for event in batch)  # by type: no decoding on the hot path
         if over:
             self.close()
         return batch
