@@ -87,11 +87,11 @@ def live_server(redis_server: LocalRedis, tmp_path_factory: pytest.TempPathFacto
         stop_server(process)
 
 
-# The longest xdist groups first: a worker takes a group whole, and the browser group (about 4.5 minutes of one
-# worker, collected last from tests/web) must not start when the other worker is nearly done. On the 2-core machine
-# (2026-12-04) the whole run took as long either way (10:07 against 10:10: the cores are busy throughout), but the
-# order no longer decides it. (pytest-xdist's loadgroup also puts groups of more tests before smaller ones.)
-GROUPS_FIRST = ("browser", "live_server", "rated_sim", "cluster", "faults", "tournament")
+# The longest xdist groups first: a worker takes a group whole, and a long group must not start when the other
+# workers are nearly done. The browser tests are two groups of about two minutes each (tests/web: each worker that
+# takes one starts its own Chromium and servers), so that two workers share them. (pytest-xdist's loadgroup also puts
+# groups of more tests before smaller ones.)
+GROUPS_FIRST = ("browser-a", "browser-b", "live_server", "rated_sim", "cluster", "faults", "tournament")
 
 # Then the longest tests outside those groups, longest first (``--durations`` of a whole run, 2026-12-06), so that
 # none of them starts last and keeps one worker busy after the other has finished. A prefix of node ids: a file,

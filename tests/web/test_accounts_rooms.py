@@ -17,7 +17,7 @@ from tests.web.test_table_pages import _contrast
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 SIGNED_IN = "JSON.parse(localStorage.getItem('tienlen.account') ?? 'null')"
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from tests.web.conftest import PageFactory
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 AXE = Path(__file__).resolve().parents[2] / "clients" / "web" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE_SMALL = {"width": 375, "height": 667}

@@ -11,7 +11,7 @@ from tests.web.conftest import PHONE, PageFactory
 from tests.web.support import account, call
 from tests.web.test_accounts_rooms import _signed_in
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 
 def _listening(page: Page, base: str, name: str, token: str, path: str = "/") -> None:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from tests.web.conftest import PageFactory
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 PHONE_SMALL = {"width": 375, "height": 667}
 WIDE = "document.documentElement.scrollWidth"

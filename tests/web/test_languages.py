@@ -14,7 +14,7 @@ from tests.web.support import more_options
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 LISTED = "import('/web/js/i18n.js').then(({LANGUAGES}) => LANGUAGES.map(({code, name}) => [code, name]))"
 MENU = "[...document.querySelectorAll('#lang option')].map((o) => [o.value, o.textContent])"

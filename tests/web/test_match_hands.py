@@ -15,7 +15,7 @@ from tests.web.support import MY_TURN, call, held, seat_at
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 REVIEWING = "(r => r !== null && !r.hidden)(document.querySelector('#review'))"
 

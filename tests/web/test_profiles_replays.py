@@ -12,7 +12,7 @@ from tests.web.support import TWO_SEAT_DEAL, account, call
 from tests.web.test_table_pages import _contrast
 from tests.web.test_table_play import _play_out
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 
 def test_a_profile_lists_the_players_matches_newest_first_a_page_at_a_time(

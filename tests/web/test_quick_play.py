@@ -15,7 +15,7 @@ from tests.web.support import MY_TURN, PASSWORD, account, call, more_options, ne
 from tests.web.test_accounts_rooms import _play_to_the_end, _signed_in
 from tests.web.test_table_pages import _contrast
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 # A table is found within the fill time and a few seconds more (the sweeper's round, the long poll's answer).
 FOUND_WITHIN_MS = (QUEUE_FILL_S + 8) * 1000

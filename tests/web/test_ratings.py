@@ -12,7 +12,7 @@ from tests.web.conftest import PageFactory
 from tests.web.support import account, call
 from tests.web.test_accounts_rooms import _play_to_the_end, _signed_in
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 
 def test_a_rated_challenge_played_out_shows_the_rating_and_the_change_on_the_profile(

@@ -21,7 +21,7 @@ from tests.web.support import account, call
 from tests.web.test_table_pages import _contrast
 from tests.web.test_table_play import _play_out
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 DEAL_TEXT = "document.querySelector('#replay-deal')?.textContent ?? ''"
 

@@ -15,7 +15,7 @@ from tests.web.test_table_play import _play_out
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Request
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-b")
 
 LANGUAGES = ["en", "vi"]
 WAIT_FOR_YOUR_TURN = {"en": "wait for your turn", "vi": "chờ đến lượt bạn"}

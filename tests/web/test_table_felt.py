@@ -17,7 +17,7 @@ from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, pick, seat_at, selec
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 # Counts the cards set flying (Element.animate) and the tones played (oscillators), before the page's own scripts.
 WATCH = """

@@ -16,7 +16,7 @@ from tests.web.support import MY_TURN, TWO_SEAT_DEAL, call, held, more_options, 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 
 def test_lobby_creates_with_its_options_lists_open_matches_joins_by_link(pages: PageFactory, live_server: str) -> None:

@@ -28,7 +28,7 @@ from tests.web.support import (
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Route
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = pytest.mark.xdist_group("browser-a")
 
 
 def _two_remote_seats(base: str) -> tuple[str, str, str]:
