@@ -8,10 +8,13 @@ has already put the client's address from ``X-Forwarded-For`` in its place.
 
 from __future__ import annotations
 
+import hmac
+
 from flask import request
 
 from ..service import InvalidToken, MatchNotFound
 from ..service.core import Core
+from ..service.errors import NotModerator
 from ..store.records import token_digest
 from .services import services
 
@@ -74,3 +77,12 @@ def caller_player() -> str:
         raise InvalidToken("the token is no seat's of this match, nor an account's")
     account = record.seats[seat].account
     return f"acct:{account}" if account else f"seat:{match_id}:{seat}"
+
+
+def require_moderator() -> None:
+    """Refuse the request (:class:`NotModerator`) unless it carries the server's moderator token
+    (``TIENLEN_MODERATOR_TOKEN``), compared in constant time; with no moderator token set no one moderates."""
+    expected = services().settings.moderator_token
+    token = bearer_token()
+    if expected is None or token is None or not hmac.compare_digest(token.encode(), expected.encode()):
+        raise NotModerator("this act is a moderator's: send the moderator token")

@@ -203,6 +203,12 @@ class NotHost(ServiceError):
     reason = "not_host"
 
 
+class NotModerator(ServiceError):
+    """The act is a moderator's: the request must carry the server's moderator token (``TIENLEN_MODERATOR_TOKEN``)."""
+
+    reason = "not_moderator"
+
+
 class NotChallenger(ServiceError):
     """Only the account that sent a challenge withdraws it."""
 

@@ -125,6 +125,9 @@ class Settings:
     ``TIENLEN_TRUSTED_PROXIES`` ``0``           proxy hops in front of the server whose ``X-Forwarded-For``,
                                                 ``-Proto`` and ``-Host`` are believed (werkzeug's ``ProxyFix``);
                                                 ``0``: the headers are ignored, the client is the peer
+    ``TIENLEN_MODERATOR_TOKEN`` (none)          the moderators' token (32 or more printable characters, no spaces):
+                                                ``Authorization: Bearer <it>`` on ``/v1/moderation`` acts as a
+                                                moderator; unset: no one moderates (403 ``not_moderator``)
     ``TIENLEN_WEB_DIR``        (the checkout's) the browser table's files; by default the checkout's
                                                 ``clients/web/public`` (:func:`checkout_web_dir`), none when
                                                 installed from a wheel (``/`` then answers 404)
@@ -170,6 +173,7 @@ class Settings:
     max_challenges_received: int = DEFAULT_MAX_CHALLENGES_RECEIVED
     cors_origins: tuple[str, ...] = ()
     trusted_proxies: int = DEFAULT_TRUSTED_PROXIES  # 0: X-Forwarded-* ignored
+    moderator_token: str | None = field(default=None, repr=False)  # None: no moderator
     web_dir: Path | None = field(default_factory=web.checkout_web_dir)
     log_level: str = DEFAULT_LOG_LEVEL
     log_format: str = DEFAULT_LOG_FORMAT
@@ -228,6 +232,7 @@ class Settings:
             ),
             cors_origins=web.origins(values.get("TIENLEN_CORS_ORIGINS", "")),
             trusted_proxies=read.whole_number(values, "TIENLEN_TRUSTED_PROXIES", DEFAULT_TRUSTED_PROXIES, least=0),
+            moderator_token=read.secret(values, "TIENLEN_MODERATOR_TOKEN"),
             web_dir=web.web_dir(values.get("TIENLEN_WEB_DIR") or None),
             log_level=read.choice(values, "TIENLEN_LOG_LEVEL", LOG_LEVELS, DEFAULT_LOG_LEVEL, str.upper),
             log_format=read.choice(values, "TIENLEN_LOG_FORMAT", LOG_FORMATS, DEFAULT_LOG_FORMAT, str.lower),

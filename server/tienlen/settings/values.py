@@ -59,6 +59,16 @@ def whole_number(values: Mapping[str, str], name: str, default: int, *, least: i
     return number
 
 
+def secret(values: Mapping[str, str], name: str, *, least: int = 32) -> str | None:
+    """A secret of ``least`` or more printable characters without spaces, or None when unset or empty."""
+    raw = values.get(name)
+    if not raw:
+        return None
+    if len(raw) < least or not raw.isprintable() or any(c.isspace() for c in raw):
+        raise SettingsError(f"{name} must be {least} or more printable characters without spaces")
+    return raw
+
+
 def seconds(values: Mapping[str, str], name: str, default: float) -> float:
     """A number of seconds, 0 or more."""
     return _number(values, name, default, zero=True)
