@@ -170,8 +170,10 @@ def missing(base_url: str, ledgers: Iterable[Ledger]) -> Missing:
             events = {int(e["seq"]): e for e in _events(client, match_id)}
             for acted in actions:
                 event = events.get(acted.seq)
-                if event is None or (event["type"], event.get("seat")) != (acted.kind, acted.seat) or (
-                    acted.kind == "played" and tuple(event["cards"]) != acted.cards
+                if (
+                    event is None
+                    or (event["type"], event.get("seat")) != (acted.kind, acted.seat)
+                    or (acted.kind == "played" and tuple(event["cards"]) != acted.cards)
                 ):
                     gone.actions.append(acted)
                     if len(gone.found) < 5:

@@ -82,8 +82,9 @@ def same_counts_on_every_build() -> Iterator[None]:
     counts (its differential tests), so with the counts held a seed plays the
     same games on both builds.
     """
-    with mock.patch.object(hard, "search_scale", lambda: 1), mock.patch.object(
-        sampling, "chain_pace", lambda: sampling.PYTHON_PACE
+    with (
+        mock.patch.object(hard, "search_scale", lambda: 1),
+        mock.patch.object(sampling, "chain_pace", lambda: sampling.PYTHON_PACE),
     ):
         yield
 
@@ -194,9 +195,12 @@ def simulate(
     def seeded_match_id() -> str:  # a fair deal is drawn from its match's id too: the ids come from the run's seed
         return f"{id_draws.getrandbits(80):020x}"
 
-    with mock.patch("tienlen.service.queue.secrets", fake_secrets), mock.patch(
-        "tienlen.store.records.new_fair_secret", fair_secrets
-    ), mock.patch("tienlen.service.queue.new_match_id", seeded_match_id), same_counts_on_every_build():
+    with (
+        mock.patch("tienlen.service.queue.secrets", fake_secrets),
+        mock.patch("tienlen.store.records.new_fair_secret", fair_secrets),
+        mock.patch("tienlen.service.queue.new_match_id", seeded_match_id),
+        same_counts_on_every_build(),
+    ):
         while played < matches:
             order = players[:]
             rng.shuffle(order)

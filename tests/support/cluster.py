@@ -25,6 +25,7 @@ from tienlen.local_redis.cluster import SLOTS, LocalCluster
 
 __all__ = ["SLOTS", "Balancer", "LocalCluster", "http_client"]
 
+
 class Balancer:
     """A TCP balancer on a free port that hands each new connection to one of ``backends`` at random.
 
