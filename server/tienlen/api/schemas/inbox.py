@@ -16,6 +16,7 @@ from ...events import (
     ChallengeReceived,
     ChallengeStarted,
     Event,
+    FriendStarted,
     MatchFinished,
     MatchStarted,
     QueueLeft,
@@ -42,6 +43,8 @@ ABOUT: dict[type[Event], str] = {
     ChallengeStarted: "everyone accepted; the match is dealt.",
     QueueMatched: "a quick-play ticket found its table.",
     QueueLeft: "a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).",
+    FriendStarted: "an account the account follows (`name`) started a match (told only with the `friends` setting "
+    "on; `watchable`: it may be watched).",
 }
 ENUMS: dict[tuple[type[Event], str], tuple[str, list[str]]] = {
     (ChallengeCancelled, "cause"): ("ChallengeCancelCause", list(CANCEL_CAUSES)),
