@@ -130,11 +130,9 @@ class RedisFollows:
             self._call(lambda t=target_id: self._redis.zrem(followers_key(t), account_id))
         start = 0
         while True:
-            page = self._call(
-                lambda s=start: self._redis.zrange(followers_key(account_id), s, s + FORGET_PAGE - 1)
-            )
-            for follower in page:
-                self._call(lambda f=follower.decode(): self._redis.zrem(following_key(f), account_id))
+            page = self._call(lambda s=start: self._redis.zrange(followers_key(account_id), s, s + FORGET_PAGE - 1))
+            for follower in (member.decode() for member in page):
+                self._call(lambda f=follower: self._redis.zrem(following_key(f), account_id))
             if len(page) < FORGET_PAGE:
                 break
             start += FORGET_PAGE

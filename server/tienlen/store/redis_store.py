@@ -135,7 +135,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         return self._wait_slots
 
     def follows(self) -> RedisFollows:
-        """Whom each account follows, its followers and its ``friends`` setting, in this Redis (:mod:`.redis_follows`)."""
+        """Whom each account follows, its followers and ``friends`` setting, in this Redis (:mod:`.redis_follows`)."""
         return self._follows
 
     def live_seats(self) -> RedisLiveSeats:

@@ -134,16 +134,26 @@ class ChallengeSettingsSchema(AnswerSchema):
     casual = fields.Boolean(required=True, metadata={"description": "Takes casual (unrated) challenges"})
 
 
+class MySettingsSchema(ChallengeSettingsSchema):
+    """An account's settings: which challenges it takes, and whether it hears of its friends' matches."""
+
+    friends = fields.Boolean(
+        required=True,
+        metadata={"description": "Hears `friend_started` when an account it follows starts a match (off by default)"},
+    )
+
+
 class ChallengeSettingsChangeSchema(ma.Schema):
     """Body of ``PUT /v1/me/settings``: the settings to change (the others stay)."""
 
     rated = Flag(metadata={"description": "Take rated challenges"})
     casual = Flag(metadata={"description": "Take casual (unrated) challenges"})
+    friends = Flag(metadata={"description": "Hear `friend_started` when an account followed starts a match"})
 
     @post_load
     def command(self, data: dict[str, Any], **_: Any) -> ChangeSettings:
         """The change, as the service takes it."""
-        return ChangeSettings(data.get("rated"), data.get("casual"))
+        return ChangeSettings(data.get("rated"), data.get("casual"), data.get("friends"))
 
 
 class OnlineBotSchema(AnswerSchema):
