@@ -1266,7 +1266,7 @@ export interface components {
             /** @description The secret (hex), once the match is finished: recompute every deal with it */
             secret: string | null;
         };
-        Following: {
+        FollowingList: {
             /** @description Playing first, then online, then away; each by name */
             following: components["schemas"]["Friend"][];
         };
@@ -4966,7 +4966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Following"];
+                    "application/json": components["schemas"]["FollowingList"];
                 };
             };
             /** @description Reasons: `invalid_token` */

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from ...service.friends import Friend, FriendsService
-from ..schemas.friends import FollowingSchema
+from ..schemas.friends import FollowingListSchema
 from ..services import services
 from .common import AUTH, PER_ACCOUNT, Blueprint, bearer_token, errors, limited
 
@@ -31,7 +31,7 @@ def friends() -> FriendsService:
 class Following(MethodView):
     """The accounts followed."""
 
-    @blp.response(200, FollowingSchema)
+    @blp.response(200, FollowingListSchema)
     @blp.doc(operationId="list_following", security=AUTH, responses=errors(*TOKEN_REASONS))
     def get(self) -> dict[str, list[Friend]]:
         """The accounts the account follows (scope `play`), playing first, then online, then away, each by name.

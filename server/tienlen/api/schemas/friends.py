@@ -43,7 +43,7 @@ class FriendSchema(AnswerSchema):
     )
 
 
-class FollowingSchema(AnswerSchema):
+class FollowingListSchema(AnswerSchema):
     """Answer of ``GET /v1/me/following``."""
 
     following = fields.List(
