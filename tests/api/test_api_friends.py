@@ -20,6 +20,7 @@ from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, tokens_of
 from tienlen.api.services import services_of
 from tienlen.service import friends as friends_module
+from tienlen.service import live_seats as live_seats_module
 from tienlen.service.inbox import ONLINE_S
 
 
@@ -279,3 +280,30 @@ def test_a_deleted_account_leaves_the_lists_and_the_counts(client: FlaskClient) 
     answer = client.delete("/v1/me", json={"password": "correct horse battery"}, headers=auth(gone_token))
     assert answer.status_code == 204, answer.json
     assert following(client, fan_token) == [] and followers(client, star) == 0
+
+
+def test_friend_started_is_told_to_the_first_fans_only(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rule: the fan-out of one start is bounded: only the first MAX_FRIENDS_TOLD followers with the setting on
+    (in the order they followed) are told."""
+    monkeypatch.setattr(live_seats_module, "MAX_FRIENDS_TOLD", 1)
+    (star, star_token), (_first, first_token), (_second, second_token) = member(client), member(client), member(client)
+    for token in (first_token, second_token):
+        set_friends(client, token, True)
+        follow(client, token, star)
+    challenge_bots(client, star_token)
+    assert [e["type"] for e in inbox_types(client, first_token)] == ["friend_started"]
+    assert inbox_types(client, second_token) == []
+
+
+def test_a_fan_seated_in_the_same_match_is_not_told_of_it(client: FlaskClient) -> None:
+    """Rule: a follower who sits in the match its followed account starts hears match_started, not friend_started."""
+    (star, star_token), (fan, fan_token) = member(client), member(client)
+    set_friends(client, fan_token, True)
+    follow(client, fan_token, star)
+    inbox_types(client, fan_token)  # online: may be challenged
+    sent = client.post("/v1/challenges", json={"preset": "ladder", "to": [fan], "players": 2}, headers=auth(star_token))
+    assert sent.status_code == 201, sent.json
+    accepted = client.post(f"/v1/challenges/{json_object(sent)['challenge_id']}/accept", headers=auth(fan_token))
+    assert accepted.status_code == 200, accepted.json
+    told = [e["type"] for e in inbox_types(client, fan_token)]
+    assert "match_started" in told and "friend_started" not in told
