@@ -7,8 +7,8 @@ by a bot. The records are the truth: :meth:`LiveSeatsKeeper.live` prunes on read
 
 When a seated account's match is dealt, the first :data:`MAX_FRIENDS_TOLD` of its followers whose ``friends``
 inbox setting is on (in the order they followed) are told ``friend_started``. Like every notice it is told
-after the commit: Redis failing loses the notice or the index's change (pruned or mended on read), never the
-write.
+after the commit: Redis failing loses the notice or the index's change, never the write (an entry left stale is
+pruned on read; an add lost shows the account not playing that match).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ class LiveSeatsKeeper:
 
         A house bot's seat (an account without a token, never left) is not indexed: it plays everywhere at once.
 
-        A store failure is logged: the index is pruned on read, and a notice lost is only a notice.
+        A store failure is logged, not raised: a stale entry is pruned on read, and a notice lost is only a notice.
         """
         if not any(isinstance(event, LIVE_CHANGES) for event in events):
             return {}
