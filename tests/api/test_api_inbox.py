@@ -179,10 +179,15 @@ def test_settings_change_with_an_account_token_only_and_bad_ones_change_nothing(
     for headers, body, status, reason in cases:
         answer = client.put("/v1/me/settings", json=body, headers=headers)
         assert (answer.status_code, json_object(answer)["reason"]) == (status, reason), body
-    assert json_object(client.get("/v1/me/settings", headers=auth(token))) == {"rated": True, "casual": True}
+    assert json_object(client.get("/v1/me/settings", headers=auth(token))) == {
+        "rated": True,
+        "casual": True,
+        "friends": False,
+    }
     assert json_object(client.put("/v1/me/settings", json={"casual": False}, headers=auth(token))) == {
         "rated": True,
         "casual": False,
+        "friends": False,
     }
 
 

@@ -51,8 +51,8 @@ def test_settings_and_the_bots_online(live_server: str) -> None:
     unchanged); a bot account that listened to its inbox is listed online with them."""
     client = Client(live_server)
     member = new_member(client)
-    assert client.my_settings(member.token) == {"rated": True, "casual": True}
-    assert client.set_my_settings(member.session, rated=False) == {"rated": False, "casual": True}
+    assert client.my_settings(member.token) == {"rated": True, "casual": True, "friends": False}
+    assert client.set_my_settings(member.session, rated=False) == {"rated": False, "casual": True, "friends": False}
     with pytest.raises(ApiError) as refused:
         client.set_my_settings(member.token, casual=False)  # a personal token with scope play only
     assert (refused.value.status, refused.value.reason) == (403, "scope_missing")

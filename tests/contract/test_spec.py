@@ -163,7 +163,7 @@ def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry
     assert {view.operation_id for view in limited} == {
         "create_match", "join_match", "post_action", "get_hint", "get_events", "stream_events", "create_account",
         "login", "join_room", "export_player_matches", "create_challenge",
-        "get_my_events", "stream_my_events", "enqueue", "get_ticket", "create_token",
+        "get_my_events", "stream_my_events", "enqueue", "get_ticket", "create_token", "follow", "unfollow",
     }  # fmt: skip
     for view in limited:
         responses = by_id[view.operation_id]["responses"]

@@ -21,6 +21,7 @@ from tienlen.events import (
     ChallengeReceived,
     ChallengeStarted,
     Event,
+    FriendStarted,
     HandEnded,
     HandStarted,
     MatchAbandoned,
@@ -123,6 +124,11 @@ INBOX_CASES: list[tuple[Notice, bytes]] = [
     (
         Notice(10, 11.0, QueueLeft("t2")),
         b'{"seq":10,"type":"queue_left","at":"1970-01-01T00:00:11.000Z","ticket":"t2"}',
+    ),
+    (
+        Notice(11, 12.0, FriendStarted("ann", "m4", True, 4, False)),
+        b'{"seq":11,"type":"friend_started","at":"1970-01-01T00:00:12.000Z","match_id":"m4","players":4,'
+        b'"rated":false,"name":"ann","watchable":true}',
     ),
 ]
 

@@ -42,9 +42,11 @@ ends by itself and resumes after the last ``seq`` it yielded), and
 :meth:`Client.my_events` long-polls it one page at a time. Quick play:
 :meth:`Client.enqueue`, :meth:`Client.ticket`, :meth:`Client.leave_queue`;
 :meth:`Client.my_settings`, :meth:`Client.set_my_settings` (which challenges
-the account takes) and :meth:`Client.bots` (bots online); typed dictionaries of
-:mod:`.inbox` and :mod:`.queue`. :mod:`.bot` is ``tienlen-bot``, which plays
-every match an account is seated in with a policy, unattended.
+the account takes, and whether it hears ``friend_started``) and :meth:`Client.bots`
+(bots online); typed dictionaries of :mod:`.inbox` and :mod:`.queue`. Friends:
+:meth:`Client.follow_account`, :meth:`Client.unfollow_account` and :meth:`Client.following` (who
+of those followed plays, with their live matches, is online or away; :mod:`.friends`).
+:mod:`.bot` is ``tienlen-bot``, which plays every match an account is seated in with a policy, unattended.
 
 Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
 session token; :meth:`Client.me`, :meth:`Client.create_token`,
@@ -81,8 +83,8 @@ Only the standard library is used, so this directory can be copied next to a
 bot script and run anywhere (``lowest_bot.py`` is such a script). The modules:
 :mod:`.transport` (the URL, the connection, retries, errors), :mod:`.api` (the
 calls), :mod:`.seat` (one seat's calls), :mod:`.accounts`, :mod:`.rooms` and
-:mod:`.history`, :mod:`.fair_deal` (checking a deal), :mod:`.challenges`, :mod:`.inbox`, :mod:`.queue` (the answers'
-types, and the export), :mod:`.stream` (the match's and the inbox's event
+:mod:`.history`, :mod:`.fair_deal` (checking a deal), :mod:`.challenges`, :mod:`.inbox`, :mod:`.queue`,
+:mod:`.friends` (the answers' types, and the export), :mod:`.stream` (the match's and the inbox's event
 streams), :mod:`.bot` (``tienlen-bot``); and :mod:`.botkit` (a seat's legal plays worked out from its
 view), the one module that needs the server's
 ``tienlen`` package (its rules engine), imported only when asked for.
@@ -94,8 +96,9 @@ from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Se
 from .api import Client
 from .challenges import Challenge
 from .fair_deal import FairDealCheck, verify_replay
+from .friends import Friend, LiveMatch, Presence
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
-from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, OnlineBot
+from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, MySettings, OnlineBot
 from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
@@ -116,6 +119,7 @@ __all__ = [
     "EventStream",
     "Export",
     "FairDealCheck",
+    "Friend",
     "InboxEvent",
     "InboxEventType",
     "InboxPage",
@@ -125,11 +129,14 @@ __all__ = [
     "KeptPage",
     "KeptSeat",
     "Leaderboard",
+    "LiveMatch",
     "LobbySeat",
+    "MySettings",
     "OnlineBot",
     "PersonalToken",
     "Player",
     "PlayerRating",
+    "Presence",
     "Registered",
     "Response",
     "RetryPolicy",

@@ -42,7 +42,8 @@ class PlayerRating(TypedDict):
 
 
 class Player(TypedDict):
-    """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them, ratings)."""
+    """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them, ratings, how many
+    accounts follow it)."""
 
     name: str
     kind: Literal["human", "bot"]
@@ -50,6 +51,7 @@ class Player(TypedDict):
     games: int
     wins: int
     ratings: list[PlayerRating]
+    followers: int
 
 
 class KeptSeat(TypedDict):

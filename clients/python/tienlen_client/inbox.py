@@ -9,7 +9,7 @@ from typing import Literal, Required, TypedDict
 
 from .history import PlayerRating
 
-__all__ = ["ChallengeSettings", "InboxEvent", "InboxEventType", "InboxPage", "OnlineBot"]
+__all__ = ["ChallengeSettings", "InboxEvent", "InboxEventType", "InboxPage", "MySettings", "OnlineBot"]
 
 InboxEventType = Literal[
     "match_started",
@@ -20,6 +20,7 @@ InboxEventType = Literal[
     "challenge_started",
     "queue_matched",
     "queue_left",
+    "friend_started",
 ]
 
 # The functional form, for the field named ``from``.
@@ -45,6 +46,8 @@ InboxEvent = TypedDict(
         "cause": Literal["withdrawn", "declined", "expired"],
         "by": str | None,
         "ticket": str,
+        "name": str,
+        "watchable": bool,
     },
     total=False,
 )
@@ -58,6 +61,8 @@ InboxEvent = TypedDict(
 - ``challenge_started``: ``challenge_id``, ``match_id``, ``seat``
 - ``queue_matched``: ``ticket``, ``match_id``, ``seat``
 - ``queue_left``: ``ticket`` (it left the queue: ``DELETE /v1/queue/{ticket}``, from any client)
+- ``friend_started``: ``name``, ``match_id``, ``watchable``, ``players``, ``rated`` (an account it follows started a
+  match; only with the ``friends`` setting on)
 """
 
 
@@ -73,6 +78,13 @@ class ChallengeSettings(TypedDict):
 
     rated: bool
     casual: bool
+
+
+class MySettings(ChallengeSettings):
+    """An account's settings (``GET``/``PUT /v1/me/settings``): the challenges it takes, and whether it hears
+    ``friend_started`` of the accounts it follows (``friends``, off by default)."""
+
+    friends: bool
 
 
 class OnlineBot(TypedDict):

@@ -624,6 +624,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts the account follows (scope `play`), playing first, then online, then away, each by name.
+         * @description *Playing*: seated in a match that is dealt and not over (its live
+         *     matches listed, for a Watch link); *online*: listened to its inbox in
+         *     the last minute; *away*: neither. `last_seen` is when it last listened
+         *     to its inbox (null after a day).
+         */
+        get: operations["list_following"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/following/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Follow the account named `name` (any case; scope `play`); following again changes nothing.
+         * @description The followed account is not told. Refused: an unknown name (404
+         *     `player_not_found`), the account itself or a house bot (422
+         *     `invalid_request`), and a follow past the cap (an account
+         *     follows at most 500 others: 409 `too_many_followed`).
+         */
+        put: operations["follow"];
+        post?: never;
+        /**
+         * Follow the account named `name` no more (scope `play`); nothing when it was not followed.
+         * @description An unknown name answers 404 `player_not_found`.
+         */
+        delete: operations["unfollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/settings": {
         parameters: {
             query?: never;
@@ -631,13 +683,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the account takes rated challenges and casual ones (both, until changed); scope `play`. */
+        /**
+         * Whether the account takes rated challenges and casual ones (both, until changed), and whether it hears
+         *     `friend_started` of the accounts it follows (not until changed); scope `play`.
+         */
         get: operations["get_my_settings"];
         /**
-         * Change which challenges the account takes (scope `account`); fields left out stay as they are.
+         * Change the account's settings (scope `account`); fields left out stay as they are.
          * @description A challenge the account does not take is refused when it is sent
          *     (409 `challenge_refused`): a bot's owner decides whether it plays rated
-         *     games, casual ones, or neither.
+         *     games, casual ones, or neither. With `friends` on, the inbox hears
+         *     `friend_started` when an account it follows (`PUT /v1/me/following/{name}`)
+         *     starts a match.
          */
         put: operations["set_my_settings"];
         post?: never;
@@ -1092,6 +1149,8 @@ export interface components {
         ChallengeSettingsChange: {
             /** @description Take casual (unrated) challenges */
             casual?: boolean;
+            /** @description Hear `friend_started` when an account followed starts a match */
+            friends?: boolean;
             /** @description Take rated challenges */
             rated?: boolean;
         };
@@ -1167,7 +1226,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -1206,6 +1265,25 @@ export interface components {
             protocol: "tienlen-deal/1";
             /** @description The secret (hex), once the match is finished: recompute every deal with it */
             secret: string | null;
+        };
+        FollowingList: {
+            /** @description Playing first, then online, then away; each by name */
+            following: components["schemas"]["Friend"][];
+        };
+        Friend: {
+            /** @description A bot account */
+            bot: boolean;
+            /**
+             * Format: date-time
+             * @description When it last listened to its inbox (RFC 3339, UTC); null: not in a day
+             */
+            last_seen: string | null;
+            /** @description Its live matches, oldest first */
+            matches: components["schemas"]["LiveMatch"][];
+            /** @description The account's name as it chose it */
+            name: string;
+            /** @description `playing`: seated in a live match; `online`: listened to its inbox in the last minute; `away`: neither */
+            presence: components["schemas"]["Presence"];
         };
         Hand: {
             hand_number: number;
@@ -1261,6 +1339,7 @@ export interface components {
          *     - `challenge_started`: `challenge_id`, `match_id`, `seat`: everyone accepted; the match is dealt.
          *     - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
          *     - `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
+         *     - `friend_started`: `name`, `match_id`, `watchable`, `players`, `rated`: an account the account follows (`name`) started a match (told only with the `friends` setting on; `watchable`: it may be watched).
          */
         InboxEvent: {
             /**
@@ -1278,6 +1357,7 @@ export interface components {
             expires_at?: string;
             from?: string;
             match_id?: string;
+            name?: string;
             place?: number | null;
             players?: number;
             preset?: string;
@@ -1291,9 +1371,10 @@ export interface components {
             to?: string[];
             type: components["schemas"]["InboxEventType"];
             version?: number;
+            watchable?: boolean;
         };
         /** @enum {string} */
-        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched" | "queue_left";
+        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched" | "queue_left" | "friend_started";
         InboxPage: {
             events: components["schemas"]["InboxEvent"][];
             /** @description The last event's seq (or `after` when none came): the next `after` */
@@ -1424,6 +1505,20 @@ export interface components {
         Legal: {
             can_pass: boolean;
             plays: components["schemas"]["Play"][];
+        };
+        LiveMatch: {
+            match_id: string;
+            /** @description Seats at its table */
+            players: number;
+            /** @description A rated match */
+            rated: boolean;
+            /**
+             * Format: date-time
+             * @description When its first hand was dealt (RFC 3339, UTC)
+             */
+            started_at: string;
+            /** @description It may be watched */
+            watchable: boolean;
         };
         Lobby: {
             matches: components["schemas"]["LobbyMatch"][];
@@ -1560,6 +1655,14 @@ export interface components {
         };
         /** @enum {string} */
         MatchStatus: "waiting" | "playing" | "finished";
+        MySettings: {
+            /** @description Takes casual (unrated) challenges */
+            casual: boolean;
+            /** @description Hears `friend_started` when an account it follows starts a match (off by default) */
+            friends: boolean;
+            /** @description Takes rated challenges */
+            rated: boolean;
+        };
         NearlyOut: {
             cards_left: number;
             seat: number;
@@ -1670,6 +1773,8 @@ export interface components {
             type: "played";
         };
         Player: {
+            /** @description How many accounts follow it (who they are is private) */
+            followers: number;
             /** @description Finished matches kept in its history */
             games: number;
             /**
@@ -1696,6 +1801,8 @@ export interface components {
             /** @description The rating shown: 1500 for a new player, rising with finishing places */
             rating: number;
         };
+        /** @enum {string} */
+        Presence: "playing" | "online" | "away";
         /** @enum {string} */
         Preset: "standard" | "classic" | "ladder";
         Queue: {
@@ -4844,6 +4951,302 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    list_following: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowingList"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    follow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `too_many_followed` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    unfollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     get_my_settings: {
         parameters: {
             query?: never;
@@ -4859,7 +5262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChallengeSettings"];
+                    "application/json": components["schemas"]["MySettings"];
                 };
             };
             /** @description Reasons: `invalid_token` */
@@ -4931,7 +5334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChallengeSettings"];
+                    "application/json": components["schemas"]["MySettings"];
                 };
             };
             /** @description Reasons: `bad_request` */

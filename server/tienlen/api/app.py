@@ -20,6 +20,7 @@ from ..service.accounts import AccountService
 from ..service.compose import MatchServices
 from ..service.core import Offload
 from ..service.errors import Throttled
+from ..service.friends import FriendsService
 from ..service.inbox import InboxService
 from ..settings import Settings
 from ..store.errors import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
@@ -30,7 +31,21 @@ from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
-from .routes import accounts, challenges, events, inbox, matches, meta, players, queue, rated, rooms, seats, web
+from .routes import (
+    accounts,
+    challenges,
+    events,
+    friends,
+    inbox,
+    matches,
+    meta,
+    players,
+    queue,
+    rated,
+    rooms,
+    seats,
+    web,
+)
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
@@ -236,7 +251,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp, queue.blp)
-    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints):
+    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, friends.blp):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     if turns is not None:
@@ -248,6 +263,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         game=game,
         accounts=accounts_service,
         inbox=InboxService(store, game.core.history.rated, game.core.now),
+        friends=FriendsService(store, game.core.history.rated, game.core.now),
         settings=settings,
         breaker=breaker,
         document=api,

@@ -48,6 +48,7 @@ from ..service.errors import (
     TicketNotFound,
     TokenNotFound,
     TooManyChallenges,
+    TooManyFollowed,
     TooManyTokens,
 )
 
@@ -89,6 +90,7 @@ _REASON_TABLE: tuple[tuple[str, int, bool], ...] = (
     (ChallengeRefused.reason, 409, False),
     (TooManyTokens.reason, 409, False),
     (TooManyChallenges.reason, 409, False),
+    (TooManyFollowed.reason, 409, False),
     (ChallengeExpired.reason, 410, False),
     ("payload_too_large", 413, True),
     ("uri_too_long", 414, True),  # refused by gunicorn before the app (a request line over 4094 bytes)

@@ -12,6 +12,7 @@ from flask_limiter import Limiter
 
 from ..service.accounts import AccountService
 from ..service.compose import MatchServices
+from ..service.friends import FriendsService
 from ..service.history import HistoryService
 from ..service.inbox import InboxService
 from ..settings import Settings
@@ -23,7 +24,8 @@ KEY = "tienlen"
 @dataclass(frozen=True, slots=True)
 class Services:
     """The services of one app: the match use cases (``game``: play, reads, lifecycle, lobby, rooms,
-    challenges, quick play, composed over one core), accounts, histories, inboxes; its settings, limiter and breaker.
+    challenges, quick play, composed over one core), accounts, histories, inboxes, friends; its settings, limiter and
+    breaker.
 
     ``document`` is the API (flask-smorest's, whose ``spec`` is the OpenAPI
     document); ``limiter`` is None when the rate limits are off; ``sweeper`` is
@@ -33,6 +35,7 @@ class Services:
     game: MatchServices
     accounts: AccountService
     inbox: InboxService
+    friends: FriendsService
     settings: Settings
     breaker: Breaker
     document: Any

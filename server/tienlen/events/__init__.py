@@ -8,7 +8,7 @@
   :class:`MatchCancelled`), in :mod:`.table`.
 - An account's inbox events (:data:`InboxEvent`, in :data:`INBOX_EVENTS` order: :class:`MatchStarted`,
   :class:`YourTurn`, :class:`MatchFinished`, :class:`ChallengeReceived`, :class:`ChallengeCancelled`,
-  :class:`ChallengeStarted`, :class:`QueueMatched`, :class:`QueueLeft`), in :mod:`.inbox`.
+  :class:`ChallengeStarted`, :class:`QueueMatched`, :class:`QueueLeft`, :class:`FriendStarted`), in :mod:`.inbox`.
 - How a match ended (:class:`MatchEnd`: an :class:`EndCause` and the engine's ``Outcome`` when it was played
   out), in :mod:`.end`.
 - :data:`STORE` and :data:`WIRE` (:class:`EventCodec`), in :mod:`.codec`: each event as a JSON-able dict and back.
@@ -45,6 +45,7 @@ from .inbox import (
     ChallengeCancelled,
     ChallengeReceived,
     ChallengeStarted,
+    FriendStarted,
     InboxEvent,
     MatchFinished,
     MatchStarted,
@@ -84,6 +85,7 @@ __all__ = [
     "EndCause",
     "Event",
     "EventCodec",
+    "FriendStarted",
     "HandEnded",
     "HandStarted",
     "InboxEvent",

@@ -98,6 +98,19 @@ class QueueLeft(Event):
     ticket: str
 
 
+@dataclass(frozen=True, slots=True)
+class FriendStarted(Event):
+    """An account the account follows (``name``) started a match (its first hand dealt); told only with the
+    account's ``friends`` inbox setting on. ``watchable``: whether the match may be watched."""
+
+    type: ClassVar[str] = "friend_started"
+    name: str
+    match_id: str
+    watchable: bool
+    players: int
+    rated: bool
+
+
 InboxEvent = (
     MatchStarted
     | YourTurn
@@ -107,6 +120,7 @@ InboxEvent = (
     | ChallengeStarted
     | QueueMatched
     | QueueLeft
+    | FriendStarted
 )
 """One event of an account's inbox."""
 
@@ -119,6 +133,7 @@ INBOX_EVENTS: tuple[type[Event], ...] = (
     ChallengeStarted,
     QueueMatched,
     QueueLeft,
+    FriendStarted,
 )
 """Every kind of inbox event, in the order the API documents them."""
 

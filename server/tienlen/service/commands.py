@@ -179,10 +179,12 @@ class Enqueue:
 
 @dataclass(frozen=True, slots=True)
 class ChangeSettings:
-    """Change which challenges an account takes: ``rated``, ``casual`` (None: as it is)."""
+    """Change which challenges an account takes (``rated``, ``casual``) and whether it hears of the matches of those
+    it follows (``friends``); None: as it is."""
 
     rated: bool | None = None
     casual: bool | None = None
+    friends: bool | None = None
 
 
 def _seat(seat: Seat) -> dict[str, str | bool]:

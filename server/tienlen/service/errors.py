@@ -243,3 +243,9 @@ class ChallengeRefused(ServiceError):
     """A challenged account does not take challenges of this kind (rated or casual: its settings)."""
 
     reason = "challenge_refused"
+
+
+class TooManyFollowed(ServiceError):
+    """The account follows as many others as it may (:data:`~tienlen.service.friends.MAX_FOLLOWED`)."""
+
+    reason = "too_many_followed"

@@ -44,7 +44,8 @@ _log = logging.getLogger("tienlen.service")
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player's public profile: the account's name and kind, when it joined, games kept and won, ratings."""
+    """A player's public profile: the account's name and kind, when it joined, games kept and won, ratings, and how
+    many accounts follow it."""
 
     name: str
     kind: str
@@ -52,6 +53,7 @@ class Player:
     games: int
     wins: int
     ratings: tuple[PlayerRating, ...] = ()
+    followers: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +158,8 @@ class HistoryService:
         account = self._account(name)
         games, wins = self.kept.counts(account.account_id, self._keep_from_ms())
         ratings = self.rated.of(account.account_id)
-        return Player(account.name, account.kind, account.created_at, games, wins, ratings)
+        followers = self.store.follows().followers_count(account.account_id)
+        return Player(account.name, account.kind, account.created_at, games, wins, ratings, followers)
 
     def matches(self, name: str, cursor: str | None, limit: int) -> KeptPage:
         """The player's kept matches, newest first, a page of ``limit`` after ``cursor``."""
@@ -233,6 +236,8 @@ class HistoryService:
         self.kept.drop_indexes(account_id)
         self.rated.forget(account_id)
         self.notices.inbox.forget(account_id)
+        self.store.follows().forget(account_id)
+        self.store.live_seats().forget(account_id)
         queue = self.store.queue()
         held = queue.held(account_id)
         found = None if held is None else queue.get(held)

@@ -3,7 +3,8 @@
 An account listening to its inbox (``GET /v1/me/events`` or its stream) is
 *online* for :data:`ONLINE_S` after it last did; ``GET /v1/bots`` lists the bot
 accounts online, each with its ratings and whether it takes rated or casual
-challenges (its owner's settings, ``PUT /v1/me/settings``).
+challenges (its owner's settings, ``PUT /v1/me/settings``, which also say whether
+it hears ``friend_started`` of the accounts it follows).
 """
 
 from __future__ import annotations
@@ -44,6 +45,15 @@ class ChallengeSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class MySettings:
+    """An account's inbox settings: the challenges it takes, and whether it hears of its friends' matches."""
+
+    rated: bool
+    casual: bool
+    friends: bool
+
+
+@dataclass(frozen=True, slots=True)
 class OnlineBot:
     """A bot account listening to its inbox: its name, ratings, challenge settings and when it last listened."""
 
@@ -59,6 +69,7 @@ class InboxService:
     def __init__(self, store: MatchStore, rated: RatedService, now: Callable[[], float]) -> None:
         self.inbox = store.inbox()
         self.accounts = store.accounts()
+        self.follows = store.follows()
         self.rated = rated
         self.now = now
 
@@ -105,18 +116,26 @@ class InboxService:
         rated, casual = self.accounts.challenge_settings(account_id)
         return ChallengeSettings(rated, casual)
 
-    def settings(self, token: str | None) -> ChallengeSettings:
-        """The challenge settings of the token's account (any scope)."""
-        return self.settings_of(authorized(self.accounts, token, "play").account_id)
+    def _mine(self, account_id: str) -> MySettings:
+        takes = self.settings_of(account_id)
+        return MySettings(takes.rated, takes.casual, self.follows.friends_told(account_id))
 
-    def set_settings(self, token: str | None, changes: ChangeSettings) -> ChallengeSettings:
-        """Change the token's account's challenge settings (scope ``account``); the settings now."""
+    def settings(self, token: str | None) -> MySettings:
+        """The settings of the token's account (scope ``play``)."""
+        return self._mine(authorized(self.accounts, token, "play").account_id)
+
+    def set_settings(self, token: str | None, changes: ChangeSettings) -> MySettings:
+        """Change the token's account's settings (scope ``account``); the settings now."""
         account = authorized(self.accounts, token, "account")
-        now = self.settings_of(account.account_id)
+        now = self._mine(account.account_id)
         rated = now.rated if changes.rated is None else changes.rated
         casual = now.casual if changes.casual is None else changes.casual
-        self.accounts.set_challenge_settings(account.account_id, rated, casual)
-        return ChallengeSettings(rated, casual)
+        friends = now.friends if changes.friends is None else changes.friends
+        if (rated, casual) != (now.rated, now.casual):
+            self.accounts.set_challenge_settings(account.account_id, rated, casual)
+        if friends != now.friends:
+            self.follows.set_friends_told(account.account_id, friends)
+        return MySettings(rated, casual, friends)
 
 
 class InboxFollowing(Iterator[list[EventDict]]):

@@ -7,6 +7,8 @@
   ended and was kept (the ratings are None unless it was rated)
 - ``challenge_received``, ``challenge_cancelled``, ``challenge_started``: see :mod:`.challenges`
 - ``queue_matched`` ``{ticket, match_id, seat}``, ``queue_left`` ``{ticket}``: see :mod:`.queue`
+- ``friend_started`` ``{name, match_id, watchable, players, rated}``: an account it follows started a match
+  (only with its ``friends`` setting on): see :mod:`.live_seats`
 
 Every event also has ``seq`` (its number in the account's inbox, from 1) and ``at`` (epoch seconds).
 The match's own events say what happened at the table; these only say where to look.
@@ -21,6 +23,7 @@ from ..events import STORE, Event, HandStarted, InboxEvent, MatchStarted, YourTu
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
 from ..store.records import MatchRecord
+from .live_seats import LiveSeatsKeeper
 
 log = logging.getLogger("tienlen.service")
 
@@ -31,6 +34,7 @@ class Notices:
     def __init__(self, store: MatchStore, now: Callable[[], float]) -> None:
         self.inbox = store.inbox()
         self.now = now
+        self.live_seats = LiveSeatsKeeper(store, now)
 
     def tell(self, account_id: str, event: InboxEvent) -> None:
         """Put one event in the account's inbox (a lost one is logged, not raised)."""
@@ -50,7 +54,8 @@ class Notices:
                 log.warning("could not tell account %s of %s: %s", account_id, [e.type for e in told], error)
 
     def committed(self, record: MatchRecord, events: Sequence[Event]) -> None:
-        """After a match's write with ``events``: tell its accounts the match started, or whose turn it is."""
+        """After a match's write with ``events``: tell its accounts the match started, or whose turn it is; keep
+        its accounts' live matches and tell their followers it started (:class:`~.live_seats.LiveSeatsKeeper`)."""
         if not events or not any(seat.account for seat in record.seats):
             return
         told: dict[str, list[InboxEvent]] = {}
@@ -65,5 +70,7 @@ class Notices:
             seat = record.seats[engine.turn]
             if seat.account is not None and seat.remote:
                 told.setdefault(seat.account, []).append(YourTurn(record.match_id, engine.turn, record.version))
+        for account_id, friends in self.live_seats.committed(record, events).items():
+            told.setdefault(account_id, []).extend(friends)
         if told:
             self.tell_many(told)

@@ -2,8 +2,8 @@
 
 The values (:mod:`.records`, :mod:`.events`, :mod:`.errors`) and the
 protocols (:mod:`.base` and the stores beside the matches: :mod:`.accounts`,
-:mod:`.challenges`, :mod:`.history`, :mod:`.inbox`, :mod:`.queue`,
-:mod:`.rating_store`, :mod:`.wait_slots`) import no implementation; the
+:mod:`.challenges`, :mod:`.follows`, :mod:`.history`, :mod:`.inbox`,
+:mod:`.live_seats`, :mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`) import no implementation; the
 Redis implementations (:mod:`.redis_store` and the ``redis_*`` modules it
 uses) import them. The service imports the values and protocols from their
 own modules; this face names them too, with the implementation.

@@ -1,8 +1,8 @@
 """What the match service needs of a store: the protocol, its read result; the stores beside the matches.
 
 The service is written against :class:`MatchStore` and the protocols it hands
-out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.history`, :mod:`.inbox`,
-:mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`), which import no
+out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.follows`, :mod:`.history`, :mod:`.inbox`,
+:mod:`.live_seats`, :mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`), which import no
 implementation; :mod:`.redis_store` is the implementation on Redis. What a
 store raises is in :mod:`.errors`. Where and how answers to an
 ``Idempotency-Key`` are kept is the store's business: the service names them
@@ -17,8 +17,10 @@ from typing import Any, Protocol
 
 from .accounts import AccountStore
 from .challenges import ChallengeStore
+from .follows import FollowStore
 from .history import HistoryStore
 from .inbox import InboxStore
+from .live_seats import LiveSeats
 from .queue import QueueStore
 from .rating_store import RatingStore
 from .records import MatchRecord
@@ -106,6 +108,14 @@ class MatchStore(Protocol):
 
     def wait_slots(self) -> WaitSlots:
         """The waiting slots each account and address holds, counted for all servers, beside the matches."""
+        ...
+
+    def follows(self) -> FollowStore:
+        """Whom each account follows, its followers and its ``friends`` setting, beside the matches."""
+        ...
+
+    def live_seats(self) -> LiveSeats:
+        """Each account's live matches (an index; the records are the truth), beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

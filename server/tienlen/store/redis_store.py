@@ -47,8 +47,10 @@ from .reach import bare_url, no_retry, node_kwargs, sentinel_kwargs
 from .records import MatchRecord
 from .redis_accounts import RedisAccounts
 from .redis_challenges import RedisChallenges
+from .redis_follows import RedisFollows
 from .redis_history import RedisHistory
 from .redis_inbox import RedisInbox, feed_channel
+from .redis_live_seats import RedisLiveSeats
 from .redis_queue import RedisQueue
 from .redis_ratings import RedisRatings
 from .redis_wait_slots import RedisWaitSlots
@@ -95,6 +97,8 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._queue = RedisQueue(client)
         self._challenges = RedisChallenges(client)
         self._wait_slots = RedisWaitSlots(client)
+        self._follows = RedisFollows(client)
+        self._live_seats = RedisLiveSeats(client, lifetimes.playing_s)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -129,6 +133,14 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def wait_slots(self) -> RedisWaitSlots:
         """The waiting slots each account and address holds, counted for all servers (:mod:`.redis_wait_slots`)."""
         return self._wait_slots
+
+    def follows(self) -> RedisFollows:
+        """Whom each account follows, its followers and ``friends`` setting, in this Redis (:mod:`.redis_follows`)."""
+        return self._follows
+
+    def live_seats(self) -> RedisLiveSeats:
+        """Each account's live matches, in this Redis (:mod:`.redis_live_seats`)."""
+        return self._live_seats
 
     def challenges(self) -> RedisChallenges:
         """The challenges between accounts and those due to expire, in this Redis (:mod:`.redis_challenges`)."""

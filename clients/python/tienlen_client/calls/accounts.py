@@ -7,7 +7,7 @@ import urllib.parse
 from typing import cast
 
 from ..accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
-from ..inbox import ChallengeSettings
+from ..inbox import MySettings
 from .base import BaseClient
 
 __all__ = ["AccountCalls"]
@@ -56,14 +56,19 @@ class AccountCalls(BaseClient):
         """``DELETE /v1/me/tokens/{id}`` → 204: that personal token stops working at once (404 ``token_not_found``)."""
         self.request("DELETE", f"/v1/me/tokens/{urllib.parse.quote(token_id, safe='')}", token=token, expect=204)
 
-    def my_settings(self, token: str) -> ChallengeSettings:
-        """``GET /v1/me/settings``: whether the account takes rated challenges and casual ones."""
-        return cast(ChallengeSettings, self.request("GET", "/v1/me/settings", token=token, expect=200))
+    def my_settings(self, token: str) -> MySettings:
+        """``GET /v1/me/settings``: whether the account takes rated challenges and casual ones, and whether it hears
+        ``friend_started`` of the accounts it follows."""
+        return cast(MySettings, self.request("GET", "/v1/me/settings", token=token, expect=200))
 
-    def set_my_settings(self, token: str, rated: bool | None = None, casual: bool | None = None) -> ChallengeSettings:
-        """``PUT /v1/me/settings``: change which challenges the account takes (None: unchanged); the settings now.
+    def set_my_settings(
+        self, token: str, rated: bool | None = None, casual: bool | None = None, friends: bool | None = None
+    ) -> MySettings:
+        """``PUT /v1/me/settings``: change which challenges the account takes and whether it hears of its friends'
+        matches (None: unchanged); the settings now.
 
         Needs the ``account`` scope (a session's token has it). Safe to retry: it sets values.
         """
-        body = {name: value for name, value in (("rated", rated), ("casual", casual)) if value is not None}
-        return cast(ChallengeSettings, self.request("PUT", "/v1/me/settings", body, token=token, expect=200))
+        sent = (("rated", rated), ("casual", casual), ("friends", friends))
+        body = {name: value for name, value in sent if value is not None}
+        return cast(MySettings, self.request("PUT", "/v1/me/settings", body, token=token, expect=200))

@@ -13,14 +13,14 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from ...service.commands import ChangeSettings
-from ...service.inbox import ChallengeSettings, InboxPage, InboxService, OnlineBot
+from ...service.inbox import InboxPage, InboxService, MySettings, OnlineBot
 from ..schemas.inbox import (
     ChallengeSettingsChangeSchema,
-    ChallengeSettingsSchema,
     InboxEventSchema,
     InboxPageSchema,
     InboxQuerySchema,
     InboxStreamQuerySchema,
+    MySettingsSchema,
     OnlineBotsSchema,
 )
 from ..schemas.requests import StreamHeadersSchema
@@ -111,16 +111,17 @@ class Stream(MethodView):
 
 @inbox.route("/settings")
 class Settings(MethodView):
-    """Which challenges the account takes."""
+    """Which challenges the account takes, and whether it hears of its friends' matches."""
 
-    @inbox.response(200, ChallengeSettingsSchema)
+    @inbox.response(200, MySettingsSchema)
     @inbox.doc(operationId="get_my_settings", security=AUTH, responses=errors(*TOKEN_REASONS))
-    def get(self) -> ChallengeSettings:
-        """Whether the account takes rated challenges and casual ones (both, until changed); scope `play`."""
+    def get(self) -> MySettings:
+        """Whether the account takes rated challenges and casual ones (both, until changed), and whether it hears
+        `friend_started` of the accounts it follows (not until changed); scope `play`."""
         return inbox_service().settings(bearer_token())
 
     @inbox.arguments(ChallengeSettingsChangeSchema())
-    @inbox.response(200, ChallengeSettingsSchema)
+    @inbox.response(200, MySettingsSchema)
     @inbox.doc(
         operationId="set_my_settings",
         security=AUTH,
@@ -128,12 +129,14 @@ class Settings(MethodView):
             "bad_request", "payload_too_large", "unsupported_media_type", "invalid_request", *TOKEN_REASONS
         ),
     )
-    def put(self, command: ChangeSettings) -> ChallengeSettings:
-        """Change which challenges the account takes (scope `account`); fields left out stay as they are.
+    def put(self, command: ChangeSettings) -> MySettings:
+        """Change the account's settings (scope `account`); fields left out stay as they are.
 
         A challenge the account does not take is refused when it is sent
         (409 `challenge_refused`): a bot's owner decides whether it plays rated
-        games, casual ones, or neither.
+        games, casual ones, or neither. With `friends` on, the inbox hears
+        `friend_started` when an account it follows (`PUT /v1/me/following/{name}`)
+        starts a match.
         """
         return inbox_service().set_settings(bearer_token(), command)
 

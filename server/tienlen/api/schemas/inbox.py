@@ -16,6 +16,7 @@ from ...events import (
     ChallengeReceived,
     ChallengeStarted,
     Event,
+    FriendStarted,
     MatchFinished,
     MatchStarted,
     QueueLeft,
@@ -42,6 +43,8 @@ ABOUT: dict[type[Event], str] = {
     ChallengeStarted: "everyone accepted; the match is dealt.",
     QueueMatched: "a quick-play ticket found its table.",
     QueueLeft: "a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).",
+    FriendStarted: "an account the account follows (`name`) started a match (told only with the `friends` setting "
+    "on; `watchable`: it may be watched).",
 }
 ENUMS: dict[tuple[type[Event], str], tuple[str, list[str]]] = {
     (ChallengeCancelled, "cause"): ("ChallengeCancelCause", list(CANCEL_CAUSES)),
@@ -131,16 +134,26 @@ class ChallengeSettingsSchema(AnswerSchema):
     casual = fields.Boolean(required=True, metadata={"description": "Takes casual (unrated) challenges"})
 
 
+class MySettingsSchema(ChallengeSettingsSchema):
+    """An account's settings: which challenges it takes, and whether it hears of its friends' matches."""
+
+    friends = fields.Boolean(
+        required=True,
+        metadata={"description": "Hears `friend_started` when an account it follows starts a match (off by default)"},
+    )
+
+
 class ChallengeSettingsChangeSchema(ma.Schema):
     """Body of ``PUT /v1/me/settings``: the settings to change (the others stay)."""
 
     rated = Flag(metadata={"description": "Take rated challenges"})
     casual = Flag(metadata={"description": "Take casual (unrated) challenges"})
+    friends = Flag(metadata={"description": "Hear `friend_started` when an account followed starts a match"})
 
     @post_load
     def command(self, data: dict[str, Any], **_: Any) -> ChangeSettings:
         """The change, as the service takes it."""
-        return ChangeSettings(data.get("rated"), data.get("casual"))
+        return ChangeSettings(data.get("rated"), data.get("casual"), data.get("friends"))
 
 
 class OnlineBotSchema(AnswerSchema):

@@ -30,6 +30,9 @@ class PlayerSchema(AnswerSchema):
         required=True,
         metadata={"description": "Its ratings, one per table size it has played rated matches at"},
     )
+    followers = fields.Integer(
+        required=True, metadata={"description": "How many accounts follow it (who they are is private)"}
+    )
 
 
 class KeptSeatSchema(AnswerSchema):
