@@ -155,6 +155,10 @@ export const LANGUAGES = [{
     autoplay_setting: "Play a selection automatically when it cannot be extended into a larger legal combination",
     sounds_setting: "Sounds (your turn, each play)",
     review_clock: "You lead the next hand: your turn clock is already running.",
+    // --- H4: a seat out of its hand, and watching a match
+    out_label: "Out of this hand", skip_hand: "Skip to the hand's end",
+    out_quicker: "You are out of this hand: the other seats' plays come quicker.",
+    out_skipping: "The rest of the hand is shown at once.",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -284,6 +288,9 @@ export const LANGUAGES = [{
     autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
     sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
     review_clock: "Bạn đánh trước ở ván sau: đồng hồ của bạn đã bắt đầu chạy.",
+    out_label: "Đã hết bài ở ván này", skip_hand: "Bỏ qua đến cuối ván",
+    out_quicker: "Bạn đã hết bài ở ván này: các lượt đánh còn lại sẽ nhanh hơn.",
+    out_skipping: "Phần còn lại của ván được hiện ngay.",
   },
 }];
 

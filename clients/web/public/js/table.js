@@ -13,7 +13,7 @@ import { forgetIfRevoked, signedIn } from "./session.js";
 import { forgetSeat, heldSeat, keepSeat } from "./store.js";
 import { actionsPart } from "./table/actions.js";
 import { feltPart } from "./table/felt.js";
-import { follower } from "./table/follow.js";
+import { follower, seatReader } from "./table/follow.js";
 import { autoPlayOn, handPart, setAutoPlay } from "./table/hand.js";
 import { showJoin } from "./table/join.js";
 import { leavingPart } from "./table/leaving.js";
@@ -22,6 +22,7 @@ import * as motion from "./table/motion.js";
 import { resultsPart } from "./table/results.js";
 import { reviewPart } from "./table/review.js";
 import { seatsPart } from "./table/seats.js";
+import { skipPart } from "./table/skip.js";
 import { playSound, setSound, soundOn, yourTurnSound } from "./table/sound.js";
 import { createState, keepSelectionInHand, myTurn } from "./table/state.js";
 
@@ -52,7 +53,8 @@ export async function showTable(root, matchId, go) {
   const felt = feltPart(state);
   const hand = handPart(table);
   const log = logPart(state);
-  const following = follower(table, log.show);
+  const following = follower(table, log.show, seatReader(state));
+  const out = skipPart(state, following.skip);
   const actions = actionsPart(table, following);
   const leaving = leavingPart(table, go);
   const results = resultsPart(state, leaving.rematch);
@@ -63,7 +65,7 @@ export async function showTable(root, matchId, go) {
     h("div", { class: "actions", role: "group", "aria-label": t("actions_label") }, [...actions.buttons, leaving.element]),
     actions.hintLine, error]);
   const board = h("div", { id: "board", class: "felt" }, [seats.seats, felt.element]);
-  root.replaceChildren(seats.share, board, review.element, mine, results.element, settingsPart(), log.element);
+  root.replaceChildren(seats.share, board, out.element, review.element, mine, results.element, settingsPart(), log.element);
   let wasMyTurn = false;
 
   // a button disabled only while a request of the page is under way: the focus goes back to it after (Hint, say)
@@ -76,7 +78,7 @@ export async function showTable(root, matchId, go) {
     const focusedCard = active?.dataset.card;
     keepSelectionInHand(state);
     const was = motion.before();
-    for (const part of [seats, felt, hand, actions, leaving, results, review]) part.draw();
+    for (const part of [seats, felt, hand, actions, leaving, results, review, out]) part.draw();
     if (motion.after(was)) playSound();
     // the your-turn cue: the hand lit, a word above it, and (sounds on) two notes when the turn comes
     const turnNow = myTurn(state) && !state.review;
@@ -103,7 +105,7 @@ export async function showTable(root, matchId, go) {
     const lost = had && (!had.isConnected || (had instanceof HTMLButtonElement && had.disabled));
     if (back instanceof HTMLElement) back.focus();
     else if (had && lost && state.busy && had.isConnected) parked = had;
-    else if (had && lost) (hand.element.querySelector("button") ?? root).focus();
+    else if (had && lost) (hand.element.querySelector("button") ?? (out.element.hidden || out.button.hidden ? root : out.button)).focus();
     else if (had && had !== active) had.focus();
   }
 
