@@ -159,6 +159,8 @@ export const LANGUAGES = [{
     out_label: "Out of this hand", skip_hand: "Skip to the hand's end",
     out_quicker: "You are out of this hand: the other seats' plays come quicker.",
     out_skipping: "The rest of the hand is shown at once.",
+    watch: "Watch", watch_match: "Watch this match", watching: "Watching: {names}", n_watching: "{n} watching",
+    watch_replay: "The replay, move by move",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -291,6 +293,8 @@ export const LANGUAGES = [{
     out_label: "Đã hết bài ở ván này", skip_hand: "Bỏ qua đến cuối ván",
     out_quicker: "Bạn đã hết bài ở ván này: các lượt đánh còn lại sẽ nhanh hơn.",
     out_skipping: "Phần còn lại của ván được hiện ngay.",
+    watch: "Xem", watch_match: "Xem ván này", watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
+    watch_replay: "Xem lại từng nước",
   },
 }];
 
