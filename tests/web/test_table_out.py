@@ -83,7 +83,7 @@ def test_skip_by_keyboard_shows_the_rest_of_the_hand_at_once_then_its_review(
     match_id = _seated_against_bots(page, live_server)
     _go_out(page)
     page.wait_for_selector("#skip:visible")
-    assert page.inner_text("#out-line") == "You are out of this hand: the other seats' plays come quicker."
+    assert page.inner_text("#out-line") == "You are out: the other seats' plays come quicker."
     assert page.get_attribute("#out-line", "role") == "status"
     assert page.inner_text("#skip") == "Skip to the hand's end"
     assert not page.evaluate(REVIEWING)
@@ -118,4 +118,4 @@ def test_skip_is_in_both_languages(pages: PageFactory, live_server: str) -> None
     _go_out(page)
     page.wait_for_selector("#skip:visible")
     assert page.inner_text("#skip") == "Bỏ qua đến cuối ván"
-    assert page.inner_text("#out-line") == "Bạn đã hết bài ở ván này: các lượt đánh còn lại sẽ nhanh hơn."
+    assert page.inner_text("#out-line") == "Bạn đã hết bài: các lượt đánh còn lại sẽ nhanh hơn."

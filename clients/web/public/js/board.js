@@ -35,8 +35,7 @@ const backs = (n) => h("span", { class: "backs", "aria-hidden": "true" },
 
 /**
  * The seats around the table, each with its initials in a ring (its clock on turn), name, bot level, cards left (in
- * words and as fanned backs), passed mark (the seat greyed), place and score. A view of no seat (a watcher's) has
- * seat 0 at the bottom and every seat's backs.
+ * words and as fanned backs), passed mark (the seat greyed), place and score (a watcher's: seat 0 at the bottom).
  * @param {import("./api.js").SeatView} view
  */
 export function seatBoxes(view) {

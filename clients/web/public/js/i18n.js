@@ -156,10 +156,10 @@ export const LANGUAGES = [{
     sounds_setting: "Sounds (your turn, each play)",
     review_clock: "You lead the next hand: your turn clock is already running.",
     // --- H4: a seat out of its hand, and watching a match
-    out_label: "Out of this hand", skip_hand: "Skip to the hand's end",
-    out_quicker: "You are out of this hand: the other seats' plays come quicker.",
+    skip_hand: "Skip to the hand's end",
+    out_quicker: "You are out: the other seats' plays come quicker.",
     out_skipping: "The rest of the hand is shown at once.",
-    watch: "Watch", watch_match: "Watch this match", watching: "Watching: {names}", n_watching: "{n} watching",
+    watch_match: "Watch this match", watching: "Watching: {names}", n_watching: "{n} watching",
     watch_replay: "The replay, move by move",
   },
 }, {
@@ -290,10 +290,10 @@ export const LANGUAGES = [{
     autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
     sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
     review_clock: "Bạn đánh trước ở ván sau: đồng hồ của bạn đã bắt đầu chạy.",
-    out_label: "Đã hết bài ở ván này", skip_hand: "Bỏ qua đến cuối ván",
-    out_quicker: "Bạn đã hết bài ở ván này: các lượt đánh còn lại sẽ nhanh hơn.",
+    skip_hand: "Bỏ qua đến cuối ván",
+    out_quicker: "Bạn đã hết bài: các lượt đánh còn lại sẽ nhanh hơn.",
     out_skipping: "Phần còn lại của ván được hiện ngay.",
-    watch: "Xem", watch_match: "Xem ván này", watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
+    watch_match: "Xem ván này", watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
     watch_replay: "Xem lại từng nước",
   },
 }];

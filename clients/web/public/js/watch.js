@@ -15,9 +15,8 @@ import { feltPart } from "./table/felt.js";
 import { PACE_MS, follower } from "./table/follow.js";
 import { logPart } from "./table/log.js";
 import * as motion from "./table/motion.js";
-import { watcherView } from "./table/state.js";
 import { watchResultPart } from "./watch/result.js";
-import { createWatchState, watchReader } from "./watch/state.js";
+import { createWatchState, watchReader, watcherView } from "./watch/state.js";
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

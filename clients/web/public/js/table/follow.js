@@ -1,9 +1,8 @@
 // @ts-check
 /**
  * Following the match: its events as they come (the stream, else long polls), each shown once, other seats' plays
- * one after another at a pace a player can follow; after them the seat's view and legal plays are read again (a
- * watcher's page: the public match). Once the page's own seat has gone out, the rest of its hand comes quicker, and
- * Skip shows it at once (each event still applied, in order) up to the hand's end.
+ * one after another at a pace a player can follow (quicker once the page's seat is out of the hand; Skip: at once, in
+ * order, to the hand's end); after them the seat's view and legal plays (a watcher: the match) are read again.
  */
 
 import * as api from "../api.js";
@@ -44,15 +43,9 @@ function expectTurn(view, event) {
  * @property {() => void} skip show the rest of the hand being shown at once (its events in order), up to its end
  */
 
-/**
- * What reading the truth again gives: a function that puts it in the state (called only if no later read was asked).
- * @typedef {() => Promise<() => void>} Reader
- */
+/** A read of the truth, giving what puts it in the state (unless a later read was asked). @typedef {() => Promise<() => void>} Reader */
 
-/**
- * The seat's reader: its view and, on its turn, its legal plays.
- * @param {import("./state.js").TableState} state @returns {Reader}
- */
+/** The seat's view and, on its turn, its legal plays. @param {import("./state.js").TableState} state @returns {Reader} */
 export const seatReader = (state) => async () => {
   const fresh = await api.view(state.matchId, state.held.token);
   if (state.stopped) return () => {};
@@ -61,8 +54,8 @@ export const seatReader = (state) => async () => {
 };
 
 /**
- * @param {Shown} shown the page that shows the match @param {(event: MatchEvent) => void} show writes an event in
- *   the log @param {Reader} read reads the truth after the events shown (a seat's: `seatReader`)
+ * @param {Shown} shown @param {(event: MatchEvent) => void} show writes an event in the log
+ * @param {Reader} read reads the truth after the events shown
  * @returns {Follower}
  */
 export function follower({ state, redraw, showError }, show, read) {
@@ -73,13 +66,13 @@ export function follower({ state, redraw, showError }, show, read) {
   /** @type {(() => void) | null} */
   let wake = null; // ends the pause between two plays (Skip)
 
-  /** A pause between two plays shown, ended early by Skip. @param {number} ms */
+  /** A pause, ended early by Skip. @param {number} ms */
   const pause = (ms) => new Promise((resolve) => {
     const timer = setTimeout(() => { wake = null; resolve(undefined); }, ms);
     wake = () => { clearTimeout(timer); wake = null; resolve(undefined); };
   });
 
-  /** Read the truth after the events shown (the seat's view and legal plays, or the public match), then draw. */
+  /** Read the truth after the events shown, then draw. */
   async function refresh() {
     if (state.stopped) return; // the page has left the table (its token may be revoked): nothing is asked
     const ask = ++asked;
@@ -112,7 +105,7 @@ export function follower({ state, redraw, showError }, show, read) {
       if (unseen) expectTurn(state.view, event);
       if (event.type === "went_out" && event.seat === state.view.seat) state.out = true;
       if (event.type === "hand_ended" || event.type === "hand_started") state.out = state.skipping = false;
-      // skipping, the plays are drawn once at the end (no card flies, no sound, for each of them)
+      // skipping: drawn once at the end (no card flies, no sound, for each play)
       if (!state.skipping || queue.length === 0) redraw();
       const paced = (event.type === "played" || event.type === "passed") && event.seat !== state.view.seat;
       if (paced && !state.skipping) await pause(state.out ? OUT_PACE_MS : PACE_MS);

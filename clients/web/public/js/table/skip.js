@@ -10,19 +10,25 @@ import { t } from "../i18n.js";
 /** @typedef {import("./state.js").ShownState} ShownState */
 
 /**
+ * @typedef {object} SkipPart
+ * @property {HTMLElement} element @property {HTMLButtonElement} button @property {() => void} draw
+ * @property {() => boolean} shown whether Skip is on screen
+ */
+
+/**
  * @param {ShownState & {review?: unknown}} state @param {() => void} skip the follower's Skip
- * @returns {{element: HTMLElement, button: HTMLButtonElement, draw: () => void}}
+ * @returns {SkipPart}
  */
 export function skipPart(state, skip) {
   const line = h("span", { id: "out-line", role: "status" });
   const button = /** @type {HTMLButtonElement} */ (h("button", { id: "skip", type: "button", class: "small", onclick: skip },
     [t("skip_hand")]));
-  const element = h("section", { id: "out-watch", "aria-label": t("out_label"), hidden: true }, [line, " ", button]);
+  const element = h("div", { id: "out-watch", hidden: true }, [line, " ", button]);
   const draw = () => {
     const watching = state.out && state.view.status === "playing" && !state.review;
     element.hidden = !watching;
     button.hidden = state.skipping;
     setText(line, watching ? t(state.skipping ? "out_skipping" : "out_quicker") : "");
   };
-  return { element, button, draw };
+  return { element, button, draw, shown: () => !element.hidden && !button.hidden };
 }

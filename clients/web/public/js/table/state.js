@@ -13,22 +13,22 @@ import { t } from "../i18n.js";
 /** @typedef {import("../store.js").HeldSeat} HeldSeat */
 
 /**
- * What a page that shows a match's play knows: the seat's table and a watcher's (watch.js) both.
+ * What a page showing a match's play knows (a seat's table, a watcher's page).
  * @typedef {object} ShownState
  * @property {string} matchId the match shown
- * @property {SeatView} view the seat's view, with the events shown since it was read already applied (a watcher's:
- *   the public match as a view of no seat, `watcherView`)
+ * @property {SeatView} view the seat's view, with the events shown since it was read already applied (a watcher's: see
+ *   watch/state.js)
  * @property {boolean} revealing events are being shown one after another (the turn is not yet known)
  * @property {number | null} handOver a hand just over, shown on the felt until the next one starts
  * @property {boolean} stopped the page has left the table: nothing more is drawn or asked
- * @property {boolean} out the page's own seat has gone out of the hand being shown: the rest of it comes quicker
- * @property {boolean} skipping Skip was chosen: the rest of the hand being shown comes at once
+ * @property {boolean} out the page's seat is out of the hand shown: the rest comes quicker
+ * @property {boolean} skipping Skip was chosen: the rest of the hand comes at once
  * @property {((event: import("../../../types/openapi").components["schemas"]["HandEndedEvent"]) => Promise<void>) | null} betweenHands what the page does
  *   when it shows a hand's end: resolves when the next hand may be shown (the table sets it; null: a short pause)
  */
 
 /**
- * What the table of one match knows and is doing: what it shows, and the seat's own part.
+ * The seat's own part of the table's state.
  * @typedef {object} SeatState
  * @property {HeldSeat} held the seat this browser holds at it (its token and name)
  * @property {Legal | null} legal the seat's legal plays on its turn (null when it is not on turn, or not yet known)
@@ -54,22 +54,7 @@ import { t } from "../i18n.js";
  * @property {(problem: unknown) => void} showError write a refusal or failure in the error line ("" clears it)
  */
 
-/**
- * What following a match's events is handed: a seat's Table, or a watcher's page.
- * @typedef {object} Shown
- * @property {ShownState} state
- * @property {() => void} redraw
- * @property {(problem: unknown) => void} showError
- */
-
-/** The seat of a view that is no seat's: a watcher's (no seat is "you", no card is held). */
-export const NO_SEAT = -1;
-
-/**
- * The public match as a view of no seat: what a watcher's page shows with the seat's parts (no card in it).
- * @param {import("../api.js").Match} match @returns {SeatView}
- */
-export const watcherView = (match) => ({ ...match, seat: NO_SEAT, cards: [], start_card: null });
+/** What following a match is handed: a seat's Table, or a watcher's page. @typedef {Omit<Table, "state"> & {state: ShownState}} Shown */
 
 /** Whether the view's own seat has gone out of the hand in play (a watcher's never). @param {SeatView} view */
 export const seatIsOut = (view) => view.status === "playing" && (view.seats[view.seat]?.place ?? null) !== null;

@@ -5,7 +5,6 @@
  */
 
 import * as api from "../api.js";
-import { watcherView } from "../table/state.js";
 
 /**
  * A match as the server may answer it: `spectators` (how many watch it) when the server counts them, else absent.
@@ -19,6 +18,15 @@ import { watcherView } from "../table/state.js";
  */
 
 /** @typedef {import("../table/state.js").ShownState & WatchExtra} WatchState */
+
+/** The seat of a view that is no seat's: a watcher's (no seat is "you", no card is held). */
+export const NO_SEAT = -1;
+
+/**
+ * The public match as a view of no seat: what a watcher's page shows with the seat's parts (no card in it).
+ * @param {api.Match} match @returns {api.SeatView}
+ */
+export const watcherView = (match) => ({ ...match, seat: NO_SEAT, cards: [], start_card: null });
 
 /** How many watch `match`, when the server says (null otherwise). @param {WatchedMatch} match */
 export const spectatorsOf = (match) => (typeof match.spectators === "number" ? match.spectators : null);
