@@ -65,8 +65,9 @@ def _own_bytes(responses: list[Response], base: str) -> int:
 
 
 def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_server: str) -> None:
-    """Rule: the first screen, More options, the waiting table, a table mid-hand, the score card, a profile, the
-    leaderboard, a replay and the account forms: 0 serious or critical axe violations, no sideways scroll at 375 px.
+    """Rule: the first screen, More options, the waiting table, a table mid-hand, the score card, a match watched
+    (mid-hand and at its end), a profile, the leaderboard, a replay and the account forms: 0 serious or critical axe
+    violations, no sideways scroll at 375 px.
     The JS and CSS the first screen and the table load stay under 150 KB each (uncompressed)."""
     require_tool("axe-core", AXE.exists(), "cd clients/web && npm ci")
     page = pages(viewport=PHONE_SMALL)
@@ -115,10 +116,16 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     page.click("#play")
     page.wait_for_selector("#log li[data-type=played]")
     _checked(page, "table mid-hand")
+    watcher = pages(viewport=PHONE_SMALL)
+    watcher.goto(f"{live_server}/m/{match_id}/watch")
+    watcher.wait_for_selector("#table-play[data-seat]")
+    _checked(watcher, "a match watched mid-hand")
     _play_out(live_server, match_id, {0: ann, 1: bo})
     page.wait_for_selector("#winner")
     page.wait_for_function("document.querySelector('#showing').textContent === ''")
     _checked(page, "score card")
+    watcher.wait_for_selector("#final-title")
+    _checked(watcher, "a match watched to its end")
 
     page.goto(f"{live_server}/p/{name}")
     page.wait_for_selector(f"a[href='/m/{match_id}/replay']")

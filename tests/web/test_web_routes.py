@@ -24,8 +24,18 @@ def _client(redis_server: LocalRedis, **extra: str) -> FlaskClient:
 
 
 def test_table_page_served_at_root_and_match_link(client: FlaskClient) -> None:
-    """Rule: the page is served at each of its views' paths: the lobby, a match, its replay, a profile, the account."""
-    for path in ("/", "/m/abc123", "/m/abc123/replay", "/p/Ann", "/p/ann-b_2", "/leaderboard", "/account"):
+    """Rule: the page is served at each of its views' paths: the lobby, a match, its replay, the match watched, a
+    profile, the account."""
+    for path in (
+        "/",
+        "/m/abc123",
+        "/m/abc123/replay",
+        "/m/abc123/watch",
+        "/p/Ann",
+        "/p/ann-b_2",
+        "/leaderboard",
+        "/account",
+    ):
         answer = client.get(path)
         assert answer.status_code == 200
         assert b'<script type="module"' in answer.data

@@ -35,13 +35,14 @@ const backs = (n) => h("span", { class: "backs", "aria-hidden": "true" },
 
 /**
  * The seats around the table, each with its initials in a ring (its clock on turn), name, bot level, cards left (in
- * words and as fanned backs), passed mark (the seat greyed), place and score.
+ * words and as fanned backs), passed mark (the seat greyed), place and score (a watcher's: seat 0 at the bottom).
  * @param {import("./api.js").SeatView} view
  */
 export function seatBoxes(view) {
   const count = view.seats.length;
+  const bottom = view.seats.some((s) => s.seat === view.seat) ? view.seat : 0;
   return view.seats.map((s) => {
-    const where = (PLACES[count] ?? [])[(s.seat - view.seat + count) % count] ?? "top";
+    const where = (PLACES[count] ?? [])[(s.seat - bottom + count) % count] ?? "top";
     const facts = [];
     if (s.bot) facts.push(s.taken_over ? `${t("taken_over")} (${t(`bot_${s.bot}`)})` : t(`bot_${s.bot}`));
     if (s.left) facts.push(t("left_mark"));

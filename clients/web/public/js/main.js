@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The page's entry: the language menu, the account bar, and the views: the lobby at /, a match at /m/<id>, its
- * replay at /m/<id>/replay, a player's profile at /p/<name>, signing in and up at /account.
+ * replay at /m/<id>/replay, watching it at /m/<id>/watch, a player's profile at /p/<name>, signing in and up at /account.
  */
 
 import { drawAccountBar, showAccount } from "./account.js";
@@ -26,10 +26,12 @@ async function route() {
   const path = location.pathname;
   const match = path.match(/^\/m\/([^/]+)$/);
   const replay = path.match(/^\/m\/([^/]+)\/replay$/);
+  const watch = path.match(/^\/m\/([^/]+)\/watch$/);
   const profile = path.match(/^\/p\/([^/]+)$/);
   let stopView = () => {};
   // each screen loads its own modules when it is first shown (a table opened by its link loads no lobby)
   if (match) stopView = await (await import("./table.js")).showTable(root, decodeURIComponent(match[1]), go);
+  else if (watch) stopView = await (await import("./watch.js")).showWatch(root, decodeURIComponent(watch[1]));
   else if (replay) stopView = await (await import("./replay.js")).showReplay(root, decodeURIComponent(replay[1]));
   else if (profile) stopView = await (await import("./profile.js")).showProfile(root, decodeURIComponent(profile[1]), go);
   else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);

@@ -13,9 +13,8 @@ import { forgetIfRevoked, signedIn } from "./session.js";
 import { forgetSeat, heldSeat, keepSeat } from "./store.js";
 import { actionsPart } from "./table/actions.js";
 import { feltPart } from "./table/felt.js";
-import { follower } from "./table/follow.js";
+import { follower, seatReader } from "./table/follow.js";
 import { autoPlayOn, handPart, setAutoPlay } from "./table/hand.js";
-import { showJoin } from "./table/join.js";
 import { leavingPart } from "./table/leaving.js";
 import { logPart } from "./table/log.js";
 import * as motion from "./table/motion.js";
@@ -38,7 +37,7 @@ export async function showTable(root, matchId, go) {
     showUnreadable(root, matchId, go, e);
     return () => {};
   }
-  if (!seated) return showJoin(root, matchId, go);
+  if (!seated) return (await import("./table/join.js")).showJoin(root, matchId, go); // no seat here: join or watch
   const { held, view } = seated;
   const error = h("p", { id: "error", role: "alert", class: "error" });
   /** @type {import("./table/state.js").Table} */
@@ -52,7 +51,9 @@ export async function showTable(root, matchId, go) {
   const felt = feltPart(state);
   const hand = handPart(table);
   const log = logPart(state);
-  const following = follower(table, log.show);
+  const following = follower(table, log.show, seatReader(state));
+  /** @type {import("./table/skip.js").SkipPart | null} */
+  let out = null; // Skip, once the seat is out of a hand (its module loaded then)
   const actions = actionsPart(table, following);
   const leaving = leavingPart(table, go);
   const results = resultsPart(state, leaving.rematch);
@@ -77,6 +78,8 @@ export async function showTable(root, matchId, go) {
     keepSelectionInHand(state);
     const was = motion.before();
     for (const part of [seats, felt, hand, actions, leaving, results, review]) part.draw();
+    if (state.out) loadSkip();
+    out?.draw();
     if (motion.after(was)) playSound();
     // the your-turn cue: the hand lit, a word above it, and (sounds on) two notes when the turn comes
     const turnNow = myTurn(state) && !state.review;
@@ -103,8 +106,25 @@ export async function showTable(root, matchId, go) {
     const lost = had && (!had.isConnected || (had instanceof HTMLButtonElement && had.disabled));
     if (back instanceof HTMLElement) back.focus();
     else if (had && lost && state.busy && had.isConnected) parked = had;
-    else if (had && lost) (hand.element.querySelector("button") ?? root).focus();
+    else if (had && lost) (hand.element.querySelector("button") ?? (out?.shown() ? out.button : root)).focus();
     else if (had && had !== active) had.focus();
+  }
+
+  let skipAsked = false;
+  /** Skip under the felt, loaded when the seat first goes out; it has the focus if the focus is adrift then. */
+  function loadSkip() {
+    if (skipAsked) return;
+    skipAsked = true;
+    void import("./table/skip.js").then(({ skipPart }) => {
+      const part = skipPart(state, following.skip);
+      board.after(part.element); // in the page before it speaks (its line is a live region)
+      requestAnimationFrame(() => {
+        out = part;
+        redraw();
+        const at = document.activeElement;
+        if (part.shown() && (at === null || at === document.body || at === root)) part.button.focus();
+      });
+    });
   }
 
   // drawn at once, its buttons held (busy) until the log and the legal plays are in

@@ -1,10 +1,10 @@
 """The browser table and the offline API docs: static files only, outside the OpenAPI contract.
 
-- ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``,
+- ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``, ``GET /m/<match_id>/watch``,
   ``GET /p/<name>``, ``GET /leaderboard`` and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
   checkout's ``clients/web/public``), which shows the lobby, a match, its
-  replay, a player's profile or signing in; the page itself calls only the
+  replay, the match watched, a player's profile or signing in; the page itself calls only the
   public API. ``GET /web/<file>`` answers its scripts and styles.
 - ``GET /docs/assets/<file>`` answers Swagger UI's own files, from the
   ``flask-swagger-ui`` package (its ``dist/VERSION`` names the Swagger UI
@@ -108,6 +108,12 @@ def match_page(match_id: str) -> Response:
 @blp.get("/m/<string:match_id>/replay")
 def replay_page(match_id: str) -> Response:
     """The browser table's replay of a finished match, move by move."""
+    return _page()
+
+
+@blp.get("/m/<string:match_id>/watch")
+def watch_page(match_id: str) -> Response:
+    """The browser table's view of a match for anyone watching it: the public table only, followed as it is played."""
     return _page()
 
 

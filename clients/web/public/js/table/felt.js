@@ -6,7 +6,7 @@ import { h, setText } from "../dom.js";
 import { t } from "../i18n.js";
 import { namer } from "./state.js";
 
-/** @typedef {import("./state.js").TableState} TableState */
+/** @typedef {import("./state.js").ShownState} ShownState */
 
 /** A clock drawn inline (an emoji clock is a missing glyph on machines without an emoji font). */
 function clockIcon() {
@@ -20,7 +20,7 @@ function clockIcon() {
 
 /**
  * The felt; `tick` redraws its clock alone (the table calls it a few times a second).
- * @param {TableState} state
+ * @param {ShownState} state
  * @returns {{element: HTMLElement, draw: () => void, tick: () => void}}
  */
 export function feltPart(state) {

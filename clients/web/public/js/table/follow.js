@@ -1,18 +1,20 @@
 // @ts-check
 /**
  * Following the match: its events as they come (the stream, else long polls), each shown once, other seats' plays
- * one after another at a pace a player can follow; after them the seat's view and legal plays are read again.
+ * one after another at a pace a player can follow (quicker once the page's seat is out of the hand; Skip: at once, in
+ * order, to the hand's end); after them the seat's view and legal plays (a watcher: the match) are read again.
  */
 
 import * as api from "../api.js";
 import { applyEvent } from "./state.js";
 
-/** @typedef {import("./state.js").Table} Table */
+/** @typedef {import("./state.js").Shown} Shown */
 /** @typedef {import("../api.js").MatchEvent} MatchEvent */
 
 /** Milliseconds between other seats' plays as the page shows them (localStorage "tienlen.pace" overrides). */
-const PACE_MS = Number(localStorage.getItem("tienlen.pace") ?? "700");
-const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const PACE_MS = Number(localStorage.getItem("tienlen.pace") ?? "700");
+/** The pace once the page's own seat is out of the hand: a quarter, at most 200 ms ("tienlen.pace.out" overrides). */
+const OUT_PACE_MS = Number(localStorage.getItem("tienlen.pace.out") ?? Math.min(200, PACE_MS / 4));
 
 /**
  * The seat on turn once `event` is shown, as the events tell it: after a play or a pass the next seat round the
@@ -38,28 +40,45 @@ function expectTurn(view, event) {
  * @property {() => Promise<void>} refreshShowingErrors refresh, a failure shown in the error line
  * @property {(events: MatchEvent[]) => void} enqueue show these events (those not shown yet), then refresh
  * @property {() => () => void} start follow the match's events after the view's last one; returns what stops it
+ * @property {() => void} skip show the rest of the hand being shown at once (its events in order), up to its end
  */
 
+/** A read of the truth, giving what puts it in the state (unless a later read was asked). @typedef {() => Promise<() => void>} Reader */
+
+/** The seat's view and, on its turn, its legal plays. @param {import("./state.js").TableState} state @returns {Reader} */
+export const seatReader = (state) => async () => {
+  const fresh = await api.view(state.matchId, state.held.token);
+  if (state.stopped) return () => {};
+  const options = fresh.status === "playing" && fresh.turn === fresh.seat ? await api.legal(state.matchId, state.held.token) : null;
+  return () => { state.view = fresh; state.legal = options; };
+};
+
 /**
- * @param {Table} table @param {(event: MatchEvent) => void} show writes an event in the log
+ * @param {Shown} shown @param {(event: MatchEvent) => void} show writes an event in the log
+ * @param {Reader} read reads the truth after the events shown
  * @returns {Follower}
  */
-export function follower({ state, redraw, showError }, show) {
+export function follower({ state, redraw, showError }, show, read) {
   let lastSeq = state.view.last_seq; // the last event queued
   /** @type {MatchEvent[]} */
   const queue = [];
   let asked = 0; // reads of the view asked for: only the latest is drawn
+  /** @type {(() => void) | null} */
+  let wake = null; // ends the pause between two plays (Skip)
 
-  /** The seat's view and, on its turn, its legal plays: the truth after the events shown. */
+  /** A pause, ended early by Skip. @param {number} ms */
+  const pause = (ms) => new Promise((resolve) => {
+    const timer = setTimeout(() => { wake = null; resolve(undefined); }, ms);
+    wake = () => { clearTimeout(timer); wake = null; resolve(undefined); };
+  });
+
+  /** Read the truth after the events shown, then draw. */
   async function refresh() {
     if (state.stopped) return; // the page has left the table (its token may be revoked): nothing is asked
     const ask = ++asked;
-    const fresh = await api.view(state.matchId, state.held.token);
-    if (state.stopped) return;
-    const options = fresh.status === "playing" && fresh.turn === fresh.seat ? await api.legal(state.matchId, state.held.token) : null;
+    const put = await read();
     if (ask !== asked || state.stopped) return;
-    state.view = fresh;
-    state.legal = options;
+    put();
     redraw();
   }
   const refreshShowingErrors = () => refresh().catch(showError);
@@ -84,14 +103,28 @@ export function follower({ state, redraw, showError }, show) {
       const unseen = event.seq > state.view.last_seq;
       applyEvent(state, event);
       if (unseen) expectTurn(state.view, event);
-      redraw();
-      if ((event.type === "played" || event.type === "passed") && event.seat !== state.view.seat) await sleep(PACE_MS);
-      if (event.type === "hand_ended") await (state.betweenHands?.(event) ?? sleep(PACE_MS * 3)); // B: the score review, else a moment
+      if (event.type === "went_out" && event.seat === state.view.seat) state.out = true;
+      if (event.type === "hand_ended" || event.type === "hand_started") state.out = state.skipping = false;
+      // skipping: drawn once at the end (no card flies, no sound, for each play)
+      if (!state.skipping || queue.length === 0) redraw();
+      const paced = (event.type === "played" || event.type === "passed") && event.seat !== state.view.seat;
+      if (paced && !state.skipping) await pause(state.out ? OUT_PACE_MS : PACE_MS);
+      if (event.type === "hand_ended") {
+        redraw();
+        await (state.betweenHands?.(event) ?? pause(PACE_MS * 3)); // B: the score review, else a moment
+      }
     }
     state.revealing = false;
     await refreshShowingErrors();
   }
 
+  const skip = () => {
+    if (!state.out || state.skipping) return;
+    state.skipping = true;
+    wake?.();
+    redraw();
+  };
+
   const start = () => api.follow(state.matchId, state.view.last_seq, (event) => enqueue([event]));
-  return { refresh, refreshShowingErrors, enqueue, start };
+  return { refresh, refreshShowingErrors, enqueue, start, skip };
 }

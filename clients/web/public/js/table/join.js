@@ -1,5 +1,8 @@
 // @ts-check
-/** Someone with a match's link and no seat at it: the seats, and a form to join an open one (as your account when signed in). */
+/**
+ * Someone with a match's link and no seat at it: the seats, a form to join an open one (as your account when signed
+ * in), and a link to watch it (/m/<id>/watch).
+ */
 
 import { refusal } from "../account.js";
 import * as api from "../api.js";
@@ -28,11 +31,13 @@ export async function showJoin(root, matchId, go) {
     }
   };
   const seats = h("ul", { id: "join-seats" });
+  const watch = h("p", { hidden: true }, [h("a", { id: "watch-link", href: `/m/${encodeURIComponent(matchId)}/watch` }, [t("watch_match")])]);
   root.replaceChildren(h("h2", {}, [t("join")]), seats,
     session ? h("p", { id: "join-as" }, [t("join_as", { name: session.name })]) : h("label", {}, [t("your_name"), " ", input]),
-    h("button", { id: "join", type: "button", onclick: join }, [t("join")]), error);
+    h("button", { id: "join", type: "button", onclick: join }, [t("join")]), error, watch);
   try {
     const match = await api.getMatch(matchId);
+    watch.hidden = false;
     seats.replaceChildren(...match.seats.map((s) => h("li", {}, [s.open ? t("open_seat") : `${s.name}${s.bot ? ` · ${t(`bot_${s.bot}`)}` : ""}`])));
   } catch (e) {
     error.textContent = message(e);

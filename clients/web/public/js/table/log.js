@@ -7,13 +7,13 @@ import { t } from "../i18n.js";
 import { eventWords } from "../words.js";
 import { namer } from "./state.js";
 
-/** @typedef {import("./state.js").TableState} TableState */
+/** @typedef {import("./state.js").ShownState} ShownState */
 /** @typedef {import("../api.js").MatchEvent} MatchEvent */
 
 /**
  * `show` writes one event in the log; `showHistory` writes the events before the page came, at once, and only then
  * makes the log a live region: each new entry is announced, not the history.
- * @param {TableState} state
+ * @param {ShownState} state
  * @returns {{element: HTMLElement, show: (event: MatchEvent) => void, showHistory: () => Promise<void>}}
  */
 export function logPart(state) {

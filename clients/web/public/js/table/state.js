@@ -13,20 +13,31 @@ import { t } from "../i18n.js";
 /** @typedef {import("../store.js").HeldSeat} HeldSeat */
 
 /**
- * @typedef {object} TableState
- * @property {string} matchId the match at this table
- * @property {HeldSeat} held the seat this browser holds at it (its token and name)
- * @property {SeatView} view the seat's view, with the events shown since it was read already applied
- * @property {Legal | null} legal the seat's legal plays on its turn (null when it is not on turn, or not yet known)
- * @property {Set<string>} selected the cards of the hand picked
- * @property {boolean} busy a request of this page is under way (the buttons wait for it)
+ * What a page showing a match's play knows (a seat's table, a watcher's page).
+ * @typedef {object} ShownState
+ * @property {string} matchId the match shown
+ * @property {SeatView} view the seat's view, with the events shown since it was read already applied (a watcher's: see
+ *   watch/state.js)
  * @property {boolean} revealing events are being shown one after another (the turn is not yet known)
  * @property {number | null} handOver a hand just over, shown on the felt until the next one starts
  * @property {boolean} stopped the page has left the table: nothing more is drawn or asked
- * @property {Review | null} review a hand of a match just over, its scores shown until the player chooses Next hand
+ * @property {boolean} out the page's seat is out of the hand shown: the rest comes quicker
+ * @property {boolean} skipping Skip was chosen: the rest of the hand comes at once
  * @property {((event: import("../../../types/openapi").components["schemas"]["HandEndedEvent"]) => Promise<void>) | null} betweenHands what the page does
  *   when it shows a hand's end: resolves when the next hand may be shown (the table sets it; null: a short pause)
  */
+
+/**
+ * The seat's own part of the table's state.
+ * @typedef {object} SeatState
+ * @property {HeldSeat} held the seat this browser holds at it (its token and name)
+ * @property {Legal | null} legal the seat's legal plays on its turn (null when it is not on turn, or not yet known)
+ * @property {Set<string>} selected the cards of the hand picked
+ * @property {boolean} busy a request of this page is under way (the buttons wait for it)
+ * @property {Review | null} review a hand of a match just over, its scores shown until the player chooses Next hand
+ */
+
+/** @typedef {ShownState & SeatState} TableState */
 
 /**
  * A hand just over, reviewed before the next: its end, and the seat's view read right after it (its scores).
@@ -43,15 +54,20 @@ import { t } from "../i18n.js";
  * @property {(problem: unknown) => void} showError write a refusal or failure in the error line ("" clears it)
  */
 
+/** What following a match is handed: a seat's Table, or a watcher's page. @typedef {Omit<Table, "state"> & {state: ShownState}} Shown */
+
+/** Whether the view's own seat has gone out of the hand in play (a watcher's never). @param {SeatView} view */
+export const seatIsOut = (view) => view.status === "playing" && (view.seats[view.seat]?.place ?? null) !== null;
+
 /** @param {string} matchId @param {HeldSeat} held @param {SeatView} view @returns {TableState} */
 export const createState = (matchId, held, view) => ({
   matchId, held, view, legal: null, selected: new Set(), busy: false, revealing: false, handOver: null, stopped: false,
-  review: null, betweenHands: null,
+  review: null, betweenHands: null, out: seatIsOut(view), skipping: false,
 });
 
 /**
  * How the table names a seat: "you" for its own, else the seat's name ("?" for none, "#n" for a seat unknown).
- * @param {TableState} state
+ * @param {ShownState} state
  * @returns {import("../board.js").Namer}
  */
 export const namer = (state) => (seat) =>
@@ -71,7 +87,7 @@ export const verdict = (state) => judge([...state.selected], myTurn(state) ? sta
 
 /**
  * What an event changes on the table, shown at once (the next read of the view brings the whole truth).
- * @param {TableState} state @param {MatchEvent} event
+ * @param {ShownState} state @param {MatchEvent} event
  */
 export function applyEvent(state, event) {
   const view = state.view;
