@@ -93,6 +93,7 @@ def test_actions_and_events_are_discriminated_by_type_with_their_required_fields
         "table_cleared": {"leader"},
         "went_out": {"seat", "place"},
         "hand_ended": {"hand_number", "places", "points"},
+        "hand_shown": {"hand_number", "hands"},
         "match_ended": {"winner", "winners", "scores"},
         "timed_out": {"seat", "action"},
         "seat_taken_over": {"seat", "bot"},

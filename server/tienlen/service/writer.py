@@ -39,6 +39,7 @@ from .history import HistoryService, finishes
 from .idempotency import KEPT_REFUSALS, answer_bound, kept_answer, kept_refusal, refuse_again
 from .notices import Notices
 from .retry import LOST, Lost, attempts, kept_changing
+from .shown import with_hands_shown
 
 T = TypeVar("T")
 EventDict = dict[str, Any]
@@ -187,7 +188,8 @@ class MatchWriter:
 
     def seal(self, record: MatchRecord, new: list[Event]) -> list[EventDict]:
         """Make the changed record ready to commit (version, time, turn clock, event numbers); its new events
-        numbered, in the store's form (:data:`~tienlen.events.STORE`).
+        numbered, in the store's form (:data:`~tienlen.events.STORE`), a ``hand_shown`` after each ``hand_ended``
+        (:func:`~.shown.with_hands_shown`).
 
         A new turn deadline is registered with the store now, before the
         commit, so that a crash between the two can only leave a deadline
@@ -197,7 +199,8 @@ class MatchWriter:
         now = self.now()
         record.version += 1
         record.updated_at = now
-        events = [{"seq": seq, **STORE.dump_event(e)} for seq, e in enumerate(new, record.last_seq + 1)]
+        shown = with_hands_shown(record, new)
+        events = [{"seq": seq, **STORE.dump_event(e)} for seq, e in enumerate(shown, record.last_seq + 1)]
         record.last_seq += len(events)
         if finishes(new):
             record.ended_at = now

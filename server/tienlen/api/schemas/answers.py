@@ -70,6 +70,11 @@ class HandSchema(AnswerSchema):
     hand_number = fields.Integer(required=True)
     places = fields.List(fields.Integer(), required=True, metadata={"description": "Seats, first to last"})
     points = fields.List(fields.Integer(), required=True, metadata={"description": "Points by seat"})
+    dealt = fields.List(
+        Cards(),
+        required=True,
+        metadata={"description": "Each seat's cards as dealt for the hand, by seat (public once the hand is over)"},
+    )
 
 
 def _rule_answer_field(name: str) -> fields.Field[Any]:
