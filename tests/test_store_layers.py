@@ -24,7 +24,18 @@ SERVICE = SERVER / "tienlen" / "service"
 
 VALUES = {"errors", "events", "records"}
 """What a store keeps and raises: frozen records, the events' type, the errors."""
-PROTOCOLS = {"base", "accounts", "challenges", "history", "inbox", "queue", "rating_store", "wait_slots"}
+PROTOCOLS = {
+    "base",
+    "accounts",
+    "challenges",
+    "history",
+    "inbox",
+    "queue",
+    "rating_store",
+    "wait_slots",
+    "watching",
+    "playing",
+}
 """What the service needs of a store: one Protocol per kind of store, and the values only they use."""
 
 

@@ -84,6 +84,8 @@ class MatchState:
     room_code: str | None
     rated: bool
     fair_deal: FairDealState | None
+    watchable: bool
+    spectators: int  # readers following it lately who are not its seats (0 in answers other than reads of it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +227,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
             record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
             None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
             record.updated_at, record.listed, record.next_match_id, record.room_code, record.rated,
-            fair_deal_state(record), **more,
+            fair_deal_state(record), record.watchable, 0, **more,
         )  # fmt: skip
     table = None if public.table is None or public.table_seat is None else public.table
     outcome = public.outcome
@@ -257,14 +259,14 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         room_code=record.room_code,
         rated=record.rated,
         fair_deal=fair_deal_state(record),
+        watchable=record.watchable,
+        spectators=0,
         **more,
     )
 
 
 def _completed(results: Sequence[HandResult], deals: Sequence[tuple[int, ...]]) -> tuple[CompletedHand, ...]:
-    return tuple(
-        CompletedHand(r.hand_number, r.places, r.points, deal) for r, deal in zip(results, deals, strict=True)
-    )
+    return tuple(CompletedHand(r.hand_number, r.places, r.points, deal) for r, deal in zip(results, deals, strict=True))
 
 
 def _seat(index: int, seat: SeatRecord, cards_left: int, passed: bool, place: int | None, score: int) -> PublicSeat:

@@ -37,6 +37,7 @@ from ..store.records import MatchRecord
 from .errors import MatchNotFound
 from .history import HistoryService, finishes
 from .idempotency import KEPT_REFUSALS, answer_bound, kept_answer, kept_refusal, refuse_again
+from .live_index import LiveIndex
 from .notices import Notices
 from .retry import LOST, Lost, attempts, kept_changing
 from .shown import with_hands_shown
@@ -106,11 +107,19 @@ __all__ = ["LOST", "Change", "Done", "Keyed", "Lost", "MatchWriter", "Write", "a
 class MatchWriter:
     """Writes matches for every use case (see the module): one loop, one seal, one commit, one telling."""
 
-    def __init__(self, store: MatchStore, history: HistoryService, notices: Notices, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        history: HistoryService,
+        notices: Notices,
+        now: Callable[[], float],
+        live: LiveIndex | None = None,
+    ) -> None:
         self.store = store
         self.history = history
         self.notices = notices
         self.now = now
+        self.live = live
 
     def write(
         self,
@@ -168,7 +177,7 @@ class MatchWriter:
     ) -> list[EventDict] | None:
         """Seal and commit one write; its events as committed (None: the race was lost, nothing written).
 
-        The accounts are told and a match the write finished is kept after the commit.
+        The accounts are told, the live indexes kept and a match the write finished is kept after the commit.
         """
         record = write.record
         events = self.seal(record, write.events)
@@ -183,6 +192,8 @@ class MatchWriter:
         if not self.store.commit(record, expected, events, kept):
             return None
         self.notices.committed(record, write.events)
+        if self.live is not None:
+            self.live.committed(record, write.events)
         self.history.finished(record, write.events)
         return events
 

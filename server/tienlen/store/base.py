@@ -2,7 +2,7 @@
 
 The service is written against :class:`MatchStore` and the protocols it hands
 out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.history`, :mod:`.inbox`,
-:mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`), which import no
+:mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`, :mod:`.watching`, :mod:`.playing`), which import no
 implementation; :mod:`.redis_store` is the implementation on Redis. What a
 store raises is in :mod:`.errors`. Where and how answers to an
 ``Idempotency-Key`` are kept is the store's business: the service names them
@@ -19,10 +19,12 @@ from .accounts import AccountStore
 from .challenges import ChallengeStore
 from .history import HistoryStore
 from .inbox import InboxStore
+from .playing import PlayingIndex
 from .queue import QueueStore
 from .rating_store import RatingStore
 from .records import MatchRecord
 from .wait_slots import WaitSlots
+from .watching import WatchStore
 
 __all__ = ["AnswerKey", "Loaded", "MatchStore", "StoreObserver"]
 
@@ -106,6 +108,14 @@ class MatchStore(Protocol):
 
     def wait_slots(self) -> WaitSlots:
         """The waiting slots each account and address holds, counted for all servers, beside the matches."""
+        ...
+
+    def watching(self) -> WatchStore:
+        """Who follows each match lately, the live matches and the featured one, beside the matches."""
+        ...
+
+    def playing(self) -> PlayingIndex:
+        """The live matches each account sits in, beside the matches."""
         ...
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:

@@ -49,9 +49,11 @@ from .redis_accounts import RedisAccounts
 from .redis_challenges import RedisChallenges
 from .redis_history import RedisHistory
 from .redis_inbox import RedisInbox, feed_channel
+from .redis_playing import RedisPlaying
 from .redis_queue import RedisQueue
 from .redis_ratings import RedisRatings
 from .redis_wait_slots import RedisWaitSlots
+from .redis_watching import RedisWatching
 from .rooms import RedisRooms
 from .waiting import LocalWaiters
 
@@ -95,6 +97,8 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._queue = RedisQueue(client)
         self._challenges = RedisChallenges(client)
         self._wait_slots = RedisWaitSlots(client)
+        self._watching = RedisWatching(client)
+        self._playing = RedisPlaying(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -129,6 +133,14 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def wait_slots(self) -> RedisWaitSlots:
         """The waiting slots each account and address holds, counted for all servers (:mod:`.redis_wait_slots`)."""
         return self._wait_slots
+
+    def watching(self) -> RedisWatching:
+        """Spectators, the live matches and the featured one, in this Redis (:mod:`.redis_watching`)."""
+        return self._watching
+
+    def playing(self) -> RedisPlaying:
+        """The live matches each account sits in, in this Redis (:mod:`.redis_playing`)."""
+        return self._playing
 
     def challenges(self) -> RedisChallenges:
         """The challenges between accounts and those due to expire, in this Redis (:mod:`.redis_challenges`)."""

@@ -180,6 +180,19 @@ class MatchSchema(AnswerSchema):
             "whose creator fixed the deal (`seed` or `deal`)"
         },
     )
+    watchable = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Anyone may watch it; false: its public reads answer its seats only (`not_watchable`)"
+        },
+    )
+    spectators = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Readers following the match in the last 30 s who are not its seats (streams, and long "
+            "polls that send `watcher`); counted in `GET /v1/matches/{id}` and a seat's view, 0 in other answers"
+        },
+    )
 
 
 class SeatViewSchema(MatchSchema):

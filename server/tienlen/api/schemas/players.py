@@ -17,6 +17,13 @@ MAX_PAGE = 100
 MOMENT = {"format": "date-time", "description": "RFC 3339 (a time without an offset is read as UTC)"}
 
 
+class PlayingMatchSchema(AnswerSchema):
+    """A match a player plays now."""
+
+    match_id = fields.String(required=True, metadata={"description": "Watch it at `GET /v1/matches/{match_id}`"})
+    watchable = fields.Boolean(required=True, metadata={"description": "Anyone may watch it"})
+
+
 class PlayerSchema(AnswerSchema):
     """A player's public profile."""
 
@@ -29,6 +36,11 @@ class PlayerSchema(AnswerSchema):
         fields.Nested(PlayerRatingSchema),
         required=True,
         metadata={"description": "Its ratings, one per table size it has played rated matches at"},
+    )
+    playing = fields.List(
+        fields.Nested(PlayingMatchSchema),
+        required=True,
+        metadata={"description": "The matches it plays now (a Watch link for each watchable one)"},
     )
 
 
