@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, cast
 
 import pytest
 from flask import Flask
@@ -28,6 +28,7 @@ from tienlen.api.services import services_of
 from tienlen.engine import Event, HandStarted, format_mask
 from tienlen.events import HandShown
 from tienlen.service import writer
+from tienlen.service.shown import with_hands_shown
 from tienlen.store.records import MatchRecord
 
 CARD = re.compile(rb'"((?:10|[3-9JQKA2])[SCDH])"')
@@ -95,7 +96,7 @@ class Spectator:
     def __init__(self, client: FlaskClient, match_id: str) -> None:
         self.response = client.get(f"/v1/matches/{match_id}/stream", buffered=False)
         assert self.response.status_code == 200
-        self._chunks: Iterator[bytes] = iter(self.response.response)
+        self._chunks: Iterator[bytes] = iter(cast(Iterable[bytes], self.response.response))
         self.last_seq = 0
         self.ended = False
 
@@ -197,7 +198,7 @@ def test_no_byte_a_spectator_receives_shows_a_card_of_a_hand_in_play(
 
 def test_the_scan_catches_a_planted_leak(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rule: the scan can fail: a server that shows each hand's cards as it is dealt is caught."""
-    shown = writer.with_hands_shown
+    shown = with_hands_shown
 
     def leaky(record: MatchRecord, events: list[Event]) -> list[Event]:
         out = shown(record, events)

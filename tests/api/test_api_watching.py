@@ -37,21 +37,23 @@ def play_out(api: Api, match_id: str, tokens: list[str]) -> dict[str, Any]:
     return state
 
 
-@pytest.fixture
-def reads(api: Api) -> Api:
+class Reads(Api):
     """The API, with a read of the public match as a given token."""
 
-    def public_as(match_id: str, token: str | None) -> dict[str, Any]:
+    def public_as(self, match_id: str, token: str | None) -> dict[str, Any]:
         headers = {} if token is None else auth(token)
-        return json_object(api.client.get(f"/v1/matches/{match_id}", headers=headers))
+        return json_object(self.client.get(f"/v1/matches/{match_id}", headers=headers))
 
-    api.public_as = public_as  # type: ignore[attr-defined]
-    return api
+
+@pytest.fixture
+def reads(client: FlaskClient) -> Reads:
+    """The API over the test client, reading the match as a token too."""
+    return Reads(client)
 
 
 @pytest.mark.parametrize("path", PUBLIC_READS)
 def test_a_match_not_watchable_refuses_each_public_read_to_a_stranger_and_serves_its_seats(
-    reads: Api, client: FlaskClient, path: str
+    reads: Reads, client: FlaskClient, path: str
 ) -> None:
     """Rule: with watching off, the match, its events, stream and replay answer 403 not_watchable to a reader
     without a seat's token (none, an unknown one, another match's seat), and serve a seat's token."""
@@ -71,7 +73,7 @@ def test_a_match_not_watchable_refuses_each_public_read_to_a_stranger_and_serves
 
 
 def test_a_seated_accounts_play_token_reads_a_match_not_watchable_and_another_account_may_not(
-    reads: Api, client: FlaskClient
+    reads: Reads, client: FlaskClient
 ) -> None:
     """Rule: a play-scope token of an account seated in the match reads it; another account's is refused."""
     host = sign_up(client, fresh_name())
@@ -86,7 +88,7 @@ def test_a_seated_accounts_play_token_reads_a_match_not_watchable_and_another_ac
     assert refused.status_code == 403 and refused.get_json()["reason"] == "not_watchable"
 
 
-def test_watchable_is_on_by_default_answered_and_kept_by_a_rematch(reads: Api, client: FlaskClient) -> None:
+def test_watchable_is_on_by_default_answered_and_kept_by_a_rematch(reads: Reads, client: FlaskClient) -> None:
     """Rule: watchable defaults to true, the match answers it, and a rematch copies it (false stays false)."""
     match_id, _ = create(reads)
     assert reads.public(match_id)["watchable"] is True
@@ -108,7 +110,7 @@ def test_a_watchable_that_is_no_boolean_is_refused(client: FlaskClient, value: A
 
 
 @pytest.mark.parametrize("watcher", ["", "x" * 65, "a b", "a/b", "é"])
-def test_a_bad_watcher_id_is_refused(reads: Api, client: FlaskClient, watcher: str) -> None:
+def test_a_bad_watcher_id_is_refused(reads: Reads, client: FlaskClient, watcher: str) -> None:
     """Rule: a long poll's watcher is 1 to 64 of A-Z a-z 0-9 _ - (else 422 invalid_request, nothing counted)."""
     match_id, _ = create(reads)
     answer = client.get(f"/v1/matches/{match_id}/events", query_string={"watcher": watcher})
@@ -116,7 +118,7 @@ def test_a_bad_watcher_id_is_refused(reads: Api, client: FlaskClient, watcher: s
     assert reads.public(match_id)["spectators"] == 0
 
 
-def test_long_polls_naming_a_watcher_are_counted_once_each_and_seats_are_not(reads: Api, client: FlaskClient) -> None:
+def test_long_polls_naming_a_watcher_are_counted_once_each_and_seats_are_not(reads: Reads, client: FlaskClient) -> None:
     """Rule: each distinct watcher id counts once however often it polls; a poll without one, or with a seat's
     token, does not count; the count shows in the match and in a seat's view."""
     match_id, tokens = create(reads)
@@ -128,17 +130,19 @@ def test_long_polls_naming_a_watcher_are_counted_once_each_and_seats_are_not(rea
     assert reads.view(match_id, tokens[0])["spectators"] == 3
 
 
-def test_the_count_falls_once_a_watcher_is_not_seen_for_the_window(app: Flask, reads: Api, client: FlaskClient) -> None:
+def test_the_count_falls_once_a_watcher_is_not_seen_for_the_window(
+    app: Flask, reads: Reads, client: FlaskClient
+) -> None:
     """Rule: a spectator not seen for 30 s is no longer counted."""
     match_id, _ = create(reads)
     client.get(f"/v1/matches/{match_id}/events", query_string={"watcher": "old"})
     core = services_of(app).game.core
     real = core.now
-    core.now = lambda: real() + watching.WINDOW_S + 1  # type: ignore[method-assign]
+    core.now = lambda: real() + watching.WINDOW_S + 1
     try:
         assert reads.public(match_id)["spectators"] == 0
     finally:
-        core.now = real  # type: ignore[method-assign]
+        core.now = real
 
 
 class Stream:
@@ -155,7 +159,7 @@ class Stream:
 
 
 def test_streams_count_while_open_and_fall_when_closed_and_a_seats_stream_is_not_counted(
-    reads: Api, client: FlaskClient
+    reads: Reads, client: FlaskClient
 ) -> None:
     """Rule: each open stream without a seat's token is one spectator; closing it takes it off the count at once."""
     match_id, tokens = create(reads)
@@ -170,7 +174,7 @@ def test_streams_count_while_open_and_fall_when_closed_and_a_seats_stream_is_not
     assert reads.public(match_id)["spectators"] == 0
 
 
-def test_hand_shown_follows_every_hand_ended_with_the_replays_deal(reads: Api, client: FlaskClient) -> None:
+def test_hand_shown_follows_every_hand_ended_with_the_replays_deal(reads: Reads, client: FlaskClient) -> None:
     """Rule: right after each hand_ended comes hand_shown with every seat's cards as dealt (the replay's deal), the
     match's completed hands carry the same deal, and no hand_shown comes before its hand is over."""
     created = reads.create(seats=TWO, rules={"preset": "standard", "hands": 3}, seed=7)
@@ -191,7 +195,7 @@ def test_hand_shown_follows_every_hand_ended_with_the_replays_deal(reads: Api, c
     assert [hand["dealt"] for hand in reads.public(match_id)["hands"]] == deals
 
 
-def test_a_fixed_first_deal_is_the_one_shown(reads: Api) -> None:
+def test_a_fixed_first_deal_is_the_one_shown(reads: Reads) -> None:
     """Rule: a match made with a fixed first deal shows exactly that deal once the hand is over."""
     deal = [["3S", "4S", "5S"], ["6S", "7S", "2H"]]
     created = reads.create(seats=TWO, rules={"preset": "standard", "hands": 1}, deal=deal)
@@ -200,7 +204,7 @@ def test_a_fixed_first_deal_is_the_one_shown(reads: Api) -> None:
     assert state["hands"][0]["dealt"] == deal
 
 
-def test_a_profile_lists_the_live_matches_it_plays_until_they_end(reads: Api, client: FlaskClient) -> None:
+def test_a_profile_lists_the_live_matches_it_plays_until_they_end(reads: Reads, client: FlaskClient) -> None:
     """Rule: a player's profile answers playing: its live matches (id, watchable); a finished one leaves it."""
     player = sign_up(client, fresh_name())
     name = player["account"]["name"]
@@ -223,7 +227,7 @@ def test_a_profile_lists_the_live_matches_it_plays_until_they_end(reads: Api, cl
     assert [p["match_id"] for p in profile["playing"]] == [made[1]["match_id"]]
 
 
-def test_no_card_of_the_dealt_hands_is_in_a_stream_before_hand_shown(reads: Api, client: FlaskClient) -> None:
+def test_no_card_of_the_dealt_hands_is_in_a_stream_before_hand_shown(reads: Reads, client: FlaskClient) -> None:
     """Rule: a spectator's stream carries hand_shown only after its hand_ended (its bytes in order)."""
     created = reads.create(seats=TWO, rules={"preset": "standard", "hands": 2}, seed=11)
     match_id = created["match_id"]
