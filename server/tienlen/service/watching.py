@@ -90,6 +90,7 @@ class Watching:
         self.store = core.store.watching()
         self._clock = clock
         self._polls: dict[tuple[str, str], float] = {}
+        self._watchable: dict[str, bool] = {}
         self._lock = threading.Lock()
 
     # ----- who may read ---------------------------------------------------------------------------
@@ -102,7 +103,30 @@ class Watching:
     def readable(self, match_id: str, token: str | None) -> tuple[MatchRecord, int | None]:
         """The match and the reader's seat (None: a spectator); :class:`MatchNotFound`, :class:`NotWatchable`."""
         record = self.core.get(match_id)
+        self._remember(record)
         return record, self.reader_seat(record, token)
+
+    def admit(self, match_id: str, token: str | None, *, seat_needed: bool) -> int | None:
+        """The seat a follower of the match reads it as (None: a spectator, or not asked: ``seat_needed`` False);
+        :class:`NotWatchable` for a spectator of a match whose host turned watching off.
+
+        Whether a match is watchable never changes, so this worker remembers it: a spectator of a watchable
+        match (no token, or its seat not needed) is admitted without reading the match again. A match that is
+        gone is answered by the read that follows (its events: 404).
+        """
+        if token is None or not seat_needed:
+            with self._lock:
+                known = self._watchable.get(match_id)
+            if known is True:
+                return None
+        _, seat = self.readable(match_id, token)
+        return seat
+
+    def _remember(self, record: MatchRecord) -> None:
+        with self._lock:
+            if len(self._watchable) >= _REMEMBERED:
+                self._watchable.clear()
+            self._watchable[record.match_id] = record.watchable
 
     def public(self, match_id: str, token: str | None) -> MatchState:
         """The public state of a match, with its spectators counted (``GET /v1/matches/{id}``)."""

@@ -61,7 +61,7 @@ class Events(MethodView):
         seats (their token; 403 `not_watchable`).
         """
         watching = game().watching
-        _, seat = watching.readable(match_id, bearer_token())
+        seat = watching.admit(match_id, bearer_token(), seat_needed="watcher" in query)
         if seat is None and "watcher" in query:
             watching.polled(match_id, query["watcher"])
         return game().reads.events(match_id, query["after"], query["wait"])
@@ -115,7 +115,7 @@ class Stream(MethodView):
         """Follow a match's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])
         watching = game().watching
-        _, seat = watching.readable(match_id, bearer_token())
+        seat = watching.admit(match_id, bearer_token(), seat_needed=True)
         following = game().reads.follow(match_id, after, settings().heartbeat_s)
         if following.nothing_left:
             return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
