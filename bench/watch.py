@@ -7,11 +7,11 @@ Then:
 1. *alone*: one four-seat match (every seat a remote client, ``--hands`` hands so that it does not end) is played
    for ``--duration`` seconds at ``--rate`` actions a second (the seat on turn plays its lowest legal play), with
    nobody watching: the seats' action latency without spectators.
-2. *watched*: ``--spectators`` spectators connect from ``--waiter-processes`` asyncio processes (half Server-Sent
-   Events streams, half long polls naming a ``watcher``, asked again at once after each answer, on kept-alive
-   connections), all following that one match from its last event; the match's ``spectators`` count is read once
-   all are held. The match is then played on for ``--duration`` seconds at the same rate: the seats' action
-   latency with spectators.
+2. *watched*: ``--spectators`` spectators connect from ``--waiter-processes`` asyncio processes (Server-Sent
+   Events streams, as a browser's ``EventSource`` follows a match; with ``--polls`` that share long-polls instead,
+   naming a ``watcher`` and asking again at once after each answer on a kept-alive connection), all following that
+   one match from its last event; the match's ``spectators`` count is read once all are held. The match is then
+   played on for ``--duration`` seconds at the same rate: the seats' action latency with spectators.
 3. *drain*: the match's full event list is read; each spectator gets ``--drain`` seconds to receive every event up
    to the last, and is closed.
 
@@ -55,6 +55,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds of play in each phase (default 20)")
     parser.add_argument("--rate", type=float, default=4.0, help="actions a second (default 4)")
     parser.add_argument("--hands", type=int, default=50, help="hands of the match (default 50: it does not end)")
+    parser.add_argument(
+        "--polls", type=float, default=0.0, help="the share of spectators that long-poll (default 0: all stream)"
+    )
     parser.add_argument("--poll-wait", type=float, default=25.0, help="wait= of the long polls (default 25)")
     parser.add_argument("--drain", type=float, default=15.0, help="seconds the spectators get to catch up")
     parser.add_argument("--waiter-processes", type=int, default=2, help="processes of spectators (default 2)")
@@ -117,9 +120,10 @@ def run(args: argparse.Namespace, figures: Figures, out: dict[str, Any]) -> None
             alone, alone_wall = play(player, args.duration, args.rate)
 
             after = int(player.client.match(match.match_id)["last_seq"])
+            polls = round(args.spectators * args.polls)
             assignments = [
-                Assignment(index=i, match=0, match_id=match.match_id, kind="stream" if i % 2 == 0 else "poll",
-                           after=after, by_header=i % 4 == 2, watcher=None if i % 2 == 0 else f"spectator-{i}")
+                Assignment(index=i, match=0, match_id=match.match_id, kind="poll" if i < polls else "stream",
+                           after=after, by_header=i % 2 == 1, watcher=f"spectator-{i}" if i < polls else None)
                 for i in range(args.spectators)
             ]  # fmt: skip
             channels = []

@@ -17,7 +17,7 @@ def test_a_short_watch_run_delivers_every_play_to_every_spectator() -> None:
     """Rule: with 20 spectators (streams and long polls naming a watcher) no event of the live match is missed,
     and the match counts all 20."""
     command = [sys.executable, str(ROOT / "bench" / "watch.py"), "--spectators", "20", "--duration", "2"]
-    command += ["--rate", "5", "--drain", "10", "--waiter-processes", "1"]
+    command += ["--rate", "5", "--drain", "10", "--waiter-processes", "1", "--polls", "0.5"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     figures = json.loads(result.stdout)
