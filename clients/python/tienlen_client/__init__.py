@@ -94,7 +94,7 @@ from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Se
 from .api import Client
 from .challenges import Challenge
 from .fair_deal import FairDealCheck, verify_replay
-from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
+from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating, PlayingMatch
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, OnlineBot
 from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
@@ -130,6 +130,7 @@ __all__ = [
     "PersonalToken",
     "Player",
     "PlayerRating",
+    "PlayingMatch",
     "Registered",
     "Response",
     "RetryPolicy",

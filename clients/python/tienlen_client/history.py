@@ -23,7 +23,7 @@ from .transport import (
     should_retry,
 )
 
-__all__ = ["NDJSON", "Export", "KeptMatch", "KeptPage", "KeptSeat", "Player"]
+__all__ = ["NDJSON", "Export", "KeptMatch", "KeptPage", "KeptSeat", "Player", "PlayingMatch"]
 
 NDJSON = "application/x-ndjson"
 """The media type of an export: one JSON document a line."""
@@ -41,8 +41,16 @@ class PlayerRating(TypedDict):
     provisional: bool
 
 
+class PlayingMatch(TypedDict):
+    """A match a player plays now (a Watch link when ``watchable``): ``GET /v1/matches/{match_id}/stream``."""
+
+    match_id: str
+    watchable: bool
+
+
 class Player(TypedDict):
-    """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them, ratings)."""
+    """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them, ratings, the
+    matches it plays now)."""
 
     name: str
     kind: Literal["human", "bot"]
@@ -50,6 +58,7 @@ class Player(TypedDict):
     games: int
     wins: int
     ratings: list[PlayerRating]
+    playing: list[PlayingMatch]
 
 
 class KeptSeat(TypedDict):
