@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-memory openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -119,6 +119,10 @@ bench-failover: $(RUNTIME)
 
 bench-waiting: $(RUNTIME)
 	$(BIN)/python bench/waiting.py
+
+# one live match, 1,000 spectators across 2 workers: missed events, delivery p50/p99, the seats' latency ratio
+bench-watch: $(RUNTIME)
+	$(BIN)/python bench/watch.py
 
 bench-memory: $(RUNTIME)
 	$(BIN)/python bench/memory.py

@@ -50,6 +50,7 @@ class Assignment:
     kind: str  # "stream" or "poll"
     after: int
     by_header: bool = False  # a stream asks with Last-Event-ID instead of ?after=
+    watcher: str | None = None  # a long poll names this spectator id (``&watcher=``: counted among the spectators)
 
 
 @dataclass
@@ -260,7 +261,9 @@ class WaiterProcess:
                         self.results[a.index].connections += 1
                         fresh = True
                     after = self.last_seq[a.index]
-                    await connection.send(f"/v1/matches/{a.match_id}/events?after={after}&wait={self.poll_wait:g}")
+                    named = "" if a.watcher is None else f"&watcher={a.watcher}"
+                    path = f"/v1/matches/{a.match_id}/events?after={after}&wait={self.poll_wait:g}{named}"
+                    await connection.send(path)
                     self.hold(a, True)
                     try:
                         status, headers = await connection.head()

@@ -35,6 +35,7 @@ PROTOCOLS = {
     "queue",
     "rating_store",
     "wait_slots",
+    "watching",
 }
 """What the service needs of a store: one Protocol per kind of store, and the values only they use."""
 

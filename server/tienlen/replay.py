@@ -74,10 +74,7 @@ def export(
         kind = event["type"]
         if kind == HandStarted.type:
             number = event["hand_number"]
-            dealt = first_deal if number == 1 and first_deal is not None else None
-            if fair is not None:
-                dealt = fair.hand(number)
-            masks = list(dealt) if dealt is not None else shuffled_deal(deal_seed, number, rules.players)
+            masks = hand_deal(rules, number, first_deal, deal_seed, fair)
             hands.append({"hand_number": number, "deal": [format_mask(m) for m in masks], "actions": []})
         elif kind == Played.type:
             hands[-1]["actions"].append({"seat": event["seat"], "type": "play", "cards": list(event["cards"])})
@@ -94,6 +91,17 @@ def export(
     if fair is not None:
         document["fair_deal"] = fair_deal_document(fair)
     return document
+
+
+def hand_deal(
+    rules: RuleSet, number: int, first_deal: Sequence[int] | None, deal_seed: int, fair: FairDeal | None
+) -> list[int]:
+    """The masks of hand ``number``'s deal, one a seat: the fair deal's, else the fixed first deal, else the seed's."""
+    if fair is not None:
+        return list(fair.hand(number))
+    if number == 1 and first_deal is not None:
+        return list(first_deal)
+    return shuffled_deal(deal_seed, number, rules.players)
 
 
 def fair_deal_document(fair: FairDeal) -> dict[str, Any]:

@@ -22,13 +22,20 @@ def strings_in(value: object) -> set[str]:
     return set()
 
 
+def in_play(state: dict[str, object]) -> dict[str, object]:
+    """A match's state without the deals of the hands that are over (public once a hand ended: ``dealt``)."""
+    hands = state["hands"]
+    assert isinstance(hands, list)
+    return state | {"hands": [{k: v for k, v in hand.items() if k != "dealt"} for hand in hands]}
+
+
 def check_no_leak(api: Api, match_id: str, tokens: list[str]) -> dict[int, list[str]]:
-    """Each view shows only its own hand; the public state shows no hand card."""
+    """Each view shows only its own hand; the public state shows no hand card (but the deals of hands over)."""
     hands = {seat: api.view(match_id, token)["cards"] for seat, token in enumerate(tokens)}
     held = set().union(*map(set, hands.values()))
-    assert not held & strings_in(api.public(match_id)), "the public state shows a card of a hand"
+    assert not held & strings_in(in_play(api.public(match_id))), "the public state shows a card of a hand"
     for seat, token in enumerate(tokens):
-        view = api.view(match_id, token)
+        view = in_play(api.view(match_id, token))
         others = held - set(hands[seat])
         assert not others & strings_in(view), f"seat {seat}'s view shows another seat's card"
         legal = api.legal(match_id, token)

@@ -93,6 +93,7 @@ def test_actions_and_events_are_discriminated_by_type_with_their_required_fields
         "table_cleared": {"leader"},
         "went_out": {"seat", "place"},
         "hand_ended": {"hand_number", "places", "points"},
+        "hand_shown": {"hand_number", "hands"},
         "match_ended": {"winner", "winners", "scores"},
         "timed_out": {"seat", "action"},
         "seat_taken_over": {"seat", "bot"},
@@ -185,6 +186,7 @@ def test_every_operation_names_its_security_a_token_exactly_where_invalid_token_
     optional = {"create_match", "join_match", "join_room"}  # anonymous, or as an account
     for operation_id, operation in operations_by_id(spec).items():
         needs_token = "invalid_token" in operation["responses"].get("401", {}).get("description", "")
+        needs_token |= "not_moderator" in operation["responses"].get("403", {}).get("description", "")  # its token
         if operation_id in optional:
             assert needs_token and operation["security"] == [{}, {"bearerAuth": []}], operation_id
         else:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tienlen.api.schemas.events import ENUMS as MATCH_ENUMS
 from tienlen.api.schemas.inbox import ENUMS as INBOX_ENUMS
-from tienlen.engine.event_codec import ACTION, CARDS, LIST, TIME, VALUE, EventField, event_fields
+from tienlen.engine.event_codec import ACTION, CARDS, HANDS, LIST, TIME, VALUE, EventField, event_fields
 from tienlen.events import INBOX_EVENTS, MATCH_EVENTS, Event, Notice, Numbered
 
 ENUMS = MATCH_ENUMS | INBOX_ENUMS
@@ -33,6 +33,8 @@ def _values(cls: type[Event], field: EventField) -> st.SearchStrategy[Any]:
         found = MASKS
     elif field.kind == TIME:
         found = TIMES
+    elif field.kind == HANDS:
+        found = st.lists(MASKS, max_size=4).map(tuple)
     elif field.kind == LIST:
         found = st.lists(PLAIN[typing.get_args(field.hint)[0]], max_size=5).map(tuple)
     else:

@@ -23,6 +23,7 @@ from tienlen.events import (
     Event,
     FriendStarted,
     HandEnded,
+    HandShown,
     HandStarted,
     MatchAbandoned,
     MatchCancelled,
@@ -61,6 +62,10 @@ MATCH_CASES: list[tuple[Event, bytes]] = [
     (
         HandEnded(1, (1, 0, 2), (3, -1, -2)),
         b'{"seq":5,"type":"hand_ended","hand_number":1,"places":[1,0,2],"points":[3,-1,-2]}',
+    ),
+    (
+        HandShown(2, (0b11, 1 << 51, 0)),
+        b'{"seq":5,"type":"hand_shown","hand_number":2,"hands":[["3S","3C"],["2H"],[]]}',
     ),
     (
         MatchEnded(None, (0, 1), (3, 3)),

@@ -96,8 +96,8 @@ from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Se
 from .api import Client
 from .challenges import Challenge
 from .fair_deal import FairDealCheck, verify_replay
-from .friends import Friend, LiveMatch, Presence
-from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating
+from .friends import Friend, Presence
+from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating, PlayingMatch
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, MySettings, OnlineBot
 from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
@@ -129,13 +129,13 @@ __all__ = [
     "KeptPage",
     "KeptSeat",
     "Leaderboard",
-    "LiveMatch",
     "LobbySeat",
     "MySettings",
     "OnlineBot",
     "PersonalToken",
     "Player",
     "PlayerRating",
+    "PlayingMatch",
     "Presence",
     "Registered",
     "Response",

@@ -7,19 +7,11 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-__all__ = ["Friend", "LiveMatch", "Presence"]
+from .history import PlayingMatch
+
+__all__ = ["Friend", "Presence"]
 
 Presence = Literal["playing", "online", "away"]
-
-
-class LiveMatch(TypedDict):
-    """A live match a followed account plays in (for a Watch link): ``started_at`` is when its first hand was dealt."""
-
-    match_id: str
-    watchable: bool
-    players: int
-    rated: bool
-    started_at: str
 
 
 class Friend(TypedDict):
@@ -29,5 +21,5 @@ class Friend(TypedDict):
     name: str
     bot: bool
     presence: Presence
-    matches: list[LiveMatch]
+    matches: list[PlayingMatch]
     last_seen: str | None

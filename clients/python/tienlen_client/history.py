@@ -23,7 +23,7 @@ from .transport import (
     should_retry,
 )
 
-__all__ = ["NDJSON", "Export", "KeptMatch", "KeptPage", "KeptSeat", "Player"]
+__all__ = ["NDJSON", "Export", "KeptMatch", "KeptPage", "KeptSeat", "Player", "PlayingMatch"]
 
 NDJSON = "application/x-ndjson"
 """The media type of an export: one JSON document a line."""
@@ -41,9 +41,20 @@ class PlayerRating(TypedDict):
     provisional: bool
 
 
+class PlayingMatch(TypedDict):
+    """A live match a player sits in (a Watch link when ``watchable``: ``GET /v1/matches/{match_id}/stream``);
+    ``started_at`` is when its first hand was dealt."""
+
+    match_id: str
+    watchable: bool
+    players: int
+    rated: bool
+    started_at: str
+
+
 class Player(TypedDict):
     """An account's public profile: ``GET /v1/players/{name}`` (``games`` kept, ``wins`` among them, ratings, how many
-    accounts follow it)."""
+    accounts follow it, the matches it plays now)."""
 
     name: str
     kind: Literal["human", "bot"]
@@ -52,6 +63,7 @@ class Player(TypedDict):
     wins: int
     ratings: list[PlayerRating]
     followers: int
+    playing: list[PlayingMatch]
 
 
 class KeptSeat(TypedDict):

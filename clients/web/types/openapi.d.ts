@@ -203,6 +203,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The match to watch now: the one a moderator featured while it is played, else the live match whose
+         *     seats' mean rating is highest (of those that have one; ties: the newest). `match` is null when no
+         *     watchable match is being played. Follow it with `GET /v1/matches/{match_id}/stream`.
+         */
+        get: operations["get_live"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/live/featured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Feature a match on the live table while it is played (the moderator token, `TIENLEN_MODERATOR_TOKEN`).
+         * @description Refused: 404 `match_not_found`, 409 `match_not_playing` (waiting or
+         *     over), 403 `not_watchable` (its host turned watching off). Once it
+         *     ends, the live table shows the best live match again.
+         */
+        put: operations["feature_match"];
+        post?: never;
+        /** Feature no match (the moderator token): the live table shows the best live match. */
+        delete: operations["unfeature_match"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches": {
         parameters: {
             query?: never;
@@ -256,7 +300,13 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The public state of a match: no card of any hand. */
+        /**
+         * The public state of a match: no card of a hand in play (a hand's deal once it is over), and how many
+         *     watch it (`spectators`).
+         * @description No token is needed, unless the host turned watching off (`watchable`
+         *     false): then only a seat's token, or a `play` token of an account
+         *     seated in it, reads it (403 `not_watchable` for anyone else).
+         */
         get: operations["get_match"];
         put?: never;
         post?: never;
@@ -323,7 +373,10 @@ export interface paths {
          * Events with `seq` > `after` (at most 500), oldest first.
          * @description With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes as
          *     soon as an event arrives, or empty when the wait ends (or the server
-         *     shuts down). Pass the answer's `last_seq` as the next `after`.
+         *     shuts down). Pass the answer's `last_seq` as the next `after`. A
+         *     spectator that sends its `watcher` id is counted in the match's
+         *     `spectators`. A match whose host turned watching off answers only its
+         *     seats (their token; 403 `not_watchable`).
          */
         get: operations["get_events"];
         put?: never;
@@ -484,6 +537,9 @@ export interface paths {
          * The rules, seed, seats, every hand's deal and actions, and the result (`tienlen-replay/1`).
          * @description Only once the match is finished: no deal is ever shown while it is
          *     played. `tienlen replay FILE` referees a replay again with the engine.
+         *     A match whose host turned watching off answers only its seats (a
+         *     seat's token, or a `play` token of an account seated in it; 403
+         *     `not_watchable` for anyone else).
          */
         get: operations["get_replay"];
         put?: never;
@@ -520,7 +576,10 @@ export interface paths {
          *     the answer is **204 No Content**, which tells a browser's `EventSource` to
          *     stop reconnecting; a cancelled match is gone (404). The stream also ends when
          *     the server shuts down (reconnect then). No token is needed: the events are
-         *     public, so a browser's `EventSource` can follow a match.
+         *     public, so a browser's `EventSource` can follow a match. A stream without a
+         *     seat's token counts among the match's `spectators` while it is open. A
+         *     match whose host turned watching off streams only to its seats (a seat's
+         *     token, or a `play` token of an account seated in it; 403 `not_watchable`).
          */
         get: operations["stream_events"];
         put?: never;
@@ -1041,6 +1100,8 @@ export interface components {
             rules: components["schemas"]["Rules"];
             seat: number;
             seats: components["schemas"]["MatchSeat"][];
+            /** @description Readers following the match in the last 30 s who are not its seats (streams, and long polls that send `watcher`); counted in `GET /v1/matches/{id}` and a seat's view, 0 in other answers */
+            spectators: number;
             /** @description The card your opening lead must include (only while it applies and you hold it) */
             start_card: string | null;
             status: components["schemas"]["MatchStatus"];
@@ -1059,6 +1120,8 @@ export interface components {
             updated_at: string;
             /** @description Rises with every accepted write */
             version: number;
+            /** @description Anyone may watch it; false: its public reads answer its seats only (`not_watchable`) */
+            watchable: boolean;
             winner: number | null;
             /** @description Several only for a shared win */
             winners: number[];
@@ -1198,6 +1261,8 @@ export interface components {
             seed?: number;
             /** @description The level of the bot that takes over a seat that left or timed out too often (default `medium`) */
             takeover?: components["schemas"]["BotLevel"];
+            /** @description Anyone may watch the match (its public state, events, stream and replay; `GET /v1/live`). false: those answer only a request with a token of its seats, or of an account seated in it (403 not_watchable for anyone else). Kept by a rematch (default `true`) */
+            watchable?: boolean;
         } & (unknown & unknown & unknown & unknown);
         CreateToken: {
             /** @description What the token is for */
@@ -1226,12 +1291,12 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "not_watchable" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
         /** @description One event of a match, told apart by `type`. */
-        Event: components["schemas"]["SeatJoinedEvent"] | components["schemas"]["HandStartedEvent"] | components["schemas"]["PlayedEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["TableClearedEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["HandEndedEvent"] | components["schemas"]["MatchEndedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["SeatLeftEvent"] | components["schemas"]["MatchAbandonedEvent"] | components["schemas"]["MatchCancelledEvent"] | components["schemas"]["RematchEvent"];
+        Event: components["schemas"]["SeatJoinedEvent"] | components["schemas"]["HandStartedEvent"] | components["schemas"]["PlayedEvent"] | components["schemas"]["PassedEvent"] | components["schemas"]["TableClearedEvent"] | components["schemas"]["WentOutEvent"] | components["schemas"]["HandEndedEvent"] | components["schemas"]["HandShownEvent"] | components["schemas"]["MatchEndedEvent"] | components["schemas"]["TimedOutEvent"] | components["schemas"]["SeatTakenOverEvent"] | components["schemas"]["SeatLeftEvent"] | components["schemas"]["MatchAbandonedEvent"] | components["schemas"]["MatchCancelledEvent"] | components["schemas"]["RematchEvent"];
         EventPage: {
             /** @description Oldest first */
             events: components["schemas"]["Event"][];
@@ -1266,6 +1331,9 @@ export interface components {
             /** @description The secret (hex), once the match is finished: recompute every deal with it */
             secret: string | null;
         };
+        Feature: {
+            match_id: string;
+        };
         FollowingList: {
             /** @description Playing first, then online, then away; each by name */
             following: components["schemas"]["Friend"][];
@@ -1279,13 +1347,15 @@ export interface components {
              */
             last_seen: string | null;
             /** @description Its live matches, oldest first */
-            matches: components["schemas"]["LiveMatch"][];
+            matches: components["schemas"]["PlayingMatch"][];
             /** @description The account's name as it chose it */
             name: string;
             /** @description `playing`: seated in a live match; `online`: listened to its inbox in the last minute; `away`: neither */
             presence: components["schemas"]["Presence"];
         };
         Hand: {
+            /** @description Each seat's cards as dealt for the hand, by seat (public once the hand is over) */
+            dealt: string[][];
             hand_number: number;
             /** @description Seats, first to last */
             places: number[];
@@ -1305,6 +1375,18 @@ export interface components {
              * @enum {string}
              */
             type: "hand_ended";
+        };
+        HandShownEvent: {
+            hand_number: number;
+            /** @description Each seat's cards as dealt for the hand, by seat, low to high: public once it is over */
+            hands: string[][];
+            /** @description 1 for the match's first event, then +1 each */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hand_shown";
         };
         HandStartedEvent: {
             hand_number: number;
@@ -1482,6 +1564,8 @@ export interface components {
             room_code: string | null;
             rules: components["schemas"]["Rules"];
             seats: components["schemas"]["MatchSeat"][];
+            /** @description Readers following the match in the last 30 s who are not its seats (streams, and long polls that send `watcher`); counted in `GET /v1/matches/{id}` and a seat's view, 0 in other answers */
+            spectators: number;
             status: components["schemas"]["MatchStatus"];
             table: components["schemas"]["Table"] | null;
             /** @description The seat expected to act */
@@ -1498,6 +1582,8 @@ export interface components {
             updated_at: string;
             /** @description Rises with every accepted write */
             version: number;
+            /** @description Anyone may watch it; false: its public reads answer its seats only (`not_watchable`) */
+            watchable: boolean;
             winner: number | null;
             /** @description Several only for a shared win */
             winners: number[];
@@ -1506,19 +1592,34 @@ export interface components {
             can_pass: boolean;
             plays: components["schemas"]["Play"][];
         };
+        Live: {
+            match: components["schemas"]["LiveMatch"] | null;
+        };
         LiveMatch: {
+            /** @description A moderator featured it */
+            featured: boolean;
+            /** @description The hand being played, from 1 */
+            hand_number: number;
             match_id: string;
-            /** @description Seats at its table */
-            players: number;
-            /** @description A rated match */
             rated: boolean;
+            rules: components["schemas"]["Rules"];
+            seats: components["schemas"]["LiveSeat"][];
+            /** @description Readers following it in the last 30 s */
+            spectators: number;
             /**
              * Format: date-time
-             * @description When its first hand was dealt (RFC 3339, UTC)
+             * @description When its first hand was dealt
              */
             started_at: string;
-            /** @description It may be watched */
-            watchable: boolean;
+        };
+        LiveSeat: {
+            /** @description The bot level of a bot seat, or null */
+            bot: components["schemas"]["BotLevel"] | null;
+            /** @description Who plays it */
+            name: string | null;
+            /** @description The account's rating now at this table size; null without one */
+            rating: number | null;
+            seat: number;
         };
         Lobby: {
             matches: components["schemas"]["LobbyMatch"][];
@@ -1580,6 +1681,8 @@ export interface components {
             room_code: string | null;
             rules: components["schemas"]["Rules"];
             seats: components["schemas"]["MatchSeat"][];
+            /** @description Readers following the match in the last 30 s who are not its seats (streams, and long polls that send `watcher`); counted in `GET /v1/matches/{id}` and a seat's view, 0 in other answers */
+            spectators: number;
             status: components["schemas"]["MatchStatus"];
             table: components["schemas"]["Table"] | null;
             /** @description The seat expected to act */
@@ -1596,6 +1699,8 @@ export interface components {
             updated_at: string;
             /** @description Rises with every accepted write */
             version: number;
+            /** @description Anyone may watch it; false: its public reads answer its seats only (`not_watchable`) */
+            watchable: boolean;
             winner: number | null;
             /** @description Several only for a shared win */
             winners: number[];
@@ -1786,6 +1891,8 @@ export interface components {
             kind: components["schemas"]["AccountKind"];
             /** @description The account's name as it chose it */
             name: string;
+            /** @description The matches it plays now (a Watch link for each watchable one) */
+            playing: components["schemas"]["PlayingMatch"][];
             /** @description Its ratings, one per table size it has played rated matches at */
             ratings: components["schemas"]["PlayerRating"][];
             /** @description Of those, the matches it won (place 1) */
@@ -1800,6 +1907,21 @@ export interface components {
             provisional: boolean;
             /** @description The rating shown: 1500 for a new player, rising with finishing places */
             rating: number;
+        };
+        PlayingMatch: {
+            /** @description Watch it at `GET /v1/matches/{match_id}` */
+            match_id: string;
+            /** @description Seats at its table */
+            players: number;
+            /** @description A rated match */
+            rated: boolean;
+            /**
+             * Format: date-time
+             * @description When its first hand was dealt (RFC 3339, UTC)
+             */
+            started_at: string;
+            /** @description Anyone may watch it */
+            watchable: boolean;
         };
         /** @enum {string} */
         Presence: "playing" | "online" | "away";
@@ -2081,6 +2203,8 @@ export interface components {
             rules: components["schemas"]["Rules"];
             seat: number;
             seats: components["schemas"]["MatchSeat"][];
+            /** @description Readers following the match in the last 30 s who are not its seats (streams, and long polls that send `watcher`); counted in `GET /v1/matches/{id}` and a seat's view, 0 in other answers */
+            spectators: number;
             /** @description The card your opening lead must include (only while it applies and you hold it) */
             start_card: string | null;
             status: components["schemas"]["MatchStatus"];
@@ -2099,6 +2223,8 @@ export interface components {
             updated_at: string;
             /** @description Rises with every accepted write */
             version: number;
+            /** @description Anyone may watch it; false: its public reads answer its seats only (`not_watchable`) */
+            watchable: boolean;
             winner: number | null;
             /** @description Several only for a shared win */
             winners: number[];
@@ -3077,6 +3203,228 @@ export interface operations {
             default: components["responses"]["DEFAULT_ERROR"];
         };
     };
+    get_live: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Live"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    feature_match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Feature"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `not_moderator`, `not_watchable` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `match_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `match_not_playing` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    unfeature_match: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `not_moderator` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
     list_matches: {
         parameters: {
             query?: {
@@ -3323,6 +3671,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Match"];
+                };
+            };
+            /** @description Reasons: `not_watchable` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Reasons: `match_not_found` */
@@ -3641,6 +3998,8 @@ export interface operations {
             query?: {
                 after?: number;
                 wait?: number;
+                /** @description A spectator's id of its own choosing (1-64 of `A-Za-z0-9_-`, the same on every poll): a long poll that names one counts it among the match's `spectators` for 30 s (a seat's is not counted) */
+                watcher?: string;
             };
             header?: never;
             path: {
@@ -3663,6 +4022,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description Reasons: `not_watchable` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Reasons: `match_not_found` */
@@ -4305,6 +4673,15 @@ export interface operations {
                     "application/json": components["schemas"]["Replay"];
                 };
             };
+            /** @description Reasons: `not_watchable` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Reasons: `match_not_found` */
             404: {
                 headers: {
@@ -4397,6 +4774,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Reasons: `not_watchable` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Reasons: `match_not_found` */
             404: {

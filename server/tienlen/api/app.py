@@ -37,6 +37,7 @@ from .routes import (
     events,
     friends,
     inbox,
+    live,
     matches,
     meta,
     players,
@@ -251,7 +252,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp, queue.blp)
-    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, friends.blp):
+    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, friends.blp, live.blp):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     if turns is not None:

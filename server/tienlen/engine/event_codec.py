@@ -6,6 +6,8 @@ and then each field, in declaration order, under its own name and as it is, exce
 - a tuple is written as a list (and read back as a tuple);
 - a field of type :data:`Cards` holds a card mask, written as its cards' text low to high
   (``["3S", "3C"]``, by :func:`~.cards.format_mask`: the one place card text is written);
+- a field of type :data:`HandsDealt` holds one card mask a seat (a hand's cards as dealt), written as a list of
+  each seat's cards' text;
 - a field of type :data:`Action` holds the mask of what a seat did, 0 when it passed, written as
   ``{"type": "play" | "pass", "cards": [...]}``;
 - a field of type :data:`Time` holds epoch seconds, written by the form's time writer (as it is unless a form
@@ -27,7 +29,7 @@ from typing import Annotated, Any
 
 from .cards import format_mask, mask_of, parse_cards
 
-VALUE, LIST, CARDS, ACTION, TIME = "value", "list", "cards", "action", "time"
+VALUE, LIST, CARDS, ACTION, TIME, HANDS = "value", "list", "cards", "action", "time", "hands"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,8 @@ class Written:
 
 Cards = Annotated[int, Written(CARDS)]
 """A card mask, written as its cards' text."""
+HandsDealt = Annotated[tuple[int, ...], Written(HANDS)]
+"""A card mask a seat, written as a list of each seat's cards' text."""
 Action = Annotated[int, Written(ACTION)]
 """The mask a seat played, 0 when it passed, written as ``{"type": "play" | "pass", "cards": [...]}``."""
 Time = Annotated[float, Written(TIME)]
@@ -121,6 +125,16 @@ def cards_text_mask(texts: Iterable[str]) -> int:
     return mask_of(parse_cards(texts))
 
 
+def hands_text(masks: Iterable[int]) -> list[list[str]]:
+    """Each seat's cards, written (:func:`~.cards.format_mask`)."""
+    return [format_mask(mask) for mask in masks]
+
+
+def hands_masks(texts: Iterable[Iterable[str]]) -> tuple[int, ...]:
+    """The masks of each seat's cards written by :func:`hands_text`."""
+    return tuple(cards_text_mask(cards) for cards in texts)
+
+
 Writer = Callable[[Any], Any]
 
 
@@ -190,8 +204,8 @@ class EventForm:
 
 
 PLAIN = EventForm(
-    writers={LIST: list, CARDS: format_mask, ACTION: action_text},
-    readers={LIST: tuple, CARDS: cards_text_mask, ACTION: action_mask},
+    writers={LIST: list, CARDS: format_mask, ACTION: action_text, HANDS: hands_text},
+    readers={LIST: tuple, CARDS: cards_text_mask, ACTION: action_mask, HANDS: hands_masks},
 )
 
 

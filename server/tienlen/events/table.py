@@ -1,6 +1,7 @@
 """The events of a match beyond the engine's: who joined, left, timed out or was taken over, and how it ended.
 
-With the engine's own (a hand dealt, a play, a pass, a battle won, a seat out, a hand over, the match over) they
+With the engine's own (a hand dealt, a play, a pass, a battle won, a seat out, a hand over, the match over) and a
+hand's cards shown once it is over, they
 are :data:`MatchEvent`, the events a match's followers read (``GET /v1/matches/{id}/events``), in
 :data:`MATCH_EVENTS` order.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..engine.event_codec import Action
+from ..engine.event_codec import Action, HandsDealt
 from ..engine.events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 
 
@@ -35,6 +36,18 @@ class TimedOut(Event):
     def passed(self) -> bool:
         """Whether the seat passed (rather than played)."""
         return self.action == 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandShown(Event):
+    """A hand is over: every seat's cards as they were dealt for it (``hands``, by seat), now public.
+
+    Written right after each ``hand_ended``, in the same write; nothing of a hand still in play is ever shown.
+    """
+
+    type: ClassVar[str] = "hand_shown"
+    hand_number: int
+    hands: HandsDealt
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +97,7 @@ MatchEvent = (
     | TableCleared
     | WentOut
     | HandEnded
+    | HandShown
     | MatchEnded
     | TimedOut
     | SeatTakenOver
@@ -102,6 +116,7 @@ MATCH_EVENTS: tuple[type[Event], ...] = (
     TableCleared,
     WentOut,
     HandEnded,
+    HandShown,
     MatchEnded,
     TimedOut,
     SeatTakenOver,

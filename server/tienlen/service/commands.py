@@ -102,7 +102,8 @@ Seat = RemoteSeat | BotSeat | OpenSeat
 @dataclass(frozen=True, slots=True)
 class Create:
     """A new match: its seats (at least one not a bot), rules (for as many players as seats), an optional fixed
-    ``seed`` or first ``deal`` (masks, one a seat), turn ``clock``, ``takeover`` bot and lobby listing."""
+    ``seed`` or first ``deal`` (masks, one a seat), turn ``clock``, ``takeover`` bot, lobby listing, and whether
+    others may watch it (``watchable``)."""
 
     seats: tuple[Seat, ...]
     rules: RuleSet
@@ -111,6 +112,7 @@ class Create:
     clock: Clock | None = None
     takeover: str = "medium"
     listed: bool = False
+    watchable: bool = True
 
     @property
     def fixed(self) -> bool:
@@ -125,17 +127,18 @@ class Create:
     @property
     def digest(self) -> str:
         """The command's digest, as an ``Idempotency-Key`` is bound to it."""
-        return _digest(
-            {
-                "seats": [_seat(seat) for seat in self.seats],
-                "rules": self.rules.to_dict(),
-                "seed": self.seed,
-                "deal": None if self.deal is None else list(self.deal),
-                "clock": None if self.clock is None else self.clock.to_dict(),
-                "takeover": self.takeover,
-                "listed": self.listed,
-            }
-        )
+        canonical: dict[str, object] = {
+            "seats": [_seat(seat) for seat in self.seats],
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "deal": None if self.deal is None else list(self.deal),
+            "clock": None if self.clock is None else self.clock.to_dict(),
+            "takeover": self.takeover,
+            "listed": self.listed,
+        }
+        if not self.watchable:  # only when off: the digests of keys kept before the option stay the same
+            canonical["watchable"] = False
+        return _digest(canonical)
 
 
 @dataclass(frozen=True, slots=True)

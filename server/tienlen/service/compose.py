@@ -16,12 +16,13 @@ from .matches import MatchService
 from .queue import Queue
 from .reads import MatchReads
 from .rooms import Rooms
+from .watching import Watching
 
 
 @dataclass(frozen=True, slots=True)
 class MatchServices:
     """The use cases over one store: play (create, join, act), reads, a match's life beyond play (clocks, leave,
-    cancel, rematch), the lobby and replays, rooms, challenges and quick play, sharing :attr:`core`."""
+    cancel, rematch), the lobby and replays, rooms, challenges, quick play and watching, sharing :attr:`core`."""
 
     core: Core
     matches: MatchService
@@ -31,6 +32,7 @@ class MatchServices:
     rooms: Rooms
     challenges: Challenges
     queue: Queue
+    watching: Watching
 
     @classmethod
     def on(
@@ -61,6 +63,7 @@ class MatchServices:
             Rooms(core, matches),
             Challenges(core, expiry_s=challenge_expiry_s, most=max_challenges),
             Queue(core, fill_s=queue_fill_s, turn_s=queue_turn_s),
+            Watching(core),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:

@@ -25,6 +25,7 @@ from .accounts import authorized
 from .errors import InvalidToken, MatchNotFound, MatchNotPlaying, NotSeated, ScopeMissing
 from .fair_deals import fair_deal_of
 from .history import HistoryService
+from .live_index import LiveIndex
 from .notices import Notices
 from .room_codes import new_room_code
 from .writer import LOST, Done, Lost, MatchWriter, Write, attempts
@@ -65,7 +66,10 @@ class Core:
         self.on_bot_decision: bots.DecisionHook | None = None  # sees each bot decision (the metrics time them)
         self.notices = Notices(store, now)
         self.history = HistoryService(store, history_days, now, self.notices)
-        self.writer = MatchWriter(store, self.history, self.notices, lambda: self.now())  # the clock as it is then
+        self.live = LiveIndex(store, lambda: self.now())
+        self.writer = MatchWriter(
+            store, self.history, self.notices, lambda: self.now(), self.live
+        )  # the clock as it is then
 
     # ----- reading ----------------------------------------------------------------------
 

@@ -185,6 +185,8 @@ class AlreadyMatched(ServiceError):
     """The quick-play ticket found its table already: it cannot leave the queue."""
 
     reason = "already_matched"
+
+
 class ChallengeNotFound(ServiceError):
     """No such challenge (never made, closed long ago), or the asking account neither sent nor received it."""
 
@@ -201,6 +203,12 @@ class NotHost(ServiceError):
     """Only the match's host (the account that made it; seat 0 when no account did) cancels it: others leave."""
 
     reason = "not_host"
+
+
+class NotWatchable(ServiceError):
+    """The match's host turned watching off: only its seats (their tokens, or their accounts') read it."""
+
+    reason = "not_watchable"
 
 
 class NotModerator(ServiceError):

@@ -30,6 +30,7 @@ from ..store.records import MatchRecord
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of
+from .live_seats import LiveMatch, LiveSeatsKeeper
 from .notices import Notices
 from .rated import HOUSE_BOTS, PlayerRating, RatedService
 from .retry import LOST, Lost, attempts
@@ -54,6 +55,7 @@ class Player:
     wins: int
     ratings: tuple[PlayerRating, ...] = ()
     followers: int = 0
+    playing: tuple[LiveMatch, ...] = ()  # its live matches, for Watch links
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +150,14 @@ class HistoryService:
 
     def replay(self, match_id: str) -> dict[str, Any]:
         """The replay of a kept match; :class:`MatchNotFound` when none is kept."""
+        return self.kept_match(match_id).replay()
+
+    def kept_match(self, match_id: str) -> KeptMatch:
+        """A kept match; :class:`MatchNotFound` when none is kept."""
         blob = self.kept.get(match_id)
         if blob is None:
             raise MatchNotFound(f"no match {match_id!r}")
-        return decode(blob).replay()
+        return decode(blob)
 
     def player(self, name: str) -> Player:
         """The public profile of the account named ``name`` (any case)."""
@@ -159,7 +165,8 @@ class HistoryService:
         games, wins = self.kept.counts(account.account_id, self._keep_from_ms())
         ratings = self.rated.of(account.account_id)
         followers = self.store.follows().followers_count(account.account_id)
-        return Player(account.name, account.kind, account.created_at, games, wins, ratings, followers)
+        playing = tuple(LiveSeatsKeeper(self.store, self.now).live(account.account_id))
+        return Player(account.name, account.kind, account.created_at, games, wins, ratings, followers, playing)
 
     def matches(self, name: str, cursor: str | None, limit: int) -> KeptPage:
         """The player's kept matches, newest first, a page of ``limit`` after ``cursor``."""

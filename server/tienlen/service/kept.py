@@ -59,6 +59,7 @@ class KeptMatch:
     replay_body: dict[str, Any]
     seat: int = -1
     rated: bool = False
+    watchable: bool = True
 
     def seat_of(self, account_id: str) -> int:
         """The seat the account held, or -1."""
@@ -150,6 +151,7 @@ def kept_of(
         tuple(seats),
         body,
         rated=record.rated,
+        watchable=record.watchable,
     )
 
 
@@ -178,6 +180,8 @@ def encode(kept: KeptMatch) -> bytes:
     }
     if kept.rated:
         data["rt"] = True
+    if not kept.watchable:
+        data["nw"] = True
     fair = kept.replay_body.get("fair_deal")
     if fair is not None:  # the secret and entropy: the rest follows from them and the match id
         data["fd"] = [fair["secret"], fair["entropy"]]
@@ -203,7 +207,16 @@ def decode(blob: bytes) -> KeptMatch:
         body["fair_deal"] = fair_deal_document(FairDeal(bytes.fromhex(secret), data["id"], tuple(entropy)))
     rules = RuleSet.from_dict(data["r"])
     return KeptMatch(
-        data["id"], data["c"], data["e"], rules, len(hands), data["ab"], seats, body, rated=data.get("rt", False)
+        data["id"],
+        data["c"],
+        data["e"],
+        rules,
+        len(hands),
+        data["ab"],
+        seats,
+        body,
+        rated=data.get("rt", False),
+        watchable=not data.get("nw", False),
     )
 
 

@@ -302,6 +302,7 @@ def _next_match(finished: MatchRecord, next_id: str, now: float) -> MatchRecord:
         seed=secrets.randbits(63),
         created_at=now,
         listed=finished.listed,
+        watchable=finished.watchable,
         clock=finished.clock,
         takeover=finished.takeover,
         rematch_of=finished.match_id,

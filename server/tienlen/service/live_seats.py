@@ -43,11 +43,6 @@ class LiveMatch:
     started_at: float
 
 
-def watchable(record: MatchRecord) -> bool:
-    """Whether the match may be watched: every match today (the one place to ask once a host may turn it off)."""
-    return True
-
-
 def plays_in(record: MatchRecord, account_id: str) -> bool:
     """Whether the account plays the match now: dealt, not over, at a seat of its own nobody left or took over."""
     if record.status is not MatchStatus.PLAYING:
@@ -103,7 +98,7 @@ class LiveSeatsKeeper:
             account = self.accounts.get(account_id)
             if account is None:
                 continue
-            event = FriendStarted(account.name, record.match_id, watchable(record), len(record.seats), record.rated)
+            event = FriendStarted(account.name, record.match_id, record.watchable, len(record.seats), record.rated)
             for fan in self.follows.fans(account_id, MAX_FRIENDS_TOLD):
                 if fan not in seated:
                     told.setdefault(fan, []).append(event)
@@ -120,5 +115,5 @@ class LiveSeatsKeeper:
             if record is None or not plays_in(record, account_id):
                 self.index.remove(account_id, match_id)
                 continue
-            found.append(LiveMatch(match_id, watchable(record), len(record.seats), record.rated, started_at))
+            found.append(LiveMatch(match_id, record.watchable, len(record.seats), record.rated, started_at))
         return found

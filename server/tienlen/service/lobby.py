@@ -10,6 +10,7 @@ from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFinished
 from .kept import replay_of
 from .states import LobbyPage, lobby_entry
+from .watching import check_kept_reader, reader_seat
 
 SCAN_LIMIT = 500  # listed matches one lobby request looks at before it answers with a cursor
 PAGE = 100
@@ -50,15 +51,19 @@ class Lobby:
         next_cursor = encode_cursor(*before) if more and before is not None else None
         return LobbyPage(tuple(lobby_entry(record) for record in found), next_cursor)
 
-    def replay(self, match_id: str) -> dict[str, Any]:
+    def replay(self, match_id: str, token: str | None = None) -> dict[str, Any]:
         """The whole match, to watch again or check: every hand's deal and actions, and the result.
 
         Once the live match is gone, a match an account sat in answers from
-        what was kept of it (:mod:`.history`).
+        what was kept of it (:mod:`.history`). A match whose host turned watching off answers only its seats
+        (:class:`~.errors.NotWatchable`).
         """
         record = self.core.store.load(match_id).record
         if record is None:
-            return self.core.history.replay(match_id)
+            kept = self.core.history.kept_match(match_id)
+            check_kept_reader(self.core, kept, token)
+            return kept.replay()
+        reader_seat(self.core, record, token)
         engine = record.engine
         if record.status != MatchStatus.FINISHED or engine is None or record.seed is None:
             raise MatchNotFinished("a replay is for a finished match (no deal is shown while it is played)")

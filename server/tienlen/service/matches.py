@@ -113,6 +113,7 @@ class MatchService:
                 deal=None if deal is None else list(deal),
                 created_at=now,
                 listed=command.listed,
+                watchable=command.watchable,
                 clock=clock,
                 takeover=command.takeover,
                 host=None if host is None else host.account_id,

@@ -3,7 +3,7 @@
 They hold the game's own values (card masks, rule sets, enums, epoch
 seconds); the API's answer schemas write them as JSON, the one place where
 the wire form of each answer is decided. Nothing here can reach a card of a
-hand other than the asking seat's own.
+hand in play other than the asking seat's own (a completed hand's deal is public).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from ..engine import HandResult, Kind, LegalPlays, PublicView, RuleSet, play_order, public_view, seat_view
 from ..store.records import Clock, MatchRecord, MatchStatus, SeatRecord
 from .fair_deals import FairDealState, fair_deal_state
+from .shown import completed_deals
 
 EventDict = dict[str, Any]
 State = TypeVar("State", bound="MatchState")
@@ -35,6 +36,16 @@ class PublicSeat:
     left: bool
     taken_over: bool
     account: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedHand:
+    """A hand that is over: seats first to last, points by seat, and each seat's cards as dealt (public now)."""
+
+    hand_number: int
+    places: tuple[int, ...]
+    points: tuple[int, ...]
+    dealt: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +72,7 @@ class MatchState:
     leading: bool
     reentry: bool
     table: TablePlay | None
-    hands: tuple[HandResult, ...]
+    hands: tuple[CompletedHand, ...]
     winner: int | None
     winners: tuple[int, ...]
     clock: Clock | None
@@ -73,6 +84,8 @@ class MatchState:
     room_code: str | None
     rated: bool
     fair_deal: FairDealState | None
+    watchable: bool
+    spectators: int  # readers following it lately who are not its seats (0 in answers other than reads of it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +227,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
             record.match_id, MatchStatus.WAITING, record.version, record.last_seq, record.rules, 0, seats,
             None, False, False, None, (), None, (), record.clock, record.turn_deadline, record.created_at,
             record.updated_at, record.listed, record.next_match_id, record.room_code, record.rated,
-            fair_deal_state(record), **more,
+            fair_deal_state(record), record.watchable, 0, **more,
         )  # fmt: skip
     table = None if public.table is None or public.table_seat is None else public.table
     outcome = public.outcome
@@ -234,7 +247,7 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         leading=public.leading,
         reentry=public.reentry,
         table=None if table is None else TablePlay(public.table_seat or 0, table.mask, table.kind),
-        hands=public.completed,
+        hands=_completed(public.completed, completed_deals(record)),
         winner=None if outcome is None else outcome.winner,
         winners=() if outcome is None else outcome.winners,
         clock=record.clock,
@@ -246,8 +259,14 @@ def _state(kind: type[State], record: MatchRecord, public: PublicView | None, **
         room_code=record.room_code,
         rated=record.rated,
         fair_deal=fair_deal_state(record),
+        watchable=record.watchable,
+        spectators=0,
         **more,
     )
+
+
+def _completed(results: Sequence[HandResult], deals: Sequence[tuple[int, ...]]) -> tuple[CompletedHand, ...]:
+    return tuple(CompletedHand(r.hand_number, r.places, r.points, deal) for r, deal in zip(results, deals, strict=True))
 
 
 def _seat(index: int, seat: SeatRecord, cards_left: int, passed: bool, place: int | None, score: int) -> PublicSeat:

@@ -37,8 +37,10 @@ from ..store.records import MatchRecord
 from .errors import MatchNotFound
 from .history import HistoryService, finishes
 from .idempotency import KEPT_REFUSALS, answer_bound, kept_answer, kept_refusal, refuse_again
+from .live_index import LiveIndex
 from .notices import Notices
 from .retry import LOST, Lost, attempts, kept_changing
+from .shown import with_hands_shown
 
 T = TypeVar("T")
 EventDict = dict[str, Any]
@@ -105,11 +107,19 @@ __all__ = ["LOST", "Change", "Done", "Keyed", "Lost", "MatchWriter", "Write", "a
 class MatchWriter:
     """Writes matches for every use case (see the module): one loop, one seal, one commit, one telling."""
 
-    def __init__(self, store: MatchStore, history: HistoryService, notices: Notices, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: MatchStore,
+        history: HistoryService,
+        notices: Notices,
+        now: Callable[[], float],
+        live: LiveIndex | None = None,
+    ) -> None:
         self.store = store
         self.history = history
         self.notices = notices
         self.now = now
+        self.live = live
 
     def write(
         self,
@@ -167,7 +177,7 @@ class MatchWriter:
     ) -> list[EventDict] | None:
         """Seal and commit one write; its events as committed (None: the race was lost, nothing written).
 
-        The accounts are told and a match the write finished is kept after the commit.
+        The accounts are told, the live indexes kept and a match the write finished is kept after the commit.
         """
         record = write.record
         events = self.seal(record, write.events)
@@ -182,12 +192,15 @@ class MatchWriter:
         if not self.store.commit(record, expected, events, kept):
             return None
         self.notices.committed(record, write.events)
+        if self.live is not None:
+            self.live.committed(record, write.events)
         self.history.finished(record, write.events)
         return events
 
     def seal(self, record: MatchRecord, new: list[Event]) -> list[EventDict]:
         """Make the changed record ready to commit (version, time, turn clock, event numbers); its new events
-        numbered, in the store's form (:data:`~tienlen.events.STORE`).
+        numbered, in the store's form (:data:`~tienlen.events.STORE`), a ``hand_shown`` after each ``hand_ended``
+        (:func:`~.shown.with_hands_shown`).
 
         A new turn deadline is registered with the store now, before the
         commit, so that a crash between the two can only leave a deadline
@@ -197,7 +210,8 @@ class MatchWriter:
         now = self.now()
         record.version += 1
         record.updated_at = now
-        events = [{"seq": seq, **STORE.dump_event(e)} for seq, e in enumerate(new, record.last_seq + 1)]
+        shown = with_hands_shown(record, new)
+        events = [{"seq": seq, **STORE.dump_event(e)} for seq, e in enumerate(shown, record.last_seq + 1)]
         record.last_seq += len(events)
         if finishes(new):
             record.ended_at = now

@@ -2,7 +2,7 @@
 
 The service is written against :class:`MatchStore` and the protocols it hands
 out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.follows`, :mod:`.history`, :mod:`.inbox`,
-:mod:`.live_seats`, :mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`), which import no
+:mod:`.live_seats`, :mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`, :mod:`.watching`), which import no
 implementation; :mod:`.redis_store` is the implementation on Redis. What a
 store raises is in :mod:`.errors`. Where and how answers to an
 ``Idempotency-Key`` are kept is the store's business: the service names them
@@ -25,6 +25,7 @@ from .queue import QueueStore
 from .rating_store import RatingStore
 from .records import MatchRecord
 from .wait_slots import WaitSlots
+from .watching import WatchStore
 
 __all__ = ["AnswerKey", "Loaded", "MatchStore", "StoreObserver"]
 
@@ -117,6 +118,11 @@ class MatchStore(Protocol):
     def live_seats(self) -> LiveSeats:
         """Each account's live matches (an index; the records are the truth), beside the matches."""
         ...
+
+    def watching(self) -> WatchStore:
+        """Who follows each match lately, the live matches and the featured one, beside the matches."""
+        ...
+
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:
         """Read a match and, when ``answer`` is given, the answer kept under it, in one round trip."""

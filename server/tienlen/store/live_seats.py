@@ -5,8 +5,7 @@ index, a hint: the match records are the truth. The service adds a match when a 
 first hand, takes it out when the match ends, is abandoned or the account's seat is left or taken over, and
 prunes on read whatever the records no longer hold (a write whose index update failed, a match expired).
 
-It answers "is this account playing, and where" for ``GET /v1/me/following``. (A profile's ``playing`` list may
-be served by a similar index: one index of an account's live matches is meant, and these may be unified.)
+It answers "is this account playing, and where" for ``GET /v1/me/following`` and a profile's ``playing``.
 """
 
 from __future__ import annotations

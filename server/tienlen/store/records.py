@@ -119,7 +119,8 @@ class MatchRecord:
     ``host`` is the id of the account that created the match (None when
     anonymous); ``room_code`` the code others join it by (a match made with
     open seats has one); ``ended_at`` when the write that finished it was made (epoch seconds).
-    A ``rated`` match moves its accounts' ratings when it finishes.
+    A ``rated`` match moves its accounts' ratings when it finishes. A match that is not ``watchable`` is read
+    (public state, events, stream, replay) by its seats only.
     ``fair_secret`` (hex) is the secret of its fair deal (``tienlen-deal/1``), drawn at creation for every
     match unless the creator fixed the deal (``seed``/``deal``: None then); ``seed`` still seeds the bots.
     """
@@ -146,6 +147,7 @@ class MatchRecord:
     room_code: str | None = None
     ended_at: float | None = None
     rated: bool = False
+    watchable: bool = True
     fair_secret: str | None = field(default_factory=lambda: new_fair_secret(), repr=False)
 
     def __repr__(self) -> str:
@@ -215,6 +217,7 @@ class MatchRecord:
             "room": self.room_code,
             "ended_at": self.ended_at,
             "rated": self.rated or None,
+            "nowatch": None if self.watchable else True,
             "fair": self.fair_secret,
         }
         data.update((key, value) for key, value in optional.items() if value is not None)
@@ -251,6 +254,7 @@ class MatchRecord:
             room_code=data.get("room"),
             ended_at=data.get("ended_at"),
             rated=data.get("rated", False),
+            watchable=not data.get("nowatch", False),
             fair_secret=data.get("fair"),
         )
 

@@ -54,6 +54,7 @@ from .redis_live_seats import RedisLiveSeats
 from .redis_queue import RedisQueue
 from .redis_ratings import RedisRatings
 from .redis_wait_slots import RedisWaitSlots
+from .redis_watching import RedisWatching
 from .rooms import RedisRooms
 from .waiting import LocalWaiters
 
@@ -99,6 +100,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._wait_slots = RedisWaitSlots(client)
         self._follows = RedisFollows(client)
         self._live_seats = RedisLiveSeats(client, lifetimes.playing_s)
+        self._watching = RedisWatching(client)
         RedisIndexes.__init__(self, client)
         RedisRooms.__init__(self, client, lifetimes.waiting_s)
 
@@ -141,6 +143,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def live_seats(self) -> RedisLiveSeats:
         """Each account's live matches, in this Redis (:mod:`.redis_live_seats`)."""
         return self._live_seats
+
+    def watching(self) -> RedisWatching:
+        """Spectators, the live matches and the featured one, in this Redis (:mod:`.redis_watching`)."""
+        return self._watching
 
     def challenges(self) -> RedisChallenges:
         """The challenges between accounts and those due to expire, in this Redis (:mod:`.redis_challenges`)."""

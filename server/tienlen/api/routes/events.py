@@ -12,13 +12,30 @@ from flask.views import MethodView
 from ... import wire
 from ...service import EventPage
 from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
-from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, game, limited, settings, with_retry_after
+from .common import (
+    MATCH_ID,
+    PER_ADDRESS,
+    Blueprint,
+    bearer_token,
+    errors,
+    game,
+    limited,
+    settings,
+    with_retry_after,
+)
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
 WAIT_ERRORS = with_retry_after(
     with_retry_after(
-        errors("match_not_found", "invalid_request", "store_unavailable", "too_many_waiters", "too_many_waits"),
+        errors(
+            "match_not_found",
+            "not_watchable",
+            "invalid_request",
+            "store_unavailable",
+            "too_many_waiters",
+            "too_many_waits",
+        ),
         "too_many_waiters",
     ),
     "too_many_waits",
@@ -38,8 +55,15 @@ class Events(MethodView):
 
         With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes as
         soon as an event arrives, or empty when the wait ends (or the server
-        shuts down). Pass the answer's `last_seq` as the next `after`.
+        shuts down). Pass the answer's `last_seq` as the next `after`. A
+        spectator that sends its `watcher` id is counted in the match's
+        `spectators`. A match whose host turned watching off answers only its
+        seats (their token; 403 `not_watchable`).
         """
+        watching = game().watching
+        seat = watching.admit(match_id, bearer_token(), seat_needed="watcher" in query)
+        if seat is None and "watcher" in query:
+            watching.polled(match_id, query["watcher"])
         return game().reads.events(match_id, query["after"], query["wait"])
 
 
@@ -58,7 +82,10 @@ sends what the match has after `after` (a `rematch` or `seat_left` may follow
 the answer is **204 No Content**, which tells a browser's `EventSource` to
 stop reconnecting; a cancelled match is gone (404). The stream also ends when
 the server shuts down (reconnect then). No token is needed: the events are
-public, so a browser's `EventSource` can follow a match.
+public, so a browser's `EventSource` can follow a match. A stream without a
+seat's token counts among the match's `spectators` while it is open. A
+match whose host turned watching off streams only to its seats (a seat's
+token, or a `play` token of an account seated in it; 403 `not_watchable`).
 """
 
 NOTHING_LEFT = {
@@ -79,15 +106,21 @@ class Stream(MethodView):
         content_type="text/event-stream",
         description="The events as they come",
     )
-    @blp.doc(operationId="stream_events", description=STREAM_DOC, responses=NOTHING_LEFT | WAIT_ERRORS)
+    @blp.doc(
+        operationId="stream_events",
+        description=STREAM_DOC,
+        responses=NOTHING_LEFT | WAIT_ERRORS,
+    )
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Follow a match's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])
+        watching = game().watching
+        seat = watching.admit(match_id, bearer_token(), seat_needed=True)
         following = game().reads.follow(match_id, after, settings().heartbeat_s)
         if following.nothing_left:
             return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
         return current_app.response_class(
-            EventStreamBody(following),
+            EventStreamBody(following, spectator=watching.spectator(match_id, seat)),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -104,18 +137,30 @@ class Batches(Protocol):
     def close(self) -> None: ...
 
 
+class Beating(Protocol):
+    """Told that a stream is still open (each batch and heartbeat), and when it ends."""
+
+    def beat(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class EventStreamBody:
     """The body of a stream: events in Server-Sent Events framing, each written by ``schema``; closing it stops
-    following."""
+    following. ``spectator`` (a stream that counts as one) is told of each batch and heartbeat, and of the end."""
 
-    def __init__(self, following: Batches, schema: ma.Schema = EVENT) -> None:
+    def __init__(self, following: Batches, schema: ma.Schema = EVENT, spectator: Beating | None = None) -> None:
         self._following = following
         self._schema = schema
+        self._spectator = spectator
 
     def __iter__(self) -> Iterator[bytes]:
         yield b": following\n\n"  # sends the headers at once, so the client knows it is connected
         dump = self._schema.dump
+        spectator = self._spectator
         for batch in self._following:
+            if spectator is not None:
+                spectator.beat()
             if not batch:
                 yield b": heartbeat\n\n"
                 continue
@@ -127,3 +172,6 @@ class EventStreamBody:
     def close(self) -> None:
         """Called by the server when the answer ends or the client went away."""
         self._following.close()
+        spectator, self._spectator = self._spectator, None
+        if spectator is not None:
+            spectator.close()

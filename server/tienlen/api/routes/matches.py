@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, g
 from flask.views import MethodView
 
-from ...service import Created, LobbyPage, MatchState, SeatToken, commands, match_state
+from ...service import Created, LobbyPage, MatchState, SeatToken, commands
 from ..schemas import (
     CreatedMatchSchema,
     CreateMatchSchema,
@@ -122,10 +122,19 @@ class MatchResource(MethodView):
     """One match, public."""
 
     @blp.response(200, MatchSchema)
-    @blp.doc(operationId="get_match", responses=errors("match_not_found", "store_unavailable"))
+    @blp.doc(
+        operationId="get_match",
+        responses=errors("match_not_found", "not_watchable", "store_unavailable"),
+    )
     def get(self, match_id: str) -> MatchState:
-        """The public state of a match: no card of any hand."""
-        return match_state(game().reads.get(match_id))
+        """The public state of a match: no card of a hand in play (a hand's deal once it is over), and how many
+        watch it (`spectators`).
+
+        No token is needed, unless the host turned watching off (`watchable`
+        false): then only a seat's token, or a `play` token of an account
+        seated in it, reads it (403 `not_watchable` for anyone else).
+        """
+        return game().watching.public(match_id, bearer_token())
 
     @blp.response(204)
     @blp.doc(
@@ -234,11 +243,17 @@ class Replay(MethodView):
     """A finished match, to watch again or check."""
 
     @blp.response(200, ReplaySchema)
-    @blp.doc(operationId="get_replay", responses=errors("match_not_found", "match_not_finished", "store_unavailable"))
+    @blp.doc(
+        operationId="get_replay",
+        responses=errors("match_not_found", "match_not_finished", "not_watchable", "store_unavailable"),
+    )
     def get(self, match_id: str) -> dict[str, Any]:
         """The rules, seed, seats, every hand's deal and actions, and the result (`tienlen-replay/1`).
 
         Only once the match is finished: no deal is ever shown while it is
         played. `tienlen replay FILE` referees a replay again with the engine.
+        A match whose host turned watching off answers only its seats (a
+        seat's token, or a `play` token of an account seated in it; 403
+        `not_watchable` for anyone else).
         """
-        return game().lobby.replay(match_id)
+        return game().lobby.replay(match_id, bearer_token())

@@ -47,7 +47,7 @@ class View(MethodView):
     )
     def get(self, match_id: str) -> SeatState:
         """The public state plus the asking seat's own cards, low to high."""
-        return game().reads.view(match_id, bearer_token())
+        return game().watching.counted(game().reads.view(match_id, bearer_token()))
 
 
 @blp.route(f"/{MATCH_ID}/legal")

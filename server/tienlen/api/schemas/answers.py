@@ -70,6 +70,11 @@ class HandSchema(AnswerSchema):
     hand_number = fields.Integer(required=True)
     places = fields.List(fields.Integer(), required=True, metadata={"description": "Seats, first to last"})
     points = fields.List(fields.Integer(), required=True, metadata={"description": "Points by seat"})
+    dealt = fields.List(
+        Cards(),
+        required=True,
+        metadata={"description": "Each seat's cards as dealt for the hand, by seat (public once the hand is over)"},
+    )
 
 
 def _rule_answer_field(name: str) -> fields.Field[Any]:
@@ -173,6 +178,19 @@ class MatchSchema(AnswerSchema):
         metadata={
             "description": "How its hands are dealt so that anyone can check them; null for a private match "
             "whose creator fixed the deal (`seed` or `deal`)"
+        },
+    )
+    watchable = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Anyone may watch it; false: its public reads answer its seats only (`not_watchable`)"
+        },
+    )
+    spectators = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Readers following the match in the last 30 s who are not its seats (streams, and long "
+            "polls that send `watcher`); counted in `GET /v1/matches/{id}` and a seat's view, 0 in other answers"
         },
     )
 

@@ -16,11 +16,12 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from ...bots import LEVELS
-from ...engine.event_codec import ACTION, CARDS, LIST, TIME, EventField, event_fields, event_type
+from ...engine.event_codec import ACTION, CARDS, HANDS, LIST, TIME, EventField, event_fields, event_type
 from ...events import (
     MATCH_EVENTS,
     Event,
     HandEnded,
+    HandShown,
     HandStarted,
     MatchEnded,
     Passed,
@@ -44,6 +45,7 @@ DESCRIPTIONS: dict[type[Event], dict[str, str]] = {
     TableCleared: {"leader": "The seat that leads next"},
     WentOut: {"seat": "The seat that went out", "place": "Its finishing place, from 1"},
     HandEnded: {"places": "Seats, first to last", "points": "Points by seat"},
+    HandShown: {"hands": "Each seat's cards as dealt for the hand, by seat, low to high: public once it is over"},
     MatchEnded: {"winner": "null only for a shared win", "scores": "Match totals by seat"},
     TimedOut: {"seat": "The seat whose time ran out", "action": "It passed, or played its lowest legal play"},
     SeatTakenOver: {"seat": "The seat taken over"},
@@ -89,6 +91,8 @@ def derived_field(
         return fields.List(CARD, **options)
     if field.kind == ACTION:
         return fields.Nested(ActionOutSchema, **options)
+    if field.kind == HANDS:
+        return fields.List(fields.List(CARD), **options)
     if field.kind == TIME:
         return Time(**(options | {"metadata": TIME_METADATA | metadata}))
     if field.kind == LIST:

@@ -7,16 +7,7 @@ from marshmallow import fields
 from ...service.friends import PRESENCES
 from .common import TIME, Time, enum_field
 from .dumping import AnswerSchema
-
-
-class LiveMatchSchema(AnswerSchema):
-    """A live match an account followed plays in (for a Watch link)."""
-
-    match_id = fields.String(required=True)
-    watchable = fields.Boolean(required=True, metadata={"description": "It may be watched"})
-    players = fields.Integer(required=True, metadata={"description": "Seats at its table"})
-    rated = fields.Boolean(required=True, metadata={"description": "A rated match"})
-    started_at = Time(required=True, metadata=TIME | {"description": "When its first hand was dealt (RFC 3339, UTC)"})
+from .players import PlayingMatchSchema
 
 
 class FriendSchema(AnswerSchema):
@@ -34,7 +25,7 @@ class FriendSchema(AnswerSchema):
         },
     )
     matches = fields.List(
-        fields.Nested(LiveMatchSchema), required=True, metadata={"description": "Its live matches, oldest first"}
+        fields.Nested(PlayingMatchSchema), required=True, metadata={"description": "Its live matches, oldest first"}
     )
     last_seen = Time(
         required=True,

@@ -17,6 +17,16 @@ MAX_PAGE = 100
 MOMENT = {"format": "date-time", "description": "RFC 3339 (a time without an offset is read as UTC)"}
 
 
+class PlayingMatchSchema(AnswerSchema):
+    """A live match a player sits in (a Watch link when it is watchable)."""
+
+    match_id = fields.String(required=True, metadata={"description": "Watch it at `GET /v1/matches/{match_id}`"})
+    watchable = fields.Boolean(required=True, metadata={"description": "Anyone may watch it"})
+    players = fields.Integer(required=True, metadata={"description": "Seats at its table"})
+    rated = fields.Boolean(required=True, metadata={"description": "A rated match"})
+    started_at = Time(required=True, metadata=TIME | {"description": "When its first hand was dealt (RFC 3339, UTC)"})
+
+
 class PlayerSchema(AnswerSchema):
     """A player's public profile."""
 
@@ -32,6 +42,11 @@ class PlayerSchema(AnswerSchema):
     )
     followers = fields.Integer(
         required=True, metadata={"description": "How many accounts follow it (who they are is private)"}
+    )
+    playing = fields.List(
+        fields.Nested(PlayingMatchSchema),
+        required=True,
+        metadata={"description": "The matches it plays now (a Watch link for each watchable one)"},
     )
 
 

@@ -252,6 +252,14 @@ class CreateMatchSchema(ma.Schema):
         load_default=False,
         metadata={"description": "Show the match in the lobby (GET /v1/matches) while it has an open seat"},
     )
+    watchable = Flag(
+        load_default=True,
+        metadata={
+            "description": "Anyone may watch the match (its public state, events, stream and replay; `GET /v1/live`). "
+            "false: those answer only a request with a token of its seats, or of an account seated in it "
+            "(403 not_watchable for anyone else). Kept by a rematch"
+        },
+    )
 
     @post_load
     def command(self, data: dict[str, Any], **_: Any) -> Create:
@@ -276,7 +284,7 @@ class CreateMatchSchema(ma.Schema):
                 raise ValidationError(f"deal: {error}", "deal") from None
         clock_in = data.get("clock")
         clock = None if clock_in is None else Clock(clock_in["turn_seconds"], clock_in["timeouts_before_takeover"])
-        return Create(seats, rules, data.get("seed"), deal, clock, data["takeover"], data["listed"])
+        return Create(seats, rules, data.get("seed"), deal, clock, data["takeover"], data["listed"], data["watchable"])
 
 
 class JoinSchema(ma.Schema):
@@ -343,6 +351,14 @@ class EventsQuerySchema(ma.Schema):
 
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_SEQ))
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=30))
+    watcher = fields.String(
+        validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}\Z", error="1 to 64 of A-Z, a-z, 0-9, _ and -"),
+        metadata={
+            "description": "A spectator's id of its own choosing (1-64 of `A-Za-z0-9_-`, the same on every poll): "
+            "a long poll that names one counts it among the match's `spectators` for 30 s (a seat's is not counted)",
+            "example": "k3Jx9w",
+        },
+    )
 
 
 class StreamQuerySchema(ma.Schema):
