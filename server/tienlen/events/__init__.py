@@ -5,7 +5,7 @@
   :class:`~tienlen.engine.TableCleared`, :class:`~tienlen.engine.WentOut`, :class:`~tienlen.engine.HandEnded`,
   :class:`~tienlen.engine.MatchEnded`, made by ``Match.play`` and the like) and the table's (:class:`SeatJoined`,
   :class:`SeatLeft`, :class:`TimedOut`, :class:`SeatTakenOver`, :class:`Rematch`, :class:`MatchAbandoned`,
-  :class:`MatchCancelled`), in :mod:`.table`.
+  :class:`MatchCancelled`, and the chat's :class:`ChatSaid`, :class:`ChatRemoved`), in :mod:`.table`.
 - An account's inbox events (:data:`InboxEvent`, in :data:`INBOX_EVENTS` order: :class:`MatchStarted`,
   :class:`YourTurn`, :class:`MatchFinished`, :class:`ChallengeReceived`, :class:`ChallengeCancelled`,
   :class:`ChallengeStarted`, :class:`QueueMatched`, :class:`QueueLeft`), in :mod:`.inbox`.
@@ -56,6 +56,8 @@ from .table import (
     FINAL_EVENTS,
     FINAL_TYPES,
     MATCH_EVENTS,
+    ChatRemoved,
+    ChatSaid,
     MatchAbandoned,
     MatchCancelled,
     MatchEvent,
@@ -81,6 +83,8 @@ __all__ = [
     "ChallengeCancelled",
     "ChallengeReceived",
     "ChallengeStarted",
+    "ChatRemoved",
+    "ChatSaid",
     "EndCause",
     "Event",
     "EventCodec",

@@ -1,4 +1,5 @@
-"""The events of a match beyond the engine's: who joined, left, timed out or was taken over, and how it ended.
+"""The events of a match beyond the engine's: who joined, left, timed out or was taken over, how it ended, and its
+chat (a message said, a message a moderator removed).
 
 With the engine's own (a hand dealt, a play, a pass, a battle won, a seat out, a hand over, the match over) they
 are :data:`MatchEvent`, the events a match's followers read (``GET /v1/matches/{id}/events``), in
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..engine.event_codec import Action
+from ..engine.event_codec import Action, Time
 from ..engine.events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 
 
@@ -76,6 +77,33 @@ class Rematch(Event):
     next_match_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChatSaid(Event):
+    """A chat message in the match's ``room`` (``table``: the seats'; ``spectators``: everyone's).
+
+    From ``name``: at ``seat`` (None for a spectator), the account of that name (None for an anonymous seat).
+    ``phrase`` is the quick phrase's id when the message is one (``text`` is then its English words). A
+    moderator's removal empties ``text`` (a ``chat_removed`` follows).
+    """
+
+    type: ClassVar[str] = "chat_said"
+    room: str
+    name: str
+    seat: int | None
+    account: str | None
+    text: str
+    phrase: str | None
+    at: Time
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRemoved(Event):
+    """A moderator removed the chat message numbered ``message_seq``: its text is gone."""
+
+    type: ClassVar[str] = "chat_removed"
+    message_seq: int
+
+
 MatchEvent = (
     SeatJoined
     | HandStarted
@@ -91,6 +119,8 @@ MatchEvent = (
     | MatchAbandoned
     | MatchCancelled
     | Rematch
+    | ChatSaid
+    | ChatRemoved
 )
 """One event of a match (the engine's or the table's)."""
 
@@ -109,6 +139,8 @@ MATCH_EVENTS: tuple[type[Event], ...] = (
     MatchAbandoned,
     MatchCancelled,
     Rematch,
+    ChatSaid,
+    ChatRemoved,
 )
 """Every kind of match event, in the order the API documents them."""
 
