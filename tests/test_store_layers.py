@@ -24,7 +24,7 @@ SERVICE = SERVER / "tienlen" / "service"
 
 VALUES = {"errors", "events", "records"}
 """What a store keeps and raises: frozen records, the events' type, the errors."""
-PROTOCOLS = {"base", "accounts", "challenges", "history", "inbox", "queue", "rating_store", "wait_slots"}
+PROTOCOLS = {"base", "accounts", "challenges", "chat", "history", "inbox", "queue", "rating_store", "wait_slots"}
 """What the service needs of a store: one Protocol per kind of store, and the values only they use."""
 
 

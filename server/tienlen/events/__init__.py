@@ -53,6 +53,7 @@ from .inbox import (
     YourTurn,
 )
 from .table import (
+    CHAT_SAID,
     FINAL_EVENTS,
     FINAL_TYPES,
     MATCH_EVENTS,
@@ -72,6 +73,7 @@ __all__ = [
     "ABANDONED",
     "CANCELLED",
     "CANCEL_CAUSES",
+    "CHAT_SAID",
     "FINAL_EVENTS",
     "FINAL_TYPES",
     "INBOX_EVENTS",

@@ -149,3 +149,6 @@ FINAL_EVENTS: tuple[type[Event], ...] = (MatchEnded, MatchAbandoned, MatchCancel
 
 FINAL_TYPES: frozenset[str] = frozenset(final.type for final in FINAL_EVENTS)
 """The ``type`` of each final event, for telling a stored or sent event's end without decoding it."""
+
+CHAT_SAID: str = ChatSaid.type
+"""The ``type`` of a chat message, for telling a stored event is one without decoding it (reading filters them)."""

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 
 from ..store.base import MatchStore
 from .challenges import Challenges
+from .chat import Chat
+from .chat_lists import ChatLists
 from .core import Core, Offload
 from .lifecycle import SWEEP_BATCH, Dispatch, Lifecycle
 from .lobby import Lobby
 from .matches import MatchService
+from .moderation import Moderation
 from .queue import Queue
 from .reads import MatchReads
 from .rooms import Rooms
@@ -21,7 +24,8 @@ from .rooms import Rooms
 @dataclass(frozen=True, slots=True)
 class MatchServices:
     """The use cases over one store: play (create, join, act), reads, a match's life beyond play (clocks, leave,
-    cancel, rematch), the lobby and replays, rooms, challenges and quick play, sharing :attr:`core`."""
+    cancel, rematch), the lobby and replays, rooms, challenges and quick play, the chat (messages, mute and
+    block lists, moderators' acts), sharing :attr:`core`."""
 
     core: Core
     matches: MatchService
@@ -31,6 +35,9 @@ class MatchServices:
     rooms: Rooms
     challenges: Challenges
     queue: Queue
+    chat: Chat
+    chat_lists: ChatLists
+    moderation: Moderation
 
     @classmethod
     def on(
@@ -52,6 +59,7 @@ class MatchServices:
         time and turn clock (:class:`~.queue.Queue`), challenges' expiry and caps (:class:`~.challenges.Challenges`)."""
         core = Core(store, bot_budget_s, offload, now, history_days=history_days)
         matches = MatchService(core, anonymous_hosting=anonymous_hosting)
+        chat = Chat(core)
         return cls(
             core,
             matches,
@@ -61,6 +69,9 @@ class MatchServices:
             Rooms(core, matches),
             Challenges(core, expiry_s=challenge_expiry_s, most=max_challenges),
             Queue(core, fill_s=queue_fill_s, turn_s=queue_turn_s),
+            chat,
+            ChatLists(core.accounts, chat.store, core.now),
+            Moderation(chat),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
