@@ -30,7 +30,22 @@ from .errors import DEFAULT_REASONS, FALLBACK_REASON, REASON_STATUS, error_body
 from .headers import install_headers
 from .limits import install_limits
 from .metrics import count_store_error, install_metrics
-from .routes import accounts, challenges, events, inbox, matches, meta, players, queue, rated, rooms, seats, web
+from .routes import (
+    accounts,
+    challenges,
+    chat,
+    events,
+    inbox,
+    matches,
+    meta,
+    moderation,
+    players,
+    queue,
+    rated,
+    rooms,
+    seats,
+    web,
+)
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
 from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
@@ -236,7 +251,8 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp, queue.blp)
-    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints):
+    talk = (*chat.blueprints, *moderation.blueprints)
+    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, *talk):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     if turns is not None:

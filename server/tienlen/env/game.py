@@ -175,7 +175,6 @@ class Game:
         return rewards
 
 
-
 _COPIED = (
     "rules", "deal_seed", "hand_number", "hands", "turn", "table", "table_seat", "locked", "places", "scores",
     "completed", "start_card", "tied", "outcome", "log", "fair", "_legal",

@@ -146,9 +146,9 @@ class Observer:
         else:
             table_floats = self._tables.get(table.mask) or self.table_floats(table)
             owner = (match.table_seat - seat) % n  # type: ignore[operator]  # table_seat is set with the table
-        flags = (turn == seat) | (turn is not None and table is None) << 1 | (
-            turn is not None and locked >> turn & 1
-        ) << 2
+        flags = (
+            (turn == seat) | (turn is not None and table is None) << 1 | (turn is not None and locked >> turn & 1) << 2
+        )
         start = match.start_card
         quarters = _QUARTER_FLOATS
         parts = [

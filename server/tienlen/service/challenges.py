@@ -73,7 +73,8 @@ class Challenges:
         account named twice, an account left to fill several seats, more names
         than seats or a bad preset :class:`InvalidRequest`; a challenged account
         blocking the challenger or blocked by it :class:`Blocked`, not online
-        :class:`PlayerOffline`, one whose settings refuse the kind :class:`ChallengeRefused`. House bots alone: the match starts at once.
+        :class:`PlayerOffline`, one whose settings refuse the kind :class:`ChallengeRefused`. House bots
+        alone: the match starts at once.
         """
         challenger = authorized(self.core.accounts, token, "play")
         players, rated, preset = command.players, command.rated, command.preset

@@ -19,7 +19,6 @@ from ..store.records import MatchRecord, token_digest
 from .accounts import authorized
 from .commands import Report, Say
 from .core import Core
-from .kept import decode
 from .errors import (
     AlreadyReported,
     ChatMuted,
@@ -31,6 +30,7 @@ from .errors import (
     NotSpectator,
     ScopeMissing,
 )
+from .kept import decode
 from .phrases import PHRASES_BY_ID
 from .writer import EventDict, Write, found
 
@@ -87,7 +87,8 @@ def message_of(event: EventDict) -> dict[str, Any]:
 
 
 class Chat:
-    """The chat of matches, over the shared :class:`~.core.Core` and the store's :class:`~tienlen.store.chat.ChatStore`."""
+    """The chat of matches, over the shared :class:`~.core.Core` and the store's chat
+    (:class:`~tienlen.store.chat.ChatStore`)."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
@@ -249,5 +250,6 @@ def report_id(match_id: str, seq: int, account_id: str) -> str:
 def message_prefix(match_id: str, seq: int) -> str:
     """What the ids of every report of one message start with."""
     return f"{match_id}:{seq}:"
+
 
 __all__ = ["ANYONE", "ROOMS", "SPECTATORS", "TABLE", "WRITE_AFTER_END_S", "Chat", "Reader", "Speaker", "message_of"]

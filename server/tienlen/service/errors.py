@@ -187,6 +187,8 @@ class AlreadyMatched(ServiceError):
     """The quick-play ticket found its table already: it cannot leave the queue."""
 
     reason = "already_matched"
+
+
 class ChallengeNotFound(ServiceError):
     """No such challenge (never made, closed long ago), or the asking account neither sent nor received it."""
 

@@ -79,7 +79,7 @@ class Moderation:
     def _empty_in_events(self, match_id: str, seq: int) -> dict[str, Any] | None:
         """Empty the message's text in the match's events (a compare-and-set on the record); the emptied event."""
 
-        def once() -> dict[str, Any] | None | Lost:
+        def once() -> dict[str, Any] | Lost | None:
             record = self.core.store.load(match_id).record
             if record is None:
                 return None

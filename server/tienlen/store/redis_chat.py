@@ -14,6 +14,7 @@ Keys (an account's under its own hash tag, the moderators' under one, a kept mat
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from .. import wire
@@ -35,6 +36,10 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1
 """)
+
+
+def _drop(client: Any, *, key: str, member: str) -> Any:
+    return client.zrem(key, member)
 
 
 def list_key(account_id: str, kind: str) -> str:
@@ -105,9 +110,9 @@ class RedisChat:
     def forget(self, account_id: str) -> None:
         """Drop the account's lists and take it off the block lists of those it blocked."""
         for other in self.listed(account_id, BLOCKED):
-            self._call(lambda r, other=other: r.zrem(list_key(other, "blocked_by"), account_id))
+            self._call(partial(_drop, key=list_key(other, "blocked_by"), member=account_id))
         for other in self.listed(account_id, "blocked_by"):
-            self._call(lambda r, other=other: r.zrem(list_key(other, BLOCKED), account_id))
+            self._call(partial(_drop, key=list_key(other, BLOCKED), member=account_id))
         keys = [list_key(account_id, kind) for kind in ("muted", "blocked", "blocked_by")]
         self._call(lambda r: r.delete(*keys, chat_mute_key(account_id)))
 

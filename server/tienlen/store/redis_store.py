@@ -137,7 +137,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         return self._challenges
 
     def chat(self) -> RedisChat:
-        """Mute and block lists, reports, moderators' acts and kept matches' chat, in this Redis (:mod:`.redis_chat`)."""
+        """Mute and block lists, reports, moderators' acts, kept matches' chat, in this Redis (:mod:`.redis_chat`)."""
         return self._chat
 
     def observe(self, observer: StoreObserver) -> None:

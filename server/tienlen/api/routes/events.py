@@ -11,8 +11,20 @@ from flask.views import MethodView
 
 from ... import wire
 from ...service import EventPage
+from ...service.chat import Reader
 from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
-from .common import MATCH_ID, PER_ADDRESS, Blueprint, errors, game, limited, settings, with_retry_after
+from .common import (
+    MATCH_ID,
+    OPTIONAL_AUTH,
+    PER_ADDRESS,
+    Blueprint,
+    bearer_token,
+    errors,
+    game,
+    limited,
+    settings,
+    with_retry_after,
+)
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Public events, oldest first")
 
@@ -32,15 +44,23 @@ class Events(MethodView):
     @limited("wait", PER_ADDRESS)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
-    @blp.doc(operationId="get_events", responses=WAIT_ERRORS)
+    @blp.doc(security=OPTIONAL_AUTH, operationId="get_events", responses=WAIT_ERRORS)
     def get(self, query: dict[str, Any], match_id: str) -> EventPage:
         """Events with `seq` > `after` (at most 500), oldest first.
 
         With `wait` > 0 (seconds, up to 30) and nothing new, the answer comes as
         soon as an event arrives, or empty when the wait ends (or the server
         shuts down). Pass the answer's `last_seq` as the next `after`.
+
+        Chat messages (`chat_said`) of the `table` room are sent only to a
+        reader that sends (`Authorization: Bearer`) a seat's token of the match
+        or a token of an account seated there; those of accounts the reader's
+        account mutes or blocks (or that block it) are left out. `seq` rises but
+        may skip events the reader may not read (a page may then be empty with
+        `last_seq` past `after`). A token that is no seat's nor an account's
+        reads as none.
         """
-        return game().reads.events(match_id, query["after"], query["wait"])
+        return game().reads.events(match_id, query["after"], query["wait"], reader(match_id))
 
 
 STREAM_DOC = """Each event as it happens, as Server-Sent Events (`text/event-stream`).
@@ -58,7 +78,11 @@ sends what the match has after `after` (a `rematch` or `seat_left` may follow
 the answer is **204 No Content**, which tells a browser's `EventSource` to
 stop reconnecting; a cancelled match is gone (404). The stream also ends when
 the server shuts down (reconnect then). No token is needed: the events are
-public, so a browser's `EventSource` can follow a match.
+public, so a browser's `EventSource` can follow a match; chat messages of the
+`table` room come only to a reader sending a seat's token of the match, or a
+token of an account seated there (`Authorization: Bearer`), and a reader's
+account's muted and blocked accounts' messages are left out: `id` rises but may
+skip events the reader may not read.
 """
 
 NOTHING_LEFT = {
@@ -79,11 +103,16 @@ class Stream(MethodView):
         content_type="text/event-stream",
         description="The events as they come",
     )
-    @blp.doc(operationId="stream_events", description=STREAM_DOC, responses=NOTHING_LEFT | WAIT_ERRORS)
+    @blp.doc(
+        security=OPTIONAL_AUTH,
+        operationId="stream_events",
+        description=STREAM_DOC,
+        responses=NOTHING_LEFT | WAIT_ERRORS,
+    )
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Follow a match's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])
-        following = game().reads.follow(match_id, after, settings().heartbeat_s)
+        following = game().reads.follow(match_id, after, settings().heartbeat_s, reader(match_id))
         if following.nothing_left:
             return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
         return current_app.response_class(
@@ -91,6 +120,11 @@ class Stream(MethodView):
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+
+
+def reader(match_id: str) -> Reader:
+    """Who reads the match's events: the optional ``Authorization`` header's seat or account (see the docs)."""
+    return game().chat.reader(match_id, bearer_token())
 
 
 EVENT = EventSchema()  # each event of a stream is written as GET .../events writes it
