@@ -30,7 +30,7 @@ class Table:
         self.match_id = body["match_id"]
         self.seats = tokens_of(body)
 
-    def say(self, token: str | None, room: str, text: str = "hello", **body: Any) -> Any:
+    def say(self, token: str | None, room: str, text: str | None = "hello", **body: Any) -> Any:
         """POST a message; the answer."""
         headers = {} if token is None else auth(token)
         sent = {k: v for k, v in ({"room": room, "text": text} | body).items() if v is not None}
@@ -212,7 +212,9 @@ def test_a_finished_match_takes_chat_for_ten_minutes_and_keeps_it(app: Flask, cl
     store = services_of(app).game.core.store
     kept = store.chat().kept_chat(table.match_id)
     assert [m["text"] for m in kept] == ["before the end", "gg all"]
-    store.delete(store.load(table.match_id).record, store.load(table.match_id).record.version, [])  # type: ignore[union-attr]
+    record = store.load(table.match_id).record
+    assert record is not None
+    assert store.delete(record, record.version, [])  # the live match gone: its kept chat is read
     seen = json_object(client.get(f"/v1/matches/{table.match_id}/chat", headers=auth(table.host)))["messages"]
     assert [m["text"] for m in seen] == ["before the end", "gg all"]
     anyone = json_object(client.get(f"/v1/matches/{table.match_id}/chat"))["messages"]

@@ -113,9 +113,7 @@ def test_a_block_refuses_a_challenge_either_way(client: FlaskClient, who_blocks:
     challenger_name, challenger = player(client)
     challenged_name, challenged = player(client)
     assert send(client, challenger, [challenged_name]).status_code == 201  # before the block: sent
-    blocker, blocked = (
-        (challenged, challenger_name) if who_blocks == "challenged" else (challenger, challenged_name)
-    )
+    blocker, blocked = (challenged, challenger_name) if who_blocks == "challenged" else (challenger, challenged_name)
     assert client.put(f"/v1/me/blocked/{blocked}", headers=auth(blocker)).status_code == 204
     refused = send(client, challenger, [challenged_name])
     assert refused.status_code == 403 and json_object(refused)["reason"] == "blocked"
@@ -139,7 +137,8 @@ def test_a_report_is_kept_once_and_listed_for_the_moderators(mod_client: FlaskCl
     again = mod_client.post(wurl, json={}, headers=auth(reporter))
     assert again.status_code == 409 and json_object(again)["reason"] == "already_reported"
     for bad_seq in (1, 9999):  # hand_started, nothing
-        missing = mod_client.post(f"/v1/matches/{table.match_id}/chat/{bad_seq}/report", json={}, headers=auth(reporter))
+        bad_url = f"/v1/matches/{table.match_id}/chat/{bad_seq}/report"
+        missing = mod_client.post(bad_url, json={}, headers=auth(reporter))
         assert missing.status_code == 404 and json_object(missing)["reason"] == "message_not_found"
     reports = json_object(mod_client.get("/v1/moderation/reports?limit=100", headers=auth(MODERATOR)))["reports"]
     mine = [r for r in reports if r["match_id"] == table.match_id]
@@ -224,7 +223,8 @@ def test_a_moderators_mute_refuses_chat_until_it_ends_or_is_lifted(moderated: Fl
     client = moderated.test_client()
     table = Table(client)
     for minutes, status in ((0, 422), (43201, 422), ("5", 422)):
-        bad = client.put(f"/v1/moderation/muted/{table.watcher_name}", json={"minutes": minutes}, headers=auth(MODERATOR))
+        url = f"/v1/moderation/muted/{table.watcher_name}"
+        bad = client.put(url, json={"minutes": minutes}, headers=auth(MODERATOR))
         assert bad.status_code == status
     unknown = client.put("/v1/moderation/muted/nobody-here", json={"minutes": 5}, headers=auth(MODERATOR))
     assert unknown.status_code == 404 and json_object(unknown)["reason"] == "player_not_found"

@@ -136,7 +136,8 @@ def test_a_chat_flood_from_one_account_is_cut_while_others_keep_talking(limited_
     match_id, seat = created.body["match_id"], created.body["tokens"][0]["token"]
     tokens = []
     for _ in range(2):
-        made = call("POST", f"{base}/v1/accounts", {"name": f"c{secrets.token_hex(5)}", "password": "x" * 12, "kind": "human"})
+        body = {"name": f"c{secrets.token_hex(5)}", "password": "x" * 12, "kind": "human"}
+        made = call("POST", f"{base}/v1/accounts", body)
         assert made.status == 201, made
         tokens.append(made.body["token"])
     flooder, other = tokens
