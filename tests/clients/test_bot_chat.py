@@ -22,7 +22,8 @@ def test_a_policy_finds_its_chat_hook() -> None:
     """Rule: a class policy's hook is its instance's ``chat``; a function policy's is its module's ``on_chat``;
     a policy without one has none."""
     polite = load_policy("tienlen_client.bot.examples:Polite")()
-    assert chat_hook(polite) is not None and chat_hook(polite)({"type": "match_ended"}) == {"phrase": "good_game"}
+    polite_hook = chat_hook(polite)
+    assert polite_hook is not None and polite_hook({"type": "match_ended"}) == {"phrase": "good_game"}
     assert chat_hook(lowest) is None
     talker = load_policy("tests/clients/bot_policies.py:lowest_first")()
     hook = chat_hook(talker)
