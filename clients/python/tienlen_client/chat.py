@@ -19,11 +19,11 @@ class ChatSaid(TypedDict):
     type: Literal["chat_said"]
     room: ChatRoom
     name: str
-    seat: int | None
+    from_seat: int | None
     account: str | None
     text: str
     phrase: str | None
-    at: str
+    said_at: str
 
 
 class ChatRemoved(TypedDict):

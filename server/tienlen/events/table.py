@@ -81,19 +81,21 @@ class Rematch(Event):
 class ChatSaid(Event):
     """A chat message in the match's ``room`` (``table``: the seats'; ``spectators``: everyone's).
 
-    From ``name``: at ``seat`` (None for a spectator), the account of that name (None for an anonymous seat).
-    ``phrase`` is the quick phrase's id when the message is one (``text`` is then its English words). A
+    From ``name``: at ``from_seat`` (None for a spectator), the account of that name (None for an anonymous
+    seat).
+    ``phrase`` is the quick phrase's id when the message is one (``text`` is then its English words); ``said_at``
+    when it was said. A
     moderator's removal empties ``text`` (a ``chat_removed`` follows).
     """
 
     type: ClassVar[str] = "chat_said"
     room: str
     name: str
-    seat: int | None
+    from_seat: int | None
     account: str | None
     text: str
     phrase: str | None
-    at: Time
+    said_at: Time
 
 
 @dataclass(frozen=True, slots=True)

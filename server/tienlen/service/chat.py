@@ -79,10 +79,10 @@ def message_of(event: EventDict) -> dict[str, Any]:
     return {
         "seq": event["seq"],
         "room": event["room"],
-        "from": {"name": event["name"], "seat": event["seat"], "account": event["account"]},
+        "from": {"name": event["name"], "seat": event["from_seat"], "account": event["account"]},
         "text": event["text"],
         "phrase": event["phrase"],
-        "at": event["at"],
+        "at": event["said_at"],
     }
 
 

@@ -165,7 +165,7 @@ class MatchWorker(threading.Thread):
         if hook is None:
             return
         for event in events:
-            if event["type"] == "chat_said" and (event.get("seat") == self.seat or not event.get("text")):
+            if event["type"] == "chat_said" and (event.get("from_seat") == self.seat or not event.get("text")):
                 continue  # its own words, or a removed message
             if event["type"] not in ("chat_said", "match_ended"):
                 continue

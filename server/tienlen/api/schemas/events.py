@@ -53,11 +53,11 @@ DESCRIPTIONS: dict[type[Event], dict[str, str]] = {
     ChatSaid: {
         "room": "`table`: the seats' room (sent only to the seats' readers); `spectators`: everyone's",
         "name": "Who said it: the seat's name, or the spectator account's",
-        "seat": "The seat that said it; null for a spectator",
+        "from_seat": "The seat that said it; null for a spectator",
         "account": "The name of the account that said it; null for an anonymous seat",
         "text": "1-200 characters; empty once a moderator removed the message",
         "phrase": "The quick phrase's id (`GET /v1/rules` `chat_phrases`) when the message is one, else null",
-        "at": "When it was said",
+        "said_at": "When it was said",
     },
     ChatRemoved: {"message_seq": "The `seq` of the `chat_said` a moderator removed"},
 }
