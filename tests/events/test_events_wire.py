@@ -77,8 +77,8 @@ MATCH_CASES: list[tuple[Event, bytes]] = [
     (Rematch("abc"), b'{"seq":5,"type":"rematch","next_match_id":"abc"}'),
     (
         ChatSaid("table", "ann", 0, "ann", "xin chào", None, 1700000000.25),
-        b'{"seq":5,"type":"chat_said","room":"table","name":"ann","from_seat":0,"account":"ann","text":"xin ch\xc3\xa0o",'
-        b'"phrase":null,"said_at":"2023-11-14T22:13:20.250Z"}',
+        b'{"seq":5,"type":"chat_said","room":"table","name":"ann","from_seat":0,"account":"ann",'
+        b'"text":"xin ch\xc3\xa0o","phrase":null,"said_at":"2023-11-14T22:13:20.250Z"}',
     ),
     (
         ChatSaid("spectators", "bob", None, "bob", "Good game", "good_game", 5.5),
