@@ -136,7 +136,7 @@ def test_a_report_is_kept_once_and_listed_for_the_moderators(mod_client: FlaskCl
     assert json_object(first)["why"] == "insults" and json_object(first)["reporter"] == reporter_name
     again = mod_client.post(wurl, json={}, headers=auth(reporter))
     assert again.status_code == 409 and json_object(again)["reason"] == "already_reported"
-    for bad_seq in (1, 9999):  # hand_started, nothing
+    for bad_seq in (1, 9999, 2**64):  # hand_started, nothing, past any event number
         bad_url = f"/v1/matches/{table.match_id}/chat/{bad_seq}/report"
         missing = mod_client.post(bad_url, json={}, headers=auth(reporter))
         assert missing.status_code == 404 and json_object(missing)["reason"] == "message_not_found"

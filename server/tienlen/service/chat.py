@@ -36,6 +36,7 @@ from .writer import EventDict, Write, found
 
 TABLE, SPECTATORS = "table", "spectators"
 ROOMS = (TABLE, SPECTATORS)
+MAX_MESSAGE_SEQ = 2**63 - 1  # an event's number is a stream entry id's 64-bit sequence part: none is larger
 WRITE_AFTER_END_S = 600
 """How long after its end a match still takes chat messages (its chat stays readable for as long as it is kept)."""
 
@@ -209,7 +210,7 @@ class Chat:
     def message(self, match_id: str, seq: int, reader: Reader | None = None) -> EventDict:
         """The ``chat_said`` numbered ``seq`` of a live match, not removed, that ``reader`` may read (None: any);
         :class:`MessageNotFound` when there is none, :class:`MatchNotFound` when there is no match."""
-        events = self.core.store.events(match_id, seq - 1) if seq >= 1 else []
+        events = self.core.store.events(match_id, seq - 1) if 1 <= seq <= MAX_MESSAGE_SEQ else []
         if events is None:
             raise MatchNotFound(f"no match {match_id!r}")
         event = events[0] if events and events[0]["seq"] == seq else None
