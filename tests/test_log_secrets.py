@@ -7,7 +7,8 @@ refusal the API documents is sent to it; then everything the process wrote
 point (a deal from each replay, less the cards played since, and every hand a
 seat's view showed), written as cards (``3S``), as a mask in decimal or in
 hex; for every seed (the match's and the one the engine draws from it); for
-every token and every token's SHA-256 digest; so are its metrics. With JSON
+every token and every token's SHA-256 digest (the moderator's too); for every
+chat message's and report's text; so are its metrics. With JSON
 every line is one object, and nothing is logged at ERROR (a refusal is no
 error). The reprs and what nothing caught: tests/test_log_unhandled.py.
 """
@@ -224,6 +225,38 @@ def _requests_refused_before_the_match(server: Server, match_id: str, token: str
     kept.refused(server.call("POST", path + "?" + "x" * 5000, {"type": "pass"}, token), "uri_too_long")
 
 
+MODERATOR = secrets.token_urlsafe(32)
+
+
+def _chat(server: Server, match_id: str, token: str) -> None:
+    """Chat at the table and in the spectators' room, a report, a mute and a block, and the moderators' acts:
+    each message's text is kept as a secret (never in a log line), and so is the moderator's token."""
+    kept = server.kept
+    kept.tokens.add(MODERATOR)
+    names = [f"chat{secrets.token_hex(4)}" for _ in range(2)]
+    accounts = [server.call("POST", "/v1/accounts", {"name": n, "password": "a long password", "kind": "human"})
+                for n in names]  # fmt: skip
+    watcher, other = (a.body["token"] for a in accounts)
+    texts = [f"chat-{secrets.token_hex(8)}" for _ in range(3)]
+    kept.tokens.update(texts)
+    said = server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "table", "text": texts[0]}, token)
+    assert said.status == 201, said.body
+    server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "text": texts[1]}, watcher)
+    server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "phrase": "good_luck"}, other)
+    server.call("POST", f"/v1/matches/{match_id}/chat/{said.body['seq']}/report", {"why": texts[2]}, token)
+    server.call("PUT", f"/v1/me/muted/{names[1]}", None, watcher)
+    server.call("PUT", f"/v1/me/blocked/{names[1]}", None, watcher)
+    server.call("GET", f"/v1/matches/{match_id}/events", None, watcher)
+    server.call("GET", "/v1/moderation/reports", None, MODERATOR)
+    server.call("PUT", f"/v1/moderation/muted/{names[0]}", {"minutes": 5}, MODERATOR)
+    kept.refused(
+        server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "text": "x"}, watcher), "chat_muted"
+    )
+    assert server.call("DELETE", f"/v1/matches/{match_id}/chat/{said.body['seq']}", None, MODERATOR).status == 204
+    server.call("POST", f"/v1/moderation/closed/{names[1]}", None, MODERATOR)
+    server.call("GET", "/v1/moderation/audit", None, MODERATOR)
+
+
 def _documented_reasons(server: Server) -> set[str]:
     """Every reason the API document gives for ``POST /v1/matches/{match_id}/actions``."""
     document = server.call("GET", "/openapi.json").body
@@ -238,7 +271,7 @@ def test_no_hand_seed_token_or_digest_in_anything_a_server_writes(
 ) -> None:
     """Rule: at DEBUG, in either format, a served server's output names no hidden card, seed, token or digest."""
     port, log = free_port(), tmp_path / "server.log"
-    env = {"TIENLEN_LOG_FORMAT": form, "TIENLEN_LOG_LEVEL": "DEBUG"}
+    env = {"TIENLEN_LOG_FORMAT": form, "TIENLEN_LOG_LEVEL": "DEBUG", "TIENLEN_MODERATOR_TOKEN": MODERATOR}
     process = server_starter(redis_server.url, port, log, env=env)
     kept = Secrets()
     server = Server(port, kept)
@@ -259,6 +292,7 @@ def test_no_hand_seed_token_or_digest_in_anything_a_server_writes(
             match_id, tokens = server.create(body)
             if not kept.reasons:
                 _requests_refused_before_the_match(server, match_id, tokens[0])
+                _chat(server, match_id, tokens[0])
             _play_out(server, match_id, tokens, refusals=True)
             server.keep_replay(match_id)
             kept.refused(server.act(match_id, tokens[0], {"type": "pass"}), "match_not_playing")

@@ -28,6 +28,7 @@ PROTOCOLS = {
     "base",
     "accounts",
     "challenges",
+    "chat",
     "follows",
     "history",
     "inbox",

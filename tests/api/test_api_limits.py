@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -124,3 +125,29 @@ def test_limits_off_lets_a_burst_through_without_headers(redis_server: LocalRedi
     answers = [client.post("/v1/matches", json=body) for _ in range(70)]
     assert {a.status_code for a in answers} == {201}, "more creates than the default 60 a minute"
     assert not any("RateLimit-Limit" in a.headers for a in answers)
+
+
+def test_a_chat_flood_from_one_account_is_cut_while_others_keep_talking(limited_server: str) -> None:
+    """Rule: chat is limited per account (per seat for an anonymous seat): one account's flood is cut with 429
+    ``rate_limited`` while another account and a seat keep talking."""
+    base = limited_server
+    created = call("POST", f"{base}/v1/matches", {"seats": [{"name": "A"}, {"name": "B"}]})
+    assert created.status == 201, created
+    match_id, seat = created.body["match_id"], created.body["tokens"][0]["token"]
+    tokens = []
+    for _ in range(2):
+        body = {"name": f"c{secrets.token_hex(5)}", "password": "x" * 12, "kind": "human"}
+        made = call("POST", f"{base}/v1/accounts", body)
+        assert made.status == 201, made
+        tokens.append(made.body["token"])
+    flooder, other = tokens
+
+    def say(token: str, room: str = "spectators") -> Reply:
+        return call("POST", f"{base}/v1/matches/{match_id}/chat", {"room": room, "text": "hi"}, token=token)
+
+    time.sleep(WINDOW_S)  # a window of its own
+    flood = [say(flooder) for _ in range(LIMIT + 2)]
+    assert [r.status for r in flood[:LIMIT]] == [201] * LIMIT, flood
+    assert all(r.status == 429 and r.reason == "rate_limited" for r in flood[LIMIT:]), flood
+    assert say(other).status == 201 and say(seat, "table").status == 201  # the others are counted on their own
+    assert say(flooder).status == 429

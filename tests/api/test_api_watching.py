@@ -205,7 +205,7 @@ def test_a_fixed_first_deal_is_the_one_shown(reads: Reads) -> None:
 
 
 def test_a_profile_lists_the_live_matches_it_plays_until_they_end(reads: Reads, client: FlaskClient) -> None:
-    """Rule: a player's profile answers playing: its live matches (id, watchable, seats, rated); one it left leaves it."""
+    """Rule: a player's profile answers playing: its live matches (id, watchable, seats, rated); a left one goes."""
     player = sign_up(client, fresh_name())
     name = player["account"]["name"]
     made = []

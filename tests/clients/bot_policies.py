@@ -11,3 +11,8 @@ def lowest_first(view: dict[str, Any]) -> dict[str, Any]:
 
     cards = lowest_play(view)
     return {"type": "play", "cards": cards} if cards else {"type": "pass"}
+
+
+def on_chat(message: dict[str, Any]) -> str | None:
+    """The chat hook of this module's function policies: answers "ping" with "pong"."""
+    return "pong" if message.get("text") == "ping" else None

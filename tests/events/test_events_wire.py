@@ -20,6 +20,8 @@ from tienlen.events import (
     ChallengeCancelled,
     ChallengeReceived,
     ChallengeStarted,
+    ChatRemoved,
+    ChatSaid,
     Event,
     FriendStarted,
     HandEnded,
@@ -79,6 +81,17 @@ MATCH_CASES: list[tuple[Event, bytes]] = [
     (MatchAbandoned(), b'{"seq":5,"type":"match_abandoned"}'),
     (MatchCancelled(), b'{"seq":5,"type":"match_cancelled"}'),
     (Rematch("abc"), b'{"seq":5,"type":"rematch","next_match_id":"abc"}'),
+    (
+        ChatSaid("table", "ann", 0, "ann", "xin chào", None, 1700000000.25),
+        b'{"seq":5,"type":"chat_said","room":"table","name":"ann","from_seat":0,"account":"ann",'
+        b'"text":"xin ch\xc3\xa0o","phrase":null,"said_at":"2023-11-14T22:13:20.250Z"}',
+    ),
+    (
+        ChatSaid("spectators", "bob", None, "bob", "Good game", "good_game", 5.5),
+        b'{"seq":5,"type":"chat_said","room":"spectators","name":"bob","from_seat":null,"account":"bob",'
+        b'"text":"Good game","phrase":"good_game","said_at":"1970-01-01T00:00:05.500Z"}',
+    ),
+    (ChatRemoved(4), b'{"seq":5,"type":"chat_removed","message_seq":4}'),
 ]
 
 INBOX_CASES: list[tuple[Notice, bytes]] = [

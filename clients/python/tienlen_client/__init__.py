@@ -34,6 +34,9 @@ or ``match_cancelled``)::
         print(event["seq"], event["type"])
 
 :meth:`Client.events` with ``wait`` (a long poll) does the same one page at a time.
+The chat: :meth:`Client.chat` (or :meth:`Seat.chat`) says something in a room,
+:meth:`Client.chat_messages` reads it back, :meth:`Client.report`,
+:meth:`Client.mute` and :meth:`Client.block` (typed dictionaries of :mod:`.chat`).
 
 A bot's one connection: :meth:`Client.follow_my_events` follows the
 account's inbox (``GET /v1/me/events/stream``: challenges, quick-play tables,
@@ -95,6 +98,7 @@ from __future__ import annotations
 from .accounts import Account, IssuedToken, PersonalToken, Registered, Scope, Session
 from .api import Client
 from .challenges import Challenge
+from .chat import ChatMessage, ChatRemoved, ChatReport, ChatRoom, ChatSaid
 from .fair_deal import FairDealCheck, verify_replay
 from .friends import Friend, Presence
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating, PlayingMatch
@@ -113,6 +117,11 @@ __all__ = [
     "BoardEntry",
     "Challenge",
     "ChallengeSettings",
+    "ChatMessage",
+    "ChatRemoved",
+    "ChatReport",
+    "ChatRoom",
+    "ChatSaid",
     "Client",
     "ConnectionFailed",
     "Endpoint",

@@ -1,6 +1,6 @@
 """The calls of the API v1: :class:`Client` (no token, or an account's) and :class:`~.seat.Seat` (a seat's token,
 or the token of the account that holds the seat). The client is made of one class of calls per resource
-(:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends).
+(:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends, chat).
 
 Retries (see :class:`~tienlen_client.transport.Transport`): every read may be
 sent again, since it changes nothing. Every write carries an
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .calls.accounts import AccountCalls
 from .calls.challenges import ChallengeCalls
+from .calls.chat import ChatCalls
 from .calls.friends import FriendCalls
 from .calls.inbox import InboxCalls
 from .calls.matches import MatchCalls
@@ -24,7 +25,9 @@ from .seat import Seat
 __all__ = ["Client", "Seat"]
 
 
-class Client(MatchCalls, RoomCalls, AccountCalls, PlayerCalls, ChallengeCalls, InboxCalls, QueueCalls, FriendCalls):
+class Client(
+    MatchCalls, RoomCalls, AccountCalls, PlayerCalls, ChallengeCalls, InboxCalls, QueueCalls, FriendCalls, ChatCalls
+):
     """Calls that need no seat token, over one kept-alive HTTP connection.
 
     ``base_url`` is ``http://host[:port]`` or ``https://host[:port]``, with an

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .chat import chat_body
+
 if TYPE_CHECKING:
     from .api import Client
 
@@ -32,6 +34,20 @@ class Seat:
         return self.client.request(
             method, f"/v1/matches/{self.match_id}{tail}", body, token=self.token, headers=key_header(key), expect=expect
         )
+
+    def chat(self, text: str | None = None, *, phrase: str | None = None) -> dict[str, Any]:
+        """Say ``text`` (1-200 characters) or a quick ``phrase``'s id in the seats' room (``table``); the message.
+        Sent once (not idempotent)."""
+        body = chat_body("table", text, phrase)
+        return dict(
+            self.client.request(
+                "POST", f"/v1/matches/{self.match_id}/chat", body, token=self.token, expect=201, once=True
+            )
+        )
+
+    def events(self, after: int = 0, wait: float = 0) -> dict[str, Any]:
+        """The match's events as this seat reads them (the seats' chat room included)."""
+        return self.client.events(self.match_id, after, wait, token=self.token)
 
     def view(self) -> dict[str, Any]:
         """The seat's view (public state plus its own cards)."""

@@ -34,12 +34,14 @@ from .metrics import count_store_error, install_metrics
 from .routes import (
     accounts,
     challenges,
+    chat,
     events,
     friends,
     inbox,
     live,
     matches,
     meta,
+    moderation,
     players,
     queue,
     rated,
@@ -252,7 +254,8 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     api.spec.plugins.append(WriteTurnTiming())  # Server-Timing on every write's answers
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp, queue.blp)
-    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, friends.blp, live.blp):
+    talk = (*chat.blueprints, *moderation.blueprints)
+    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, friends.blp, live.blp, *talk):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     if turns is not None:

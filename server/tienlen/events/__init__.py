@@ -5,8 +5,8 @@
   :class:`~tienlen.engine.TableCleared`, :class:`~tienlen.engine.WentOut`, :class:`~tienlen.engine.HandEnded`,
   :class:`~tienlen.engine.MatchEnded`, made by ``Match.play`` and the like) and the table's (:class:`SeatJoined`,
   :class:`HandShown`, :class:`SeatLeft`, :class:`TimedOut`, :class:`SeatTakenOver`, :class:`Rematch`,
-  :class:`MatchAbandoned`,
-  :class:`MatchCancelled`), in :mod:`.table`.
+  :class:`MatchAbandoned`, :class:`MatchCancelled`, and the chat's :class:`ChatSaid`, :class:`ChatRemoved`), in
+  :mod:`.table`.
 - An account's inbox events (:data:`InboxEvent`, in :data:`INBOX_EVENTS` order: :class:`MatchStarted`,
   :class:`YourTurn`, :class:`MatchFinished`, :class:`ChallengeReceived`, :class:`ChallengeCancelled`,
   :class:`ChallengeStarted`, :class:`QueueMatched`, :class:`QueueLeft`, :class:`FriendStarted`), in :mod:`.inbox`.
@@ -55,9 +55,12 @@ from .inbox import (
     YourTurn,
 )
 from .table import (
+    CHAT_SAID,
     FINAL_EVENTS,
     FINAL_TYPES,
     MATCH_EVENTS,
+    ChatRemoved,
+    ChatSaid,
     HandShown,
     MatchAbandoned,
     MatchCancelled,
@@ -73,6 +76,7 @@ __all__ = [
     "ABANDONED",
     "CANCELLED",
     "CANCEL_CAUSES",
+    "CHAT_SAID",
     "FINAL_EVENTS",
     "FINAL_TYPES",
     "INBOX_EVENTS",
@@ -84,6 +88,8 @@ __all__ = [
     "ChallengeCancelled",
     "ChallengeReceived",
     "ChallengeStarted",
+    "ChatRemoved",
+    "ChatSaid",
     "EndCause",
     "Event",
     "EventCodec",

@@ -1,4 +1,5 @@
-"""The events of a match beyond the engine's: who joined, left, timed out or was taken over, and how it ended.
+"""The events of a match beyond the engine's: who joined, left, timed out or was taken over, how it ended, and its
+chat (a message said, a message a moderator removed).
 
 With the engine's own (a hand dealt, a play, a pass, a battle won, a seat out, a hand over, the match over) and a
 hand's cards shown once it is over, they
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..engine.event_codec import Action, HandsDealt
+from ..engine.event_codec import Action, HandsDealt, Time
 from ..engine.events import Event, HandEnded, HandStarted, MatchEnded, Passed, Played, TableCleared, WentOut
 
 
@@ -89,6 +90,35 @@ class Rematch(Event):
     next_match_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChatSaid(Event):
+    """A chat message in the match's ``room`` (``table``: the seats'; ``spectators``: everyone's).
+
+    From ``name``: at ``from_seat`` (None for a spectator), the account of that name (None for an anonymous
+    seat).
+    ``phrase`` is the quick phrase's id when the message is one (``text`` is then its English words); ``said_at``
+    when it was said. A
+    moderator's removal empties ``text`` (a ``chat_removed`` follows).
+    """
+
+    type: ClassVar[str] = "chat_said"
+    room: str
+    name: str
+    from_seat: int | None
+    account: str | None
+    text: str
+    phrase: str | None
+    said_at: Time
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRemoved(Event):
+    """A moderator removed the chat message numbered ``message_seq``: its text is gone."""
+
+    type: ClassVar[str] = "chat_removed"
+    message_seq: int
+
+
 MatchEvent = (
     SeatJoined
     | HandStarted
@@ -105,6 +135,8 @@ MatchEvent = (
     | MatchAbandoned
     | MatchCancelled
     | Rematch
+    | ChatSaid
+    | ChatRemoved
 )
 """One event of a match (the engine's or the table's)."""
 
@@ -124,6 +156,8 @@ MATCH_EVENTS: tuple[type[Event], ...] = (
     MatchAbandoned,
     MatchCancelled,
     Rematch,
+    ChatSaid,
+    ChatRemoved,
 )
 """Every kind of match event, in the order the API documents them."""
 
@@ -132,3 +166,6 @@ FINAL_EVENTS: tuple[type[Event], ...] = (MatchEnded, MatchAbandoned, MatchCancel
 
 FINAL_TYPES: frozenset[str] = frozenset(final.type for final in FINAL_EVENTS)
 """The ``type`` of each final event, for telling a stored or sent event's end without decoding it."""
+
+CHAT_SAID: str = ChatSaid.type
+"""The ``type`` of a chat message, for telling a stored event is one without decoding it (reading filters them)."""

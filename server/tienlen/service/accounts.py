@@ -207,6 +207,11 @@ class AccountService:
         """
         record = self.authorize(token, "account")
         self._check_password(record.name, password, address)
+        self.close(record)
+
+    def close(self, record: AccountRecord) -> None:
+        """Erase the account as :meth:`delete` does, without its password: a moderator's closing of it. Its
+        tokens and sessions are revoked at once, nobody logs in as it again, its name stays taken."""
         if self.history is not None:
             self.history.forget(record.account_id, record.name)
         self.store.erase(record)

@@ -35,6 +35,7 @@ from .commands import Accept
 from .commands import Challenge as ChallengeCommand
 from .core import Core
 from .errors import (
+    Blocked,
     ChallengeClosed,
     ChallengeExpired,
     ChallengeNotFound,
@@ -71,8 +72,9 @@ class Challenges:
         An unknown name is :class:`PlayerNotFound`; the challenger itself, an
         account named twice, an account left to fill several seats, more names
         than seats or a bad preset :class:`InvalidRequest`; a challenged account
-        not online :class:`PlayerOffline`, one whose settings refuse the kind
-        :class:`ChallengeRefused`. House bots alone: the match starts at once.
+        blocking the challenger or blocked by it :class:`Blocked`, not online
+        :class:`PlayerOffline`, one whose settings refuse the kind :class:`ChallengeRefused`. House bots
+        alone: the match starts at once.
         """
         challenger = authorized(self.core.accounts, token, "play")
         players, rated, preset = command.players, command.rated, command.preset
@@ -81,6 +83,10 @@ class Challenges:
             resolve_rules({"preset": preset}, players=players)
         except RulesError as error:
             raise InvalidRequest(str(error), errors={"preset": [str(error)]}) from None
+        chat = self.core.store.chat()
+        for account, house in named:
+            if not house and chat.blocks(account.account_id, challenger.account_id):
+                raise Blocked(f"{account.name!r} and you: one blocks the other, so no challenge between you")
         for account, house in named:
             if not house:
                 self._check_takes(account, rated)

@@ -7,7 +7,7 @@ match can say (the turn, the version, whether the cards may be played, who
 may host) is the service's.
 
 Every request body that feeds a write loads into one (create, join, play or
-pass, challenge, accept, enqueue, change of settings); a write without a body
+pass, challenge, accept, enqueue, change of settings, a chat message, a report); a write without a body
 (leave, rematch, cancel, decline, withdraw) has nothing to carry but the
 match or challenge and the bearer, which the service takes as they are.
 
@@ -188,6 +188,23 @@ class ChangeSettings:
     rated: bool | None = None
     casual: bool | None = None
     friends: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Say something in a match's chat ``room`` (``table`` or ``spectators``): ``text`` (1-200 characters,
+    trimmed, no control characters) or a quick ``phrase``'s id (:data:`~.phrases.CHAT_PHRASES`), exactly one."""
+
+    room: str
+    text: str | None = None
+    phrase: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Report a chat message to the moderators, with an optional ``why`` (up to 200 characters)."""
+
+    why: str | None = None
 
 
 def _seat(seat: Seat) -> dict[str, str | bool]:

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 
 from ..store.base import MatchStore
 from .challenges import Challenges
+from .chat import Chat
+from .chat_lists import ChatLists
 from .core import Core, Offload
 from .lifecycle import SWEEP_BATCH, Dispatch, Lifecycle
 from .lobby import Lobby
 from .matches import MatchService
+from .moderation import Moderation
 from .queue import Queue
 from .reads import MatchReads
 from .rooms import Rooms
@@ -22,7 +25,8 @@ from .watching import Watching
 @dataclass(frozen=True, slots=True)
 class MatchServices:
     """The use cases over one store: play (create, join, act), reads, a match's life beyond play (clocks, leave,
-    cancel, rematch), the lobby and replays, rooms, challenges, quick play and watching, sharing :attr:`core`."""
+    cancel, rematch), the lobby and replays, rooms, challenges, quick play and watching, the chat (messages, mute
+    and block lists, moderators' acts), sharing :attr:`core`."""
 
     core: Core
     matches: MatchService
@@ -33,6 +37,9 @@ class MatchServices:
     challenges: Challenges
     queue: Queue
     watching: Watching
+    chat: Chat
+    chat_lists: ChatLists
+    moderation: Moderation
 
     @classmethod
     def on(
@@ -54,6 +61,7 @@ class MatchServices:
         time and turn clock (:class:`~.queue.Queue`), challenges' expiry and caps (:class:`~.challenges.Challenges`)."""
         core = Core(store, bot_budget_s, offload, now, history_days=history_days)
         matches = MatchService(core, anonymous_hosting=anonymous_hosting)
+        chat = Chat(core)
         return cls(
             core,
             matches,
@@ -64,6 +72,9 @@ class MatchServices:
             Challenges(core, expiry_s=challenge_expiry_s, most=max_challenges),
             Queue(core, fill_s=queue_fill_s, turn_s=queue_turn_s),
             Watching(core),
+            chat,
+            ChatLists(core.accounts, chat.store, core.now),
+            Moderation(chat),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from ..wire import rfc3339
+
 
 class ServiceError(Exception):
     """A refused request; nothing was changed. ``errors`` details which fields were wrong."""
@@ -257,3 +259,37 @@ class TooManyFollowed(ServiceError):
     """The account follows as many others as it may (:data:`~tienlen.service.friends.MAX_FOLLOWED`)."""
 
     reason = "too_many_followed"
+
+
+class NotSpectator(ServiceError):
+    """A seat writes in its table's room, not in the spectators' (it reads both)."""
+
+    reason = "not_spectator"
+
+
+class ChatMuted(ServiceError):
+    """A moderator muted the account's chat until ``until`` (epoch seconds)."""
+
+    reason = "chat_muted"
+
+    def __init__(self, message: str, *, until: float) -> None:
+        super().__init__(message, errors={"until": rfc3339(until)})
+        self.until = until
+
+
+class Blocked(ServiceError):
+    """One of the two accounts blocks the other: no challenge between them."""
+
+    reason = "blocked"
+
+
+class MessageNotFound(ServiceError):
+    """No chat message of that number in the match (or it was removed, or the caller may not read it)."""
+
+    reason = "message_not_found"
+
+
+class AlreadyReported(ServiceError):
+    """The account reported this message already (one report per account and message)."""
+
+    reason = "already_reported"

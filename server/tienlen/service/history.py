@@ -1,6 +1,7 @@
 """Players' histories: every finished match an account sat in is kept, listed, exported and forgotten on request.
 
-Keeping never loses a match: the write that finishes a match registers it as
+A kept match's chat (its ``chat_said`` events) is kept beside its record, as long as it is (the chat store's
+``keep_chat``). Keeping never loses a match: the write that finishes a match registers it as
 due (:meth:`HistoryService.finishing`, before its commit), keeps it right after
 the commit (:meth:`HistoryService.finished`), and the sweeper keeps whatever is
 still due a few seconds later (:meth:`HistoryService.sweep`), dropping entries
@@ -21,7 +22,7 @@ from functools import partial
 from typing import Any
 
 from ..engine import Event, MatchEnded
-from ..events import MatchAbandoned, MatchFinished
+from ..events import CHAT_SAID, MatchAbandoned, MatchFinished
 from ..store.accounts import AccountRecord
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
@@ -113,9 +114,12 @@ class HistoryService:
             return False
         present = {s.account for s in record.seats if s.account and self.accounts.get(s.account) is not None}
         moves = self.rated.settle(record, present) if record.rated else None  # before the record: it shows them
-        kept = kept_of(record, self.store.all_events(match_id), present, moves)
+        events = self.store.all_events(match_id)
+        kept = kept_of(record, events, present, moves)
         ttl = None if self.history_days is None else self.history_days * 86400
         first = self.kept.put(match_id, encode(kept), ttl)
+        later = self.store.events(match_id, events[-1]["seq"] if events else 0) or []  # said while keeping
+        self.store.chat().keep_chat(match_id, [e for e in (*events, *later) if e["type"] == CHAT_SAID])
         indexed = [Indexed(s.account_id, s.place == 1) for s in kept.seats if s.account_id is not None]
         self.kept.index(match_id, int(kept.ended_at * 1000), indexed, self._keep_from_ms())
         self.kept.done_due(match_id)
@@ -241,6 +245,7 @@ class HistoryService:
             if blob is not None:
                 self.kept.replace(match_id, encode(anonymized(decode(blob), account_id)))
         self.kept.drop_indexes(account_id)
+        self.store.chat().forget(account_id)
         self.rated.forget(account_id)
         self.notices.inbox.forget(account_id)
         self.store.follows().forget(account_id)
@@ -282,9 +287,10 @@ class HistoryService:
             events = self.store.all_events(match_id)
             changed = False
             for event in events:
-                if event.get("name") == name:
-                    event["name"] = DELETED_NAME
-                    changed = True
+                for key in ("name", "account"):  # a seat's name; a chat message's speaker and account
+                    if event.get(key) == name:
+                        event[key] = DELETED_NAME
+                        changed = True
             if self.kept.scrub(match_id, expected, record.to_json(), record.version, events if changed else []):
                 return None
             return LOST

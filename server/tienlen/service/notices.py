@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 
-from ..events import STORE, Event, HandStarted, InboxEvent, MatchStarted, YourTurn
+from ..events import STORE, ChatRemoved, ChatSaid, Event, HandStarted, InboxEvent, MatchStarted, YourTurn
 from ..store.base import MatchStore
 from ..store.errors import StoreUnavailableError
 from ..store.records import MatchRecord
@@ -58,6 +58,8 @@ class Notices:
         its accounts' live matches and tell their followers it started (:class:`~.live_seats.LiveSeatsKeeper`)."""
         if not events or not any(seat.account for seat in record.seats):
             return
+        if all(isinstance(e, ChatSaid | ChatRemoved) for e in events):
+            return  # the chat tells no one's inbox (nor is it anyone's turn again)
         told: dict[str, list[InboxEvent]] = {}
         if any(isinstance(e, HandStarted) and e.hand_number == 1 for e in events):
             for index, seat in enumerate(record.seats):

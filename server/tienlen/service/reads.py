@@ -11,8 +11,9 @@ from typing import cast
 from .. import bots
 from ..bots import Hint
 from ..engine import LegalPlays, seat_view
-from ..events import FINAL_TYPES
+from ..events import CHAT_SAID, FINAL_TYPES
 from ..store.records import MatchRecord
+from .chat import ANYONE, Reader
 from .core import Core, playing
 from .errors import MatchNotFound
 from .states import EventPage, SeatState, legal_in_order, seat_state
@@ -58,13 +59,21 @@ class MatchReads:
 
         return cast(Hint, self.core.offload(think))
 
-    def events(self, match_id: str, after: int, wait_s: float) -> EventPage:
-        """Public events after ``after``, waiting up to ``wait_s`` for the first one.
+    def events(self, match_id: str, after: int, wait_s: float, reader: Reader = ANYONE) -> EventPage:
+        """Public events after ``after``, waiting up to ``wait_s`` for the first one, as ``reader`` may read them.
 
-        ``last_seq`` is the newest event's number: the last one answered or,
+        ``last_seq`` is the newest event's number: the last one read or,
         when none came after ``after``, the match's newest (also when ``after``
-        is past the end: a number the match had).
+        is past the end: a number the match had). The chat messages ``reader``
+        may not read are left out (their numbers skipped), so a page may be
+        empty with ``last_seq`` past ``after``.
         """
+        page = self._events(match_id, after, wait_s)
+        if not any(e["type"] == CHAT_SAID for e in page.events):
+            return page
+        return EventPage(reader.only(page.events), page.last_seq)
+
+    def _events(self, match_id: str, after: int, wait_s: float) -> EventPage:
         found = self.core.store.events(match_id, after, wait_s)
         if found is None:
             raise MatchNotFound(f"no match {match_id!r}")
@@ -80,7 +89,7 @@ class MatchReads:
                 return EventPage([], newest)
         return EventPage(found, found[-1]["seq"])
 
-    def follow(self, match_id: str, after: int, idle_s: float) -> Following:
+    def follow(self, match_id: str, after: int, idle_s: float, reader: Reader = ANYONE) -> Following:
         """The match's events after ``after`` as they come, ending after its last one.
 
         :class:`MatchNotFound` up front; an empty batch every ``idle_s``
@@ -89,13 +98,14 @@ class MatchReads:
         ends once it has sent what the match had when it was opened (a
         ``rematch`` or ``seat_left`` after the end, say), and when nothing
         follows ``after`` it is :attr:`Following.nothing_left` from the start.
+        The chat messages ``reader`` may not read are left out.
         """
         record = self.core.get(match_id)
         if record.status != "finished":
-            return Following(self.core.store.follow(match_id, after, idle_s))
+            return Following(self.core.store.follow(match_id, after, idle_s), reader=reader)
         if after >= record.last_seq:
             return Following(None)
-        return Following(self.core.store.follow(match_id, after, idle_s), through=record.last_seq)
+        return Following(self.core.store.follow(match_id, after, idle_s), through=record.last_seq, reader=reader)
 
 
 class Following(Iterator[list[EventDict]]):
@@ -106,12 +116,24 @@ class Following(Iterator[list[EventDict]]):
     (:attr:`nothing_left`).
     """
 
-    def __init__(self, batches: Iterator[list[EventDict]] | None, through: int | None = None) -> None:
+    def __init__(
+        self, batches: Iterator[list[EventDict]] | None, through: int | None = None, reader: Reader = ANYONE
+    ) -> None:
         self._batches = batches
         self._through = through
+        self._reader = reader
         self.nothing_left = batches is None
 
     def __next__(self) -> list[EventDict]:
+        while True:
+            batch = self._next()
+            if not batch or not any(e["type"] == CHAT_SAID for e in batch):  # by type: the hot path decodes nothing
+                return batch
+            read = self._reader.only(batch)
+            if read or self._batches is None:
+                return read  # else: only messages this reader may not read, not even a heartbeat
+
+    def _next(self) -> list[EventDict]:
         if self._batches is None:
             raise StopIteration
         batch = next(self._batches)

@@ -1,7 +1,7 @@
 """What the match service needs of a store: the protocol, its read result; the stores beside the matches.
 
 The service is written against :class:`MatchStore` and the protocols it hands
-out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.follows`, :mod:`.history`, :mod:`.inbox`,
+out (:mod:`.accounts`, :mod:`.challenges`, :mod:`.chat`, :mod:`.follows`, :mod:`.history`, :mod:`.inbox`,
 :mod:`.live_seats`, :mod:`.queue`, :mod:`.rating_store`, :mod:`.wait_slots`, :mod:`.watching`), which import no
 implementation; :mod:`.redis_store` is the implementation on Redis. What a
 store raises is in :mod:`.errors`. Where and how answers to an
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from .accounts import AccountStore
 from .challenges import ChallengeStore
+from .chat import ChatStore
 from .follows import FollowStore
 from .history import HistoryStore
 from .inbox import InboxStore
@@ -105,6 +106,10 @@ class MatchStore(Protocol):
 
     def challenges(self) -> ChallengeStore:
         """The challenges between accounts and those due to expire, beside the matches."""
+        ...
+
+    def chat(self) -> ChatStore:
+        """Mute and block lists, reports, moderators' mutes and audit list, kept matches' chat, beside the matches."""
         ...
 
     def wait_slots(self) -> WaitSlots:

@@ -47,6 +47,7 @@ from .reach import bare_url, no_retry, node_kwargs, sentinel_kwargs
 from .records import MatchRecord
 from .redis_accounts import RedisAccounts
 from .redis_challenges import RedisChallenges
+from .redis_chat import RedisChat
 from .redis_follows import RedisFollows
 from .redis_history import RedisHistory
 from .redis_inbox import RedisInbox, feed_channel
@@ -97,6 +98,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._ratings = RedisRatings(client)
         self._queue = RedisQueue(client)
         self._challenges = RedisChallenges(client)
+        self._chat = RedisChat(client)
         self._wait_slots = RedisWaitSlots(client)
         self._follows = RedisFollows(client)
         self._live_seats = RedisLiveSeats(client, lifetimes.playing_s)
@@ -151,6 +153,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def challenges(self) -> RedisChallenges:
         """The challenges between accounts and those due to expire, in this Redis (:mod:`.redis_challenges`)."""
         return self._challenges
+
+    def chat(self) -> RedisChat:
+        """Mute and block lists, reports, moderators' acts, kept matches' chat, in this Redis (:mod:`.redis_chat`)."""
+        return self._chat
 
     def observe(self, observer: StoreObserver) -> None:
         """Tell ``observer`` of every applied commit, lost race and change in the number of waiters."""

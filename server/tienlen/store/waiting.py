@@ -59,7 +59,6 @@ RECONNECT_MAX_S = 2.0
 GONE_POLL_S = 1.0  # how often a waiter whose client cannot be watched looks whether it has gone
 
 
-
 class Waiter(Protocol):
     """The client a hold waits for: its slots for all servers, and whether it is still there."""
 

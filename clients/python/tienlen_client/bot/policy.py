@@ -6,6 +6,11 @@ match, so it may keep what it learns during the match. ``view`` is the seat's
 view as the server answers it (``GET /v1/matches/{id}/view``: the public state
 with ``seat`` and ``cards``); an action is ``{"type": "play", "cards": [...]}``
 or ``{"type": "pass"}``.
+
+A bot may also talk (:func:`chat_hook`): a policy class's ``chat(message)`` method, or a function policy's
+module's ``on_chat(message)``, is given each ``chat_said`` event its seat reads (not its own) and, at the
+match's end, the final event (``{"type": "match_ended", ...}``); what it answers is said in the seats' room: a
+text, ``{"phrase": "good_game"}`` (a quick phrase), or None to say nothing.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ from ..seat import Seat
 
 __all__ = [
     "Action",
+    "ChatHook",
     "MatchPolicy",
     "PolicyError",
     "PolicyFactory",
+    "chat_hook",
     "fallback_action",
     "is_action",
     "load_policy",
@@ -39,6 +46,21 @@ MatchPolicy = Callable[[dict[str, Any]], Any]
 
 PolicyFactory = Callable[[], MatchPolicy]
 """Makes the policy of a new match (the function itself, or a new instance's ``act``)."""
+
+
+ChatHook = Callable[[dict[str, Any]], Any]
+"""What a bot says: a chat message (or the match's final event) → a text, ``{"phrase": id}`` or None."""
+
+
+def chat_hook(policy: MatchPolicy) -> ChatHook | None:
+    """The policy's chat hook: its instance's ``chat`` method (a class policy), or ``on_chat`` of the module
+    that defines the function policy; None when it has none."""
+    owner = getattr(policy, "__self__", None)
+    if owner is not None:
+        hook = getattr(owner, "chat", None)
+    else:
+        hook = getattr(sys.modules.get(getattr(policy, "__module__", "") or ""), "on_chat", None)
+    return hook if callable(hook) else None
 
 
 class PolicyError(ValueError):

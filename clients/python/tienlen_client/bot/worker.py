@@ -7,6 +7,10 @@ action carries the view's ``version`` and an ``Idempotency-Key``, so the
 client's retries of it are safe. A policy that raises, or answers something
 that is not an action or that the server refuses, is logged and replaced by
 the lowest legal play for that turn.
+
+A policy with a chat hook (:func:`~.policy.chat_hook`) hears the chat of the seats' room and of the
+spectators' that the worker reads while it waits for its turn, and the match's end; each answer is said
+in the seats' room. A hook that raises, or a message the server refuses, is logged and play goes on.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from ..api import Client
 from ..seat import Seat
 from ..transport import ApiError, RetryPolicy, new_idempotency_key
 from .backoff import Backoff
-from .policy import Action, MatchPolicy, PolicyFactory, fallback_action, is_action
+from .policy import Action, ChatHook, MatchPolicy, PolicyFactory, chat_hook, fallback_action, is_action
 
 __all__ = ["MatchWorker", "Stopped"]
 
@@ -92,6 +96,7 @@ class MatchWorker(threading.Thread):
         self.names: list[str | None] = []
         self.seat: int | None = None
         self.fallbacks = 0
+        self.said = 0
 
     def interrupt(self) -> None:
         """Cut the call the worker is blocked on (from another thread), to stop it sooner."""
@@ -115,6 +120,7 @@ class MatchWorker(threading.Thread):
     def _play(self) -> str:
         seat = self.client.seat(self.match_id, self.token)
         policy = self._policy()
+        hook = None if policy is None else chat_hook(policy)
         backoff = Backoff(first_s=0.5, cap_s=15.0)
         view: dict[str, Any] | None = None
         while True:
@@ -127,11 +133,13 @@ class MatchWorker(threading.Thread):
                     self.seat = int(view["seat"])
                 if view["status"] == "finished":
                     self.final = view
+                    self._hear(seat, hook, [{"type": "match_ended", "match_id": self.match_id, "view": view}])
                     return "finished"
                 if view["status"] == "playing" and view["turn"] == view["seat"]:
                     view = self._act(seat, view, policy)
                 else:
-                    page = self.client.events(self.match_id, after=int(view["last_seq"]), wait=self.wait_s)
+                    page = seat.events(after=int(view["last_seq"]), wait=self.wait_s)
+                    self._hear(seat, hook, [e for e in page["events"] if e["type"] == "chat_said"])
                     if any(event["type"] == "match_cancelled" for event in page["events"]):
                         log.debug("match %s was cancelled", self.match_id)
                         return "gone"
@@ -150,6 +158,32 @@ class MatchWorker(threading.Thread):
                 log.warning("match %s: %s; trying again", self.match_id, error)
                 view = None
                 self.pause(backoff.next_pause())
+
+    def _hear(self, seat: Seat, hook: ChatHook | None, events: list[dict[str, Any]]) -> None:
+        """Give the hook each message of others (or the match's end, once), and say what it answers in the seats'
+        room."""
+        if hook is None:
+            return
+        for event in events:
+            if event["type"] == "chat_said" and (event.get("from_seat") == self.seat or not event.get("text")):
+                continue  # its own words, or a removed message
+            if event["type"] not in ("chat_said", "match_ended"):
+                continue
+            try:
+                answer = hook(event)
+            except Stopped:
+                raise
+            except Exception:
+                log.warning("match %s: the chat hook raised; it says nothing", self.match_id, exc_info=True)
+                continue
+            text, phrase = (None, answer.get("phrase")) if isinstance(answer, dict) else (answer, None)
+            if not (isinstance(text, str) and text.strip()) and not isinstance(phrase, str):
+                continue
+            try:
+                seat.chat(text if phrase is None else None, phrase=phrase)
+                self.said += 1
+            except ApiError as error:  # muted, limited, a bad text: the bot plays on
+                log.warning("match %s: the bot's chat was refused (%s %s)", self.match_id, error.status, error.reason)
 
     def _policy(self) -> MatchPolicy | None:
         try:

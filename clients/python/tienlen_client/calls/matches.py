@@ -102,14 +102,17 @@ class MatchCalls(BaseClient):
         False, with the ``problem``, for a match whose deal was fixed by its creator (no ``fair_deal``)."""
         return verify_replay(self.replay(match_id))
 
-    def events(self, match_id: str, after: int = 0, wait: float = 0) -> dict[str, Any]:
+    def events(self, match_id: str, after: int = 0, wait: float = 0, token: str | None = None) -> dict[str, Any]:
         """Events after ``after``, waiting up to ``wait`` seconds for one (a long poll, at most 30).
 
-        A read: retried after a failed connection and a 503 (``too_many_waiters``
-        after its ``Retry-After``).
+        With a seat's ``token`` (or a token of the account seated there) the
+        seats' chat room (``chat_said`` of room ``table``) comes too, and an
+        account's muted and blocked accounts' messages are left out (see
+        :mod:`tienlen_client.chat`). A read: retried after a failed connection
+        and a 503 (``too_many_waiters`` after its ``Retry-After``).
         """
         query = urllib.parse.urlencode({"after": after, "wait": wait})
-        return dict(self.request("GET", f"/v1/matches/{match_id}/events?{query}", expect=200))
+        return dict(self.request("GET", f"/v1/matches/{match_id}/events?{query}", token=token, expect=200))
 
     def follow(
         self,

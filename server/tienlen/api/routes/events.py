@@ -11,9 +11,11 @@ from flask.views import MethodView
 
 from ... import wire
 from ...service import EventPage
+from ...service.chat import Reader
 from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
 from .common import (
     MATCH_ID,
+    OPTIONAL_AUTH,
     PER_ADDRESS,
     Blueprint,
     bearer_token,
@@ -49,7 +51,7 @@ class Events(MethodView):
     @limited("wait", PER_ADDRESS)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
-    @blp.doc(operationId="get_events", responses=WAIT_ERRORS)
+    @blp.doc(security=OPTIONAL_AUTH, operationId="get_events", responses=WAIT_ERRORS)
     def get(self, query: dict[str, Any], match_id: str) -> EventPage:
         """Events with `seq` > `after` (at most 500), oldest first.
 
@@ -59,12 +61,20 @@ class Events(MethodView):
         spectator that sends its `watcher` id is counted in the match's
         `spectators`. A match whose host turned watching off answers only its
         seats (their token; 403 `not_watchable`).
+
+        Chat messages (`chat_said`) of the `table` room are sent only to a
+        reader that sends (`Authorization: Bearer`) a seat's token of the match
+        or a token of an account seated there; those of accounts the reader's
+        account mutes or blocks (or that block it) are left out. `seq` rises but
+        may skip events the reader may not read (a page may then be empty with
+        `last_seq` past `after`). A token that is no seat's nor an account's
+        reads as none.
         """
         watching = game().watching
         seat = watching.admit(match_id, bearer_token(), seat_needed="watcher" in query)
         if seat is None and "watcher" in query:
             watching.polled(match_id, query["watcher"])
-        return game().reads.events(match_id, query["after"], query["wait"])
+        return game().reads.events(match_id, query["after"], query["wait"], reader(match_id))
 
 
 STREAM_DOC = """Each event as it happens, as Server-Sent Events (`text/event-stream`).
@@ -86,6 +96,10 @@ public, so a browser's `EventSource` can follow a match. A stream without a
 seat's token counts among the match's `spectators` while it is open. A
 match whose host turned watching off streams only to its seats (a seat's
 token, or a `play` token of an account seated in it; 403 `not_watchable`).
+Chat messages of the `table` room come only to a reader sending a seat's token
+of the match, or a token of an account seated there (`Authorization: Bearer`),
+and a reader's account's muted and blocked accounts' messages are left out:
+`id` rises but may skip events the reader may not read.
 """
 
 NOTHING_LEFT = {
@@ -107,6 +121,7 @@ class Stream(MethodView):
         description="The events as they come",
     )
     @blp.doc(
+        security=OPTIONAL_AUTH,
         operationId="stream_events",
         description=STREAM_DOC,
         responses=NOTHING_LEFT | WAIT_ERRORS,
@@ -116,7 +131,7 @@ class Stream(MethodView):
         after = headers.get("last_event_id", query["after"])
         watching = game().watching
         seat = watching.admit(match_id, bearer_token(), seat_needed=True)
-        following = game().reads.follow(match_id, after, settings().heartbeat_s)
+        following = game().reads.follow(match_id, after, settings().heartbeat_s, reader(match_id))
         if following.nothing_left:
             return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
         return current_app.response_class(
@@ -124,6 +139,11 @@ class Stream(MethodView):
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+
+
+def reader(match_id: str) -> Reader:
+    """Who reads the match's events: the optional ``Authorization`` header's seat or account (see the docs)."""
+    return game().chat.reader(match_id, bearer_token())
 
 
 EVENT = EventSchema()  # each event of a stream is written as GET .../events writes it

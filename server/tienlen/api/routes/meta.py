@@ -9,6 +9,7 @@ from flask.views import MethodView
 
 from ...bots import BOT_LEVELS
 from ...engine import DEFAULT_PRESET, PARAMETERS, PRESETS
+from ...service.phrases import CHAT_PHRASES
 from ...store.errors import StoreUnavailableError
 from ..schemas import HealthSchema, RuleCatalogSchema
 from .common import Blueprint, errors, game
@@ -23,7 +24,8 @@ class Rules(MethodView):
     @blp.response(200, RuleCatalogSchema)
     @blp.doc(operationId="get_rules")
     def get(self) -> dict[str, Any]:
-        """The presets with all their parameters, what each parameter allows, and the bot levels."""
+        """The presets with all their parameters, what each parameter allows, the bot levels, and the chat's quick
+        phrases in every language of the table."""
         budget = game().core.bot_budget_s
         levels = [asdict(level) | {"budget_s": level.effort * budget or None} for level in BOT_LEVELS]
         return {
@@ -31,6 +33,7 @@ class Rules(MethodView):
             "presets": PRESETS,
             "parameters": {p.name: p for p in PARAMETERS},
             "bot_levels": levels,
+            "chat_phrases": [{"id": p.id, "text": dict(p.text)} for p in CHAT_PHRASES],
         }
 
 

@@ -9,6 +9,7 @@ from marshmallow import fields, validate
 from ...bots import LEVELS
 from ...engine import PRESET_NAMES, Parameter
 from .answers import RulesSchema
+from .chat import ChatPhraseSchema
 from .common import enum_field
 from .dumping import AnswerSchema
 
@@ -60,7 +61,7 @@ class BotLevelInfoSchema(AnswerSchema):
 
 
 class RuleCatalogSchema(AnswerSchema):
-    """The presets with all their parameters, and the bot levels a seat may take."""
+    """The presets with all their parameters, the bot levels a seat may take, and the chat's quick phrases."""
 
     default_preset = enum_field("Preset", PRESET_NAMES)
     presets = fields.Dict(keys=fields.String(), values=fields.Nested(RulesSchema), required=True)
@@ -74,6 +75,11 @@ class RuleCatalogSchema(AnswerSchema):
         fields.Nested(BotLevelInfoSchema),
         required=True,
         metadata={"description": "The levels of the server's bots, weakest first; each is a rated house account"},
+    )
+    chat_phrases = fields.List(
+        fields.Nested(ChatPhraseSchema),
+        required=True,
+        metadata={"description": "The chat's quick phrases (`POST /v1/matches/{match_id}/chat` `phrase`)"},
     )
 
 

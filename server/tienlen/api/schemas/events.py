@@ -19,6 +19,8 @@ from ...bots import LEVELS
 from ...engine.event_codec import ACTION, CARDS, HANDS, LIST, TIME, EventField, event_fields, event_type
 from ...events import (
     MATCH_EVENTS,
+    ChatRemoved,
+    ChatSaid,
     Event,
     HandEnded,
     HandShown,
@@ -50,12 +52,23 @@ DESCRIPTIONS: dict[type[Event], dict[str, str]] = {
     TimedOut: {"seat": "The seat whose time ran out", "action": "It passed, or played its lowest legal play"},
     SeatTakenOver: {"seat": "The seat taken over"},
     SeatLeft: {"seat": "The seat left"},
+    ChatSaid: {
+        "room": "`table`: the seats' room (sent only to the seats' readers); `spectators`: everyone's",
+        "name": "Who said it: the seat's name, or the spectator account's",
+        "from_seat": "The seat that said it; null for a spectator",
+        "account": "The name of the account that said it; null for an anonymous seat",
+        "text": "1-200 characters; empty once a moderator removed the message",
+        "phrase": "The quick phrase's id (`GET /v1/rules` `chat_phrases`) when the message is one, else null",
+        "said_at": "When it was said",
+    },
+    ChatRemoved: {"message_seq": "The `seq` of the `chat_said` a moderator removed"},
 }
 
 # Fields that take one of named values: (event, key) -> the enum component's name and its values.
 ENUMS: dict[tuple[type[Event], str], tuple[str, list[str]]] = {
     (Played, "kind"): ("PlayKind", KINDS),
     (SeatTakenOver, "bot"): ("BotLevel", list(LEVELS)),
+    (ChatSaid, "room"): ("ChatRoom", ["table", "spectators"]),
 }
 
 _PLAIN_FIELDS: dict[Any, type[fields.Field[Any]]] = {

@@ -1,0 +1,65 @@
+"""The bot runner's chat hook: a policy's ``chat`` (or its module's ``on_chat``) hears the table's messages and
+the match's end, and what it answers is said in the seats' room."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from tienlen_client import Client
+from tienlen_client.bot.examples import Polite
+from tienlen_client.bot.policy import chat_hook, load_policy, lowest
+from tienlen_client.bot.worker import MatchWorker
+from tienlen_client.botkit import lowest_play
+
+from tests.clients.people import new_member
+
+pytestmark = pytest.mark.xdist_group("live_server")
+
+
+def test_a_policy_finds_its_chat_hook() -> None:
+    """Rule: a class policy's hook is its instance's ``chat``; a function policy's is its module's ``on_chat``;
+    a policy without one has none."""
+    polite = load_policy("tienlen_client.bot.examples:Polite")()
+    polite_hook = chat_hook(polite)
+    assert polite_hook is not None and polite_hook({"type": "match_ended"}) == {"phrase": "good_game"}
+    assert chat_hook(lowest) is None
+    talker = load_policy("tests/clients/bot_policies.py:lowest_first")()
+    hook = chat_hook(talker)
+    assert hook is not None and hook({"type": "chat_said", "text": "ping"}) == "pong"
+
+
+def test_the_bot_answers_at_the_table_and_says_good_game_at_the_end(live_server: str) -> None:
+    """Rule: a bot whose policy has a chat hook answers a seat's greeting and says the `good_game` phrase at the
+    end, in the seats' room, through the same API (a spectator's messages it hears too, but answers none)."""
+    client = Client(live_server)
+    bot = new_member(client)
+    created = client.create_match([{"name": "Bot"}, {"name": "Human"}], seed=7, token=bot.token)
+    match_id = created["match_id"]
+    human = client.seat(match_id, next(t["token"] for t in created["tokens"] if t["seat"] == 1))
+    stopping = threading.Event()
+    worker = MatchWorker(live_server, bot.token, match_id, lambda: Polite().act, stopping, wait_s=2)
+    worker.start()
+    deadline = time.monotonic() + 60
+    greeted = False
+    while worker.is_alive() and time.monotonic() < deadline:
+        view = human.view()
+        if view["status"] == "finished":
+            break
+        if view["turn"] != 1:
+            time.sleep(0.05)
+            continue
+        if not greeted and worker.seat is not None:  # the worker waits on the events: it hears what follows
+            human.chat("hello there")
+            greeted = True
+            time.sleep(0.5)
+        cards = lowest_play(view)
+        human.act({"type": "play", "cards": cards} if cards else {"type": "pass"})
+    worker.join(30)
+    assert worker.outcome == "finished", worker.outcome
+    said = [(m["from"]["seat"], m["text"], m["phrase"]) for m in client.chat_messages(match_id, bot.token)]
+    assert (1, "hello there", None) in said
+    assert (0, "Hello Human!", None) in said
+    assert said[-1] == (0, "Good game", "good_game")
+    assert worker.said == 2, said
