@@ -134,6 +134,18 @@ def test_a_featured_match_is_shown_while_played_then_the_best_again(live_app: Fl
     assert shown is not None and shown["match_id"] == best and shown["featured"] is False
 
 
+def test_featuring_and_unfeaturing_are_moderators_acts_in_the_audit_list(live_app: Flask, web: FlaskClient) -> None:
+    """Rule: every moderator's act is in the audit list: featuring a match and featuring none too, newest first;
+    a refused feature records nothing."""
+    match_id = host(web, rated_player(live_app, web, 1600))
+    assert web.put("/v1/live/featured", json={"match_id": "nosuchmatch"}, headers=auth(MODERATOR)).status_code == 404
+    assert web.put("/v1/live/featured", json={"match_id": match_id}, headers=auth(MODERATOR)).status_code == 204
+    assert web.delete("/v1/live/featured", headers=auth(MODERATOR)).status_code == 204
+    acts = web.get("/v1/moderation/audit", headers=auth(MODERATOR)).get_json()["acts"]
+    assert [(a["act"], a["target"]) for a in acts[:2]] == [("match_unfeatured", "live"), ("match_featured", match_id)]
+    assert "nosuchmatch" not in str(acts)
+
+
 @pytest.mark.parametrize("token", [None, "m0derator-token-for-the-live-table-test", "a-players-token"])
 def test_featuring_is_refused_without_the_moderator_token(web: FlaskClient, token: str | None) -> None:
     """Rule: featuring and unfeaturing take the moderator token: anyone else is refused 403 not_moderator."""

@@ -236,7 +236,8 @@ export interface paths {
          * Feature a match on the live table while it is played (the moderator token, `TIENLEN_MODERATOR_TOKEN`).
          * @description Refused: 404 `match_not_found`, 409 `match_not_playing` (waiting or
          *     over), 403 `not_watchable` (its host turned watching off). Once it
-         *     ends, the live table shows the best live match again.
+         *     ends, the live table shows the best live match again. Recorded in the
+         *     moderators' audit list (`match_featured`).
          */
         put: operations["feature_match"];
         post?: never;
@@ -1404,7 +1405,7 @@ export interface components {
             type: "play" | "pass";
         };
         AuditAct: {
-            /** @description e.g. message_removed, chat_muted, account_closed */
+            /** @description message_removed, chat_muted, chat_unmuted, account_closed, match_featured, match_unfeatured */
             act: string;
             at: string;
             detail: string;

@@ -62,6 +62,7 @@ class MatchServices:
         core = Core(store, bot_budget_s, offload, now, history_days=history_days)
         matches = MatchService(core, anonymous_hosting=anonymous_hosting)
         chat = Chat(core)
+        watching = Watching(core)
         return cls(
             core,
             matches,
@@ -71,10 +72,10 @@ class MatchServices:
             Rooms(core, matches),
             Challenges(core, expiry_s=challenge_expiry_s, most=max_challenges),
             Queue(core, fill_s=queue_fill_s, turn_s=queue_turn_s),
-            Watching(core),
+            watching,
             chat,
             ChatLists(core.accounts, chat.store, core.now),
-            Moderation(chat),
+            Moderation(chat, watching),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:

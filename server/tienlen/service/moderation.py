@@ -17,6 +17,7 @@ from ..store.errors import StoreUnavailableError
 from .chat import Chat, message_prefix
 from .errors import MatchNotFound, MessageNotFound, PlayerNotFound
 from .retry import LOST, Lost, attempts
+from .watching import Watching
 from .writer import Write, found
 
 MAX_MUTE_MINUTES = 43200  # 30 days
@@ -31,10 +32,12 @@ class AuditPage:
 
 
 class Moderation:
-    """The moderators' acts over the chat's use cases (:class:`~.chat.Chat`) and the accounts."""
+    """The moderators' acts over the chat's use cases (:class:`~.chat.Chat`), the live table
+    (:class:`~.watching.Watching`) and the accounts."""
 
-    def __init__(self, chat: Chat) -> None:
+    def __init__(self, chat: Chat, watching: Watching) -> None:
         self.chat = chat
+        self.watching = watching
         self.core = chat.core
         self.store = chat.store
 
@@ -42,6 +45,16 @@ class Moderation:
         """Record a moderator's act in the audit list: when, ``act``, its ``target`` (an account's name, a match,
         a message) and a short ``detail`` (never a message's text, nor a token)."""
         self.store.audit({"at": self.core.now(), "act": act, "target": target, "detail": detail})
+
+    def feature(self, match_id: str) -> None:
+        """Feature the match on the live table (:meth:`.Watching.feature`'s refusals), recorded in the audit."""
+        self.watching.feature(match_id)
+        self.record("match_featured", match_id)
+
+    def unfeature(self) -> None:
+        """Feature no match: the live table shows the best live match again; recorded in the audit."""
+        self.watching.unfeature()
+        self.record("match_unfeatured", "live")
 
     def audit(self, cursor: str | None, limit: int) -> AuditPage:
         """A page of the audit list, newest first (``cursor``: where the previous page ended)."""

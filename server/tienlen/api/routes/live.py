@@ -53,10 +53,11 @@ class Featured(MethodView):
 
         Refused: 404 `match_not_found`, 409 `match_not_playing` (waiting or
         over), 403 `not_watchable` (its host turned watching off). Once it
-        ends, the live table shows the best live match again.
+        ends, the live table shows the best live match again. Recorded in the
+        moderators' audit list (`match_featured`).
         """
         require_moderator()
-        game().watching.feature(body["match_id"])
+        game().moderation.feature(body["match_id"])
         return Response(status=204)
 
     @blp.response(204)
@@ -64,5 +65,5 @@ class Featured(MethodView):
     def delete(self) -> Response:
         """Feature no match (the moderator token): the live table shows the best live match."""
         require_moderator()
-        game().watching.unfeature()
+        game().moderation.unfeature()
         return Response(status=204)

@@ -160,7 +160,12 @@ class AuditActSchema(AnswerSchema):
     """A moderator's act: when, what, whom, and a short detail (never a message's text)."""
 
     at = Time(required=True)
-    act = fields.String(required=True, metadata={"description": "e.g. message_removed, chat_muted, account_closed"})
+    act = fields.String(
+        required=True,
+        metadata={
+            "description": "message_removed, chat_muted, chat_unmuted, account_closed, match_featured, match_unfeatured"
+        },
+    )
     target = fields.String(required=True, metadata={"description": "An account's name, or `<match id>/<seq>`"})
     detail = fields.String(required=True)
 
