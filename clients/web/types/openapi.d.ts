@@ -1919,7 +1919,7 @@ export interface components {
         };
         /** @enum {string} */
         MatchStatus: "waiting" | "playing" | "finished";
-        Names: {
+        NameList: {
             names: string[];
         };
         NearlyOut: {
@@ -5514,7 +5514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Names"];
+                    "application/json": components["schemas"]["NameList"];
                 };
             };
             /** @description Reasons: `invalid_token` */
@@ -5970,7 +5970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Names"];
+                    "application/json": components["schemas"]["NameList"];
                 };
             };
             /** @description Reasons: `invalid_token` */
