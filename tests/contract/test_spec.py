@@ -101,6 +101,8 @@ def test_actions_and_events_are_discriminated_by_type_with_their_required_fields
         "match_abandoned": set(),
         "match_cancelled": set(),
         "rematch": {"next_match_id"},
+        "chat_said": {"room", "name", "from_seat", "account", "text", "phrase", "said_at"},
+        "chat_removed": {"message_seq"},
     }
     assert set(event["discriminator"]["mapping"]) == set(expected)
     for tag, ref in event["discriminator"]["mapping"].items():
@@ -163,6 +165,7 @@ def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry
     limited = limits_of(create_app({"REDIS_URL": "redis://127.0.0.1:1/0"}))
     assert {view.operation_id for view in limited} == {
         "create_match", "join_match", "post_action", "get_hint", "get_events", "stream_events", "create_account",
+        "post_chat", "report_chat_message",
         "login", "join_room", "export_player_matches", "create_challenge",
         "get_my_events", "stream_my_events", "enqueue", "get_ticket", "create_token", "follow", "unfollow",
     }  # fmt: skip

@@ -2128,7 +2128,7 @@ export interface components {
             /** @description Takes rated challenges */
             rated: boolean;
         };
-        Names: {
+        NameList: {
             names: string[];
         };
         NearlyOut: {
@@ -6008,7 +6008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Names"];
+                    "application/json": components["schemas"]["NameList"];
                 };
             };
             /** @description Reasons: `invalid_token` */
@@ -6760,7 +6760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Names"];
+                    "application/json": components["schemas"]["NameList"];
                 };
             };
             /** @description Reasons: `invalid_token` */

@@ -46,7 +46,7 @@ export class ApiError extends Error {
 }
 
 /** @typedef {import("../../types/openapi").paths} Paths */
-/** @typedef {"get" | "post" | "delete"} Method */
+/** @typedef {"get" | "post" | "put" | "delete"} Method */
 /**
  * The methods the contract has for `P` (a method it lacks is `never`, so it cannot be called).
  * @template {keyof Paths} P
@@ -68,11 +68,15 @@ export class ApiError extends Error {
  * What a request of an operation carries: its path and query parameters, its JSON body, a seat token, and whether
  * it outlives the page (`keepalive`: sent as the page goes away).
  * @template O
- * @typedef {(O extends {parameters: {path: infer A}} ? {path: A} : {path?: never})
- *   & (O extends {parameters: {query?: infer Q}} ? {query?: Q} : {query?: never})
- *   & (O extends {requestBody: {content: {"application/json": infer B}}} ? {body: B}
- *     : O extends {requestBody?: {content: {"application/json": infer B}}} ? {body?: B} : {body?: never})
- *   & {token?: string, keepalive?: boolean}} Request
+ * Distributed over `O` once, outermost: were each part distributed on its own, a union of operations would give
+ * the product of the three parts' unions, past what tsc can represent (TS2590) once the contract has ~50 of them.
+ * @typedef {O extends unknown
+ *   ? (O extends {parameters: {path: infer A}} ? {path: A} : {path?: never})
+ *     & (O extends {parameters: {query?: infer Q}} ? {query?: Q} : {query?: never})
+ *     & (O extends {requestBody: {content: {"application/json": infer B}}} ? {body: B}
+ *       : O extends {requestBody?: {content: {"application/json": infer B}}} ? {body?: B} : {body?: never})
+ *     & {token?: string, keepalive?: boolean}
+ *   : never} Request
  */
 
 /**
@@ -85,10 +89,10 @@ export class ApiError extends Error {
  * @returns {Promise<Answer<Paths[P][M]>>}
  */
 export async function call(method, path, request) {
-  /** @type {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string, keepalive?: boolean}} */
+  /** @type {{path?: Record<string, string | number>, query?: Record<string, string | number>, body?: unknown, token?: string, keepalive?: boolean}} */
   const options = request;
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : "";
-  const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(options.path?.[key] ?? "")) + query;
+  const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(String(options.path?.[key] ?? ""))) + query;
   /** @type {Record<string, string>} */
   const headers = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;

@@ -11,9 +11,9 @@ from flask.views import MethodView
 
 from ...service.commands import Report, Say
 from ...store.chat import BLOCKED, MUTED
-from ..schemas.chat import ChatMessageSchema, ChatSchema, NamesSchema, ReportRequestSchema, ReportSchema, SaySchema
+from ..schemas.chat import ChatMessageSchema, ChatSchema, NameListSchema, ReportRequestSchema, ReportSchema, SaySchema
 from ..schemas.common import MAX_SEQ
-from .common import AUTH, MATCH_ID, OPTIONAL_AUTH, PER_PLAYER, Blueprint, bearer_token, errors, game, limited
+from .common import AUTH, MATCH_ID, PER_PLAYER, Blueprint, bearer_token, errors, game, limited
 
 blp = Blueprint(
     "chat",
@@ -76,7 +76,7 @@ class ChatResource(MethodView):
         return game().chat.say(match_id, bearer_token(), command)
 
     @blp.response(200, ChatSchema)
-    @blp.doc(security=OPTIONAL_AUTH, operationId="get_chat", responses=errors("match_not_found", "store_unavailable"))
+    @blp.doc(operationId="get_chat", responses=errors("match_not_found", "store_unavailable"))
     def get(self, match_id: str) -> dict[str, Any]:
         """The match's chat as you may read it, oldest first.
 
@@ -121,7 +121,7 @@ LIST_REASONS = (*ACCOUNT_REASONS, "player_not_found")
 class MutedList(MethodView):
     """The accounts you mute."""
 
-    @lists.response(200, NamesSchema)
+    @lists.response(200, NameListSchema)
     @lists.doc(security=AUTH, operationId="list_muted", responses=errors(*ACCOUNT_REASONS))
     def get(self) -> dict[str, Any]:
         """The names of the accounts you mute, first muted first."""
@@ -152,7 +152,7 @@ class Muted(MethodView):
 class BlockedList(MethodView):
     """The accounts you block."""
 
-    @lists.response(200, NamesSchema)
+    @lists.response(200, NameListSchema)
     @lists.doc(security=AUTH, operationId="list_blocked", responses=errors(*ACCOUNT_REASONS))
     def get(self) -> dict[str, Any]:
         """The names of the accounts you block, first blocked first."""

@@ -15,7 +15,6 @@ from ...service.chat import Reader
 from ..schemas import EventPageSchema, EventSchema, EventsQuerySchema, StreamHeadersSchema, StreamQuerySchema
 from .common import (
     MATCH_ID,
-    OPTIONAL_AUTH,
     PER_ADDRESS,
     Blueprint,
     bearer_token,
@@ -51,7 +50,7 @@ class Events(MethodView):
     @limited("wait", PER_ADDRESS)
     @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventPageSchema)
-    @blp.doc(security=OPTIONAL_AUTH, operationId="get_events", responses=WAIT_ERRORS)
+    @blp.doc(operationId="get_events", responses=WAIT_ERRORS)
     def get(self, query: dict[str, Any], match_id: str) -> EventPage:
         """Events with `seq` > `after` (at most 500), oldest first.
 
@@ -120,12 +119,7 @@ class Stream(MethodView):
         content_type="text/event-stream",
         description="The events as they come",
     )
-    @blp.doc(
-        security=OPTIONAL_AUTH,
-        operationId="stream_events",
-        description=STREAM_DOC,
-        responses=NOTHING_LEFT | WAIT_ERRORS,
-    )
+    @blp.doc(operationId="stream_events", description=STREAM_DOC, responses=NOTHING_LEFT | WAIT_ERRORS)
     def get(self, query: dict[str, Any], headers: dict[str, Any], match_id: str) -> Response:
         """Follow a match's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])

@@ -118,7 +118,7 @@ class ReportSchema(AnswerSchema):
     at = Time(required=True)
 
 
-class NamesSchema(AnswerSchema):
+class NameListSchema(AnswerSchema):
     """Names of accounts, first listed first."""
 
     names = fields.List(fields.String(), required=True)
@@ -196,7 +196,7 @@ __all__ = [
     "ChatMuteSchema",
     "ChatPhraseSchema",
     "ChatSchema",
-    "NamesSchema",
+    "NameListSchema",
     "PageQuerySchema",
     "ReportRequestSchema",
     "ReportSchema",
