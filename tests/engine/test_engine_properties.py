@@ -316,17 +316,23 @@ class GameChecker:
         assert public.played & (m.hands[0] | m.hands[-1] | sum(m.hands)) == 0, "a played card is still in a hand"
         wire = public_answer(m)
         json.dumps(wire)
-        assert not _card_strings(wire) & set().union(*hand_cards), "the public view shows a hand card"
+        assert not _card_strings(_in_play(wire)) & set().union(*hand_cards), "the public view shows a hand card"
+        assert len(wire["hands"]) == len(m.completed), "a deal is shown only for a hand that is over"
         for seat in range(self.n):
             view = seat_view(m, seat)
             assert view.hand == m.hands[seat] and view.public == public
             wire = seat_answer(m, seat)
             assert wire["cards"] == [CARD_TEXT[i] for i in bits(m.hands[seat])]
             others = set().union(*(hand_cards[s] for s in range(self.n) if s != seat))
-            assert not _card_strings(wire) & others, "a seat view shows another seat's card"
+            assert not _card_strings(_in_play(wire)) & others, "a seat view shows another seat's card"
             # a seat's own view is enough to know its legal plays, exactly as the referee does
             expected = m.legal_masks() if seat == m.turn else []
             assert view_legal_masks(json.loads(json.dumps(wire))) == expected
+
+
+def _in_play(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without the deals of the hands that are over (``hands[].dealt``: public once a hand ended)."""
+    return answer | {"hands": [{k: v for k, v in hand.items() if k != "dealt"} for hand in answer["hands"]]}
 
 
 def _card_strings(value: object) -> set[str]:
