@@ -37,11 +37,12 @@ export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
 
 /** A refusal of the server: its status, `reason` and `message`. */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} reason @param {string} message */
-  constructor(status, reason, message) {
+  /** @param {number} status @param {string} reason @param {string} message @param {Record<string, unknown>} [errors] */
+  constructor(status, reason, message, errors) {
     super(message);
     this.status = status;
     this.reason = reason;
+    this.errors = errors;
   }
 }
 
@@ -69,7 +70,7 @@ export class ApiError extends Error {
  * it outlives the page (`keepalive`: sent as the page goes away).
  * @template O
  * @typedef {(O extends {parameters: {path: infer A}} ? {path: A} : {path?: never})
- *   & (O extends {parameters: {query?: infer Q}} ? {query?: Q} : {query?: never})
+ *   & {query?: O extends {parameters: {query?: infer Q}} ? Q : never}
  *   & (O extends {requestBody: {content: {"application/json": infer B}}} ? {body: B}
  *     : O extends {requestBody?: {content: {"application/json": infer B}}} ? {body?: B} : {body?: never})
  *   & {token?: string, keepalive?: boolean}} Request
@@ -85,10 +86,10 @@ export class ApiError extends Error {
  * @returns {Promise<Answer<Paths[P][M]>>}
  */
 export async function call(method, path, request) {
-  /** @type {{path?: Record<string, string>, query?: Record<string, string | number>, body?: unknown, token?: string, keepalive?: boolean}} */
+  /** @type {{path?: Record<string, string | number>, query?: Record<string, string | number>, body?: unknown, token?: string, keepalive?: boolean}} */
   const options = request;
   const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([k, v]) => [k, String(v)]))}` : "";
-  const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(options.path?.[key] ?? "")) + query;
+  const url = path.replace(/\{(\w+)\}/g, (_, key) => encodeURIComponent(String(options.path?.[key] ?? ""))) + query;
   /** @type {Record<string, string>} */
   const headers = {};
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -100,7 +101,7 @@ export async function call(method, path, request) {
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
   if (!response.ok) {
-    throw new ApiError(response.status, data?.reason ?? "error", data?.message ?? response.statusText);
+    throw new ApiError(response.status, data?.reason ?? "error", data?.message ?? response.statusText, data?.errors);
   }
   return data;
 }
