@@ -91,7 +91,7 @@ def live_server(redis_server: LocalRedis, tmp_path_factory: pytest.TempPathFacto
 # workers are nearly done. The browser tests are two groups of about two minutes each (tests/web: each worker that
 # takes one starts its own Chromium and servers), so that two workers share them. (pytest-xdist's loadgroup also puts
 # groups of more tests before smaller ones.)
-GROUPS_FIRST = ("browser-a", "browser-b", "live_server", "rated_sim", "cluster", "faults", "tournament")
+GROUPS_FIRST = ("browser-a", "browser-b", "browser-c", "live_server", "rated_sim", "cluster", "faults", "tournament")
 
 # Then the longest tests outside those groups, longest first (``--durations`` of a whole run, 2026-12-06), so that
 # none of them starts last and keeps one worker busy after the other has finished. A prefix of node ids: a file,

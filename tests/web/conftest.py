@@ -104,6 +104,29 @@ def queue_pages(browser: Browser, queue_server: str) -> Iterator[PageFactory]:
     yield from _pages(browser, queue_server)
 
 
+# The moderator token of ``social_server`` (its tests check reports and feature a match on the live table).
+MODERATOR_TOKEN = "moderator-of-the-web-tests-0123456789abcdef"
+
+
+@pytest.fixture(scope="session")
+def social_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server with a moderator token, on a Redis of its own (its live table shows only its tests' matches)."""
+    with LocalRedis(tmp_path_factory.mktemp("social-redis")) as redis:
+        port = free_port()
+        log = tmp_path_factory.mktemp("social-server") / "server.log"
+        process = server_starter(redis.url, port, log, env={"TIENLEN_MODERATOR_TOKEN": MODERATOR_TOKEN})
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop_server(process)
+
+
+@pytest.fixture
+def social_pages(browser: Browser, social_server: str) -> Iterator[PageFactory]:
+    """Pages as ``pages`` gives them, that must stay on ``social_server``."""
+    yield from _pages(browser, social_server)
+
+
 def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
     """The page factory of ``pages``: pages that may ask ``base``'s host alone; the contexts closed after the test."""
     host = urlparse(base).netloc

@@ -37,11 +37,12 @@ export const seatOf = (event) => ("seat" in event ? event.seat : undefined);
 
 /** A refusal of the server: its status, `reason` and `message`. */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} reason @param {string} message */
-  constructor(status, reason, message) {
+  /** @param {number} status @param {string} reason @param {string} message @param {Record<string, unknown>} [errors] */
+  constructor(status, reason, message, errors) {
     super(message);
     this.status = status;
     this.reason = reason;
+    this.errors = errors;
   }
 }
 
@@ -68,8 +69,7 @@ export class ApiError extends Error {
  * What a request of an operation carries: its path and query parameters, its JSON body, a seat token, and whether
  * it outlives the page (`keepalive`: sent as the page goes away).
  * @template O
- * Distributed over `O` once, outermost: were each part distributed on its own, a union of operations would give
- * the product of the three parts' unions, past what tsc can represent (TS2590) once the contract has ~50 of them.
+ * Distributed once over `O` (three parts distributed alone multiply their unions: TS2590).
  * @typedef {O extends unknown
  *   ? (O extends {parameters: {path: infer A}} ? {path: A} : {path?: never})
  *     & (O extends {parameters: {query?: infer Q}} ? {query?: Q} : {query?: never})
@@ -104,7 +104,7 @@ export async function call(method, path, request) {
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
   if (!response.ok) {
-    throw new ApiError(response.status, data?.reason ?? "error", data?.message ?? response.statusText);
+    throw new ApiError(response.status, data?.reason ?? "error", data?.message ?? response.statusText, data?.errors);
   }
   return data;
 }

@@ -160,7 +160,7 @@ export const LANGUAGES = [{
     out_quicker: "You are out: the other seats' plays come quicker.",
     out_skipping: "The rest of the hand is shown at once.",
     watch_match: "Watch this match", watching: "Watching: {names}", n_watching: "{n} watching",
-    watch_replay: "The replay, move by move",
+    watch_replay: "The replay, move by move", chat: "Chat",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -294,7 +294,7 @@ export const LANGUAGES = [{
     out_quicker: "Bạn đã hết bài: các lượt đánh còn lại sẽ nhanh hơn.",
     out_skipping: "Phần còn lại của ván được hiện ngay.",
     watch_match: "Xem ván này", watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
-    watch_replay: "Xem lại từng nước",
+    watch_replay: "Xem lại từng nước", chat: "Trò chuyện",
   },
 }];
 

@@ -10,7 +10,7 @@ import * as api from "./api.js";
 import { h, message } from "./dom.js";
 import { t } from "./i18n.js";
 import { forgetIfRevoked, signedIn } from "./session.js";
-import { forgetSeat, heldSeat, keepSeat } from "./store.js";
+import { heldSeat, keepSeat } from "./store.js";
 import { actionsPart } from "./table/actions.js";
 import { feltPart } from "./table/felt.js";
 import { follower, seatReader } from "./table/follow.js";
@@ -34,7 +34,7 @@ export async function showTable(root, matchId, go) {
   try {
     seated = await readSeat(matchId);
   } catch (e) {
-    showUnreadable(root, matchId, go, e);
+    (await import("./table/join.js")).showUnreadable(root, matchId, go, e); // loaded only then
     return () => {};
   }
   if (!seated) return (await import("./table/join.js")).showJoin(root, matchId, go); // no seat here: join or watch
@@ -134,10 +134,18 @@ export async function showTable(root, matchId, go) {
   await log.showHistory();
   const stopFollowing = following.start();
   const timer = setInterval(felt.tick, 250);
+  let stopChat = () => {};
+  // the chat, folded: its module loads once opened; a seat reads both rooms
+  const fold = h("details", { id: "chat", class: "chat panel" }, [h("summary", {}, [t("chat")])]);
+  log.element.before(fold);
+  fold.addEventListener("toggle", async () => {
+    const chat = (await import("./social/chat.js")).chatPart;
+    if (!state.stopped) stopChat = chat({ matchId, after: state.view.last_seq, token: held.token, room: "table", seated: true, into: fold }).stop;
+  }, { once: true });
   state.legal = myTurn(state) && !state.stopped ? await api.legal(matchId, held.token).catch(() => null) : null;
   state.busy = false;
   redraw();
-  return () => { state.stopped = true; stopFollowing(); clearInterval(timer); };
+  return () => { state.stopped = true; stopFollowing(); stopChat(); clearInterval(timer); };
 }
 
 /** The table's settings: play a selection that cannot be extended at once (on by default), sounds (off by default). */
@@ -182,14 +190,4 @@ async function readSeat(matchId) {
     if (held) throw e;
     return null; // the account holds no seat here (or the match is gone: the join page says so)
   }
-}
-
-/**
- * The seat's view could not be read (the match is gone, say): why, and a way to forget the seat.
- * @param {HTMLElement} root @param {string} matchId @param {(path: string) => void} go @param {unknown} problem
- */
-function showUnreadable(root, matchId, go, problem) {
-  const forget = h("button", { type: "button", id: "forget", onclick: () => { forgetSeat(matchId); go("/"); } }, [t("forget")]);
-  root.replaceChildren(h("p", { role: "alert", id: "error", class: "error" }, [message(problem)]),
-    h("p", {}, [h("a", { href: "/" }, [t("home")]), " ", forget]));
 }

@@ -4,13 +4,15 @@
  * hidden card, asked without a token): the seats with their names, bots, cards left (as backs), passes and scores;
  * the play on the felt, whose turn and the clock; the hand number; each hand's result, and the final score card.
  * The stream is followed as the seat's page follows it (table/follow.js: each play in turn, cards flying in from
- * their seat; the browser's EventSource reconnects with Last-Event-ID), by the seat's own parts.
+ * their seat; the browser's EventSource reconnects with Last-Event-ID), by the seat's own parts; the spectators' chat
+ * (social/chat.js).
  */
 
 import * as api from "./api.js";
 import { seatBoxes } from "./board.js";
 import { h, message, setText } from "./dom.js";
 import { t } from "./i18n.js";
+import { signedIn } from "./session.js";
 import { feltPart } from "./table/felt.js";
 import { PACE_MS, follower } from "./table/follow.js";
 import { logPart } from "./table/log.js";
@@ -72,5 +74,10 @@ export async function showWatch(root, matchId) {
   await log.showHistory();
   const stop = following.start();
   const timer = setInterval(felt.tick, 250);
-  return () => { state.stopped = true; stop(); clearInterval(timer); };
+  // the spectators' chat: a signed-in watcher writes in it (and may mute, block, report); signed out, it only reads
+  const session = signedIn();
+  const { chatPart } = await import("./social/chat.js");
+  const chat = chatPart({ matchId, after: match.last_seq, token: session?.token ?? null, room: session ? "spectators" : null, seated: false });
+  log.element.before(chat.element);
+  return () => { state.stopped = true; stop(); chat.stop(); clearInterval(timer); };
 }

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Someone with a match's link and no seat at it: the seats, a form to join an open one (as your account when signed
- * in), and a link to watch it (/m/<id>/watch).
+ * in), and a link to watch it (/m/<id>/watch); and a seat whose view cannot be read (showUnreadable).
  */
 
 import { refusal } from "../account.js";
@@ -9,7 +9,7 @@ import * as api from "../api.js";
 import { h, message } from "../dom.js";
 import { t } from "../i18n.js";
 import { forgetIfRevoked, signedIn } from "../session.js";
-import { keepSeat } from "../store.js";
+import { forgetSeat, keepSeat } from "../store.js";
 
 /**
  * @param {HTMLElement} root @param {string} matchId @param {(path: string) => void} go
@@ -43,4 +43,14 @@ export async function showJoin(root, matchId, go) {
     error.textContent = message(e);
   }
   return () => {};
+}
+
+/**
+ * The seat's view could not be read (the match is gone, say): why, and a way to forget the seat.
+ * @param {HTMLElement} root @param {string} matchId @param {(path: string) => void} go @param {unknown} problem
+ */
+export function showUnreadable(root, matchId, go, problem) {
+  const forget = h("button", { type: "button", id: "forget", onclick: () => { forgetSeat(matchId); go("/"); } }, [t("forget")]);
+  root.replaceChildren(h("p", { role: "alert", id: "error", class: "error" }, [message(problem)]),
+    h("p", {}, [h("a", { href: "/" }, [t("home")]), " ", forget]));
 }
