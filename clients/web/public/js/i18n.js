@@ -155,12 +155,7 @@ export const LANGUAGES = [{
     autoplay_setting: "Play a selection automatically when it cannot be extended into a larger legal combination",
     sounds_setting: "Sounds (your turn, each play)",
     review_clock: "You lead the next hand: your turn clock is already running.",
-    // --- H4: a seat out of its hand, and watching a match
-    skip_hand: "Skip to the hand's end",
-    out_quicker: "You are out: the other seats' plays come quicker.",
-    out_skipping: "The rest of the hand is shown at once.",
-    watch_match: "Watch this match", watching: "Watching: {names}", n_watching: "{n} watching",
-    watch_replay: "The replay, move by move", chat: "Chat",
+    chat: "Chat",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -290,11 +285,7 @@ export const LANGUAGES = [{
     autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
     sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
     review_clock: "Bạn đánh trước ở ván sau: đồng hồ của bạn đã bắt đầu chạy.",
-    skip_hand: "Bỏ qua đến cuối ván",
-    out_quicker: "Bạn đã hết bài: các lượt đánh còn lại sẽ nhanh hơn.",
-    out_skipping: "Phần còn lại của ván được hiện ngay.",
-    watch_match: "Xem ván này", watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
-    watch_replay: "Xem lại từng nước", chat: "Trò chuyện",
+    chat: "Trò chuyện",
   },
 }];
 

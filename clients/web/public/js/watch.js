@@ -19,6 +19,7 @@ import { logPart } from "./table/log.js";
 import * as motion from "./table/motion.js";
 import { watchResultPart } from "./watch/result.js";
 import { createWatchState, watchReader, watcherView } from "./watch/state.js";
+import "./social/words.js"; // the words of watching, loaded with it
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
