@@ -44,7 +44,7 @@ SERIOUS = """async () => {
 }"""
 
 
-def _checked(page: Page, screen: str) -> None:
+def axe_checked(page: Page, screen: str) -> None:
     """axe on the page as it is now: no serious or critical violation; and no sideways scroll at the phone's width."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
@@ -81,10 +81,10 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     page.reload()  # the browser's cache warm
     page.wait_for_function("window.playReady !== undefined")
     warm_ms = page.evaluate("window.playReady")
-    _checked(page, "first screen")
+    axe_checked(page, "first screen")
     page.click("#more-options > summary")
     page.wait_for_selector("#create:not([disabled])")
-    _checked(page, "more options")
+    axe_checked(page, "more options")
 
     # a table opened straight from its link in a browser with nothing cached: what the table's screen loads
     waiting = call(live_server, "POST", "/v1/matches", {"seats": [{"name": "Ann"}, {"open": True}]})
@@ -98,7 +98,7 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     page.goto(f"{live_server}/m/{waiting['match_id']}")
     page.wait_for_selector("#join-link")
     table_bytes = _own_bytes(loaded, live_server)
-    _checked(page, "waiting table")
+    axe_checked(page, "waiting table")
 
     name, token = account(live_server, "axe")
     made = call(
@@ -115,33 +115,33 @@ def test_every_screen_passes_axe_and_fits_a_phone(pages: PageFactory, live_serve
     page.click("#hand button[data-card='3C']")
     page.click("#play")
     page.wait_for_selector("#log li[data-type=played]")
-    _checked(page, "table mid-hand")
+    axe_checked(page, "table mid-hand")
     watcher = pages(viewport=PHONE_SMALL)
     watcher.goto(f"{live_server}/m/{match_id}/watch")
     watcher.wait_for_selector("#table-play[data-seat]")
-    _checked(watcher, "a match watched mid-hand")
+    axe_checked(watcher, "a match watched mid-hand")
     _play_out(live_server, match_id, {0: ann, 1: bo})
     page.wait_for_selector("#winner")
     page.wait_for_function("document.querySelector('#showing').textContent === ''")
-    _checked(page, "score card")
+    axe_checked(page, "score card")
     watcher.wait_for_selector("#final-title")
-    _checked(watcher, "a match watched to its end")
+    axe_checked(watcher, "a match watched to its end")
 
     page.goto(f"{live_server}/p/{name}")
     page.wait_for_selector(f"a[href='/m/{match_id}/replay']")
-    _checked(page, "profile")
+    axe_checked(page, "profile")
     page.goto(f"{live_server}/m/{match_id}/replay")
     page.wait_for_selector("#replay-position")
-    _checked(page, "replay")
+    axe_checked(page, "replay")
     # the leaderboard as it looks with the longest names (20 letters, no space): whatever other tests left in it
     page.route("**/v1/leaderboard?*", lambda route: route.fulfill(json=LONG_NAMES_BOARD))
     page.goto(f"{live_server}/leaderboard")
     page.wait_for_selector(f'#leaders li[data-name="{LONG_NAME}"]')
-    _checked(page, "leaderboard")
+    axe_checked(page, "leaderboard")
     page.unroute("**/v1/leaderboard?*")
     page.goto(f"{live_server}/account")
     page.wait_for_selector("#signup-name")
-    _checked(page, "account")
+    axe_checked(page, "account")
 
     print(
         f"\nown JS+CSS loaded: first screen {first_bytes} B, table {table_bytes} B (budget {BUDGET_BYTES} B); "

@@ -10,7 +10,7 @@ import pytest
 
 from tests.web.conftest import PHONE
 from tests.web.support import MY_TURN, call, pick, seat_at
-from tests.web.test_axe_phone import AXE, PHONE_SMALL, _checked, _tab_to
+from tests.web.test_axe_phone import AXE, PHONE_SMALL, _tab_to, axe_checked
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -88,7 +88,7 @@ def test_skip_by_keyboard_shows_the_rest_of_the_hand_at_once_then_its_review(
     assert page.inner_text("#skip") == "Skip to the hand's end"
     assert not page.evaluate(REVIEWING)
     if require_axe:
-        _checked(page, "a seat out of its hand")
+        axe_checked(page, "a seat out of its hand")
     page.evaluate("document.activeElement?.blur()")
     _tab_to(page, "skip")
     page.keyboard.press("Enter")

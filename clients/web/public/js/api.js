@@ -122,6 +122,8 @@ const at = (id) => ({ match_id: id });
 
 /** @returns {Promise<Presets>} */
 export const rules = () => call("get", "/v1/rules", {});
+/** The match to watch now, or null (GET /v1/live). */
+export const live = () => call("get", "/v1/live", {});
 /** A match made; with an account's token, the account hosts it. @param {CreateMatch} body @param {string} [token] @returns {Promise<CreatedMatch>} */
 export const createMatch = (body, token) => call("post", "/v1/matches", { body: withEntropy(body), token });
 /** @returns {Promise<Lobby>} */

@@ -123,7 +123,18 @@ export async function showLobby(root, go) {
       h("button", { type: "button", id: "open-link", onclick: joinByLink }, [t("go")]),
     ]),
   ]);
-  root.replaceChildren(startSection(go), mineSection, quick.element, codeSection(go), more);
+  const liveSlot = h("div", { id: "live-slot" });
+  root.replaceChildren(startSection(go), liveSlot, mineSection, quick.element, codeSection(go), more);
+  // the live table to watch, loaded after the first screen is drawn; stopped with it
+  let stopLive = () => {};
+  let left = false;
+  void import("./social/live.js").then(({ livePart }) => {
+    if (left) return;
+    const part = livePart(go);
+    liveSlot.replaceChildren(part.element);
+    stopLive = part.stop;
+  });
+  const stop = () => { left = true; stopLive(); quick.stop(); };
   /** @type {api.Presets} */
   let catalog;
   try {
@@ -131,10 +142,10 @@ export async function showLobby(root, go) {
   } catch (e) {
     error.textContent = t("rules_unavailable", { message: message(e) });
     createPanel.append(error);
-    return quick.stop;
+    return stop;
   }
   createPanel.append(...createForm(catalog, createButton, error, go));
-  return quick.stop;
+  return stop;
 }
 
 /**
