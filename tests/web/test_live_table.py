@@ -1,4 +1,4 @@
-"""The live table on the first screen: the match to watch now, its players, and a Watch button to its table."""
+"""Where to watch from: the live table on the first screen, and a profile (Follow, and its player's live matches)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import MODERATOR_TOKEN, PHONE
-from tests.web.support import call
+from tests.web.support import account, call
 from tests.web.test_axe_phone import axe_checked
 
 if TYPE_CHECKING:
@@ -37,3 +37,36 @@ def test_the_first_screen_shows_the_featured_live_match_and_watch_opens_its_tabl
     page.wait_for_selector("#seats .seat[data-seat='1']")
     assert page.inner_text("#watch-title") == "Watching: Lan, Bot"
     call(social_server, "DELETE", "/v1/live/featured", token=MODERATOR_TOKEN)
+
+
+def test_a_profile_offers_follow_and_watch_links_to_the_matches_its_player_plays(
+    social_pages: PageFactory, social_server: str
+) -> None:
+    """Rule: a signed-in visitor of another player's profile follows it (Follow, then Unfollow; the followers' count
+    follows), and each watchable match the player plays now has a Watch link to its watched table."""
+    player, player_token = account(social_server, "played")
+    visitor, visitor_token = account(social_server, "visitor")
+    seats = [{"name": player}, {"name": "Bot", "bot": "easy"}]
+    created = call(social_server, "POST", "/v1/matches", {"seats": seats, "rules": {"hands": 3}}, token=player_token)
+    page = social_pages()
+    page.goto(social_server + "/")
+    page.evaluate(
+        "s => localStorage.setItem('tienlen.account', JSON.stringify(s))", {"name": visitor, "token": visitor_token}
+    )
+    page.goto(f"{social_server}/p/{player}")
+    page.wait_for_selector("#follow:enabled")
+    assert page.inner_text("#follow") == "Follow" and page.inner_text("#followers") == "0"
+    page.click("#follow")
+    page.wait_for_selector("#follow[aria-pressed='true']")
+    assert page.inner_text("#follow") == "Unfollow" and page.inner_text("#followers") == "1"
+    following = call(social_server, "GET", "/v1/me/following", token=visitor_token)["following"]
+    assert [f["name"] for f in following] == [player]
+    page.click(f"#playing li[data-match='{created['match_id']}'] a.watch-link")
+    page.wait_for_url(f"**/m/{created['match_id']}/watch")
+    page.wait_for_selector("#seats .seat[data-seat='1']")
+    page.go_back()
+    page.wait_for_selector("#follow:enabled")
+    page.click("#follow")
+    page.wait_for_selector("#follow[aria-pressed='false']")
+    assert page.inner_text("#followers") == "0"
+    assert call(social_server, "GET", "/v1/me/following", token=visitor_token)["following"] == []

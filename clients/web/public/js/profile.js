@@ -10,6 +10,7 @@ import { has, language, t } from "./i18n.js";
 import { onInboxEvent } from "./inbox.js";
 import { signedIn } from "./session.js";
 import { keepSeat } from "./store.js";
+import { followButton, playingPart } from "./social/profile.js";
 import { ratingWords } from "./words.js";
 
 /** A date and time in the language in use. @param {string} when RFC 3339 */
@@ -167,12 +168,18 @@ export async function showProfile(root, name, go) {
     [t("kind"), t(`kind_${found.kind}`)], [t("joined"), dateText(found.joined_at)],
     [t("games"), String(found.games)], [t("wins"), String(found.wins)],
   ]);
+  const followers = h("dd", { id: "followers" }, [String(found.followers)]);
   const session = signedIn();
-  const form = session && session.name.toLowerCase() !== found.name.toLowerCase() ? challengeForm(found.name, go, error) : null;
+  const other = session && session.name.toLowerCase() !== found.name.toLowerCase() ? session : null;
+  const form = other ? challengeForm(found.name, go, error) : null;
   root.replaceChildren(
     h("section", { "aria-labelledby": "profile-h", class: "panel" }, [
       h("h2", { id: "profile-h" }, [found.name]),
-      h("dl", { id: "profile-facts", class: "facts" }, facts.flatMap(([term, value]) => [h("dt", {}, [term]), h("dd", {}, [value])])),
+      h("dl", { id: "profile-facts", class: "facts" }, [
+        ...facts.flatMap(([term, value]) => [h("dt", {}, [term]), h("dd", {}, [value])]), h("dt", {}, [t("followers")]), followers,
+      ]),
+      ...(other ? [h("p", {}, [followButton(found.name, other.token, followers, error)])] : []),
+      playingPart(found),
       h("h3", {}, [t("ratings")]), ratings(found),
       ...(form ? [form.element] : []),
     ]),
