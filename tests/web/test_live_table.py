@@ -70,3 +70,40 @@ def test_a_profile_offers_follow_and_watch_links_to_the_matches_its_player_plays
     page.wait_for_selector("#follow[aria-pressed='false']")
     assert page.inner_text("#followers") == "0"
     assert call(social_server, "GET", "/v1/me/following", token=visitor_token)["following"] == []
+
+
+def test_the_friends_page_lists_whom_one_follows_playing_first_with_watch_and_the_setting(
+    social_pages: PageFactory, social_server: str
+) -> None:
+    """Rule: /friends (linked from the account bar) lists the accounts followed, one playing first with a Watch link
+    to its match, one away after it; Unfollow takes one off; the friends inbox setting is read and changed there."""
+    me, my_token = account(social_server, "fan")
+    player, player_token = account(social_server, "star")
+    quiet, _ = account(social_server, "quiet")
+    for name in (player, quiet):
+        call(social_server, "PUT", f"/v1/me/following/{name}", token=my_token)
+    seats = [{"name": player}, {"name": "Bot", "bot": "easy"}]
+    created = call(social_server, "POST", "/v1/matches", {"seats": seats, "rules": {"hands": 3}}, token=player_token)
+    page = social_pages()
+    page.goto(social_server + "/")
+    page.evaluate("s => localStorage.setItem('tienlen.account', JSON.stringify(s))", {"name": me, "token": my_token})
+    page.goto(social_server + "/")
+    page.click("#friends-link")
+    page.wait_for_url("**/friends")
+    page.wait_for_selector("#friends-list li.friend")
+    assert page.locator("#friends-list li.friend").evaluate_all("items => items.map(i => i.dataset.name)") == [
+        player,
+        quiet,
+    ]
+    assert "playing" in page.inner_text(f"#friends-list li[data-name='{player}']")
+    assert "away" in page.inner_text(f"#friends-list li[data-name='{quiet}']")
+    page.wait_for_selector("#friends-setting:enabled")
+    assert not page.is_checked("#friends-setting")
+    page.check("#friends-setting")
+    page.wait_for_selector("#friends-setting:enabled")
+    assert call(social_server, "GET", "/v1/me/settings", token=my_token)["friends"] is True
+    page.click(f"#friends-list li[data-name='{quiet}'] button")
+    page.wait_for_function(f"!document.querySelector(\"#friends-list li[data-name='{quiet}']\")")
+    assert [f["name"] for f in call(social_server, "GET", "/v1/me/following", token=my_token)["following"]] == [player]
+    page.click(f"#friends-list li[data-name='{player}'] a.watch-link")
+    page.wait_for_url(f"**/m/{created['match_id']}/watch")

@@ -35,6 +35,7 @@ def test_table_page_served_at_root_and_match_link(client: FlaskClient) -> None:
         "/p/ann-b_2",
         "/leaderboard",
         "/account",
+        "/friends",
     ):
         answer = client.get(path)
         assert answer.status_code == 200

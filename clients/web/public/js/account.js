@@ -132,6 +132,7 @@ export function drawAccountBar(bar, go) {
   } }, [t("sign_out")]);
   bar.replaceChildren(
     h("a", { href: `/p/${encodeURIComponent(session.name)}`, id: "profile-link", "aria-label": t("profile_of", { name: session.name }) }, [session.name]),
+    h("a", { href: "/friends", id: "friends-link" }, [t("friends")]),
     out, error,
   );
 }

@@ -155,7 +155,7 @@ export const LANGUAGES = [{
     autoplay_setting: "Play a selection automatically when it cannot be extended into a larger legal combination",
     sounds_setting: "Sounds (your turn, each play)",
     review_clock: "You lead the next hand: your turn clock is already running.",
-    chat: "Chat",
+    chat: "Chat", friends: "Friends",
   },
 }, {
   code: "vi", name: "Tiếng Việt", texts: {
@@ -285,7 +285,7 @@ export const LANGUAGES = [{
     autoplay_setting: "Tự đánh các lá đã chọn khi không thể ghép thành bộ lớn hơn hợp lệ",
     sounds_setting: "Âm thanh (đến lượt, mỗi lượt đánh)",
     review_clock: "Bạn đánh trước ở ván sau: đồng hồ của bạn đã bắt đầu chạy.",
-    chat: "Trò chuyện",
+    chat: "Trò chuyện", friends: "Bạn bè",
   },
 }];
 

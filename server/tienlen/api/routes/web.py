@@ -129,6 +129,12 @@ def leaderboard_page() -> Response:
     return _page()
 
 
+@blp.get("/friends")
+def friends_page() -> Response:
+    """The browser table's page of the accounts one follows: who plays (with Watch), who is online, who is away."""
+    return _page()
+
+
 @blp.get("/account")
 def account_page() -> Response:
     """The browser table's forms to sign in and sign up (and Sign out, when signed in)."""

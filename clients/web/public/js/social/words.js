@@ -31,7 +31,7 @@ export const SOCIAL_TEXTS = {
     live_title: "Live now", live_featured: "Featured", live_none: "No match to watch is being played now.",
     live_hand: "hand {n}", watch: "Watch", watch_name: "Watch {name}'s match",
     // friends
-    friends: "Friends", follow: "Follow", unfollow: "Unfollow", followers: "Followers", following_title: "Whom you follow",
+    follow: "Follow", unfollow: "Unfollow", followers: "Followers", following_title: "Whom you follow",
     presence_playing: "playing", presence_online: "online", presence_away: "away", last_seen: "last seen {when}",
     friends_none: "You follow nobody yet: follow players from their profiles.",
     friends_setting: "Tell me when someone I follow starts a match", friend_started: "{name} started a match.",
@@ -57,7 +57,7 @@ export const SOCIAL_TEXTS = {
     chat_blocked_done: "Đã chặn {name}: hai bên không đọc được tin nhắn của nhau.",
     live_title: "Đang diễn ra", live_featured: "Nổi bật", live_none: "Hiện không có ván nào đang chơi để xem.",
     live_hand: "ván {n}", watch: "Xem", watch_name: "Xem ván của {name}",
-    friends: "Bạn bè", follow: "Theo dõi", unfollow: "Bỏ theo dõi", followers: "Người theo dõi",
+    follow: "Theo dõi", unfollow: "Bỏ theo dõi", followers: "Người theo dõi",
     following_title: "Những người bạn theo dõi",
     presence_playing: "đang chơi", presence_online: "trực tuyến", presence_away: "vắng mặt", last_seen: "lần cuối {when}",
     friends_none: "Bạn chưa theo dõi ai: hãy theo dõi người chơi từ trang hồ sơ của họ.",
