@@ -76,7 +76,8 @@ def test_the_friends_page_lists_whom_one_follows_playing_first_with_watch_and_th
     social_pages: PageFactory, social_server: str
 ) -> None:
     """Rule: /friends (linked from the account bar) lists the accounts followed, one playing first with a Watch link
-    to its match, one away after it; Unfollow takes one off; the friends inbox setting is read and changed there."""
+    to its match, one away after it; Unfollow takes one off; the friends inbox setting is read and changed there,
+    and once on, the page's inbox says when a followed account starts a match (friend_started), with Watch."""
     me, my_token = account(social_server, "fan")
     player, player_token = account(social_server, "star")
     quiet, _ = account(social_server, "quiet")
@@ -102,6 +103,10 @@ def test_the_friends_page_lists_whom_one_follows_playing_first_with_watch_and_th
     page.check("#friends-setting")
     page.wait_for_selector("#friends-setting:enabled")
     assert call(social_server, "GET", "/v1/me/settings", token=my_token)["friends"] is True
+    # the setting on, the inbox tells when a followed account starts a match, with a Watch link
+    again = call(social_server, "POST", "/v1/matches", {"seats": seats, "rules": {"hands": 3}}, token=player_token)
+    notice = page.wait_for_selector(f"#inbox .challenge-notice:has-text('{player} started a match.') a.watch-link")
+    assert notice is not None and notice.get_attribute("href") == f"/m/{again['match_id']}/watch"
     page.click(f"#friends-list li[data-name='{quiet}'] button")
     page.wait_for_function(f"!document.querySelector(\"#friends-list li[data-name='{quiet}']\")")
     assert [f["name"] for f in call(social_server, "GET", "/v1/me/following", token=my_token)["following"]] == [player]

@@ -18,7 +18,7 @@ const WAIT_S = 25;
 /** Milliseconds before asking again after a failed poll. */
 const RETRY_MS = 2000;
 
-/** @typedef {{seq: number, type: string, challenge_id?: string | null, from?: string | null, players?: number | null, rated?: boolean | null, expires_at?: string | null, cause?: string | null, by?: string | null, match_id?: string | null, seat?: number | null}} InboxEvent */
+/** @typedef {{seq: number, type: string, challenge_id?: string | null, from?: string | null, players?: number | null, rated?: boolean | null, expires_at?: string | null, cause?: string | null, by?: string | null, match_id?: string | null, seat?: number | null, name?: string | null, watchable?: boolean | null}} InboxEvent */
 
 /** @type {Set<(event: InboxEvent) => void>} */
 const listeners = new Set();
@@ -90,6 +90,21 @@ export function listenToInbox(box, go) {
     decline.addEventListener("click", () => void answer("decline"));
   }
 
+  /** A followed account started a match: said for 15 s, with a Watch link when it may be watched. @param {InboxEvent} event */
+  async function friendStarted(event) {
+    await import("./social/words.js"); // its words come with the social parts
+    const id = `friend-${event.match_id}`;
+    say(id, t("friend_started", { name: String(event.name) }));
+    if (event.watchable && event.match_id) {
+      const href = `/m/${encodeURIComponent(event.match_id)}/watch`;
+      notices.get(id)?.element.append(" ", h("a", { href, class: "watch-link", onclick: (/** @type {MouseEvent} */ e) => {
+        e.preventDefault();
+        drop(id);
+        go(href);
+      } }, [t("watch")]));
+    }
+  }
+
   /** @param {string} match @param {number} seat @param {import("./session.js").Signed} session */
   function opened(match, seat, session) {
     keepSeat(match, { seat, token: session.token, name: session.name });
@@ -103,6 +118,7 @@ export function listenToInbox(box, go) {
     const id = String(event.challenge_id);
     if (event.type === "challenge_received") received(event, session);
     else if (event.type === "challenge_cancelled" && notices.has(id)) say(id, t(`challenge_${event.cause ?? "expired"}`));
+    else if (event.type === "friend_started") void friendStarted(event);
     else if (event.type === "challenge_started" && event.match_id) {
       drop(id);
       opened(event.match_id, Number(event.seat), session);
