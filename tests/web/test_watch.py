@@ -111,6 +111,11 @@ def test_a_third_browser_watches_two_play_by_the_join_link(pages: PageFactory, l
         for s in sorted(finished["seats"], key=lambda s: (s["seat"] != winner, -s["score"]))
     ]
     assert watcher.get_attribute("#replay-link", "href") == f"/m/{match_id}/replay"
+    # the last hand's cards as dealt, public now that it is over: each seat's, in the page's order low to high
+    dealt = finished["hands"][-1]["dealt"]
+    shown = watcher.locator("#shown-hands li .cards").all_inner_texts()
+    assert [len(text.split()) for text in shown] == [len(cards) for cards in dealt]
+    assert watcher.locator("#shown-hands li .cards").evaluate_all("s => s.map(x => x.getAttribute('aria-label'))")[0]
     api = [r for r in asked if "/v1/" in r.url]
     assert api and all(r.headers.get("authorization") is None for r in api)
     assert not [r.url for r in api if r.url.split("?")[0].endswith(("/view", "/legal", "/hint"))]

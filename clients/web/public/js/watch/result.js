@@ -5,6 +5,7 @@
  */
 
 import { results, scoreTable, standings } from "../board.js";
+import { face, label, sorted } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { namer } from "../table/state.js";
@@ -35,6 +36,7 @@ export function watchResultPart(state) {
           h("span", { class: "who" }, [name(s.seat)]), " ", h("span", { class: "pts" }, [t("final_points", { n: s.score })]),
         ]))),
         ...results(view, name),
+        ...shownHands(view.hands.at(-1)?.dealt, name),
         h("p", {}, [h("a", { id: "replay-link", href: `/m/${encodeURIComponent(state.matchId)}/replay` }, [t("watch_replay")])]),
       );
     } else if (ended) {
@@ -45,8 +47,23 @@ export function watchResultPart(state) {
           h("span", { class: "pts" }, [t("points_won", { n: ended.ended.points[seat] ?? 0 })]),
         ]))),
         scoreTable(ended.view, name, { id: "hand-scores", upTo: ended.ended.hand_number }),
+        ...shownHands(ended.view.hands.find((hand) => hand.hand_number === ended.ended.hand_number)?.dealt, name),
       );
     }
   };
   return { element, draw };
+}
+
+/**
+ * The hand's cards as dealt, seat by seat, public once it is over (the match's `hands[].dealt`, or `hand_shown`).
+ * @param {string[][] | undefined} dealt @param {(seat: number) => string} name
+ * @returns {HTMLElement[]}
+ */
+function shownHands(dealt, name) {
+  if (!dealt) return [];
+  return [h("h3", { id: "shown-hands-title" }, [t("shown_hands")]),
+    h("ul", { id: "shown-hands" }, dealt.map((cards, seat) => h("li", { "data-seat": seat }, [
+      h("span", { class: "who" }, [t("hand_of", { name: name(seat) })]), " ",
+      h("span", { class: "cards", "aria-label": sorted(cards).map(label).join(", ") }, [sorted(cards).map(face).join(" ")]),
+    ])))];
 }
