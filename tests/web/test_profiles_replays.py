@@ -43,7 +43,7 @@ def test_a_profile_lists_the_players_matches_newest_first_a_page_at_a_time(
     page.goto(f"{account_server}/p/{name.upper()}")
     page.wait_for_selector("#history li.kept")
     assert page.inner_text("#profile-h") == name
-    assert page.locator("#profile-facts dd").all_inner_texts()[2:] == ["3", str(wins)]
+    assert page.locator("#profile-facts dd").all_inner_texts()[2:] == ["3", str(wins), "0"]  # matches, wins, followers
     assert page.locator("#history li.kept").evaluate_all("ls => ls.map(l => l.dataset.match)") == [
         m["match_id"] for m in kept[:2]
     ]
