@@ -20,7 +20,7 @@ from ..store.follows import Followed
 from .accounts import authorized
 from .errors import InvalidRequest, PlayerNotFound, TooManyFollowed
 from .inbox import ONLINE_S
-from .live_seats import LiveMatch, LiveSeatsKeeper
+from .live_seats import LiveSeatsKeeper, PlayingMatch
 from .rated import RatedService
 
 MAX_FOLLOWED = 500
@@ -37,7 +37,7 @@ class Friend:
     name: str
     bot: bool
     presence: str
-    matches: tuple[LiveMatch, ...]
+    matches: tuple[PlayingMatch, ...]
     last_seen: float | None
 
 

@@ -31,7 +31,7 @@ from ..store.records import MatchRecord
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of
-from .live_seats import LiveMatch, LiveSeatsKeeper
+from .live_seats import LiveSeatsKeeper, PlayingMatch
 from .notices import Notices
 from .rated import HOUSE_BOTS, PlayerRating, RatedService
 from .retry import LOST, Lost, attempts
@@ -56,7 +56,7 @@ class Player:
     wins: int
     ratings: tuple[PlayerRating, ...] = ()
     followers: int = 0
-    playing: tuple[LiveMatch, ...] = ()  # its live matches, for Watch links
+    playing: tuple[PlayingMatch, ...] = ()  # its live matches, for Watch links
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ log = logging.getLogger("tienlen.service")
 
 
 @dataclass(frozen=True, slots=True)
-class LiveMatch:
+class PlayingMatch:
     """A live match an account plays in: its id, whether it may be watched, its seats, rated, when it was dealt."""
 
     match_id: str
@@ -104,16 +104,16 @@ class LiveSeatsKeeper:
                     told.setdefault(fan, []).append(event)
         return told
 
-    def live(self, account_id: str) -> list[LiveMatch]:
+    def live(self, account_id: str) -> list[PlayingMatch]:
         """The account's live matches, oldest first, each checked against its record (what is not is pruned)."""
         listed = self.index.of(account_id)
         if not listed:
             return []
         records = self.store.load_many([match_id for match_id, _ in listed])
-        found: list[LiveMatch] = []
+        found: list[PlayingMatch] = []
         for (match_id, started_at), record in zip(listed, records, strict=True):
             if record is None or not plays_in(record, account_id):
                 self.index.remove(account_id, match_id)
                 continue
-            found.append(LiveMatch(match_id, record.watchable, len(record.seats), record.rated, started_at))
+            found.append(PlayingMatch(match_id, record.watchable, len(record.seats), record.rated, started_at))
         return found
