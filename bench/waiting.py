@@ -71,7 +71,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -231,6 +231,28 @@ def children_of(pid: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------- the run
+
+
+def shut_down(
+    sampler: RedisSampler | None,
+    processes: list[Any],
+    server: subprocess.Popen[bytes] | None,
+    redis_server: LocalRedis,
+    log_path: Path,
+    say: Callable[[str], None],
+) -> None:
+    """Stop a run's Redis sampler, waiter processes, server and Redis; say how the server exited if it failed."""
+    if sampler is not None:
+        sampler.halt.set()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+    if server is not None:
+        stop_process(server)
+    redis_server.stop()
+    if server is not None and server.returncode not in (0, None):
+        say(f"server exited with {server.returncode}:\n{tail(log_path)}")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -456,17 +478,7 @@ def run(args: argparse.Namespace, figures: Figures) -> None:
             sampler.join()
             figures.redis_peak = sampler.peak
         finally:
-            if sampler is not None:
-                sampler.halt.set()
-            for process in processes:
-                process.join(timeout=5)
-                if process.is_alive():
-                    process.kill()
-            if server is not None:
-                stop_process(server)
-            redis_server.stop()
-            if server is not None and server.returncode not in (0, None):
-                progress(f"server exited with {server.returncode}:\n{tail(log_path)}")
+            shut_down(sampler, processes, server, redis_server, log_path, progress)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,11 +41,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from http_load import percentile_ms, stop_process, tail, wait_healthy
+from http_load import percentile_ms, wait_healthy
 from http_players import HOST, Client, base_url
 from tienlen.local_redis import LocalRedis, free_port
 from waiters import Assignment, raise_open_files_limit, waiter_main
-from waiting import Figures, Player, RedisSampler, all_events, children_of, missed_and_delays, process_cpu_s
+from waiting import (
+    Figures,
+    Player,
+    RedisSampler,
+    all_events,
+    children_of,
+    missed_and_delays,
+    process_cpu_s,
+    shut_down,
+)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -173,17 +182,7 @@ def run(args: argparse.Namespace, figures: Figures, out: dict[str, Any]) -> None
             sampler.join()
             figures.redis_peak = sampler.peak
         finally:
-            if sampler is not None:
-                sampler.halt.set()
-            for process in processes:
-                process.join(timeout=5)
-                if process.is_alive():
-                    process.kill()
-            if server is not None:
-                stop_process(server)
-            redis_server.stop()
-            if server is not None and server.returncode not in (0, None):
-                progress(f"server exited with {server.returncode}:\n{tail(log_path)}")
+            shut_down(sampler, processes, server, redis_server, log_path, progress)
 
 
 def ratio(watched: float | None, alone: float | None) -> float | None:
