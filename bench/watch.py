@@ -19,7 +19,9 @@ Figures: ``missed_events`` (events after a spectator's start it did not receive,
 or different: counted by ``seq`` and a checksum), ``delivery_p50_ms``/``delivery_p99_ms`` (from the write's
 acknowledgement, the midpoint of the action's POST less its wait for a write turn, to the arrival at a spectator,
 over every (event, spectator) pair), ``action_p50_ms``/``action_p99_ms`` alone and watched and their ratio
-(``watched_latency_ratio_p50``, ``_p99``), ``spectators_counted``, CPU seconds of the workers and Redis.
+(``watched_latency_ratio_p50``, ``_p99``), the same actions as the server timed them (``server_action_p50_ms``
+alone and watched, from its request log lines: without the seat's client and the spectators' processes, which
+share this machine's cores), ``spectators_counted``, CPU seconds of the workers and Redis.
 
 Prints ONE JSON object on stdout (progress on stderr); exits 1 when a spectator was not held, an error happened
 or an event was missed. Targets (issue 42): 0 missed, delivery_p99_ms < 1000, the seats' latency within 20 % of
@@ -33,6 +35,7 @@ import json
 import multiprocessing
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -176,6 +179,9 @@ def run(args: argparse.Namespace, figures: Figures, out: dict[str, Any]) -> None
             figures.commits.update(player.commits)
             figures.min_held = sum(r.min_held_during_play for r in figures.reports)
             out["alone"], out["watched"] = sorted(alone), sorted(watched)
+            timed = server_action_s(log_path)
+            out["server_alone"] = sorted(timed[: len(alone)])
+            out["server_watched"] = sorted(timed[len(alone) : len(alone) + len(watched)])
             out["alone_wall"] = alone_wall
             player.client.close()
             sampler.halt.set()
@@ -183,6 +189,15 @@ def run(args: argparse.Namespace, figures: Figures, out: dict[str, Any]) -> None
             figures.redis_peak = sampler.peak
         finally:
             shut_down(sampler, processes, server, redis_server, log_path, progress)
+
+
+ACTION_LINE = re.compile(r"method=POST route=/v1/matches/<string:match_id>/actions .*duration_ms=([0-9.]+)")
+
+
+def server_action_s(log_path: Path) -> list[float]:
+    """The seats' actions as the server timed them (its request log lines), in seconds, in the order answered."""
+    lines = log_path.read_text().splitlines()
+    return [float(m.group(1)) / 1000.0 for line in lines if (m := ACTION_LINE.search(line))]
 
 
 def ratio(watched: float | None, alone: float | None) -> float | None:
@@ -200,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     missed, expected, delays = missed_and_delays(figures)
     every = sorted(delays["stream"] + delays["poll"])
     alone, watched = out.get("alone", []), out.get("watched", [])
+    server_alone, server_watched = out.get("server_alone", []), out.get("server_watched", [])
     waiter_errors = sum(r.errors for report in figures.reports for r in report.results)
     errors = waiter_errors + sum(p.stats.errors for p in figures.players)
     samples = [s for report in figures.reports for s in report.error_samples]
@@ -222,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
         "action_p99_ms_watched": percentile_ms(watched, 0.99),
         "watched_latency_ratio_p50": ratio(percentile_ms(watched, 0.50), percentile_ms(alone, 0.50)),
         "watched_latency_ratio_p99": ratio(percentile_ms(watched, 0.99), percentile_ms(alone, 0.99)),
+        "server_action_p50_ms_alone": percentile_ms(server_alone, 0.50),
+        "server_action_p50_ms_watched": percentile_ms(server_watched, 0.50),
+        "server_watched_latency_ratio_p50": ratio(
+            percentile_ms(server_watched, 0.50), percentile_ms(server_alone, 0.50)
+        ),
         "actions_alone": len(alone),
         "actions_watched": len(watched),
         "spectators_min_during_play": figures.min_held,

@@ -54,7 +54,7 @@ from .schemas import ErrorSchema, describe
 from .schemas.document import RefusedBeforeTheApp
 from .services import Services, services_of
 from .services import install as install_services
-from .waits import install_waits
+from .waits import install_waits, install_writes_first
 from .write_turns import WriteTurns, WriteTurnTiming, install_write_turns
 
 API_TITLE = "Tien Len Game Server"
@@ -279,6 +279,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     install_logs(app, settings)  # the tienlen loggers in the settings' format, and a line per request
     install_headers(app)
     install_waits(app, settings, store)  # each request's caps on waiting (per account, per address)
+    install_writes_first(app, store)  # a process's waiting clients are woken after its writes are answered
     install_metrics(app)  # GET /metrics
     web.install_cors(app, settings.cors_origins)  # last: a page elsewhere may read every header the document has
     trust_proxies(app, settings.trusted_proxies)

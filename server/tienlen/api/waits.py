@@ -12,6 +12,10 @@ A slot is given back as soon as its wait ends, and a wait ends as soon as its cl
 gevent the client's socket is watched (a hang-up wakes the wait at once); with threads it is looked at
 every :data:`~tienlen.store.waiting.GONE_POLL_S`. A worker that dies holds its slots until their leases
 end (:data:`~tienlen.store.redis_wait_slots.LEASE_S`).
+
+Writes first: a request that may write (any method but GET, HEAD and OPTIONS) is marked as being answered
+(:meth:`MatchStore.answering`) from its start until its answer is ready to send, so the process wakes its waiting
+clients after it (:mod:`tienlen.store.writes_first`).
 """
 
 from __future__ import annotations
@@ -147,3 +151,27 @@ def install_waits(app: Flask, settings: Settings, store: MatchStore) -> None:
         return body, status, {"Retry-After": str(RETRY_WAITS_S)}
 
     app.register_error_handler(TooManyWaitsError, too_many_waits)
+
+
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class WritesFirst:
+    """WSGI middleware: each request that may write is marked as being answered until its answer is ready."""
+
+    def __init__(self, app: Callable[..., Any], store: MatchStore) -> None:
+        self._app = app
+        self._store = store
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if environ.get("REQUEST_METHOD", "GET") in READS:
+            return self._app(environ, start_response)
+        with self._store.answering():
+            # the answer is whole by now (a write's is never streamed): the server sends it before any
+            # client woken at the end of this block runs (gevent switches only when this one waits)
+            return self._app(environ, start_response)
+
+
+def install_writes_first(app: Flask, store: MatchStore) -> None:
+    """Wake this process's waiting clients only after its write requests are answered (see the module)."""
+    app.wsgi_app = WritesFirst(app.wsgi_app, store)  # type: ignore[method-assign]

@@ -12,6 +12,7 @@ by :class:`AnswerKey`.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -66,6 +67,11 @@ class MatchStore(Protocol):
     @property
     def waiters(self) -> int:
         """Clients of this process waiting for events now (long polls and streams)."""
+        ...
+
+    def answering(self) -> AbstractContextManager[None]:
+        """A write request of this process is being answered while in this block: the process's waiting
+        clients are woken after it (a moment later at most, see :mod:`.writes_first`)."""
         ...
 
     def observe(self, observer: StoreObserver) -> None:
@@ -127,7 +133,6 @@ class MatchStore(Protocol):
     def watching(self) -> WatchStore:
         """Who follows each match lately, the live matches and the featured one, beside the matches."""
         ...
-
 
     def load(self, match_id: str, answer: AnswerKey | None = None) -> Loaded:
         """Read a match and, when ``answer`` is given, the answer kept under it, in one round trip."""

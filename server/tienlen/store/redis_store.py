@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from functools import partial
 from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -194,6 +195,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def waiters(self) -> int:
         """Clients of this process waiting for events now (long polls and streams)."""
         return self._waiting.waiters
+
+    def answering(self) -> AbstractContextManager[None]:
+        """A write request of this process is being answered while in this block."""
+        return self._waiting.writes_first.answering()
 
     def ping(self) -> bool:
         """Whether Redis answers."""

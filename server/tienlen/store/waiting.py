@@ -17,6 +17,10 @@ its read and its wait ends the wait at once instead of being slept through.
 While the subscription is not confirmed (Redis restarting, say) waiters poll
 instead: their waits end every :data:`POLL_S` and they read the stream again.
 
+Writes first: the subscriber holds its wake-ups while a write request of
+this process is being answered (briefly, see :mod:`.writes_first`), so a
+seat's answer never queues behind its spectators' streams.
+
 Under gevent's monkey patching the locks, conditions and the subscriber
 thread below are cooperative; with real threads they work the same.
 
@@ -47,6 +51,7 @@ from .errors import StoreUnavailableError, TooManyWaitersError
 from .events import DELETED_EVENT, Event
 from .outage import REDIS_OUTAGE
 from .redis_wait_slots import RENEW_S
+from .writes_first import WritesFirst
 
 log = logging.getLogger("tienlen.waiting")
 
@@ -213,6 +218,7 @@ class LocalWaiters:
         self._thread: threading.Thread | None = None
         self._pid = 0
         self.on_change: Callable[[int], None] | None = None  # told the number of waiters when it changes
+        self.writes_first = WritesFirst()  # wake-ups wait while this process answers a write (see its module)
 
     # ----- waiters --------------------------------------------------------------------
 
@@ -342,6 +348,8 @@ class LocalWaiters:
         """Handle the messages that arrive within :data:`TICK_S` (and any already there)."""
         if not self._cluster:
             message = pubsub.get_message(timeout=TICK_S)
+            if message is not None:
+                self.writes_first.let_through()
             while message is not None:
                 self._on_message(message)
                 message = pubsub.get_message(timeout=0)
@@ -350,6 +358,8 @@ class LocalWaiters:
         message = pubsub.get_sharded_message(timeout=TICK_S)
         if message is None and time.monotonic() - started < TICK_S / 2:
             time.sleep(TICK_S)  # no shard subscribed yet: the call did not wait
+        if message is not None:
+            self.writes_first.let_through()
         while message is not None:
             self._on_message(message)
             message = pubsub.get_sharded_message(timeout=0)
