@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 from tienlen_client import Client
 from tienlen_client.bot.examples import Polite
-from tienlen_client.bot.policy import chat_hook, load_policy, lowest
+from tienlen_client.bot.policy import Action, chat_hook, load_policy, lowest
 from tienlen_client.bot.worker import MatchWorker
 from tienlen_client.botkit import lowest_play
 
@@ -63,3 +64,59 @@ def test_the_bot_answers_at_the_table_and_says_good_game_at_the_end(live_server:
     assert (0, "Hello Human!", None) in said
     assert said[-1] == (0, "Good game", "good_game")
     assert worker.said == 2, said
+
+
+class SlowListener:
+    """Plays the lowest legal play, the first time only once let go; records every message it hears."""
+
+    def __init__(self, thinking: threading.Event, go: threading.Event) -> None:
+        self.thinking, self.go = thinking, go
+        self.heard: list[str] = []
+
+    def act(self, view: dict[str, Any]) -> Action:
+        """Think (wait for the test) on the first turn, then the lowest legal play."""
+        if not self.thinking.is_set():
+            self.thinking.set()
+            self.go.wait(20)
+        return lowest(view)
+
+    def chat(self, message: dict[str, Any]) -> None:
+        """Record what it hears; say nothing."""
+        if message["type"] == "chat_said":
+            self.heard.append(str(message["text"]))
+
+
+def test_the_bot_hears_what_was_said_while_it_was_acting(live_server: str) -> None:
+    """Rule: a message said while the bot chooses its play (it is not waiting on the events then) still reaches
+    its chat hook once, after its action."""
+    client = Client(live_server)
+    bot = new_member(client)
+    created = client.create_match([{"name": "Bot"}, {"name": "Human"}], seed=7, token=bot.token)
+    match_id = created["match_id"]
+    human = client.seat(match_id, next(t["token"] for t in created["tokens"] if t["seat"] == 1))
+    thinking, go = threading.Event(), threading.Event()
+    listener = SlowListener(thinking, go)
+    stopping = threading.Event()
+    worker = MatchWorker(live_server, bot.token, match_id, lambda: listener.act, stopping, wait_s=2)
+    worker.start()
+    deadline = time.monotonic() + 60
+    while not thinking.is_set():  # the human plays until the bot is on turn and thinking
+        assert time.monotonic() < deadline and worker.is_alive()
+        view = human.view()
+        if view["turn"] == 1:
+            cards = lowest_play(view)
+            human.act({"type": "play", "cards": cards} if cards else {"type": "pass"})
+        time.sleep(0.05)
+    human.chat("said while you think")
+    go.set()
+    while worker.is_alive() and time.monotonic() < deadline:
+        view = human.view()
+        if view["status"] == "finished":
+            break
+        if view["turn"] == 1:
+            cards = lowest_play(view)
+            human.act({"type": "play", "cards": cards} if cards else {"type": "pass"})
+        time.sleep(0.05)
+    stopping.set()
+    worker.join(30)
+    assert listener.heard.count("said while you think") == 1, listener.heard

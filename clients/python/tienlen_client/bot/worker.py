@@ -123,6 +123,7 @@ class MatchWorker(threading.Thread):
         hook = None if policy is None else chat_hook(policy)
         backoff = Backoff(first_s=0.5, cap_s=15.0)
         view: dict[str, Any] | None = None
+        heard: int | None = None  # the last event the chat hook has been given the messages up to
         while True:
             if self.stopping.is_set():
                 raise Stopped
@@ -131,6 +132,8 @@ class MatchWorker(threading.Thread):
                     view = seat.view()
                     self.names = [s.get("name") for s in view["seats"]]
                     self.seat = int(view["seat"])
+                if hook is not None:
+                    heard = self._catch_up(seat, hook, heard, int(view["last_seq"]))
                 if view["status"] == "finished":
                     self.final = view
                     self._hear(seat, hook, [{"type": "match_ended", "match_id": self.match_id, "view": view}])
@@ -139,7 +142,7 @@ class MatchWorker(threading.Thread):
                     view = self._act(seat, view, policy)
                 else:
                     page = seat.events(after=int(view["last_seq"]), wait=self.wait_s)
-                    self._hear(seat, hook, [e for e in page["events"] if e["type"] == "chat_said"])
+                    heard = self._hear_after(seat, hook, int(view["last_seq"]) if heard is None else heard, page)
                     if any(event["type"] == "match_cancelled" for event in page["events"]):
                         log.debug("match %s was cancelled", self.match_id)
                         return "gone"
@@ -158,6 +161,24 @@ class MatchWorker(threading.Thread):
                 log.warning("match %s: %s; trying again", self.match_id, error)
                 view = None
                 self.pause(backoff.next_pause())
+
+    def _catch_up(self, seat: Seat, hook: ChatHook, heard: int | None, through: int) -> int:
+        """Give the hook the messages said between the last event it heard and the view's ``through`` (those
+        that came while the bot acted or read its view); the event it has now heard through. At the first
+        view it starts from there: what was said before the bot sat down is not answered."""
+        if heard is None:
+            return through
+        while heard < through:
+            page = seat.events(after=heard, wait=0)
+            if not page["events"]:
+                break
+            heard = self._hear_after(seat, hook, heard, page)
+        return heard
+
+    def _hear_after(self, seat: Seat, hook: ChatHook | None, heard: int, page: dict[str, Any]) -> int:
+        """Hear the page's messages after ``heard`` (none twice); the last event heard through now."""
+        self._hear(seat, hook, [e for e in page["events"] if e["type"] == "chat_said" and int(e["seq"]) > heard])
+        return max(heard, int(page["last_seq"]))
 
     def _hear(self, seat: Seat, hook: ChatHook | None, events: list[dict[str, Any]]) -> None:
         """Give the hook each message of others (or the match's end, once), and say what it answers in the seats'
