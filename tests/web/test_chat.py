@@ -143,3 +143,40 @@ def test_the_chat_words_are_in_every_language(social_pages: PageFactory, social_
         import('/web/js/i18n.js').then(({TEXTS}) => [Object.keys(s.en).sort(), Object.keys(s.vi).sort(),
           Object.keys(s.en).every((k) => TEXTS.vi[k] === s.vi[k])]))""")
     assert keys[0] == keys[1] and keys[0] and keys[2]
+
+
+def test_a_folded_chat_counts_the_messages_that_came_until_it_is_opened(
+    social_pages: PageFactory, social_server: str
+) -> None:
+    """Rule: while the chat is folded away (on a phone; at the table once it has been opened), each message of others
+    that arrives is counted on its summary ("2 new"); opening it clears the count; the messages read when the chat
+    loaded and the reader's own are not counted."""
+    ann, ann_token = account(social_server, "una")
+    sam, sam_token = account(social_server, "uli")
+    match_id = _match(social_server, ann_token)
+
+    def say(text: str, token: str, room: str = "spectators") -> None:
+        call(social_server, "POST", f"/v1/matches/{match_id}/chat", {"room": room, "text": text}, token)
+
+    say("before", sam_token)
+    watcher = social_pages(viewport=PHONE)
+    _signed_in(watcher, social_server, sam, sam_token)
+    watcher.goto(f"{social_server}/m/{match_id}/watch")
+    watcher.wait_for_selector("#chat #chat-messages .chat-line", state="attached")  # the message said before
+    assert not watcher.evaluate("document.querySelector('#chat').open")  # folded on a phone
+    assert watcher.locator("#chat-unread").is_hidden()
+    say("one", ann_token, "table")  # the table room: not the spectator's to read, not counted
+    say("two", sam_token)  # its own (said elsewhere): a message of the reader's account is not counted
+    ann_page = social_pages()
+    _signed_in(ann_page, social_server, ann, ann_token)
+    ann_page.goto(f"{social_server}/m/{match_id}")
+    _open_chat(ann_page)
+    ann_page.click("#chat > summary")  # folded again: from now on the table counts too
+    _unused, other_token = account(social_server, "ula")
+    say("three", other_token)
+    say("four", other_token)
+    watcher.wait_for_selector("#chat-unread:has-text('2 new')")
+    ann_page.wait_for_selector("#chat-unread:has-text('2 new')")
+    watcher.click("#chat > summary")
+    watcher.wait_for_selector("#chat-unread", state="hidden")
+    assert "four" in " ".join(_lines(watcher))

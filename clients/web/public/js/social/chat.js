@@ -121,6 +121,26 @@ export function chatPart({ matchId, after, token, room, seated, into }) {
     draw();
   }
 
+  /** Messages that came while the chat was folded away: counted on its summary until it is opened. */
+  let unread = 0;
+  const badge = h("span", { id: "chat-unread", class: "unread", hidden: true });
+  function markUnread() {
+    badge.hidden = unread === 0;
+    setText(badge, unread === 0 ? "" : t("chat_unread", { n: unread }));
+  }
+
+  /** @param {api.MatchEvent[]} events the events of a long poll: new messages count as unread while folded */
+  function heardFollowing(events) {
+    const mine = me?.name.toLowerCase();
+    const fresh = events.filter((e) => e.type === "chat_said" && !messages.has(e.seq)
+      && !(mine && e.account?.toLowerCase() === mine)).length;
+    heard(events);
+    if (fresh && !(/** @type {HTMLDetailsElement} */ (element)).open) {
+      unread += fresh;
+      markUnread();
+    }
+  }
+
   async function follow() {
     let last = after;
     while (!stopped) {
@@ -129,7 +149,7 @@ export function chatPart({ matchId, after, token, room, seated, into }) {
         const page = await api.call("get", "/v1/matches/{match_id}/events",
           { path: { match_id: matchId }, query: { after: last, wait: WAIT_S }, token: token ?? undefined });
         if (stopped) return;
-        heard(page.events);
+        heardFollowing(page.events);
         if (page.events.length) last = page.events[page.events.length - 1].seq;
         else if (Date.now() - began < 1000) await new Promise((resolve) => setTimeout(resolve, 5000)); // a match over
       } catch (e) {
@@ -144,6 +164,10 @@ export function chatPart({ matchId, after, token, room, seated, into }) {
   else parts.push(h("p", { id: "chat-read-only", class: "quiet" }, [t("chat_read_only")]));
   const element = into ?? chatFold(!matchMedia("(max-width: 600px)").matches);
   element.append(...parts);
+  element.querySelector("summary")?.append(" ", badge);
+  element.addEventListener("toggle", () => {
+    if ((/** @type {HTMLDetailsElement} */ (element)).open) { unread = 0; markUnread(); }
+  });
 
   void quickPhrases().then(async (found) => {
     known = found;

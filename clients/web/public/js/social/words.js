@@ -19,7 +19,7 @@ export const SOCIAL_TEXTS = {
     // the chat
     chat_room_table: "players", chat_room_spectators: "spectators", chat_text: "Message",
     chat_send: "Send", chat_chars_left: "{n} characters left", chat_phrases: "Quick phrases",
-    chat_removed: "(removed by a moderator)", chat_empty: "No messages yet.", chat_read_only: "Sign in to chat.",
+    chat_removed: "(removed by a moderator)", chat_empty: "No messages yet.", chat_unread: "{n} new", chat_read_only: "Sign in to chat.",
     chat_slow: "You are writing too fast: wait a moment, then send again.",
     chat_muted_until: "A moderator muted you in the chat until {when}.", chat_muted: "A moderator muted you in the chat.",
     chat_closed: "The chat of this match is closed.", chat_sign_in: "Your session ended: sign in again to chat.",
@@ -47,7 +47,7 @@ export const SOCIAL_TEXTS = {
     watch_replay: "Xem lại từng nước",
     chat_room_table: "người chơi", chat_room_spectators: "người xem", chat_text: "Tin nhắn",
     chat_send: "Gửi", chat_chars_left: "còn {n} ký tự", chat_phrases: "Câu nhanh",
-    chat_removed: "(đã bị người điều hành xoá)", chat_empty: "Chưa có tin nhắn.", chat_read_only: "Đăng nhập để trò chuyện.",
+    chat_removed: "(đã bị người điều hành xoá)", chat_empty: "Chưa có tin nhắn.", chat_unread: "{n} tin mới", chat_read_only: "Đăng nhập để trò chuyện.",
     chat_slow: "Bạn gửi nhanh quá: chờ một chút rồi gửi lại.",
     chat_muted_until: "Người điều hành đã cấm bạn trò chuyện đến {when}.", chat_muted: "Người điều hành đã cấm bạn trò chuyện.",
     chat_closed: "Phần trò chuyện của ván này đã đóng.", chat_sign_in: "Phiên đăng nhập đã hết: đăng nhập lại để trò chuyện.",
