@@ -40,8 +40,8 @@ def _move(page: Page) -> None:
 
 
 def _check_review(page: Page, base: str, match_id: str) -> None:
-    """The review of hand 1: its places with the points each won, the scores so far (as the server has them), the
-    hand put away, Next hand focused; the next hand is held back until it is chosen."""
+    """The review of hand 1: its places with the points each won, the scores so far (as the server has them), each
+    seat's cards as dealt, the hand put away, Next hand focused; the next hand is held back until it is chosen."""
     assert page.inner_text("#review-title") == "Hand 1 is over"
     assert page.inner_text("#review .review-of") == "Hand 1 of 2 played."
     match = call(base, "GET", f"/v1/matches/{match_id}")
@@ -51,6 +51,13 @@ def _check_review(page: Page, base: str, match_id: str) -> None:
     assert places.first.inner_text().endswith(f"+{first['points'][first['places'][0]]} points")
     totals = page.locator("#review-scores tr.total td").all_inner_texts()
     assert totals == [str(p) for p in first["points"]]
+    # each seat's cards as dealt, public now the hand is over (the match's hands[].dealt), shown in the review
+    page.wait_for_selector("#review-dealt #shown-hands li")
+    shown = page.locator("#review-dealt #shown-hands li")
+    assert shown.count() == 2 and first["dealt"] is not None
+    for seat, cards in enumerate(first["dealt"]):
+        assert shown.nth(seat).locator(".cards").get_attribute("aria-label") is not None
+        assert len(shown.nth(seat).locator(".cards").inner_text().split()) == len(cards)
     assert page.locator("#mine").is_hidden()
     assert page.evaluate("document.activeElement.id") == "next-hand"
     page.wait_for_timeout(200)

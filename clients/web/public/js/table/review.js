@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Between the hands of a match: the server deals the next hand as soon as one ends; the page holds it back and
- * shows the hand's places and the scores so far until the player chooses Next hand (the events after wait for it).
- * The last hand of a match goes straight on to the final score card (table/results.js).
+ * shows the hand's places, the scores so far and the hands as dealt (their module loaded then) until the player
+ * chooses Next hand. The last hand goes straight on to the final score card (table/results.js).
  */
 
 import * as api from "../api.js";
@@ -48,6 +48,7 @@ export function reviewPart({ state, redraw }, onNext) {
     const name = namer(state);
     const { ended, view } = review;
     const planned = view.rules.hands;
+    void import("../social/shown.js").then((m) => m.showDealt(next, view, ended.hand_number, name));
     element.replaceChildren(
       h("h2", { id: "review-title" }, [t("review_title", { n: ended.hand_number })]),
       h("p", { class: "review-of" }, [ended.hand_number < planned ? t("review_of", { n: ended.hand_number, of: planned })

@@ -5,9 +5,9 @@
  */
 
 import { results, scoreTable, standings } from "../board.js";
-import { face, label, sorted } from "../cards.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { shownHands } from "../social/shown.js";
 import { namer } from "../table/state.js";
 
 /** @typedef {import("./state.js").WatchState} WatchState */
@@ -52,18 +52,4 @@ export function watchResultPart(state) {
     }
   };
   return { element, draw };
-}
-
-/**
- * The hand's cards as dealt, seat by seat, public once it is over (the match's `hands[].dealt`, or `hand_shown`).
- * @param {string[][] | undefined} dealt @param {(seat: number) => string} name
- * @returns {HTMLElement[]}
- */
-function shownHands(dealt, name) {
-  if (!dealt) return [];
-  return [h("h3", { id: "shown-hands-title" }, [t("shown_hands")]),
-    h("ul", { id: "shown-hands" }, dealt.map((cards, seat) => h("li", { "data-seat": seat }, [
-      h("span", { class: "who" }, [t("hand_of", { name: name(seat) })]), " ",
-      h("span", { class: "cards", "aria-label": sorted(cards).map(label).join(", ") }, [sorted(cards).map(face).join(" ")]),
-    ])))];
 }
