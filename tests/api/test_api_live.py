@@ -19,6 +19,8 @@ from tienlen.api import create_app
 from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis
 from tienlen.service.rating_model import Rating
+from tienlen.service.watching import LIVE_SCAN
+from tienlen.store.watching import LiveEntry
 
 MODERATOR = "m0derator-token-for-the-live-table-tests"
 VS_BOT = [{"name": "x"}, {"name": "b", "bot": "easy"}]
@@ -68,17 +70,28 @@ def host(client: FlaskClient, player: dict[str, Any] | None, **more: Any) -> str
 
 
 def live(client: FlaskClient) -> dict[str, Any] | None:
+    """The live table's match (asserting 200)."""
+    found: dict[str, Any] | None = table(client)["match"]
+    return found
+
+
+def table(client: FlaskClient) -> dict[str, Any]:
+    """The whole live table: ``match`` and ``others`` (asserting 200)."""
     answer = client.get("/v1/live")
     assert answer.status_code == 200
-    found: dict[str, Any] | None = answer.get_json()["match"]
-    return found
+    return json_object(answer)
+
+
+def others(client: FlaskClient) -> list[str]:
+    """The ids of the live table's other matches, in order."""
+    return [entry["match_id"] for entry in table(client)["others"]]
 
 
 def test_the_live_table_is_empty_without_a_live_match(web: FlaskClient) -> None:
     """Rule: with no watchable match being played, the live table's match is null."""
-    assert live(web) is None
+    assert table(web) == {"match": None, "others": []}
     host(web, None, watchable=False)
-    assert live(web) is None
+    assert table(web) == {"match": None, "others": []}
 
 
 def test_the_live_table_shows_the_highest_rated_watchable_match_with_its_players(
@@ -175,3 +188,63 @@ def test_a_match_that_cannot_be_featured_is_refused(web: FlaskClient) -> None:
         answer = web.put("/v1/live/featured", json={"match_id": match_id}, headers=auth(MODERATOR))
         assert (answer.status_code, answer.get_json()["reason"]) == (status, reason), match_id
     assert live(web) is None
+
+
+def test_others_list_up_to_six_more_live_matches_best_first_after_the_match(live_app: Flask, web: FlaskClient) -> None:
+    """Rule: ``others`` lists the live matches after ``match`` by score, best first (ties: the newest), at most
+    6, never ``match`` itself, each in the LiveMatch shape with its spectators counted."""
+    ratings = [1510, 1620, 1580, 1900, 1740, 1550, 1800, 1660]
+    matches = {shown: host(web, rated_player(live_app, web, shown)) for shown in ratings}
+    unrated = host(web, None)  # score 0: after every rated one, so past the six
+    web.get(f"/v1/matches/{matches[1800]}/events", query_string={"watcher": "w1"})
+    web.get(f"/v1/matches/{matches[1800]}/events", query_string={"watcher": "w2"})
+    found = table(web)
+    assert found["match"]["match_id"] == matches[1900]
+    assert others(web) == [matches[r] for r in (1800, 1740, 1660, 1620, 1580, 1550)]
+    assert unrated not in others(web) and matches[1510] not in others(web)
+    first = found["others"][0]
+    assert set(first) == set(found["match"]) and first["featured"] is False
+    assert first["spectators"] == 2 and first["hand_number"] == 1 and first["seats"][0]["rating"] == 1800
+    assert [entry["spectators"] for entry in found["others"][1:]] == [0] * 5
+
+
+def test_others_hold_neither_closed_nor_ended_matches(live_app: Flask, web: FlaskClient) -> None:
+    """Rule: a match whose host turned watching off is never in ``others``, and one that ended (its last remote
+    seat left) leaves it; the next live one takes its place."""
+    best = host(web, rated_player(live_app, web, 1800))
+    closed = host(web, rated_player(live_app, web, 1750), watchable=False)
+    ending_player = rated_player(live_app, web, 1700)
+    ending = host(web, ending_player)
+    low = host(web, rated_player(live_app, web, 1600))
+    assert live(web) is not None and live(web)["match_id"] == best  # type: ignore[index]
+    assert others(web) == [ending, low] and closed not in others(web)
+    left = web.post(f"/v1/matches/{ending}/leave", headers=auth(ending_player["token"]))
+    assert left.status_code == 200 and left.get_json()["status"] == "finished"
+    assert others(web) == [low]
+
+
+def test_others_never_hold_the_featured_match_and_keep_the_best(live_app: Flask, web: FlaskClient) -> None:
+    """Rule: with a featured match on the table, ``others`` are the best live matches but that one (the best
+    first); unfeatured, the best is ``match`` again and the featured one goes back among ``others``."""
+    low, high, middle = (rated_player(live_app, web, r) for r in (1550, 1750, 1650))
+    featured, best, second = host(web, low), host(web, high), host(web, middle)
+    assert web.put("/v1/live/featured", json={"match_id": featured}, headers=auth(MODERATOR)).status_code == 204
+    found = table(web)
+    assert found["match"]["match_id"] == featured and found["match"]["featured"] is True
+    assert others(web) == [best, second]
+    assert web.delete("/v1/live/featured", headers=auth(MODERATOR)).status_code == 204
+    assert live(web)["match_id"] == best  # type: ignore[index]
+    assert others(web) == [second, featured]
+
+
+def test_others_skip_many_stale_entries_to_find_live_ones(live_app: Flask, web: FlaskClient) -> None:
+    """Rule: entries of matches no longer played are dropped from the live index as the table is read, and the
+    table reads on past them to fill ``others`` (here more stale entries than one read looks at)."""
+    store = services_of(live_app).game.core.store.watching()
+    live_ids = [host(web, rated_player(live_app, web, shown)) for shown in (1700, 1600, 1500)]
+    for n in range(LIVE_SCAN + 5):  # better scored than every live match, and none is a match
+        store.live_add(LiveEntry(f"gone{n:03d}", 3000.0 + n, 1.0e9))
+    found = table(web)
+    assert found["match"]["match_id"] == live_ids[0]
+    assert others(web) == live_ids[1:]
+    assert all(not e.match_id.startswith("gone") for e in store.live_best(LIVE_SCAN))

@@ -32,7 +32,15 @@ READY = """new MutationObserver((_, watch) => {
 LONG_NAME = "W" * 20  # the longest name an account may take, in a wide letter
 LONG_NAMES_BOARD = {
     "entries": [
-        {"rank": r, "name": name, "kind": "human", "rating": 3000 - r, "games": 12345, "provisional": r > 3}
+        {
+            "rank": r,
+            "name": name,
+            "kind": "human",
+            "rating": 3000 - r,
+            "games": 12345,
+            "provisional": r > 3,
+            "watch": f"m{r:011d}" if r % 2 else None,  # a Watch link on every other line
+        }
         for r, name in enumerate([LONG_NAME[:19] + "1", LONG_NAME[:19] + "2", LONG_NAME[:19] + "3", LONG_NAME], 1)
     ],
     "next_cursor": "x",

@@ -1,4 +1,5 @@
-"""Where to watch from: the live table on the first screen, and a profile (Follow, and its player's live matches)."""
+"""Where to watch from: the live table on the first screen (and more live tables below it), a profile (Follow, and its
+player's live matches), the friends page and the leaderboard."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from tests.web.conftest import MODERATOR_TOKEN, PHONE
 from tests.web.support import account, call
 from tests.web.test_axe_phone import axe_checked
+from tests.web.test_table_play import _play_out
 
 if TYPE_CHECKING:
     from tests.web.conftest import PageFactory
@@ -112,3 +114,76 @@ def test_the_friends_page_lists_whom_one_follows_playing_first_with_watch_and_th
     assert [f["name"] for f in call(social_server, "GET", "/v1/me/following", token=my_token)["following"]] == [player]
     page.click(f"#friends-list li[data-name='{player}'] a.watch-link")
     page.wait_for_url(f"**/m/{created['match_id']}/watch")
+
+
+def test_the_first_screen_lists_more_live_tables_each_with_a_watch_link(
+    social_pages: PageFactory, social_server: str
+) -> None:
+    """Rule: below the live table, "More live tables" lists the live table's ``others`` (never its match): each
+    one's players, table size, hand and spectators, and a Watch link named after its players that opens its watched
+    table; on a phone it fits, and axe finds nothing."""
+    seats = [{"name": "Lan"}, {"name": "Bot", "bot": "easy"}]
+    made = [
+        call(social_server, "POST", "/v1/matches", {"seats": [{"name": name}, seats[1]], "rules": {"hands": 3}})
+        for name in ("Mai", "Hoa", "Tuan")
+    ]
+    featured = made[0]["match_id"]
+    mine = [m["match_id"] for m in made[1:]]
+    call(social_server, "PUT", "/v1/live/featured", {"match_id": featured}, token=MODERATOR_TOKEN)
+    try:
+        page = social_pages(viewport=PHONE)
+        page.goto(social_server + "/")
+        page.wait_for_selector("#live-others li")
+        assert page.inner_text("#live-more-h") == "More live tables"
+        listed = page.locator("#live-others li").evaluate_all("items => items.map(i => i.dataset.match)")
+        assert featured not in listed and [m for m in listed if m in mine] == mine[::-1]  # the newest first
+        line = page.locator(f"#live-others li[data-match='{mine[1]}']")
+        assert line.inner_text() == "Tuan, Bot · 2 players · hand 1 · 0 watching Watch"
+        link = line.locator("a.watch-link")
+        assert link.get_attribute("aria-label") == "Watch the match of Tuan, Bot"
+        assert link.get_attribute("href") == f"/m/{mine[1]}/watch"
+        axe_checked(page, "the first screen with more live tables")
+        link.click()
+        page.wait_for_url(f"**/m/{mine[1]}/watch")
+        page.wait_for_selector("#seats .seat[data-seat='1']")
+        assert page.inner_text("#watch-title") == "Watching: Tuan, Bot"
+    finally:
+        call(social_server, "DELETE", "/v1/live/featured", token=MODERATOR_TOKEN)
+        for created in made:  # their tables end: the other tests' live table is theirs again
+            call(social_server, "POST", f"/v1/matches/{created['match_id']}/leave", token=created["tokens"][0]["token"])
+
+
+def test_the_leaderboard_links_watch_to_the_match_a_leader_plays(social_pages: PageFactory, social_server: str) -> None:
+    """Rule: on the leaderboard, a player who plays a watchable match now has a Watch link (named after the player)
+    that opens its watched table; a house bot on the Bots board has none; in Vietnamese it reads "Xem"; on a phone
+    it fits, and axe finds nothing."""
+    name, token = account(social_server, "leader")
+    rated = {"to": ["easy"], "players": 2, "preset": "ladder", "rated": True}
+    started = call(social_server, "POST", "/v1/challenges", rated, token)
+    _play_out(social_server, started["match_id"], {0: token})
+    seats = [{"name": name}, {"name": "Bot", "bot": "easy"}]
+    playing = call(social_server, "POST", "/v1/matches", {"seats": seats, "rules": {"hands": 3}}, token)["match_id"]
+    try:
+        page = social_pages(viewport=PHONE)
+        page.goto(f"{social_server}/leaderboard")
+        link = page.locator(f'#leaders li[data-name="{name}"] a.watch-link')
+        link.wait_for()
+        assert link.inner_text() == "Watch" and link.get_attribute("aria-label") == f"Watch {name}'s match"
+        assert link.get_attribute("href") == f"/m/{playing}/watch"
+        axe_checked(page, "the leaderboard with a Watch link")
+        page.select_option("#board-kind", "bot")
+        page.locator('#leaders li[data-name="easy"]').wait_for()
+        assert page.locator("#leaders a.watch-link").count() == 0
+        page.select_option("#board-kind", "human")
+        link.wait_for()
+        page.select_option("#lang", "vi")
+        vietnamese = page.locator(f'#leaders li[data-name="{name}"] a.watch-link')
+        vietnamese.wait_for()
+        assert vietnamese.inner_text() == "Xem" and vietnamese.get_attribute("aria-label") == f"Xem ván của {name}"
+        page.select_option("#lang", "en")
+        link.wait_for()
+        link.click()
+        page.wait_for_url(f"**/m/{playing}/watch")
+        page.wait_for_selector("#seats .seat[data-seat='1']")
+    finally:
+        call(social_server, "POST", f"/v1/matches/{playing}/leave", token=token)

@@ -8,7 +8,9 @@ __all__ = ["BoardEntry", "Leaderboard"]
 
 
 class BoardEntry(TypedDict):
-    """An account on a leaderboard: ``rank`` 1 = best, ``rating`` the number shown (1500 for a new player)."""
+    """An account on a leaderboard: ``rank`` 1 = best, ``rating`` the number shown (1500 for a new player);
+    ``watch`` the id of a live match it plays now that may be watched (its newest; ``GET
+    /v1/matches/{match_id}/stream``), None when there is none (always for a house bot)."""
 
     rank: int | None
     name: str
@@ -16,6 +18,7 @@ class BoardEntry(TypedDict):
     rating: int
     games: int
     provisional: bool
+    watch: str | None
 
 
 class Leaderboard(TypedDict):

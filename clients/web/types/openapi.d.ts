@@ -191,8 +191,9 @@ export interface paths {
         /**
          * The rated accounts of a `kind` (`human` or `bot`) at `players` seats, best rating first.
          * @description Every account with a rated match at that table size is listed;
-         *     `provisional` marks those with fewer than 10. Page with `limit` (1 to
-         *     100) and the answer's `next_cursor`.
+         *     `provisional` marks those with fewer than 10; `watch` names a live
+         *     match of the account to watch (its newest watchable one), or null.
+         *     Page with `limit` (1 to 100) and the answer's `next_cursor`.
          */
         get: operations["get_leaderboard"];
         put?: never;
@@ -213,7 +214,8 @@ export interface paths {
         /**
          * The match to watch now: the one a moderator featured while it is played, else the live match whose
          *     seats' mean rating is highest (of those that have one; ties: the newest). `match` is null when no
-         *     watchable match is being played. Follow it with `GET /v1/matches/{match_id}/stream`.
+         *     watchable match is being played. `others` lists up to 6 more watchable live matches in the same order
+         *     (best first after `match`, never `match` itself). Follow one with `GET /v1/matches/{match_id}/stream`.
          */
         get: operations["get_live"];
         put?: never;
@@ -1428,6 +1430,8 @@ export interface components {
             rank: number | null;
             /** @description The rating shown: 1500 for a new player, rising with finishing places */
             rating: number;
+            /** @description The id of a live match this account plays now that may be watched (its newest one: `/v1/matches/{match_id}/stream`), or null. A house bot (`easy`, `medium`, `hard`, `expert`) plays at server seats, not as an account at a seat of its own, so it never has one */
+            watch: string | null;
         };
         /** @enum {string} */
         Bombs: "exact" | "classic" | "ladder" | "off";
@@ -1954,6 +1958,8 @@ export interface components {
         };
         Live: {
             match: components["schemas"]["LiveMatch"] | null;
+            /** @description Up to 6 more watchable live matches, best first after `match` (never `match` itself); empty when there are none */
+            others: components["schemas"]["LiveMatch"][];
         };
         LiveMatch: {
             /** @description A moderator featured it */

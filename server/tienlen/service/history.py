@@ -31,9 +31,9 @@ from ..store.records import MatchRecord
 from .cursors import decode_cursor, encode_cursor
 from .errors import MatchNotFound, PlayerNotFound
 from .kept import DELETED_NAME, KeptMatch, anonymized, decode, encode, kept_of
-from .live_seats import LiveSeatsKeeper, PlayingMatch
+from .live_seats import LiveSeatsKeeper, PlayingMatch, to_watch
 from .notices import Notices
-from .rated import HOUSE_BOTS, PlayerRating, RatedService
+from .rated import HOUSE_BOTS, BoardPage, PlayerRating, RatedService
 from .retry import LOST, Lost, attempts
 
 FINISHING: tuple[type[Event], ...] = (MatchEnded, MatchAbandoned)  # the events of a write that finishes a match
@@ -171,6 +171,19 @@ class HistoryService:
         followers = self.store.follows().followers_count(account.account_id)
         playing = tuple(LiveSeatsKeeper(self.store, self.now).live(account.account_id))
         return Player(account.name, account.kind, account.created_at, games, wins, ratings, followers, playing)
+
+    def leaderboard(self, players: int, kind: str, cursor: str | None, limit: int) -> BoardPage:
+        """A page of the leaderboard of ``kind`` accounts at ``players`` seats, best first, each line with the
+        newest live match of its account that may be watched (``watch``; a house bot, seated without a token,
+        plays no indexed match, so it has none). The accounts' live matches: one index read each, their records
+        in one read."""
+        listed = self.rated.board(players, kind, cursor, limit)
+        playing = LiveSeatsKeeper(self.store, self.now).live_many(listed.accounts)
+        entries = tuple(
+            replace(entry, watch=to_watch(playing[account_id]))
+            for account_id, entry in zip(listed.accounts, listed.entries, strict=True)
+        )
+        return BoardPage(entries, listed.next_cursor)
 
     def matches(self, name: str, cursor: str | None, limit: int) -> KeptPage:
         """The player's kept matches, newest first, a page of ``limit`` after ``cursor``."""

@@ -49,7 +49,9 @@ class PlayerRating:
 
 @dataclass(frozen=True, slots=True)
 class BoardEntry:
-    """A leaderboard line: rank (1 = best), the account's name and kind, rating, games, provisional."""
+    """A leaderboard line: rank (1 = best), the account's name and kind, rating, games, provisional, and a live
+    match of the account that may be watched (None: none; filled by :meth:`~.history.HistoryService.leaderboard`,
+    where the accounts' live matches are known)."""
 
     rank: int | None
     name: str
@@ -57,12 +59,22 @@ class BoardEntry:
     rating: int
     games: int
     provisional: bool
+    watch: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BoardPage:
     """A page of a leaderboard, best first, and the cursor of the next page (None on the last)."""
 
+    entries: tuple[BoardEntry, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ListedBoard:
+    """A page of a leaderboard with each line's account id (``accounts[i]`` is ``entries[i]``'s), not shown."""
+
+    accounts: tuple[str, ...]
     entries: tuple[BoardEntry, ...]
     next_cursor: str | None
 
@@ -210,9 +222,10 @@ class RatedService:
                 shown.append(PlayerRating(players, rating.shown, rating.games, rating.provisional))
         return tuple(shown)
 
-    def board(self, players: int, kind: str, cursor: str | None, limit: int) -> BoardPage:
-        """A page of the leaderboard of ``kind`` accounts at ``players`` seats, best first."""
+    def board(self, players: int, kind: str, cursor: str | None, limit: int) -> ListedBoard:
+        """A page of the leaderboard of ``kind`` accounts at ``players`` seats, best first, with their ids."""
         before = None if cursor is None else decode_board_cursor(cursor)
+        accounts: list[str] = []
         entries: list[BoardEntry] = []
         more = False
         while not more:
@@ -226,8 +239,10 @@ class RatedService:
                 before = (shown, account_id)
                 entry = self._entry(players, kind, account_id)
                 if entry is not None:
+                    accounts.append(account_id)
                     entries.append(entry)
-        return BoardPage(tuple(entries), encode_board_cursor(*before) if more and before is not None else None)
+        next_cursor = encode_board_cursor(*before) if more and before is not None else None
+        return ListedBoard(tuple(accounts), tuple(entries), next_cursor)
 
     def _entry(self, players: int, kind: str, account_id: str) -> BoardEntry | None:
         account = self.accounts.get(account_id)

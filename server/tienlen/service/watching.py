@@ -7,7 +7,8 @@
   counts while open, a long poll when it names a ``watcher``. Each refreshes its entry at most every
   :data:`REFRESH_S` (a stream on its batches and heartbeats), so many spectators cost few writes.
 - The live table (:meth:`Watching.live`) shows the featured match while it is played and watchable, else the
-  live match whose seats' mean rating is highest (ties: the newest).
+  live match whose seats' mean rating is highest (ties: the newest), and up to :data:`OTHERS` more live matches
+  after it, best first (never the one it shows).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from .states import MatchState, State, match_state
 WINDOW_S = 30.0  # a spectator counts this long after it was last seen
 REFRESH_S = 5.0  # a spectator's entry is written at most this often (per connection, per worker for long polls)
 LIVE_SCAN = 50  # live matches one read of the live table looks at, best first
+OTHERS = 6  # more live matches the live table lists after its match
+_LIVE_ROUNDS = 4  # reads of the live index one live table makes at most (each drops what is no longer played)
 _REMEMBERED = 20_000  # long polls' last refreshes this worker remembers before it forgets them all
 
 
@@ -55,6 +58,15 @@ class LiveMatch:
     featured: bool
     hand_number: int
     started_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """The live table: the match to watch now (None: no watchable match is played) and more live matches, best
+    first (at most :data:`OTHERS`, never ``match``)."""
+
+    match: LiveMatch | None
+    others: tuple[LiveMatch, ...]
 
 
 class Spectator:
@@ -167,30 +179,50 @@ class Watching:
 
     # ----- the live table ---------------------------------------------------------------------------
 
-    def live(self) -> LiveMatch | None:
-        """The featured match (while played and watchable), else the best live match; None when none is live."""
+    def live(self) -> LiveTable:
+        """The featured match (while played and watchable), else the best live match, and up to :data:`OTHERS`
+        more live matches best first (ties: the newest); their spectators are counted in one store call."""
+        shown: list[tuple[MatchRecord, float | None, bool]] = []
         featured = self.store.featured()
         if featured is not None:
             record = self.core.store.load(featured).record
             if record is not None and _live(record):
-                return self._live_match(record, self.store.started(featured), featured=True)
-        for _ in range(4):  # each round drops what is no longer played; a few rounds find a live one
-            entries = self.store.live_best(LIVE_SCAN)
-            if not entries:
-                return None
-            records = self.core.store.load_many([e.match_id for e in entries])
-            alive: list[tuple[LiveEntry, MatchRecord]] = []
+                shown.append((record, self.store.started(featured), True))
+        wanted = OTHERS + (0 if shown else 1)
+        for entry, record in self._best_alive(wanted, featured if shown else None):
+            shown.append((record, entry.started_at, False))
+        if not shown:
+            return LiveTable(None, ())
+        counts = self.store.counts([record.match_id for record, _, _ in shown], self.core.now() - WINDOW_S)
+        matches = [
+            self._live_match(record, started_at, featured=is_featured, spectators=count)
+            for (record, started_at, is_featured), count in zip(shown, counts, strict=True)
+        ]
+        return LiveTable(matches[0], tuple(matches[1:]))
+
+    def _best_alive(self, wanted: int, shown: str | None) -> list[tuple[LiveEntry, MatchRecord]]:
+        """Up to ``wanted`` indexed matches still played and watchable (not ``shown``), best first (ties: the
+        newest). What is no longer live leaves the index; while some did and too few were found, it is read again
+        (a few rounds at most)."""
+        found: dict[str, tuple[LiveEntry, MatchRecord]] = {}
+        for _ in range(_LIVE_ROUNDS):
+            entries = [e for e in self.store.live_best(LIVE_SCAN) if e.match_id not in found and e.match_id != shown]
+            records = self.core.store.load_many([e.match_id for e in entries]) if entries else []
+            dropped = False
             for entry, record in zip(entries, records, strict=True):
                 if record is None or not _live(record):
                     self.store.live_remove(entry.match_id)
+                    dropped = True
                 else:
-                    alive.append((entry, record))
-            if alive:
-                entry, record = max(alive, key=lambda pair: (pair[0].score, pair[0].started_at))
-                return self._live_match(record, entry.started_at, featured=False)
-        return None
+                    found[entry.match_id] = (entry, record)
+            if not dropped or len(found) >= wanted:
+                break
+        best = sorted(found.values(), key=lambda pair: (pair[0].score, pair[0].started_at), reverse=True)
+        return best[:wanted]
 
-    def _live_match(self, record: MatchRecord, started_at: float | None, *, featured: bool) -> LiveMatch:
+    def _live_match(
+        self, record: MatchRecord, started_at: float | None, *, featured: bool, spectators: int
+    ) -> LiveMatch:
         engine = record.engine
         assert engine is not None
         ratings = seat_ratings(self.core.store, record)
@@ -203,7 +235,7 @@ class Watching:
             record.rules,
             record.rated,
             seats,
-            self.spectators(record.match_id),
+            spectators,
             featured,
             engine.hand_number,
             record.created_at if started_at is None else started_at,
@@ -256,4 +288,14 @@ def _live(record: MatchRecord) -> bool:
     return record.status == MatchStatus.PLAYING and record.watchable
 
 
-__all__ = ["REFRESH_S", "WINDOW_S", "LiveMatch", "LiveSeat", "Spectator", "Watching", "live_score"]
+__all__ = [
+    "OTHERS",
+    "REFRESH_S",
+    "WINDOW_S",
+    "LiveMatch",
+    "LiveSeat",
+    "LiveTable",
+    "Spectator",
+    "Watching",
+    "live_score",
+]

@@ -1,9 +1,20 @@
 // @ts-check
-/** The leaderboards at /leaderboard: a table size (2, 3 or 4) and players or bots, best rating first, "More" pages. */
+/**
+ * The leaderboards at /leaderboard: a table size (2, 3 or 4) and players or bots, best rating first, "More" pages;
+ * a Watch link on each line whose player plays a match that may be watched now (the entry's `watch`).
+ */
 
 import * as api from "./api.js";
 import { h, message } from "./dom.js";
 import { t } from "./i18n.js";
+import "./social/words.js";
+
+/** @typedef {import("../../types/openapi").components["schemas"]["BoardEntry"]} BoardEntry */
+
+/** A Watch link to the match the entry's player plays now, named after the player; none without one. @param {BoardEntry} e */
+const watchLink = (e) => e.watch ? [" ", h("a", {
+  class: "watch-link", href: `/m/${encodeURIComponent(e.watch)}/watch`, "aria-label": t("watch_name", { name: e.name }),
+}, [t("watch")])] : [];
 
 /** @param {HTMLElement} root */
 export async function showLeaderboard(root) {
@@ -25,6 +36,7 @@ export async function showLeaderboard(root) {
       list.append(...page.entries.map((e) => h("li", { "data-name": e.name }, [
         `${e.rank ?? "—"}. `, h("a", { href: `/p/${encodeURIComponent(e.name)}` }, [e.name]),
         `: ${t("board_row", { rating: e.rating, games: e.games })}`, ...(e.provisional ? [" ", h("span", { class: "provisional" }, [t("provisional")])] : []),
+        ...watchLink(e),
       ])));
       cursor = page.next_cursor;
       more.hidden = cursor === null;

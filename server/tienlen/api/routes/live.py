@@ -7,6 +7,7 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
+from ...service.watching import LiveTable
 from ..caller import require_moderator
 from ..schemas.live import FeatureSchema, LiveSchema
 from .common import AUTH, Blueprint, errors, game
@@ -20,11 +21,12 @@ class Live(MethodView):
 
     @blp.response(200, LiveSchema)
     @blp.doc(operationId="get_live", responses=errors("store_unavailable"))
-    def get(self) -> dict[str, Any]:
+    def get(self) -> LiveTable:
         """The match to watch now: the one a moderator featured while it is played, else the live match whose
         seats' mean rating is highest (of those that have one; ties: the newest). `match` is null when no
-        watchable match is being played. Follow it with `GET /v1/matches/{match_id}/stream`."""
-        return {"match": game().watching.live()}
+        watchable match is being played. `others` lists up to 6 more watchable live matches in the same order
+        (best first after `match`, never `match` itself). Follow one with `GET /v1/matches/{match_id}/stream`."""
+        return game().watching.live()
 
 
 @blp.route("/featured")

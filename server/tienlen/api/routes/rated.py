@@ -40,7 +40,8 @@ class Leaderboard(MethodView):
         """The rated accounts of a `kind` (`human` or `bot`) at `players` seats, best rating first.
 
         Every account with a rated match at that table size is listed;
-        `provisional` marks those with fewer than 10. Page with `limit` (1 to
-        100) and the answer's `next_cursor`.
+        `provisional` marks those with fewer than 10; `watch` names a live
+        match of the account to watch (its newest watchable one), or null.
+        Page with `limit` (1 to 100) and the answer's `next_cursor`.
         """
-        return history().rated.board(query["players"], query["kind"], query.get("cursor"), query["limit"])
+        return history().leaderboard(query["players"], query["kind"], query.get("cursor"), query["limit"])

@@ -37,9 +37,18 @@ class LiveMatchSchema(AnswerSchema):
 
 
 class LiveSchema(AnswerSchema):
-    """The live table: one match to watch, or null when no watchable match is being played."""
+    """The live table: one match to watch, or null when no watchable match is being played, and more live
+    matches."""
 
     match = fields.Nested(LiveMatchSchema, allow_none=True, required=True)
+    others = fields.List(
+        fields.Nested(LiveMatchSchema),
+        required=True,
+        metadata={
+            "description": "Up to 6 more watchable live matches, best first after `match` (never `match` itself); "
+            "empty when there are none"
+        },
+    )
 
 
 class FeatureSchema(ma.Schema):

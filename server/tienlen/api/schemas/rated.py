@@ -52,6 +52,15 @@ class BoardEntrySchema(AnswerSchema):
     rating = fields.Integer(required=True, metadata=RATING)
     games = fields.Integer(required=True, metadata={"description": "Rated matches at this table size"})
     provisional = fields.Boolean(required=True, metadata={"description": "Fewer than 10 rated matches yet"})
+    watch = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The id of a live match this account plays now that may be watched (its newest one: "
+            "`/v1/matches/{match_id}/stream`), or null. A house bot (`easy`, `medium`, `hard`, `expert`) plays "
+            "at server seats, not as an account at a seat of its own, so it never has one"
+        },
+    )
 
 
 class LeaderboardSchema(AnswerSchema):

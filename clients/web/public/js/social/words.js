@@ -30,6 +30,7 @@ export const SOCIAL_TEXTS = {
     // the live table on the first screen
     live_title: "Live now", live_featured: "Featured", live_none: "No match to watch is being played now.",
     live_hand: "hand {n}", watch: "Watch", watch_name: "Watch {name}'s match",
+    live_more: "More live tables", watch_players: "Watch the match of {names}",
     // friends
     follow: "Follow", unfollow: "Unfollow", followers: "Followers", following_title: "Whom you follow",
     presence_playing: "playing", presence_online: "online", presence_away: "away", last_seen: "last seen {when}",
@@ -57,6 +58,7 @@ export const SOCIAL_TEXTS = {
     chat_blocked_done: "Đã chặn {name}: hai bên không đọc được tin nhắn của nhau.",
     live_title: "Đang diễn ra", live_featured: "Nổi bật", live_none: "Hiện không có ván nào đang chơi để xem.",
     live_hand: "ván {n}", watch: "Xem", watch_name: "Xem ván của {name}",
+    live_more: "Các bàn khác đang chơi", watch_players: "Xem ván của {names}",
     follow: "Theo dõi", unfollow: "Bỏ theo dõi", followers: "Người theo dõi",
     following_title: "Những người bạn theo dõi",
     presence_playing: "đang chơi", presence_online: "trực tuyến", presence_away: "vắng mặt", last_seen: "lần cuối {when}",
