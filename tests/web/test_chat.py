@@ -134,14 +134,22 @@ def test_mute_hides_and_a_report_reaches_the_moderators_once(social_pages: PageF
     assert ann  # the host's seat is not part of this test's talk
 
 
-def test_the_chat_words_are_in_every_language(social_pages: PageFactory, social_server: str) -> None:
-    """Rule: every text of the chat, the live table and friends (social/words.js) is in English and in Vietnamese,
-    and loading them adds them to the page's languages."""
+@pytest.mark.parametrize(
+    ("module", "name"), [("social/words.js", "SOCIAL_TEXTS"), ("table/watch_words.js", "TABLE_WATCH_TEXTS")]
+)
+def test_the_chat_words_are_in_every_language(
+    social_pages: PageFactory, social_server: str, module: str, name: str
+) -> None:
+    """Rule: every text of the chat, the live table, friends (social/words.js) and the table's own words of watching
+    (table/watch_words.js) is in English and in Vietnamese, and loading them adds them to the page's languages."""
     page = social_pages()
     page.goto(social_server + "/")
-    keys = page.evaluate("""() => import('/web/js/social/words.js').then(({SOCIAL_TEXTS: s}) =>
+    keys = page.evaluate(
+        """([module, name]) => import('/web/js/' + module).then((m) => m[name]).then((s) =>
         import('/web/js/i18n.js').then(({TEXTS}) => [Object.keys(s.en).sort(), Object.keys(s.vi).sort(),
-          Object.keys(s.en).every((k) => TEXTS.vi[k] === s.vi[k])]))""")
+          Object.keys(s.en).every((k) => TEXTS.vi[k] === s.vi[k])]))""",
+        [module, name],
+    )
     assert keys[0] == keys[1] and keys[0] and keys[2]
 
 

@@ -10,11 +10,8 @@ import { LANGUAGES } from "../i18n.js";
 /** @type {Record<string, Record<string, string>>} */
 export const SOCIAL_TEXTS = {
   en: {
-    // a seat out of its hand (table/skip.js), watching a match (watch.js, the join page's link)
-    skip_hand: "Skip to the hand's end",
-    out_quicker: "You are out: the other seats' plays come quicker.",
-    out_skipping: "The rest of the hand is shown at once.",
-    watch_match: "Watch this match", watching: "Watching: {names}", n_watching: "{n} watching",
+    // watching a match (watch.js; the table's own few words are in table/watch_words.js)
+    watching: "Watching: {names}", n_watching: "{n} watching",
     watch_replay: "The replay, move by move",
     // the chat
     chat_room_table: "players", chat_room_spectators: "spectators", chat_text: "Message",
@@ -41,10 +38,7 @@ export const SOCIAL_TEXTS = {
     shown_hands: "The hands as dealt", hand_of: "{name}'s hand",
   },
   vi: {
-    skip_hand: "Bỏ qua đến cuối ván",
-    out_quicker: "Bạn đã hết bài: các lượt đánh còn lại sẽ nhanh hơn.",
-    out_skipping: "Phần còn lại của ván được hiện ngay.",
-    watch_match: "Xem ván này", watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
+    watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
     watch_replay: "Xem lại từng nước",
     chat_room_table: "người chơi", chat_room_spectators: "người xem", chat_text: "Tin nhắn",
     chat_send: "Gửi", chat_chars_left: "còn {n} ký tự", chat_phrases: "Câu nhanh",

@@ -10,7 +10,7 @@ import { h, message } from "../dom.js";
 import { t } from "../i18n.js";
 import { forgetIfRevoked, signedIn } from "../session.js";
 import { forgetSeat, keepSeat } from "../store.js";
-import "../social/words.js"; // "Watch this match"
+import "./watch_words.js"; // "Watch this match"
 
 /**
  * @param {HTMLElement} root @param {string} matchId @param {(path: string) => void} go

@@ -6,7 +6,7 @@
 
 import { h, setText } from "../dom.js";
 import { t } from "../i18n.js";
-import "../social/words.js"; // its words, loaded with it
+import "./watch_words.js"; // its words, loaded with it
 
 /** @typedef {import("./state.js").ShownState} ShownState */
 
