@@ -25,6 +25,7 @@ from .inbox import InboxStore
 from .live_seats import LiveSeats
 from .queue import QueueStore
 from .rating_store import RatingStore
+from .tournaments import TournamentStore
 from .records import MatchRecord
 from .wait_slots import WaitSlots
 from .watching import WatchStore
@@ -112,6 +113,10 @@ class MatchStore(Protocol):
 
     def challenges(self) -> ChallengeStore:
         """The challenges between accounts and those due to expire, beside the matches."""
+        ...
+
+    def tournaments(self) -> TournamentStore:
+        """The tournaments, their lists and event feeds, beside the matches."""
         ...
 
     def chat(self) -> ChatStore:
