@@ -25,8 +25,8 @@ from .inbox import InboxStore
 from .live_seats import LiveSeats
 from .queue import QueueStore
 from .rating_store import RatingStore
-from .tournaments import TournamentStore
 from .records import MatchRecord
+from .tournaments import TournamentStore
 from .wait_slots import WaitSlots
 from .watching import WatchStore
 

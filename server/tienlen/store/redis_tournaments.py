@@ -137,7 +137,7 @@ class RedisTournaments:
             at_ms, last = int(after[0] * 1000), after[1]
 
             def beyond(row: tuple[str, float]) -> bool:
-                row_ms = int(round(row[1] * 1000))
+                row_ms = round(row[1] * 1000)
                 if row_ms != at_ms:
                     return True
                 return row[0] < last if newest else row[0] > last
@@ -162,9 +162,7 @@ class RedisTournaments:
 
     def _read(self, feed: str, after: int) -> list[Event]:
         tournament_id = feed[len(TOURNAMENT_FEED) :]
-        found = self._call(
-            lambda r: r.xrange(feed_key(tournament_id), min=f"0-{after + 1}", count=MAX_EVENTS_PER_READ)
-        )
+        found = self._call(lambda r: r.xrange(feed_key(tournament_id), min=f"0-{after + 1}", count=MAX_EVENTS_PER_READ))
         return [wire.loads(fields[b"e"]) for _id, fields in cast(list[tuple[bytes, dict[bytes, bytes]]], found)]
 
     def events(self, tournament_id: str, after: int, wait_s: float = 0) -> list[Event]:

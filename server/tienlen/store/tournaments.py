@@ -47,24 +47,31 @@ class EntrantRecord:
 @dataclass(slots=True)
 class TableRecord:
     """A table of a round: its number, its match, who sits where (``[entrant or None, name]`` by seat), the
-    duplicate deals it plays (else None) and whether its match ended (its result recorded)."""
+    duplicate deals it plays (else None), whether its match ended (its result recorded) and whether its entrants
+    were told it is ready."""
 
     number: int
     match_id: str
     sitters: list[tuple[str | None, str]]
     deals: list[int] | None = None
     ended: bool = False
+    told: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form."""
-        return {"t": self.number, "m": self.match_id, "s": [list(s) for s in self.sitters], "d": self.deals} | (
-            {"e": True} if self.ended else {}
-        )
+        data: dict[str, Any] = {"t": self.number, "m": self.match_id, "s": [list(s) for s in self.sitters]}
+        data["d"] = self.deals
+        if self.ended:
+            data["e"] = True
+        if self.told:
+            data["k"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableRecord:
         """Rebuild from :meth:`to_dict`."""
-        return cls(data["t"], data["m"], [(s[0], s[1]) for s in data["s"]], data.get("d"), data.get("e", False))
+        sitters = [(s[0], s[1]) for s in data["s"]]
+        return cls(data["t"], data["m"], sitters, data.get("d"), data.get("e", False), data.get("k", False))
 
 
 @dataclass(slots=True)
@@ -177,9 +184,9 @@ class TournamentStore(Protocol):
         """List the tournament under ``status`` (sorted by ``score``), and under no other status."""
         ...
 
-    def listed(self, status: str, after: tuple[float, str] | None, count: int, *, newest: bool = False) -> list[
-        tuple[str, float]
-    ]:
+    def listed(
+        self, status: str, after: tuple[float, str] | None, count: int, *, newest: bool = False
+    ) -> list[tuple[str, float]]:
         """A page of the tournaments of ``status``: (id, score), by score (``newest``: highest first) then id."""
         ...
 
