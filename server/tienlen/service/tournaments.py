@@ -22,7 +22,6 @@ from .cursors import decode_cursor, encode_cursor
 from .errors import (
     BadTerms,
     BotsNotAdmitted,
-    InvalidRequest,
     NotCreator,
     NotEntered,
     ServiceError,
@@ -74,7 +73,7 @@ class Tournaments:
         now = self.core.now()
         if terms.starts_at is not None and terms.starts_at <= now:
             raise BadTerms("starts_at: must be in the future", errors={"starts_at": ["must be in the future"]})
-        tournament_id = secrets.token_hex(8)
+        tournament_id = secrets.token_hex(10)
         if not self.store.claim_open(account.account_id, tournament_id, MAX_OPEN):
             raise TooManyTournaments(f"an account may have {MAX_OPEN} open tournaments at a time: cancel one first")
         record = TournamentRecord(
@@ -182,10 +181,7 @@ class Tournaments:
         """A page of the tournaments of ``status`` (open: soonest first; others newest first)."""
         after = None
         if cursor is not None:
-            try:
-                at_ms, last = decode_cursor(cursor)
-            except ValueError:
-                raise InvalidRequest("cursor: not a cursor this list gave", errors={"cursor": ["unknown"]}) from None
+            at_ms, last = decode_cursor(cursor)
             after = (at_ms / 1000, last)
         newest = status != "open"
         rows = self.store.listed(status, after, limit + 1, newest=newest)

@@ -43,7 +43,7 @@ blp = Blueprint(
     description="Tournaments: Swiss, arena and duplicate events for people and bots",
 )
 
-TOURNAMENT = "<string(length=16):tournament_id>"
+TOURNAMENT = "<string(length=20):tournament_id>"
 TOKEN_REASONS = ("invalid_token", "scope_missing", "store_unavailable")
 BODY_REASONS = ("bad_request", "payload_too_large", "unsupported_media_type", "invalid_request")
 WAIT_ERRORS = with_retry_after(
