@@ -17,7 +17,8 @@ its duplicate spread is 0), play:
   by raw points: the points the hands gave (places scoring, 3/2/1/0).
 
 Each hand is a one-hand match of the engine (``--preset``), played by the bots
-from their seats' views; a table's places come from its points over its deals. Scores are normalised to a percentage of their
+from their seats' views; a table's places come from its points over its deals.
+Scores are normalised to a percentage of their
 maximum (duplicate: mean matchpoints x 100; raw: points / (hands x 3) x 100;
 both average 50), and their spread across the 32 entrants is the population
 standard deviation. ``--events`` independent events (seeds ``--seed``,
