@@ -181,7 +181,9 @@ class TournamentRounds:
         return self.core.add(table.match_id, make)
 
     def _table_match(self, record: TournamentRecord, terms: Terms, round_no: int, table: TableRecord) -> MatchRecord:
-        """A table's match: entrants' seats bound to their accounts, house bots in the others."""
+        """A table's match: entrants' seats bound to their accounts, house bots in the others. A duplicate
+        table is dealt from the round's seed (no fair-deal entropy: every table alike) and read by its seats
+        only (its events show each hand's cards once played, which other tables may still be playing)."""
         house = {bot.name: bot for bot in self.core.history.rated.house_bots().values()}
         seats = []
         for who, name in table.sitters:
@@ -204,6 +206,7 @@ class TournamentRounds:
             takeover=TAKEOVER,
             rated=terms.rated,
             fair_secret=None if duplicate else secrets.token_bytes(32).hex(),
+            watchable=not duplicate,  # another table plays the same deals: its cards would show them
             tournament=record.tournament_id,
         )
 
