@@ -249,7 +249,7 @@ def test_the_feed_stream_sends_each_event_with_its_seq_and_resumes_after_last_ev
     assert reader.status == 200 and reader.next() is not None  # ": following"
     call("PUT", f"/v1/tournaments/{tid}/entry", tokens[1])
     call("PUT", f"/v1/tournaments/{tid}/entry", tokens[2])
-    frames = []
+    frames: list[Any] = []
     while len(frames) < 2:
         frame = reader.next()
         assert frame is not None
