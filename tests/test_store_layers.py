@@ -35,6 +35,7 @@ PROTOCOLS = {
     "live_seats",
     "queue",
     "rating_store",
+    "tournaments",
     "wait_slots",
     "watching",
 }

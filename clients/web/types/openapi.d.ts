@@ -1317,6 +1317,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of the tournaments of `status`: `open` soonest first, the others newest first. */
+        get: operations["list_tournaments"];
+        put?: never;
+        /**
+         * Create a tournament (scope `play`); its creator need not enter it.
+         * @description The terms are checked (422 `bad_terms`, naming the field). It starts at
+         *     `starts_at` (with fewer than `min_entrants` then, it is cancelled) or,
+         *     with no `starts_at`, as soon as `max_entrants` joined. An account may
+         *     have at most 3 tournaments open at a time (409 `too_many_tournaments`).
+         */
+        post: operations["create_tournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The tournament: terms, status, entrants (bots marked), rounds with their tables' matches; with a token
+         *     (scope `play`) `you` is the caller's table now and `entered` whether it entered.
+         */
+        get: operations["get_tournament"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel the tournament before it starts (its creator only: 403 `not_creator`; once started 409
+         *     `tournament_not_open`). The entrants hear `tournament_cancelled`.
+         */
+        delete: operations["cancel_tournament"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enter the tournament before its start (scope `play`); 201 when entered now, 200 when entered already.
+         * @description A bot account enters only where bots are admitted (403 `bots_not_admitted`) and is shown as a bot. 409
+         *     `tournament_full` at `max_entrants`; 409 `tournament_not_open` once started (or over). The entry that
+         *     fills a tournament without `starts_at` starts it.
+         */
+        put: operations["enter_tournament"];
+        post?: never;
+        /**
+         * Withdraw before the start (409 `not_entered` when the caller did not enter, 409 `tournament_not_open`
+         *     once started: leave the match instead, the turn clock and takeover play for you).
+         */
+        delete: operations["withdraw_from_tournament"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The tournament's events with `seq` > `after` (a page); with `wait` (seconds, up to 30) the answer comes
+         *     as soon as one arrives. Pass `last_seq` as the next `after`.
+         */
+        get: operations["get_tournament_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        /** Every entrant ranked 1..n with its score and tiebreaks (docs/tournaments.md); `final` once over. */
+        get: operations["get_tournament_standings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tournaments/{tournament_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Follow the tournament's events (Server-Sent Events).
+         * @description The tournament's events as Server-Sent Events (`text/event-stream`): `id: <seq>`, `event: <type>`,
+         *     `data: <the event's JSON>` (as `GET /v1/tournaments/{tournament_id}/events`), after `after` or `Last-Event-ID`;
+         *     `: heartbeat` every 15 s while nothing happens.
+         */
+        get: operations["stream_tournament_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1655,7 +1798,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "not_watchable" | "not_spectator" | "chat_muted" | "blocked" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "message_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "already_reported" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "not_watchable" | "not_spectator" | "not_creator" | "bots_not_admitted" | "chat_muted" | "blocked" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "message_not_found" | "tournament_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "already_reported" | "too_many_tournaments" | "tournament_full" | "tournament_not_open" | "not_entered" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "bad_terms" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -1786,6 +1929,10 @@ export interface components {
          *     - `queue_matched`: `ticket`, `match_id`, `seat`: a quick-play ticket found its table.
          *     - `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
          *     - `friend_started`: `name`, `match_id`, `watchable`, `players`, `rated`: an account the account follows (`name`) started a match (told only with the `friends` setting on; `watchable`: it may be watched).
+         *     - `tournament_started`: `tournament_id`: a tournament the account entered started.
+         *     - `tournament_table_ready`: `tournament_id`, `round`, `match_id`, `seat`: the account's table of a tournament's round is dealt (play `match_id` at `seat`).
+         *     - `tournament_finished`: `tournament_id`, `place`: a tournament the account entered is over (`place`: its final rank).
+         *     - `tournament_cancelled`: `tournament_id`, `why`: a tournament the account entered was cancelled before its start (`why`: `creator`, or `too_few_entrants`).
          */
         InboxEvent: {
             /**
@@ -1810,17 +1957,20 @@ export interface components {
             rated?: boolean;
             rating_after?: number | null;
             rating_before?: number | null;
+            round?: number;
             seat?: number;
             /** @description 1 for the account's first event, then +1 each */
             seq: number;
             ticket?: string;
             to?: string[];
+            tournament_id?: string;
             type: components["schemas"]["InboxEventType"];
             version?: number;
             watchable?: boolean;
+            why?: string;
         };
         /** @enum {string} */
-        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched" | "queue_left" | "friend_started";
+        InboxEventType: "match_started" | "your_turn" | "match_finished" | "challenge_received" | "challenge_cancelled" | "challenge_started" | "queue_matched" | "queue_left" | "friend_started" | "tournament_started" | "tournament_table_ready" | "tournament_finished" | "tournament_cancelled";
         InboxPage: {
             events: components["schemas"]["InboxEvent"][];
             /** @description The last event's seq (or `after` when none came): the next `after` */
@@ -2670,6 +2820,211 @@ export interface components {
              * @enum {string}
              */
             type: "timed_out";
+        };
+        Tournament: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            created_at: string;
+            creator: string;
+            /** @description SHA-256 (hex) of the deal secret */
+            deal_commitment: string;
+            /** @description Once over: the secret (hex); round r's seed is sha256(secret bytes + r) (docs) */
+            deal_secret: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            ended_at: string | null;
+            /** @description With a token: whether you entered */
+            entered: boolean;
+            entrants: components["schemas"]["TournamentEntrant"][];
+            rounds: components["schemas"]["TournamentRound"][];
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            started_at: string | null;
+            status: components["schemas"]["TournamentStatus"];
+            terms: components["schemas"]["TournamentTerms"];
+            tournament_id: string;
+            /** @description With a token: your table now */
+            you: components["schemas"]["TournamentSeat"] | null;
+        };
+        /** @enum {string} */
+        TournamentCancelCause: "creator" | "too_few_entrants";
+        TournamentCreate: {
+            /** @description Whether bot accounts may enter (shown as bots) (default `true`) */
+            bots?: boolean;
+            /** @description Duplicate only: the deal set's size (default `null`) */
+            deals?: number | null;
+            /** @description `swiss`: A fixed number of rounds; each round seats entrants by score at tables of the chosen size, avoiding table-mates who already met; byes are filled by house bots, marked as bots.; `arena`: A time window; an entrant who finishes a match is seated again at once with others waiting near its score; a first place after two firsts in a row scores double.; `duplicate`: A fixed deal set; every table plays the same deals with seats rotated, and each result is scored in matchpoints against everyone who held the same hand of the same deal. */
+            format: components["schemas"]["TournamentFormat"];
+            /** @description Default `1` */
+            hands?: number;
+            /** @description Default: `min_entrants` (default `null`) */
+            max_entrants?: number | null;
+            /** @description Default: `players` (default `null`) */
+            min_entrants?: number | null;
+            name: string;
+            /** @description Default `4` */
+            players?: number;
+            /** @description Default `standard` */
+            preset?: components["schemas"]["Preset"];
+            /** @description Default `false` */
+            rated?: boolean;
+            /** @description Swiss only. `swiss` needs `rounds`, `arena` needs `window_s`, `duplicate` needs `deals` (default `null`) */
+            rounds?: number | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339; null (the default): the tournament starts when `max_entrants` joined (default `null`)
+             */
+            starts_at?: string | null;
+            /** @description Default `30` */
+            turn_seconds?: number;
+            /** @description Arena only: the window in seconds (default `null`) */
+            window_s?: number | null;
+        };
+        TournamentEntrant: {
+            bot: boolean;
+            name: string;
+            /** @description Join order, from 1 */
+            number: number;
+            /** @description Its rating at the table size when it joined */
+            rating: number;
+            withdrawn: boolean;
+        };
+        /**
+         * @description One event of a tournament's feed. By `type`, these fields are set (the others are absent):
+         *     - `entrant_joined`: an account entered (`name`, `bot`).
+         *     - `entrant_left`: an entrant withdrew (`name`).
+         *     - `tournament_started`: the tournament started (`entrants`).
+         *     - `round_seated`: a round's tables were made (`round`, `tables`).
+         *     - `table_ended`: a table's match ended (`round`, `table`, `match_id`).
+         *     - `standings_changed`: the standings changed: read them again.
+         *     - `tournament_finished`: the tournament is over (`winner`: the first's name).
+         *     - `tournament_cancelled`: the tournament was cancelled (`cause`).
+         */
+        TournamentEvent: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            at: string;
+            bot?: boolean;
+            cause?: components["schemas"]["TournamentCancelCause"];
+            entrants?: number;
+            match_id?: string;
+            name?: string;
+            round?: number;
+            seq: number;
+            table?: number;
+            tables?: number;
+            type: components["schemas"]["TournamentEventType"];
+            winner?: string | null;
+        };
+        /** @enum {string} */
+        TournamentEventType: "entrant_joined" | "entrant_left" | "tournament_started" | "round_seated" | "table_ended" | "standings_changed" | "tournament_finished" | "tournament_cancelled";
+        TournamentFeed: {
+            events: components["schemas"]["TournamentEvent"][];
+            /** @description The next `after` */
+            last_seq: number;
+        };
+        /** @enum {string} */
+        TournamentFormat: "swiss" | "arena" | "duplicate";
+        TournamentPage: {
+            /** @description null at the end */
+            next_cursor: string | null;
+            tournaments: components["schemas"]["TournamentSummary"][];
+        };
+        TournamentRound: {
+            number: number;
+            seated: boolean;
+            tables: components["schemas"]["TournamentTable"][];
+        };
+        TournamentSeat: {
+            match_id: string;
+            round: number;
+            seat: number;
+            table: number;
+        };
+        TournamentSitter: {
+            /** @description A bot (a bot account, or a house bot) */
+            bot: boolean;
+            /** @description A house bot filling a seat (a bye), no entrant */
+            house: boolean;
+            name: string;
+        };
+        TournamentStanding: {
+            bot: boolean;
+            firsts: number;
+            matches: number;
+            name: string;
+            /** @description Duplicate: mean matchpoints % */
+            percent: number | null;
+            rank: number;
+            score: number;
+            /** @description In order (see docs) */
+            tiebreaks: number[];
+            withdrawn: boolean;
+        };
+        TournamentStandings: {
+            final: boolean;
+            standings: components["schemas"]["TournamentStanding"][];
+            tournament_id: string;
+        };
+        /** @enum {string} */
+        TournamentStatus: "open" | "running" | "finished" | "cancelled";
+        TournamentSummary: {
+            bots: boolean;
+            /** @description The creator's name */
+            creator: string;
+            /** @description How many entered (and did not withdraw) */
+            entrants: number;
+            format: components["schemas"]["TournamentFormat"];
+            max_entrants: number;
+            name: string;
+            players: number;
+            rated: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            starts_at: string | null;
+            status: components["schemas"]["TournamentStatus"];
+            tournament_id: string;
+        };
+        TournamentTable: {
+            /** @description Duplicate */
+            deals: number[] | null;
+            ended: boolean;
+            /** @description Watch it, or replay it once ended */
+            match_id: string;
+            number: number;
+            /** @description By seat */
+            sitters: components["schemas"]["TournamentSitter"][];
+        };
+        TournamentTerms: {
+            /** @description Bot accounts may enter */
+            bots: boolean;
+            deals: number | null;
+            format: components["schemas"]["TournamentFormat"];
+            hands: number;
+            max_entrants: number;
+            min_entrants: number;
+            name: string;
+            players: number;
+            preset: string;
+            rated: boolean;
+            rounds: number | null;
+            /**
+             * Format: date-time
+             * @description null: when full
+             */
+            starts_at: string | null;
+            turn_seconds: number;
+            window_s: number | null;
         };
         WentOutEvent: {
             /** @description Its finishing place, from 1 */
@@ -9046,6 +9401,867 @@ export interface operations {
                 headers: {
                     /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
                     "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    list_tournaments: {
+        parameters: {
+            query?: {
+                /** @description `open` (upcoming, soonest first), `running`, `finished`, `cancelled` (newest first) */
+                status?: components["schemas"]["TournamentStatus"];
+                /** @description `next_cursor` */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    create_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TournamentCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Reasons: `bad_request` */
+            400: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `too_many_tournaments` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `payload_too_large` */
+            413: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `unsupported_media_type` */
+            415: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request`, `bad_terms` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    cancel_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `not_creator`, `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `tournament_not_open` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    enter_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Entered already: nothing changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Entered now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `bots_not_admitted`, `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `tournament_not_open`, `tournament_full` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per account; `off` or set by `TIENLEN_RATE_LIMITS`) */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    withdraw_from_tournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `not_entered`, `tournament_not_open` */
+            409: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_tournament_events: {
+        parameters: {
+            query?: {
+                after?: number;
+                /** @description Seconds (0 to 30) */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentFeed"];
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `too_many_waiters` */
+            503: {
+                headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_tournament_standings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentStandings"];
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    stream_tournament_events: {
+        parameters: {
+            query?: {
+                after?: number;
+            };
+            header?: {
+                /** @description Resume after this event (browsers send it when they reconnect) */
+                "Last-Event-ID"?: number;
+            };
+            path: {
+                tournament_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events as they come */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Reasons: `tournament_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `rate_limited` (counted per client address; `off` or set by `TIENLEN_RATE_LIMITS`), `too_many_waits` */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until the limit resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable`, `too_many_waiters` */
+            503: {
+                headers: {
+                    /** @description With `too_many_waiters`: seconds to wait before trying again (here or on another server) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -47,6 +47,7 @@ from .routes import (
     rated,
     rooms,
     seats,
+    tournaments,
     web,
 )
 from .runtime import gevent_offload, gevent_patched, gevent_settle, run_sweeper
@@ -255,7 +256,16 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
     api.spec.plugins.append(RefusedBeforeTheApp())  # after it: what gunicorn refuses never waited for a turn
     blueprints = (matches.blp, rooms.blp, seats.blp, events.blp, meta.blp, *accounts.blueprints, players.blp, queue.blp)
     talk = (*chat.blueprints, *moderation.blueprints)
-    for blueprint in (*blueprints, challenges.blp, *rated.blueprints, *inbox.blueprints, friends.blp, live.blp, *talk):
+    for blueprint in (
+        *blueprints,
+        challenges.blp,
+        *rated.blueprints,
+        *inbox.blueprints,
+        friends.blp,
+        live.blp,
+        *talk,
+        tournaments.blp,
+    ):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
     if turns is not None:

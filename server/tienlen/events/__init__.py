@@ -52,6 +52,10 @@ from .inbox import (
     MatchStarted,
     QueueLeft,
     QueueMatched,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentStarted,
+    TournamentTableReady,
     YourTurn,
 )
 from .table import (
@@ -117,6 +121,10 @@ __all__ = [
     "SeatTakenOver",
     "TableCleared",
     "TimedOut",
+    "TournamentCancelled",
+    "TournamentFinished",
+    "TournamentStarted",
+    "TournamentTableReady",
     "UnknownEventError",
     "WentOut",
     "YourTurn",

@@ -111,6 +111,43 @@ class FriendStarted(Event):
     rated: bool
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentStarted(Event):
+    """A tournament the account entered started."""
+
+    type: ClassVar[str] = "tournament_started"
+    tournament_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTableReady(Event):
+    """The account's table of a tournament's round is dealt: it sits at ``seat`` of ``match_id``."""
+
+    type: ClassVar[str] = "tournament_table_ready"
+    tournament_id: str
+    round: int
+    match_id: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFinished(Event):
+    """A tournament the account entered is over: its final ``place``."""
+
+    type: ClassVar[str] = "tournament_finished"
+    tournament_id: str
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCancelled(Event):
+    """A tournament the account entered was cancelled before it started (``why``: creator, too_few_entrants)."""
+
+    type: ClassVar[str] = "tournament_cancelled"
+    tournament_id: str
+    why: str
+
+
 InboxEvent = (
     MatchStarted
     | YourTurn
@@ -121,6 +158,10 @@ InboxEvent = (
     | QueueMatched
     | QueueLeft
     | FriendStarted
+    | TournamentStarted
+    | TournamentTableReady
+    | TournamentFinished
+    | TournamentCancelled
 )
 """One event of an account's inbox."""
 
@@ -134,6 +175,10 @@ INBOX_EVENTS: tuple[type[Event], ...] = (
     QueueMatched,
     QueueLeft,
     FriendStarted,
+    TournamentStarted,
+    TournamentTableReady,
+    TournamentFinished,
+    TournamentCancelled,
 )
 """Every kind of inbox event, in the order the API documents them."""
 

@@ -19,6 +19,7 @@ from .moderation import Moderation
 from .queue import Queue
 from .reads import MatchReads
 from .rooms import Rooms
+from .tournaments import Tournaments
 from .watching import Watching
 
 
@@ -40,6 +41,7 @@ class MatchServices:
     chat: Chat
     chat_lists: ChatLists
     moderation: Moderation
+    tournaments: Tournaments
 
     @classmethod
     def on(
@@ -76,13 +78,16 @@ class MatchServices:
             chat,
             ChatLists(core.accounts, chat.store, core.now),
             Moderation(chat, watching),
+            Tournaments(core),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
         """What every server does every moment: apply the turn clocks that ran out (the count) and keep what
         finished (:meth:`Lifecycle.sweep`), expire challenges not accepted in time
-        (:meth:`~.challenge_ends.ChallengeEnds.expire_due`) and pair the quick-play queue (:meth:`Queue.pair`)."""
+        (:meth:`~.challenge_ends.ChallengeEnds.expire_due`), pair the quick-play queue (:meth:`Queue.pair`) and
+        start, seat and check tournaments (:meth:`~.tournaments.Tournaments.sweep`)."""
         done = self.lifecycle.sweep(limit, dispatch)
         self.challenges.ends.expire_due()
         self.queue.pair(force=False)
+        self.tournaments.sweep()
         return done

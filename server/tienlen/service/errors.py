@@ -293,3 +293,51 @@ class AlreadyReported(ServiceError):
     """The account reported this message already (one report per account and message)."""
 
     reason = "already_reported"
+
+
+class BadTerms(ServiceError):
+    """A tournament's terms are out of bounds or inconsistent (the message names the field)."""
+
+    reason = "bad_terms"
+
+
+class TournamentNotFound(ServiceError):
+    """No such tournament (never created, or long over)."""
+
+    reason = "tournament_not_found"
+
+
+class TooManyTournaments(ServiceError):
+    """The account has as many open tournaments as it may create (3): cancel one or wait for one to start."""
+
+    reason = "too_many_tournaments"
+
+
+class TournamentFull(ServiceError):
+    """The tournament has ``max_entrants`` entrants."""
+
+    reason = "tournament_full"
+
+
+class TournamentNotOpen(ServiceError):
+    """The tournament started (or is over): entries, withdrawals and cancelling are closed."""
+
+    reason = "tournament_not_open"
+
+
+class NotEntered(ServiceError):
+    """The account did not enter the tournament (or withdrew already)."""
+
+    reason = "not_entered"
+
+
+class BotsNotAdmitted(ServiceError):
+    """A bot account may not enter a tournament whose terms do not admit bots."""
+
+    reason = "bots_not_admitted"
+
+
+class NotCreator(ServiceError):
+    """Only its creator cancels a tournament."""
+
+    reason = "not_creator"

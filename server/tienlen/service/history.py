@@ -89,6 +89,7 @@ class HistoryService:
         self.history_days = history_days
         self.now = now
         self.rated = RatedService(store)
+        self.on_kept: Callable[[MatchRecord], None] | None = None  # told of every match kept (tournaments record it)
 
     # ----- keeping ------------------------------------------------------------------------
 
@@ -122,6 +123,8 @@ class HistoryService:
         self.store.chat().keep_chat(match_id, [e for e in (*events, *later) if e["type"] == CHAT_SAID])
         indexed = [Indexed(s.account_id, s.place == 1) for s in kept.seats if s.account_id is not None]
         self.kept.index(match_id, int(kept.ended_at * 1000), indexed, self._keep_from_ms())
+        if self.on_kept is not None:
+            self.on_kept(record)  # before done_due: a failure leaves the match due, kept again (idempotent)
         self.kept.done_due(match_id)
         if first:
             self.notices.tell_many(

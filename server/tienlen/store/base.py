@@ -26,6 +26,7 @@ from .live_seats import LiveSeats
 from .queue import QueueStore
 from .rating_store import RatingStore
 from .records import MatchRecord
+from .tournaments import TournamentStore
 from .wait_slots import WaitSlots
 from .watching import WatchStore
 
@@ -112,6 +113,10 @@ class MatchStore(Protocol):
 
     def challenges(self) -> ChallengeStore:
         """The challenges between accounts and those due to expire, beside the matches."""
+        ...
+
+    def tournaments(self) -> TournamentStore:
+        """The tournaments, their lists and event feeds, beside the matches."""
         ...
 
     def chat(self) -> ChatStore:

@@ -123,6 +123,7 @@ class MatchRecord:
     (public state, events, stream, replay) by its seats only.
     ``fair_secret`` (hex) is the secret of its fair deal (``tienlen-deal/1``), drawn at creation for every
     match unless the creator fixed the deal (``seed``/``deal``: None then); ``seed`` still seeds the bots.
+    ``tournament`` is the id of the tournament this match is a table of (its result is recorded there).
     """
 
     match_id: str
@@ -149,6 +150,7 @@ class MatchRecord:
     rated: bool = False
     watchable: bool = True
     fair_secret: str | None = field(default_factory=lambda: new_fair_secret(), repr=False)
+    tournament: str | None = None  # the tournament whose table this match is (None: none)
 
     def __repr__(self) -> str:
         """The match's id, version and status only: never a hand, the seed, the deal or a token's digest."""
@@ -219,6 +221,7 @@ class MatchRecord:
             "rated": self.rated or None,
             "nowatch": None if self.watchable else True,
             "fair": self.fair_secret,
+            "tour": self.tournament,
         }
         data.update((key, value) for key, value in optional.items() if value is not None)
         return wire.dumps(data)
@@ -256,6 +259,7 @@ class MatchRecord:
             rated=data.get("rated", False),
             watchable=not data.get("nowatch", False),
             fair_secret=data.get("fair"),
+            tournament=data.get("tour"),
         )
 
 

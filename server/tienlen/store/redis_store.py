@@ -51,10 +51,11 @@ from .redis_challenges import RedisChallenges
 from .redis_chat import RedisChat
 from .redis_follows import RedisFollows
 from .redis_history import RedisHistory
-from .redis_inbox import RedisInbox, feed_channel
+from .redis_inbox import RedisInbox
 from .redis_live_seats import RedisLiveSeats
 from .redis_queue import RedisQueue
 from .redis_ratings import RedisRatings
+from .redis_tournaments import RedisTournaments, any_feed_channel
 from .redis_wait_slots import RedisWaitSlots
 from .redis_watching import RedisWatching
 from .rooms import RedisRooms
@@ -90,7 +91,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self.lifetimes = lifetimes
         self._local = threading.local()
         self._publish: str | None = "SPUBLISH" if self._cluster else None
-        self._waiting = LocalWaiters(client.pubsub, feed_channel, max_waiters, cluster=self._cluster)
+        self._waiting = LocalWaiters(client.pubsub, any_feed_channel, max_waiters, cluster=self._cluster)
         self._feeds = FeedReader(self._waiting, lambda match_id, after: self._read(match_id, after), self._ready)
         self._pinger = pinger
         self._observer: StoreObserver | None = None
@@ -99,6 +100,9 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._ratings = RedisRatings(client)
         self._queue = RedisQueue(client)
         self._challenges = RedisChallenges(client)
+        self._tournaments = RedisTournaments(
+            client, partial(FeedReader, self._waiting, ready=self._ready), self._publish_command
+        )
         self._chat = RedisChat(client)
         self._wait_slots = RedisWaitSlots(client)
         self._follows = RedisFollows(client)
@@ -154,6 +158,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def challenges(self) -> RedisChallenges:
         """The challenges between accounts and those due to expire, in this Redis (:mod:`.redis_challenges`)."""
         return self._challenges
+
+    def tournaments(self) -> RedisTournaments:
+        """The tournaments, their lists and event feeds, in this Redis (:mod:`.redis_tournaments`)."""
+        return self._tournaments
 
     def chat(self) -> RedisChat:
         """Mute and block lists, reports, moderators' acts, kept matches' chat, in this Redis (:mod:`.redis_chat`)."""

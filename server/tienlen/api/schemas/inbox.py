@@ -21,6 +21,10 @@ from ...events import (
     MatchStarted,
     QueueLeft,
     QueueMatched,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentStarted,
+    TournamentTableReady,
     YourTurn,
 )
 from ...service.commands import ChangeSettings
@@ -45,6 +49,11 @@ ABOUT: dict[type[Event], str] = {
     QueueLeft: "a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).",
     FriendStarted: "an account the account follows (`name`) started a match (told only with the `friends` setting "
     "on; `watchable`: it may be watched).",
+    TournamentStarted: "a tournament the account entered started.",
+    TournamentTableReady: "the account's table of a tournament's round is dealt (play `match_id` at `seat`).",
+    TournamentFinished: "a tournament the account entered is over (`place`: its final rank).",
+    TournamentCancelled: "a tournament the account entered was cancelled before its start (`why`: `creator`, or "
+    "`too_few_entrants`).",
 }
 ENUMS: dict[tuple[type[Event], str], tuple[str, list[str]]] = {
     (ChallengeCancelled, "cause"): ("ChallengeCancelCause", list(CANCEL_CAUSES)),
