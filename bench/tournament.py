@@ -11,7 +11,9 @@ With ``--kill-round R`` (default 3; 0: none) one gunicorn worker is killed (SIGK
 tables are over; gunicorn starts another, and the tournament must go on: nothing lost, nothing doubled.
 
 Figures: ``seated_after_s`` per round from 2 (from the answer to the action that ended the previous round's last
-table, to the arrival of that round's ``round_seated`` event at the reader) and its max; ``server_seated_after_s``
+table, to the arrival of that round's ``round_seated`` event at the reader; below 0 when the round was seated
+before that answer reached its client: the write that records a round's last table seats the next) and its max;
+``server_seated_after_s``
 (the server's own times: the previous round's last ``table_ended`` to ``round_seated``); ``tables`` per round,
 ``doubled`` (a match id in two tables, or a round with more tables than planned), ``lost`` (a table with no result
 at the end, an entrant with fewer matches than rounds), ``errors``, ``actions``, the wall time, the CPU of the
