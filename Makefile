@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -126,6 +126,10 @@ bench-watch: $(RUNTIME)
 
 bench-memory: $(RUNTIME)
 	$(BIN)/python bench/memory.py
+
+# A Swiss of 256 entrants, 5 rounds at tables of 4 on 2 workers, a worker killed mid-round: seating delays, lost/doubled
+bench-tournament: $(RUNTIME)
+	$(BIN)/python bench/tournament.py
 
 # Duplicate scoring against card luck: 32 equal bots, 24 deals at 8 tables, duplicate vs raw points (bench/duplicate.py)
 bench-duplicate: $(RUNTIME)
