@@ -266,6 +266,7 @@ class HistoryService:
         self.notices.inbox.forget(account_id)
         self.store.follows().forget(account_id)
         self.store.live_seats().forget(account_id)
+        self.store.tournaments().forget_placings(account_id)
         queue = self.store.queue()
         held = queue.held(account_id)
         found = None if held is None else queue.get(held)

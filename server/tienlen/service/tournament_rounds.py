@@ -24,7 +24,7 @@ from ..engine import resolve_rules
 from ..events import InboxEvent, TournamentCancelled, TournamentFinished, TournamentStarted, TournamentTableReady
 from ..store.errors import StoreUnavailableError
 from ..store.records import Clock, MatchRecord, MatchStatus, SeatRecord, new_token, token_digest
-from ..store.tournaments import RoundRecord, TableRecord, TournamentRecord, TournamentStore
+from ..store.tournaments import Placing, RoundRecord, TableRecord, TournamentRecord, TournamentStore
 from ..tournaments import Format, Sitter, Terms, arena_tables, duplicate_schedule, standings, swiss_round
 from .core import Core
 from .errors import StaleVersion, TournamentNotFound
@@ -285,6 +285,12 @@ class TournamentRounds:
         for line in final:
             done.tell(line.account_id, TournamentFinished(record.tournament_id, line.rank))
         done.after.append(partial(self.store.list_in, record.tournament_id, "finished", now))
+        placed = {
+            line.account_id: Placing(record.tournament_id, terms.name, terms.format.value, terms.players, len(final),
+                                     line.rank, line.score, now)
+            for line in final
+        }  # fmt: skip
+        done.after.append(partial(self.store.place, placed))
 
     # ----- arena ------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from ..events import TournamentCancelled
 from ..store.errors import StoreUnavailableError
 from ..store.events import Event
 from ..store.records import MatchRecord
-from ..store.tournaments import EntrantRecord, TournamentRecord
+from ..store.tournaments import EntrantRecord, Placing, TournamentRecord
 from ..tournaments import Terms, TermsError, standings, verify_terms
 from .accounts import authorized
 from .core import Core
@@ -24,6 +24,7 @@ from .errors import (
     BotsNotAdmitted,
     NotCreator,
     NotEntered,
+    PlayerNotFound,
     ServiceError,
     TooManyTournaments,
     TournamentFull,
@@ -198,6 +199,14 @@ class Tournaments:
         record = self._load(tournament_id)
         lines = standings(terms_of(record.terms), entrants_of(record), results_of(record))
         return StandingsView(tournament_id, record.status in OVER, lines)
+
+    def placings(self, name: str, limit: int) -> list[Placing]:
+        """Where the account named ``name`` (any case) finished each tournament it played to the end, newest
+        first (its latest ``limit``); :class:`PlayerNotFound` when no account has that name."""
+        account = self.core.accounts.find(name)
+        if account is None:
+            raise PlayerNotFound(f"no player is named {name!r}")
+        return self.store.placings(account.account_id, limit)
 
     def events(self, tournament_id: str, after: int, wait_s: float) -> FeedPage:
         """The feed after ``after``; waiting up to ``wait_s`` for one."""

@@ -10,6 +10,8 @@ Keys (Cluster-safe: a tournament's own keys share the hash tag ``{tour:<id>}``; 
 - ``tl:{tournaments:<status>}`` sorted set: tournament id -> its start time (open: the planned one, or far
   ahead for "when full"; running: when it started; finished, cancelled: when it ended), ms
 - ``tl:{acct:<id>}:tournaments-open`` sorted set: the open tournaments an account created (capped)
+- ``tl:{acct:<id>}:placings`` sorted set: the account's placings (JSON) in the tournaments it finished, by end
+  time (ms); the latest :data:`PLACINGS_KEPT`, no expiry: deleted with the account
 - ``tl:{tour-lock:<name>}`` a seater's lock (``SET NX PX``)
 """
 
@@ -27,11 +29,12 @@ from .feeds import FeedReader
 from .layout import MAX_EVENTS_PER_READ
 from .redis_challenges import SAVE
 from .redis_inbox import PUSH, feed_channel
-from .tournaments import TOURNAMENT_STATUSES, TournamentRecord
+from .tournaments import TOURNAMENT_STATUSES, Placing, TournamentRecord
 
 T = TypeVar("T")
 TOURNAMENT_TTL_S = 90 * 24 * 3600
 FEED_KEPT = 5000
+PLACINGS_KEPT = 500
 TOURNAMENT_FEED = "#"  # a feed id that starts with this is a tournament's
 
 # KEYS: the creator's open set. ARGV: tournament id, cap. 1: counted (or was); 0: the cap is reached.
@@ -61,6 +64,11 @@ def feed_seq_key(tournament_id: str) -> str:
 def tournament_channel(tournament_id: str) -> str:
     """The pub/sub channel a push publishes the tournament's new events on."""
     return f"tl:{{tour:{tournament_id}}}:feed-wake"
+
+
+def placings_key(account_id: str) -> str:
+    """Key of the account's placings in the tournaments it finished."""
+    return f"tl:{{acct:{account_id}}}:placings"
 
 
 def status_key(status: str) -> str:
@@ -172,6 +180,29 @@ class RedisTournaments:
     def follow(self, tournament_id: str, after: int, idle_s: float) -> Iterator[list[Event]]:
         """Every event of the feed after ``after`` as it comes; an empty batch after ``idle_s``."""
         return self._feeds.follow(TOURNAMENT_FEED + tournament_id, after, idle_s)
+
+    def place(self, placings: dict[str, Placing]) -> None:
+        """Keep each account's placing in its list (the same placing again: no change), the latest
+        :data:`PLACINGS_KEPT` of each."""
+        for account_id, placing in placings.items():
+            key = placings_key(account_id)
+
+            def add(r: Any, key: str = key, placing: Placing = placing) -> None:
+                pipe = r.pipeline(transaction=False)
+                pipe.zadd(key, {placing.to_json(): int(placing.ended_at * 1000)})
+                pipe.zremrangebyrank(key, 0, -PLACINGS_KEPT - 1)
+                pipe.execute()
+
+            self._call(add)
+
+    def placings(self, account_id: str, limit: int) -> list[Placing]:
+        """The account's latest ``limit`` placings, newest first."""
+        found = self._call(lambda r: r.zrevrange(placings_key(account_id), 0, limit - 1))
+        return [Placing.from_json(member) for member in cast(list[bytes], found)]
+
+    def forget_placings(self, account_id: str) -> None:
+        """The account was deleted: its placings go."""
+        self._call(lambda r: r.delete(placings_key(account_id)))
 
     def lock(self, name: str, ttl_ms: int) -> bool:
         """Take the lock ``name`` for ``ttl_ms``; False while held."""

@@ -169,6 +169,34 @@ class TournamentRecord:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """Where an entrant finished a tournament: kept in its account's list once the tournament is over (the
+    tournament's own record expires; this line stays)."""
+
+    tournament_id: str
+    name: str
+    format: str
+    players: int
+    entrants: int
+    place: int
+    score: float
+    ended_at: float
+
+    def to_json(self) -> bytes:
+        """Its stored form."""
+        return wire.dumps(
+            {"t": self.tournament_id, "n": self.name, "f": self.format, "p": self.players, "e": self.entrants,
+             "pl": self.place, "s": self.score, "ea": self.ended_at}
+        )  # fmt: skip
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Placing:
+        """From its stored form."""
+        d = wire.loads(text)
+        return cls(d["t"], d["n"], d["f"], d["p"], d["e"], d["pl"], d["s"], d["ea"])
+
+
 class TournamentStore(Protocol):
     """Tournaments: records by compare-and-set, lists by status, creators' open tournaments, feeds and locks."""
 
@@ -208,6 +236,18 @@ class TournamentStore(Protocol):
 
     def follow(self, tournament_id: str, after: int, idle_s: float) -> Iterator[list[Event]]:
         """Every event of the feed after ``after`` as it comes; an empty batch after ``idle_s`` without one."""
+        ...
+
+    def place(self, placings: dict[str, Placing]) -> None:
+        """Keep each account's placing (by account id) in its list of tournaments played (again: no change)."""
+        ...
+
+    def placings(self, account_id: str, limit: int) -> list[Placing]:
+        """The account's latest ``limit`` placings, newest first."""
+        ...
+
+    def forget_placings(self, account_id: str) -> None:
+        """The account was deleted: its placings go."""
         ...
 
     def lock(self, name: str, ttl_ms: int) -> bool:

@@ -16,8 +16,9 @@ from ... import wire
 from ...service.history import HistoryService, KeptPage, Player
 from ...service.kept import KeptMatch
 from ..schemas.players import ExportQuerySchema, KeptPageSchema, PlayerMatchesQuerySchema, PlayerSchema
+from ..schemas.tournaments import PlacingsQuerySchema, PlacingsSchema
 from ..services import services
-from .common import PER_ADDRESS, Blueprint, errors, limited
+from .common import PER_ADDRESS, Blueprint, errors, game, limited
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players' profiles and match histories")
 
@@ -68,6 +69,23 @@ class PlayerMatches(MethodView):
         shift the pages. The replay of each is at `GET /v1/matches/{match_id}/replay`.
         """
         return history().matches(name, query.get("cursor"), query["limit"])
+
+
+@blp.route(f"/{NAME}/tournaments")
+class PlayerTournaments(MethodView):
+    """Where one player finished its tournaments."""
+
+    @blp.arguments(PlacingsQuerySchema(), location="query")
+    @blp.response(200, PlacingsSchema)
+    @blp.doc(
+        operationId="list_player_tournaments",
+        responses=errors("player_not_found", "invalid_request", "store_unavailable"),
+    )
+    def get(self, query: dict[str, Any], name: str) -> dict[str, Any]:
+        """The tournaments the player played to their end, newest first (its latest `limit`, 1 to 100): each
+        one's name, format, table size, how many it ranked, the player's place and score. Kept with the
+        account (a tournament's own page goes 90 days after its end; this line stays)."""
+        return {"placings": game().tournaments.placings(name, query["limit"])}
 
 
 @blp.route(f"/{NAME}/matches/export")

@@ -270,3 +270,28 @@ class TournamentStreamQuerySchema(ma.Schema):
     """Query of ``GET /v1/tournaments/{id}/stream``."""
 
     after = fields.Integer(load_default=0, validate=_range(0, MAX_INBOX_SEQ))
+
+
+class PlacingsQuerySchema(ma.Schema):
+    """Query of ``GET /v1/players/{name}/tournaments``."""
+
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class PlacingSchema(AnswerSchema):
+    """Where the player finished a tournament."""
+
+    tournament_id = fields.String(required=True, metadata={"description": "Its page: `GET /v1/tournaments/{id}`"})
+    name = fields.String(required=True, metadata={"description": "The tournament's name"})
+    format = enum_field("TournamentFormat", [f.value for f in Format])
+    players = fields.Integer(required=True, metadata={"description": "Its table size"})
+    entrants = fields.Integer(required=True, metadata={"description": "How many it ranked"})
+    place = fields.Integer(required=True, metadata={"description": "The player's final rank, 1 = the winner"})
+    score = fields.Float(required=True, metadata={"description": "The player's final score (the format's)"})
+    ended_at = Time(required=True, metadata=TIME)
+
+
+class PlacingsSchema(AnswerSchema):
+    """Answer of ``GET /v1/players/{name}/tournaments``."""
+
+    placings = fields.List(fields.Nested(PlacingSchema), required=True, metadata={"description": "Newest first"})
