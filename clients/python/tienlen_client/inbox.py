@@ -21,6 +21,10 @@ InboxEventType = Literal[
     "queue_matched",
     "queue_left",
     "friend_started",
+    "tournament_started",
+    "tournament_table_ready",
+    "tournament_finished",
+    "tournament_cancelled",
 ]
 
 # The functional form, for the field named ``from``.
@@ -48,6 +52,9 @@ InboxEvent = TypedDict(
         "ticket": str,
         "name": str,
         "watchable": bool,
+        "tournament_id": str,
+        "round": int,
+        "why": Literal["creator", "too_few_entrants"],
     },
     total=False,
 )
@@ -63,6 +70,11 @@ InboxEvent = TypedDict(
 - ``queue_left``: ``ticket`` (it left the queue: ``DELETE /v1/queue/{ticket}``, from any client)
 - ``friend_started``: ``name``, ``match_id``, ``watchable``, ``players``, ``rated`` (an account it follows started a
   match; only with the ``friends`` setting on)
+- ``tournament_started``: ``tournament_id`` (a tournament the account entered started)
+- ``tournament_table_ready``: ``tournament_id``, ``round``, ``match_id``, ``seat`` (its table of that round is dealt:
+  play ``match_id`` at ``seat``)
+- ``tournament_finished``: ``tournament_id``, ``place`` (its final rank)
+- ``tournament_cancelled``: ``tournament_id``, ``why`` (``creator``, ``too_few_entrants``)
 """
 
 
