@@ -33,7 +33,9 @@ class Started:
     """A runner for ``--tournament`` in a thread of its own; ``status`` once it returned."""
 
     def __init__(self, url: str, member: Member, tournament_id: str) -> None:
-        self.runner = Runner(Config(url=url, token=member.token, policy="test", tournament=tournament_id), lambda: lowest)
+        self.runner = Runner(
+            Config(url=url, token=member.token, policy="test", tournament=tournament_id), lambda: lowest
+        )
         self.status: list[int] = []
         self.thread = threading.Thread(target=lambda: self.status.append(self.runner.run()), daemon=True)
         self.thread.start()
