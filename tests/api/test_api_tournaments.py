@@ -203,3 +203,63 @@ def test_a_bot_account_enters_where_bots_are_admitted_and_is_marked(client: Flas
     assert entered["entrants"][0]["bot"] is True
     event = json_object(client.get(f"/v1/tournaments/{tid}/events"))["events"][-1]
     assert event["type"] == "entrant_joined" and event["bot"] is True
+
+
+def test_a_long_poll_of_the_feed_answers_when_an_entrant_joins(client: FlaskClient) -> None:
+    """Rule: GET .../events?after=&wait= waits for the next event and answers it at once (seq after `after`)."""
+    import threading
+
+    tid = create(client, account(client), starts_at="2100-01-01T00:00:00Z", max_entrants=8)["tournament_id"]
+    player = account(client)
+    joining = threading.Timer(0.3, lambda: client.application.test_client().put(
+        f"/v1/tournaments/{tid}/entry", headers=auth(player)
+    ))  # fmt: skip
+    started = time.monotonic()
+    joining.start()
+    page = json_object(client.get(f"/v1/tournaments/{tid}/events?after=0&wait=10"))
+    joining.join()
+    assert time.monotonic() - started < 5
+    assert page["last_seq"] == 1 and page["events"][0]["type"] == "entrant_joined"
+
+
+@pytest.mark.xdist_group("live_server")
+def test_the_feed_stream_sends_each_event_with_its_seq_and_resumes_after_last_event_id(live_server: str) -> None:
+    """Rule: SSE frames of a tournament's feed carry `id: <seq>` and `event: <type>`; Last-Event-ID resumes."""
+    import json as jsonlib
+    import urllib.request
+
+    from tests.support.accounts import PASSWORD
+    from tests.support.sse import SseReader
+
+    def call(method: str, path: str, token: str | None = None, body: Any = None) -> Any:
+        data = None if body is None else jsonlib.dumps(body).encode()
+        headers = {"Content-Type": "application/json"} | (auth(token) if token else {})
+        request = urllib.request.Request(f"{live_server}{path}", data, headers, method=method)
+        with urllib.request.urlopen(request) as answer:
+            return jsonlib.loads(answer.read() or b"null")
+
+    tokens = [
+        call("POST", "/v1/accounts", body={"name": fresh_name("s"), "password": PASSWORD, "kind": "human"})["token"]
+        for _ in range(3)
+    ]
+    tid = call("POST", "/v1/tournaments", tokens[0], terms(starts_at="2100-01-01T00:00:00Z", max_entrants=8))[
+        "tournament_id"
+    ]
+    reader = SseReader(live_server, f"/v1/tournaments/{tid}/stream")
+    assert reader.status == 200 and reader.next() is not None  # ": following"
+    call("PUT", f"/v1/tournaments/{tid}/entry", tokens[1])
+    call("PUT", f"/v1/tournaments/{tid}/entry", tokens[2])
+    frames: list[Any] = []
+    while len(frames) < 2:
+        frame = reader.next()
+        assert frame is not None
+        if frame.id is not None:
+            frames.append(frame)
+    reader.close()
+    assert [(f.id, f.event) for f in frames] == [("1", "entrant_joined"), ("2", "entrant_joined")]
+    resumed = SseReader(live_server, f"/v1/tournaments/{tid}/stream", {"Last-Event-ID": "1"})
+    frame = resumed.next()
+    while frame is not None and frame.id is None:
+        frame = resumed.next()
+    resumed.close()
+    assert frame is not None and frame.id == "2"

@@ -43,6 +43,10 @@ from tienlen.events import (
     SeatTakenOver,
     TableCleared,
     TimedOut,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentStarted,
+    TournamentTableReady,
     WentOut,
     YourTurn,
 )
@@ -147,6 +151,24 @@ INBOX_CASES: list[tuple[Notice, bytes]] = [
         Notice(11, 12.0, FriendStarted("ann", "m4", True, 4, False)),
         b'{"seq":11,"type":"friend_started","at":"1970-01-01T00:00:12.000Z","match_id":"m4","players":4,'
         b'"rated":false,"name":"ann","watchable":true}',
+    ),
+    (
+        Notice(12, 13.0, TournamentStarted("t1")),
+        b'{"seq":12,"type":"tournament_started","at":"1970-01-01T00:00:13.000Z","tournament_id":"t1"}',
+    ),
+    (
+        Notice(13, 14.0, TournamentTableReady("t1", 2, "m5", 3)),
+        b'{"seq":13,"type":"tournament_table_ready","at":"1970-01-01T00:00:14.000Z","match_id":"m5","seat":3,'
+        b'"tournament_id":"t1","round":2}',
+    ),
+    (
+        Notice(14, 15.0, TournamentFinished("t1", 1)),
+        b'{"seq":14,"type":"tournament_finished","at":"1970-01-01T00:00:15.000Z","place":1,"tournament_id":"t1"}',
+    ),
+    (
+        Notice(15, 16.0, TournamentCancelled("t2", "too_few_entrants")),
+        b'{"seq":15,"type":"tournament_cancelled","at":"1970-01-01T00:00:16.000Z","tournament_id":"t2",'
+        b'"why":"too_few_entrants"}',
     ),
 ]
 

@@ -54,7 +54,7 @@ InboxEvent = TypedDict(
         "watchable": bool,
         "tournament_id": str,
         "round": int,
-        "why": Literal["creator", "too_few_entrants"],
+        "why": str,
     },
     total=False,
 )
@@ -70,11 +70,9 @@ InboxEvent = TypedDict(
 - ``queue_left``: ``ticket`` (it left the queue: ``DELETE /v1/queue/{ticket}``, from any client)
 - ``friend_started``: ``name``, ``match_id``, ``watchable``, ``players``, ``rated`` (an account it follows started a
   match; only with the ``friends`` setting on)
-- ``tournament_started``: ``tournament_id`` (a tournament the account entered started)
-- ``tournament_table_ready``: ``tournament_id``, ``round``, ``match_id``, ``seat`` (its table of that round is dealt:
-  play ``match_id`` at ``seat``)
-- ``tournament_finished``: ``tournament_id``, ``place`` (its final rank)
-- ``tournament_cancelled``: ``tournament_id``, ``why`` (``creator``, ``too_few_entrants``)
+- ``tournament_started``: ``tournament_id``; ``tournament_table_ready``: ``tournament_id``, ``round``,
+  ``match_id``, ``seat`` (play it); ``tournament_finished``: ``tournament_id``, ``place``;
+  ``tournament_cancelled``: ``tournament_id``, ``why`` (``creator``, ``too_few_entrants``)
 """
 
 

@@ -140,9 +140,8 @@ class TournamentRounds:
             schedule = duplicate_schedule(terms, [e for e in entrants if not e.withdrawn])
             tables = schedule[round_no - 1]
         else:
-            house = self.core.history.rated.house_bots()
-            filler = house[FILLER] if FILLER in house else next(iter(house.values()))
-            tables = swiss_round(terms, entrants, results_of(record), round_no, lambda _i: Sitter(None, filler.name))
+            filler = self._filler()
+            tables = swiss_round(terms, entrants, results_of(record), round_no, lambda _i: Sitter(None, filler))
         record.rounds.append(
             RoundRecord(
                 round_no,
@@ -158,6 +157,11 @@ class TournamentRounds:
             )
         )
         done.after.append(partial(self.seat_round, record.tournament_id, round_no))
+
+    def _filler(self) -> str:
+        """The name of the house bot that fills a table's empty seats."""
+        house = self.core.history.rated.house_bots()
+        return (house[FILLER] if FILLER in house else next(iter(house.values()))).name
 
     def seat_round(self, tournament_id: str, round_no: int) -> None:
         """Make every table's match of a planned round (those made already stay as they are), then mark it seated
@@ -181,7 +185,9 @@ class TournamentRounds:
         return self.core.add(table.match_id, make)
 
     def _table_match(self, record: TournamentRecord, terms: Terms, round_no: int, table: TableRecord) -> MatchRecord:
-        """A table's match: entrants' seats bound to their accounts, house bots in the others."""
+        """A table's match: entrants' seats bound to their accounts, house bots in the others. A duplicate
+        table is dealt from the round's seed (no fair-deal entropy: every table alike) and read by its seats
+        only (its events show each hand's cards once played, which other tables may still be playing)."""
         house = {bot.name: bot for bot in self.core.history.rated.house_bots().values()}
         seats = []
         for who, name in table.sitters:
@@ -204,6 +210,7 @@ class TournamentRounds:
             takeover=TAKEOVER,
             rated=terms.rated,
             fair_secret=None if duplicate else secrets.token_bytes(32).hex(),
+            watchable=not duplicate,  # another table plays the same deals: its cards would show them
             tournament=record.tournament_id,
         )
 
@@ -317,14 +324,13 @@ class TournamentRounds:
             if not groups:
                 record.version = UNCHANGED
                 return
+            filler = self._filler()
             for group in groups:
                 record.tables_made += 1
                 number = record.tables_made
-                record.rounds[0].tables.append(
-                    TableRecord(
-                        number, table_match_id(tournament_id, 0, number), [(e.account_id, e.name) for e in group]
-                    )
-                )
+                sitters: list[tuple[str | None, str]] = [(e.account_id, e.name) for e in group]
+                sitters += [(None, filler)] * (terms.players - len(sitters))  # a short table: house bots
+                record.rounds[0].tables.append(TableRecord(number, table_match_id(tournament_id, 0, number), sitters))
                 for e in group:
                     record.waiting.pop(e.account_id, None)
             done.after.append(partial(self.seat_round, tournament_id, 0))
