@@ -36,6 +36,8 @@ def test_table_page_served_at_root_and_match_link(client: FlaskClient) -> None:
         "/leaderboard",
         "/account",
         "/friends",
+        "/tournaments",
+        "/t/0123456789abcdef0123",
     ):
         answer = client.get(path)
         assert answer.status_code == 200

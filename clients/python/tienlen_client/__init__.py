@@ -46,7 +46,12 @@ ends by itself and resumes after the last ``seq`` it yielded), and
 :meth:`Client.enqueue`, :meth:`Client.ticket`, :meth:`Client.leave_queue`;
 :meth:`Client.my_settings`, :meth:`Client.set_my_settings` (which challenges
 the account takes, and whether it hears ``friend_started``) and :meth:`Client.bots`
-(bots online); typed dictionaries of :mod:`.inbox` and :mod:`.queue`. Friends:
+(bots online); typed dictionaries of :mod:`.inbox` and :mod:`.queue`. Tournaments:
+:meth:`Client.create_tournament`, :meth:`Client.tournaments` (a page of a list), :meth:`Client.tournament`,
+:meth:`Client.enter_tournament`, :meth:`Client.withdraw_from_tournament`, :meth:`Client.cancel_tournament`,
+:meth:`Client.standings`, and its events: :meth:`Client.tournament_events` (a page),
+:meth:`Client.all_tournament_events` (every one, long-polled, until it ends) or :meth:`Client.follow_tournament`
+(a stream); typed dictionaries of :mod:`.tournaments`. Friends:
 :meth:`Client.follow_account`, :meth:`Client.unfollow_account` and :meth:`Client.following` (who
 of those followed plays, with their live matches, is online or away; :mod:`.friends`).
 :mod:`.bot` is ``tienlen-bot``, which plays every match an account is seated in with a policy, unattended.
@@ -108,10 +113,23 @@ from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
 from .seat import Seat
 from .stream import FINAL_EVENTS, EventStream, InboxStream
+from .tournaments import (
+    FINAL_TOURNAMENT_EVENTS,
+    Tournament,
+    TournamentEntrant,
+    TournamentEvent,
+    TournamentFeed,
+    TournamentPage,
+    TournamentStanding,
+    TournamentStandings,
+    TournamentStream,
+    TournamentSummary,
+)
 from .transport import ApiError, ConnectionFailed, Endpoint, Response, RetryPolicy, new_idempotency_key
 
 __all__ = [
     "FINAL_EVENTS",
+    "FINAL_TOURNAMENT_EVENTS",
     "Account",
     "ApiError",
     "BoardEntry",
@@ -156,6 +174,15 @@ __all__ = [
     "Session",
     "Ticket",
     "TicketStatus",
+    "Tournament",
+    "TournamentEntrant",
+    "TournamentEvent",
+    "TournamentFeed",
+    "TournamentPage",
+    "TournamentStanding",
+    "TournamentStandings",
+    "TournamentStream",
+    "TournamentSummary",
     "new_idempotency_key",
     "verify_replay",
 ]

@@ -1,6 +1,6 @@
 """The calls of the API v1: :class:`Client` (no token, or an account's) and :class:`~.seat.Seat` (a seat's token,
 or the token of the account that holds the seat). The client is made of one class of calls per resource
-(:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends, chat).
+(:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends, chat, tournaments).
 
 Retries (see :class:`~tienlen_client.transport.Transport`): every read may be
 sent again, since it changes nothing. Every write carries an
@@ -20,13 +20,23 @@ from .calls.matches import MatchCalls
 from .calls.players import PlayerCalls
 from .calls.queue import QueueCalls
 from .calls.rooms import RoomCalls
+from .calls.tournaments import TournamentCalls
 from .seat import Seat
 
 __all__ = ["Client", "Seat"]
 
 
 class Client(
-    MatchCalls, RoomCalls, AccountCalls, PlayerCalls, ChallengeCalls, InboxCalls, QueueCalls, FriendCalls, ChatCalls
+    MatchCalls,
+    RoomCalls,
+    AccountCalls,
+    PlayerCalls,
+    ChallengeCalls,
+    InboxCalls,
+    QueueCalls,
+    FriendCalls,
+    ChatCalls,
+    TournamentCalls,
 ):
     """Calls that need no seat token, over one kept-alive HTTP connection.
 

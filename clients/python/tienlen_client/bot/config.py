@@ -40,6 +40,7 @@ class Config:
     it keeps open while it is not playing (None: it does not queue), rated
     unless ``queue_casual``, with the rules of ``preset`` (None: the server's).
     ``max_matches``: it stops after that many finished matches (None: never).
+    ``tournament``: the id of a tournament it enters and plays to its end (then it stops).
     """
 
     url: str
@@ -51,6 +52,7 @@ class Config:
     preset: str | None = None
     max_matches: int | None = None
     log_level: str = "INFO"
+    tournament: str | None = None
 
     def accepts(self, rated: bool) -> bool:
         """Whether a challenge, rated or casual as given, is accepted."""
@@ -97,10 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tienlen-bot",
         description="Play every match an account is seated in with a policy, unattended: accept challenges, "
-        "keep a quick-play ticket open, reconnect after failures.",
+        "keep a quick-play ticket open, or enter a tournament and play its rounds; reconnect after failures.",
         epilog="The policy is module:name (or path/to/file.py:name): a function policy(view) -> action, or a class "
         "instantiated once per match whose act(view) gives the action. An action is {'type': 'play', 'cards': "
-        "[...]} or {'type': 'pass'}.",
+        "[...]} or {'type': 'pass'}. Exit status: 0 when stopped (SIGINT, SIGTERM, --max-matches) or when the "
+        "tournament of --tournament is over; 1 when the server refused the token; 2 for bad arguments or policy; "
+        "3 when the tournament refused the entry (not open, full, bots not admitted) or the account withdrew; "
+        "4 when the tournament was cancelled.",
     )
     parser.add_argument("--url", help=f"the server's base URL (default: ${URL_VARIABLE}, else http://127.0.0.1:8000)")
     parser.add_argument("--token", help=f"a personal token with scope play (default: ${TOKEN_VARIABLE})")
@@ -120,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-matches", type=_positive, metavar="K", help="stop after K finished matches (default: run until stopped)"
     )
+    parser.add_argument(
+        "--tournament",
+        metavar="ID",
+        help="enter the tournament ID (before its start), play each of its rounds' tables as the inbox tells them "
+        "(tournament_table_ready), and stop when it is over",
+    )
     parser.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS)
     return parser
 
@@ -138,6 +149,8 @@ def parse_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] |
         parser.error(f"give a token: --token or ${TOKEN_VARIABLE}")
     if ":" not in args.policy or not args.policy.rpartition(":")[2]:
         parser.error(f"--policy is MODULE:NAME or FILE.py:NAME, not {args.policy!r}")
+    if args.tournament is not None and args.queue is not None:
+        parser.error("--queue and --tournament do not go together: a queued table could clash with a round's")
     if (args.casual or args.preset) and args.queue is None:
         parser.error("--casual and --preset are options of --queue N")
     return Config(
@@ -149,6 +162,7 @@ def parse_config(argv: Sequence[str] | None = None, environ: Mapping[str, str] |
         queue_casual=args.casual,
         preset=args.preset,
         max_matches=args.max_matches,
+        tournament=args.tournament,
         log_level=args.log_level,
     )
 

@@ -29,13 +29,14 @@ from .backoff import Backoff
 from .config import Config, configure_logging, parse_config
 from .policy import PolicyError, PolicyFactory, load_policy
 from .reader import Heard, InboxReader, Note, Refused
+from .tournament import TournamentEntry
 from .worker import CLIENT_RETRY, TRANSIENT_STATUSES, WAIT_S, MatchWorker, Stopped, stoppable_pause
 
 __all__ = ["MATCH_EVENTS", "Runner", "WorkerEnded", "main"]
 
 log = logging.getLogger("tienlen_bot")
 
-MATCH_EVENTS = frozenset({"match_started", "your_turn", "queue_matched", "challenge_started"})
+MATCH_EVENTS = frozenset({"match_started", "your_turn", "queue_matched", "challenge_started", "tournament_table_ready"})
 """Inbox events that name a match the account sits in: the runner makes sure a worker plays it."""
 
 TOO_LATE = frozenset({"challenge_expired", "challenge_closed", "challenge_not_found", "not_challenged"})
@@ -87,7 +88,10 @@ class Runner:
     makes it return soon. ``finished`` counts the matches that finished
     while it ran; ``fallbacks`` the turns its workers played the lowest legal
     play instead of the policy's action (counted as each worker ends);
-    ``exit_status`` is 0, or 1 when the server refused the token.
+    ``exit_status`` is 0, or 1 when the server refused the token; with
+    ``config.tournament``, 3 when the tournament refused the entry or the
+    account withdrew, 4 when it was cancelled (:mod:`.tournament`); it stops
+    once the tournament is over and its matches played.
     """
 
     def __init__(self, config: Config, policy: PolicyFactory, *, wait_s: float = WAIT_S) -> None:
@@ -119,6 +123,8 @@ class Runner:
         self._ticket_checked = 0.0
         self._queue_after = 0.0
         self._queue_backoff = Backoff(first_s=1.0, cap_s=60.0)
+        tournament = config.tournament
+        self.entry = None if tournament is None else TournamentEntry(self.client, config.token, tournament)
 
     @property
     def ticket(self) -> str | None:
@@ -135,8 +141,10 @@ class Runner:
         log.info(
             "tienlen-bot on %s: policy %s, accepting %s challenges, %s", config.url, config.policy, accepted, queued
         )
-        self.reader.start()
         try:
+            if not self._enter():
+                return self.exit_status
+            self.reader.start()
             while not self.stopping.is_set():
                 try:
                     note = self.notes.get(timeout=0.5)
@@ -147,6 +155,8 @@ class Runner:
                         self._handle(note)
                     self._overdue()
                     self._keep_queue()
+                    if self.entry is not None and self._tournament_over():
+                        break
                 except Stopped:
                     break
                 except (ApiError, ConnectionError) as error:
@@ -177,11 +187,45 @@ class Runner:
                 log.info("left the queue (ticket %s)", self._ticket)
             except (ApiError, ConnectionError) as error:
                 log.warning("could not leave the queue: %s", error)
-        self.reader.join(5)
+        if self.reader.is_alive():
+            self.reader.join(5)
         for worker in tuple(self.workers.values()):
             worker.join(5)
         self.client.close()
         log.info("stopped")
+
+    # ------------------------------------------------------------------ a tournament
+
+    def _enter(self) -> bool:
+        """With ``--tournament``: enter it (and play the table the account sits at); False when refused."""
+        if self.entry is None:
+            return True
+        try:
+            match_id = self.entry.enter()
+        except (ApiError, ConnectionError) as error:
+            log.error("could not enter tournament %s: %s", self.entry.tournament_id, error)
+            self.exit_status = 1
+            return False
+        if self.entry.done is not None:
+            log.error("%s", self.entry.done.why)
+            self.exit_status = self.entry.done.status
+            return False
+        if match_id is not None:
+            self._play(match_id)
+        return True
+
+    def _tournament_over(self) -> bool:
+        """Whether the tournament is over (or the entry gone) and no match of the account is left to play."""
+        assert self.entry is not None
+        match_id = self.entry.check()
+        if match_id is not None:
+            self._play(match_id)
+        done = self.entry.done
+        if done is None or self._playing():
+            return False
+        (log.info if done.status == 0 else log.error)("%s", done.why)
+        self.exit_status = done.status
+        return True
 
     def _handle(self, note: Note) -> None:
         if isinstance(note, Heard):
@@ -205,6 +249,8 @@ class Runner:
         pending: dict[str, InboxEvent] = {}
         for event in events:
             kind = event["type"]
+            if self.entry is not None:
+                self.entry.heard(event)
             if kind in MATCH_EVENTS:
                 opened[event["match_id"]] = None
             elif kind == "match_finished":
@@ -226,6 +272,8 @@ class Runner:
     def _heard(self, event: InboxEvent) -> None:
         kind = event["type"]
         log.debug("inbox: %s", event)
+        if self.entry is not None:
+            self.entry.heard(event)
         if kind == "challenge_received":
             self._answer(event)
         elif kind in MATCH_EVENTS:

@@ -8,5 +8,6 @@
 - :mod:`.challenges`: challenges, and answering them;
 - :mod:`.inbox`: the account's inbox events (a bot's one connection), and the bots online;
 - :mod:`.queue`: quick play's tickets;
+- :mod:`.tournaments`: tournaments (create, list, enter, withdraw, cancel, standings, events);
 - :mod:`.bodies`: what the calls put in a path or a body.
 """

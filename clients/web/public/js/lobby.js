@@ -125,13 +125,14 @@ export async function showLobby(root, go) {
   ]);
   const liveSlot = h("div", { id: "live-slot" });
   root.replaceChildren(startSection(go), liveSlot, mineSection, quick.element, codeSection(go), more);
-  // the live table to watch, loaded after the first screen is drawn; stopped with it
+  // the live table to watch and the tournaments' link, loaded after the first screen is drawn; stopped with it
   let stopLive = () => {};
   let left = false;
   void import("./social/live.js").then(({ livePart }) => {
     if (left) return;
     const part = livePart(go);
-    liveSlot.replaceChildren(part.element);
+    liveSlot.replaceChildren(part.element, h("p", {}, [h("a", { id: "tournaments-link", href: "/tournaments",
+      onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); go("/tournaments"); } }, [t("tournaments")])]));
     stopLive = part.stop;
   });
   const stop = () => { left = true; stopLive(); quick.stop(); };

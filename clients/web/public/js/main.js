@@ -1,7 +1,6 @@
 // @ts-check
 /**
- * The page's entry: the language menu, the account bar, and the views: the lobby at /, a match at /m/<id>, its
- * replay at /m/<id>/replay, watching it at /m/<id>/watch, a player's profile at /p/<name>, signing in and up at /account.
+ * The page's entry: the language menu, the account bar, and each path's view (route: /, /m/<id>, /p/<name>, …).
  */
 
 import { drawAccountBar, showAccount } from "./account.js";
@@ -13,7 +12,7 @@ const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const switcher = /** @type {HTMLSelectElement} */ (document.getElementById("lang"));
 const bar = /** @type {HTMLElement} */ (document.getElementById("account-bar"));
 let stop = () => {};
-let shown = 0; // views shown: a view whose route was overtaken while it loaded is stopped as soon as it is ready
+let shown = 0; // views shown: one overtaken while it loaded is stopped once ready
 
 /** Show the view of the current path. */
 async function route() {
@@ -28,8 +27,9 @@ async function route() {
   const replay = path.match(/^\/m\/([^/]+)\/replay$/);
   const watch = path.match(/^\/m\/([^/]+)\/watch$/);
   const profile = path.match(/^\/p\/([^/]+)$/);
+  const tour = path.match(/^\/t(?:ournaments|\/([^/]+))$/);
   let stopView = () => {};
-  // each screen loads its own modules when it is first shown (a table opened by its link loads no lobby)
+  // each screen loads its modules when first shown (a table opened by its link loads no lobby)
   if (match) stopView = await (await import("./table.js")).showTable(root, decodeURIComponent(match[1]), go);
   else if (watch) stopView = await (await import("./watch.js")).showWatch(root, decodeURIComponent(watch[1]));
   else if (replay) stopView = await (await import("./replay.js")).showReplay(root, decodeURIComponent(replay[1]));
@@ -37,6 +37,7 @@ async function route() {
   else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
   else if (path === "/friends") stopView = await (await import("./social/friends.js")).showFriends(root);
+  else if (tour) stopView = await (await import("./tournaments/page.js")).showTournaments(root, tour[1], go);
   else stopView = await (await import("./lobby.js")).showLobby(root, go);
   if (mine === shown) stop = stopView;
   else stopView();
@@ -48,7 +49,7 @@ function go(path) {
   void route();
 }
 
-// the menu offers every language of the list, each by its own name (and read in its own language)
+// each language by its own name, read in its own language
 switcher.replaceChildren(...LANGUAGES.map((lang) => h("option", { value: lang.code, lang: lang.code }, [lang.name])));
 setLanguage(savedLanguage());
 switcher.value = language();

@@ -1,7 +1,8 @@
 """The browser table and the offline API docs: static files only, outside the OpenAPI contract.
 
 - ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``, ``GET /m/<match_id>/watch``,
-  ``GET /p/<name>``, ``GET /leaderboard`` and ``GET /account`` answer the page of the browser table
+  ``GET /p/<name>``, ``GET /leaderboard``, ``GET /friends``, ``GET /tournaments``, ``GET /t/<tournament_id>``
+  and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
   checkout's ``clients/web/public``), which shows the lobby, a match, its
   replay, the match watched, a player's profile or signing in; the page itself calls only the
@@ -132,6 +133,18 @@ def leaderboard_page() -> Response:
 @blp.get("/friends")
 def friends_page() -> Response:
     """The browser table's page of the accounts one follows: who plays (with Watch), who is online, who is away."""
+    return _page()
+
+
+@blp.get("/tournaments")
+def tournaments_page() -> Response:
+    """The browser table's tournaments: upcoming, running and finished; join, withdraw, create one."""
+    return _page()
+
+
+@blp.get("/t/<string:tournament_id>")
+def tournament_page(tournament_id: str) -> Response:
+    """The browser table's page of one tournament: terms, entrants, live standings, each round's tables."""
     return _page()
 
 

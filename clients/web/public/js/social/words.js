@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * The texts of watching and talking (the chat, mute/block/report, the live table, friends, shown hands), in each
- * language of the page by its code, added to the page's languages (i18n.js LANGUAGES) when this module is loaded, so
- * that no screen loads the words of parts it does not show (a language without them reads English).
+ * The texts of watching and talking (the chat, mute/block/report, the live table and the first screen's link to the
+ * tournaments, friends, shown hands), in each language of the page by its code, added to the page's languages (i18n.js
+ * LANGUAGES) when this module is loaded, so that no screen loads the words of parts it does not show (a language
+ * without them reads English).
  */
 
 import { LANGUAGES } from "../i18n.js";
@@ -36,6 +37,8 @@ export const SOCIAL_TEXTS = {
     playing_now: "Playing now", not_watchable: "not open to watch", unfollow_name: "Unfollow {name}",
     // shown hands
     shown_hands: "The hands as dealt", hand_of: "{name}'s hand",
+    // the first screen's link to the tournaments
+    tournaments: "Tournaments",
   },
   vi: {
     watching: "Đang xem: {names}", n_watching: "{n} người đang xem",
@@ -60,6 +63,7 @@ export const SOCIAL_TEXTS = {
     friends_setting: "Báo cho tôi khi người tôi theo dõi bắt đầu một ván", friend_started: "{name} vừa bắt đầu một ván.",
     playing_now: "Đang chơi", not_watchable: "không cho xem", unfollow_name: "Bỏ theo dõi {name}",
     shown_hands: "Bài được chia", hand_of: "Bài của {name}",
+    tournaments: "Giải đấu",
   },
 };
 
