@@ -59,6 +59,23 @@ def test_duplicate_standings_are_the_matchpoints_of_each_hand_against_its_other_
         assert abs(s["percent"] - 100 * score[name] / held[name]) < 1e-6
         assert s["tiebreaks"][:2] == [float(raw[name]), float(firsts[name])]
         assert s["matches"] == 3
+    # each entrant's placing is kept in its account's list (a profile's tournaments)
+    for s in server:
+        placings = json_object(client.get(f"/v1/players/{s['name'].upper()}/tournaments"))["placings"]
+        assert placings[0]["tournament_id"] == tid and placings[0]["place"] == s["rank"]
+        assert placings[0]["entrants"] == 8 and placings[0]["format"] == "duplicate" and placings[0]["players"] == 4
+        assert abs(placings[0]["score"] - s["score"]) < 1e-9 and placings[0]["name"] == "Dup again"
+
+
+def test_a_players_tournaments_are_refused_for_an_unknown_name_and_a_bad_limit(client: FlaskClient) -> None:
+    """Rule: `GET /v1/players/{name}/tournaments` answers 404 `player_not_found` for a name nobody has, 422
+    `invalid_request` for a limit outside 1 to 100, and an empty list for a player who finished none."""
+    assert client.get("/v1/players/nobody-at-all/tournaments").get_json()["reason"] == "player_not_found"
+    name = next(iter(entrants(client, 1)))
+    for limit in ("0", "101", "x"):
+        answer = client.get(f"/v1/players/{name}/tournaments?limit={limit}")
+        assert answer.status_code == 422 and answer.get_json()["reason"] == "invalid_request"
+    assert json_object(client.get(f"/v1/players/{name}/tournaments"))["placings"] == []
 
 
 def test_arena_standings_double_a_first_after_two_firsts_in_a_row(client: FlaskClient) -> None:

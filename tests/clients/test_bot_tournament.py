@@ -72,6 +72,9 @@ def test_bots_enter_a_swiss_and_play_every_round_to_its_end(live_server: str, ca
     assert sorted(s["name"] for s in standings["standings"]) == sorted(m.name for m in members)
     assert [s["rank"] for s in standings["standings"]] == [1, 2, 3, 4]
     assert all(s["matches"] == 2 and s["bot"] for s in standings["standings"])
+    for line in standings["standings"]:  # each bot's placing kept in its account's list (its profile's tournaments)
+        (placing,) = client.player_tournaments(line["name"])
+        assert (placing["tournament_id"], placing["place"], placing["entrants"]) == (tid, line["rank"], 4)
     assert [one.runner.finished for one in started] == [2, 2, 2, 2]
     lines = [r.getMessage() for r in caplog.records if r.name == "tienlen_bot"]
     assert sum(f"tournament {tid} (Bot Swiss) finished: place" in line for line in lines) == 4

@@ -85,7 +85,8 @@ def test_a_tournament_page_seats_its_table_and_follows_the_standings(pages: Page
     """Rule: on a phone, the entry that fills the tournament (Join on its page) starts it: "Your table is ready"
     links the account's own table, which opens as its seat; once the round's match is played (over the API) the
     page, following the events, shows the table ended with its replay, the final standings and the status
-    finished; the bot entrant is marked; axe finds nothing serious on the page open, seated and finished."""
+    finished; the bot entrant is marked; the player's profile then lists the tournament with its place; axe finds
+    nothing serious on the page open, seated and finished, nor on the profile."""
     _, creator_token = account(live_server, "host")
     name, token = account(live_server, "seat")
     bot = call(live_server, "POST", "/v1/accounts", {"name": f"b{name}", "password": "a long password!", "kind": "bot"})
@@ -119,6 +120,14 @@ def test_a_tournament_page_seats_its_table_and_follows_the_standings(pages: Page
     assert rows.count() == 2 and {rows.nth(i).get_attribute("data-name") for i in range(2)} == {name, f"b{name}"}
     assert page.locator("#t-ready").count() == 0
     axe_checked(page, "a tournament finished")
+    # the player's profile lists the tournament, its place of 2, linked to its page
+    rank = next(i + 1 for i in range(2) if rows.nth(i).get_attribute("data-name") == name)
+    page.goto(f"{live_server}/p/{name}")
+    page.wait_for_selector(f"#placings li[data-tournament='{tid}']")
+    line = page.locator(f"#placings li[data-tournament='{tid}']")
+    assert f"place {rank} of 2" in line.inner_text() and "Swiss" in line.inner_text()
+    assert line.locator("a").get_attribute("href") == f"/t/{tid}"
+    axe_checked(page, "a profile with tournaments")
 
 
 def test_the_tournaments_in_vietnamese_on_a_phone(pages: PageFactory, live_server: str) -> None:

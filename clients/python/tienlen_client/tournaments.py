@@ -12,6 +12,8 @@ from .transport import Endpoint
 
 __all__ = [
     "FINAL_TOURNAMENT_EVENTS",
+    "Placing",
+    "Placings",
     "Tournament",
     "TournamentEntrant",
     "TournamentEvent",
@@ -241,3 +243,22 @@ class TournamentStream(ServerSentEvents):
     def is_final(self, event: dict[str, Any]) -> bool:
         """Whether the event ends the tournament (:data:`FINAL_TOURNAMENT_EVENTS`)."""
         return event.get("type") in FINAL_TOURNAMENT_EVENTS
+
+
+class Placing(TypedDict):
+    """Where a player finished a tournament (``GET /v1/players/{name}/tournaments``)."""
+
+    tournament_id: str
+    name: str
+    format: TournamentFormat
+    players: int
+    entrants: int
+    place: int
+    score: float
+    ended_at: str
+
+
+class Placings(TypedDict):
+    """A player's placings, newest first."""
+
+    placings: list[Placing]

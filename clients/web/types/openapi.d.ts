@@ -1148,6 +1148,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/players/{name}/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The tournaments the player played to their end, newest first (its latest `limit`, 1 to 100): each
+         *     one's name, format, table size, how many it ranked, the player's place and score. Kept with the
+         *     account (a tournament's own page goes 90 days after its end; this line stays).
+         */
+        get: operations["list_player_tournaments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/queue": {
         parameters: {
             query?: never;
@@ -2360,6 +2383,30 @@ export interface components {
             id: string;
             label: string;
             scopes: components["schemas"]["Scope"][];
+        };
+        Placing: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, UTC
+             */
+            ended_at: string;
+            /** @description How many it ranked */
+            entrants: number;
+            format: components["schemas"]["TournamentFormat"];
+            /** @description The tournament's name */
+            name: string;
+            /** @description The player's final rank, 1 = the winner */
+            place: number;
+            /** @description Its table size */
+            players: number;
+            /** @description The player's final score (the format's) */
+            score: number;
+            /** @description Its page: `GET /v1/tournaments/{id}` */
+            tournament_id: string;
+        };
+        Placings: {
+            /** @description Newest first */
+            placings: components["schemas"]["Placing"][];
         };
         Play: {
             cards: string[];
@@ -8432,6 +8479,76 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until the limit resets */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    list_player_tournaments: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Placings"];
+                };
+            };
+            /** @description Reasons: `player_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

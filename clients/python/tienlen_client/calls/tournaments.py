@@ -10,6 +10,8 @@ from typing import Any, cast
 
 from ..tournaments import (
     FINAL_TOURNAMENT_EVENTS,
+    Placing,
+    Placings,
     Tournament,
     TournamentEvent,
     TournamentFeed,
@@ -130,6 +132,12 @@ class TournamentCalls(BaseClient):
         """``GET …/standings``: every entrant ranked 1..n with its score and tiebreaks; ``final`` once over."""
         path = f"/v1/tournaments/{segment(tournament_id)}/standings"
         return cast(TournamentStandings, self.request("GET", path, expect=200))
+
+    def player_tournaments(self, name: str, limit: int = 20) -> list[Placing]:
+        """``GET /v1/players/{name}/tournaments``: where the player finished the tournaments it played to their
+        end, newest first (its latest ``limit``, 1 to 100; 404 ``player_not_found``)."""
+        path = f"/v1/players/{segment(name)}/tournaments?limit={int(limit)}"
+        return cast(Placings, self.request("GET", path, expect=200))["placings"]
 
     def tournament_events(self, tournament_id: str, after: int = 0, wait: float = 0) -> TournamentFeed:
         """``GET …/events``: the events with ``seq`` > ``after``, oldest first; with ``wait`` (seconds, up to 30)

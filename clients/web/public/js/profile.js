@@ -187,5 +187,9 @@ export async function showProfile(root, name, go) {
     error,
   );
   await load(false);
+  // the tournaments it finished, between its facts and its matches, with their words (loaded with them)
+  void import("./tournaments/placings.js").then(({ placingsPart }) => placingsPart(found.name))
+    .then((part) => { if (part) root.querySelector("section[aria-labelledby=history-h]")?.before(part); })
+    .catch(() => {});
   return () => form?.stop();
 }

@@ -12,7 +12,7 @@ import { LANGUAGES, has, t } from "../i18n.js";
 export const TOURNAMENT_TEXTS = {
   en: {
     t_title: "Tournaments", t_upcoming: "Upcoming", t_running: "Running", t_finished: "Finished", t_none: "None.",
-    t_format_swiss: "Swiss", t_format_arena: "Arena", t_format_duplicate: "Duplicate",
+    t_format_swiss: "Swiss", t_format_arena: "Arena", t_format_duplicate: "Duplicate", t_placed: "place {n} of {of}",
     t_tables_of: "tables of {n}", t_entrants: "{n}/{max} entrants", t_when_full: "starts when full",
     t_starts: "starts {when}", t_rated: "rated", t_casual: "casual", t_bots_in: "bots allowed", t_no_bots: "no bots",
     t_join: "Join", t_withdraw: "Withdraw", t_joined: "You joined.", t_sign_in: "Sign in to join or create a tournament.",
@@ -39,6 +39,7 @@ export const TOURNAMENT_TEXTS = {
   vi: {
     t_title: "Giải đấu", t_upcoming: "Sắp diễn ra", t_running: "Đang diễn ra", t_finished: "Đã kết thúc", t_none: "Không có.",
     t_format_swiss: "Hệ Thuỵ Sĩ", t_format_arena: "Đấu trường", t_format_duplicate: "Bài giống nhau",
+    t_placed: "hạng {n} trên {of}",
     t_tables_of: "bàn {n} người", t_entrants: "{n}/{max} người dự", t_when_full: "bắt đầu khi đủ người",
     t_starts: "bắt đầu {when}", t_rated: "tính điểm xếp hạng", t_casual: "không tính điểm", t_bots_in: "cho máy dự",
     t_no_bots: "không cho máy", t_join: "Tham gia", t_withdraw: "Rút lui", t_joined: "Bạn đã tham gia.",
