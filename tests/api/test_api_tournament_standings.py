@@ -130,3 +130,22 @@ def test_arena_standings_double_a_first_after_two_firsts_in_a_row(client: FlaskC
         name = s["name"]
         assert s["score"] == score[name] and s["matches"] == played[name] == 5
         assert abs(s["tiebreaks"][0] - plain[name] / played[name]) < 1e-9 and s["tiebreaks"][1] == firsts[name]
+
+
+def test_a_rated_tournament_moves_each_entrants_rating_once_a_match(client: FlaskClient) -> None:
+    """Rule: the matches of a rated tournament are rated: each entrant's rating at the table size counts each of
+    its matches once (the sweeper's checks after the end settle nothing again); an unrated one moves none."""
+    service = service_of(client.application)
+    for rated in (True, False):
+        players = entrants(client, 4)
+        body = {"name": "Rated" if rated else "Casual", "format": "swiss", "players": 2, "hands": 1, "rounds": 2}
+        tid = run(client, body | {"min_entrants": 4, "max_entrants": 4, "rated": rated}, players)
+        state = play_rounds(client, tid, players)
+        assert state["status"] == "finished"
+        service.tournaments.rounds.check(tid)  # as a sweeper would again: nothing more is settled
+        for name in players:
+            ratings = json_object(client.get(f"/v1/players/{name}"))["ratings"]
+            at_two = [r for r in ratings if r["players"] == 2]
+            assert [r["games"] for r in at_two] == ([2] if rated else []), (name, ratings)
+            kept = json_object(client.get(f"/v1/players/{name}/matches"))["matches"]
+            assert len(kept) == 2 and all(m["rated"] is rated for m in kept)

@@ -224,7 +224,8 @@ def test_a_long_poll_of_the_feed_answers_when_an_entrant_joins(client: FlaskClie
 
 @pytest.mark.xdist_group("live_server")
 def test_the_feed_stream_sends_each_event_with_its_seq_and_resumes_after_last_event_id(live_server: str) -> None:
-    """Rule: SSE frames of a tournament's feed carry `id: <seq>` and `event: <type>`; Last-Event-ID resumes."""
+    """Rule: SSE frames of a tournament's feed carry `id: <seq>` and `event: <type>`; Last-Event-ID resumes; the
+    stream ends after the event that ends the tournament, and one opened after it answers 204."""
     import json as jsonlib
     import urllib.request
 
@@ -263,3 +264,18 @@ def test_the_feed_stream_sends_each_event_with_its_seq_and_resumes_after_last_ev
         frame = resumed.next()
     resumed.close()
     assert frame is not None and frame.id == "2"
+    # the stream ends after the event that ends the tournament; opened again after it: 204, nothing left
+    following = SseReader(live_server, f"/v1/tournaments/{tid}/stream", {"Last-Event-ID": "2"})
+    assert following.status == 200 and following.next() is not None  # ": following"
+    call("DELETE", f"/v1/tournaments/{tid}", tokens[0])
+    seen = []
+    frame = following.next()
+    while frame is not None:
+        if frame.id is not None:
+            seen.append((frame.id, frame.event))
+        frame = following.next()
+    following.close()
+    assert seen and seen[-1][1] == "tournament_cancelled"
+    after_end = SseReader(live_server, f"/v1/tournaments/{tid}/stream", {"Last-Event-ID": seen[-1][0]})
+    assert after_end.status == 204
+    after_end.close()

@@ -6,7 +6,8 @@ every JSON answer matching its schema, negative data refused. One run sends no
 token, one a seat's token; the path's match is a real one in play. A third run
 checks that schema-valid creates succeed.
 
-The stream (``stream_events``) is in both runs, on a match whose answer is
+The streams (``stream_events``, and ``stream_tournament_events`` alike on a
+tournament that is over or none) are in both runs, on a match whose answer is
 bounded, so no request stays open: in the run without a token a finished
 match (200 with what the match has after ``after``, then the end; 204 when
 nothing is; 422 for a bad ``after`` or ``Last-Event-ID``), checked for
@@ -67,6 +68,19 @@ def matches(base: str) -> tuple[str, str, str]:
     return playing["match_id"], playing["tokens"][0]["token"], finished["match_id"]
 
 
+def over_tournament(base: str) -> str:
+    """A tournament that is over (its creator cancelled it): its stream sends what it has, then ends."""
+    name = "st" + uuid.uuid4().hex[:12]
+    token = post(base, "/v1/accounts", {"name": name, "password": "a long password!", "kind": "human"})["token"]
+    body = {"name": "Over", "format": "swiss", "rounds": 1, "starts_at": "2100-01-01T00:00:00Z"}
+    made = post(base, "/v1/tournaments", body, token)["tournament_id"]
+    request = urllib.request.Request(f"{base}/v1/tournaments/{made}", method="DELETE")
+    request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10):
+        pass
+    return str(made)
+
+
 def run(where: Path, base: str, config: str, *args: str) -> subprocess.CompletedProcess[str]:
     """``st run`` over openapi/openapi.json with ``config`` (TOML) and more options."""
     (where / "schemathesis.toml").write_text(config)
@@ -77,7 +91,7 @@ def run(where: Path, base: str, config: str, *args: str) -> subprocess.Completed
     return subprocess.run([*command, *options, *args], capture_output=True, text=True, timeout=240, cwd=where)
 
 
-def config_for(playing: str, stream: str, stream_checks: str) -> str:
+def config_for(playing: str, stream: str, stream_checks: str, tournament: str) -> str:
     """Real match ids in the path, no long waits (a long poll's wait is checked elsewhere), the checks of CHECKS.
 
     ``stream`` is the stream's match, with ``stream_checks`` (TOML) for that operation only. The checks are
@@ -99,6 +113,11 @@ negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "406", 
 include-operation-id = "stream_events"
 parameters = {{ "path.match_id" = "{stream}" }}
 {stream_checks}
+
+[[operations]]
+include-operation-id = "stream_tournament_events"
+parameters = {{ "path.tournament_id" = "{tournament}" }}
+{stream_checks}
 """
 
 
@@ -107,6 +126,7 @@ FINISHED_STREAM = "checks.response_schema_conformance.enabled = false"
 # Every answer is 404 by design: no "missing test data" warning about it.
 UNKNOWN_STREAM = "warnings = false"
 UNKNOWN_MATCH = "0123456789abcdef0123"
+UNKNOWN_TOURNAMENT = "0123456789abcdef0123"
 
 
 @pytest.mark.parametrize("with_token", [False, True], ids=["no token", "seat token"])
@@ -116,7 +136,8 @@ def test_schemathesis_finds_no_5xx_and_no_answer_that_breaks_the_schema(
     playing, token, finished = matches(live_server)
     auth = ["--header", f"Authorization: Bearer {token}"] if with_token else []
     stream = (UNKNOWN_MATCH, UNKNOWN_STREAM) if with_token else (finished, FINISHED_STREAM)
-    result = run(tmp_path, live_server, config_for(playing, *stream), *auth)
+    tournament = UNKNOWN_TOURNAMENT if with_token else over_tournament(live_server)
+    result = run(tmp_path, live_server, config_for(playing, *stream, tournament), *auth)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     every = re.search(r"Selected: (\d+)/\1\s+Tested: \1\b", result.stdout)
     assert every, "every operation, the stream included, is tested: " + result.stdout[-3000:]

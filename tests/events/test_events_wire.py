@@ -157,9 +157,9 @@ INBOX_CASES: list[tuple[Notice, bytes]] = [
         b'{"seq":12,"type":"tournament_started","at":"1970-01-01T00:00:13.000Z","tournament_id":"t1"}',
     ),
     (
-        Notice(13, 14.0, TournamentTableReady("t1", 2, "m5", 3)),
+        Notice(13, 14.0, TournamentTableReady("t1", 2, "m5", 3, 7)),
         b'{"seq":13,"type":"tournament_table_ready","at":"1970-01-01T00:00:14.000Z","match_id":"m5","seat":3,'
-        b'"tournament_id":"t1","round":2}',
+        b'"tournament_id":"t1","round":2,"table":7}',
     ),
     (
         Notice(14, 15.0, TournamentFinished("t1", 1)),

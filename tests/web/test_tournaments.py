@@ -144,3 +144,27 @@ def test_the_tournaments_in_vietnamese_on_a_phone(pages: PageFactory, live_serve
     assert "Hệ Thuỵ Sĩ · bàn 2 người · 0/4 người dự" in facts and "tính điểm xếp hạng" in facts
     assert page.inner_text("#t-create-h") == "Tạo giải đấu"
     axe_checked(page, "the tournaments in Vietnamese")
+
+
+def test_the_inbox_says_your_table_is_ready_on_any_page_and_opens_it(pages: PageFactory, live_server: str) -> None:
+    """Rule: a signed-in account whose tournament table is dealt hears it on whatever page it is (here the
+    leaderboard): "Your table is ready: round 1, table 1." with a link that opens the table as its seat."""
+    _, creator_token = account(live_server, "host")
+    name, token = account(live_server, "away")
+    _, other_token = account(live_server, "other")
+    tid = _tournament(live_server, creator_token)
+    page = pages()
+    _signed_in(page, live_server, name, token)
+    page.goto(f"{live_server}/leaderboard")
+    page.wait_for_selector("#leaders", state="attached")
+    page.wait_for_timeout(500)  # the inbox listens from its last event on
+    call(live_server, "PUT", f"/v1/tournaments/{tid}/entry", None, token)
+    call(live_server, "PUT", f"/v1/tournaments/{tid}/entry", None, other_token)  # full: it starts
+    you = call(live_server, "GET", f"/v1/tournaments/{tid}", token=token)["you"]
+    notice = page.locator(f"#inbox [data-challenge='table-{you['match_id']}']")
+    notice.wait_for()
+    assert notice.inner_text().startswith("Your table is ready: round 1, table 1.")
+    notice.locator("a.table-link").click()
+    page.wait_for_url(f"**/m/{you['match_id']}")
+    page.wait_for_selector("#hand button")
+    assert page.locator(f"#inbox [data-challenge='table-{you['match_id']}']").count() == 0

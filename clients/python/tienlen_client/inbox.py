@@ -54,6 +54,7 @@ InboxEvent = TypedDict(
         "watchable": bool,
         "tournament_id": str,
         "round": int,
+        "table": int,
         "why": str,
     },
     total=False,
@@ -71,7 +72,7 @@ InboxEvent = TypedDict(
 - ``friend_started``: ``name``, ``match_id``, ``watchable``, ``players``, ``rated`` (an account it follows started a
   match; only with the ``friends`` setting on)
 - ``tournament_started``: ``tournament_id``; ``tournament_table_ready``: ``tournament_id``, ``round``,
-  ``match_id``, ``seat`` (play it); ``tournament_finished``: ``tournament_id``, ``place``;
+  ``table``, ``match_id``, ``seat`` (play it); ``tournament_finished``: ``tournament_id``, ``place``;
   ``tournament_cancelled``: ``tournament_id``, ``why`` (``creator``, ``too_few_entrants``)
 """
 

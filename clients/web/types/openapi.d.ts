@@ -1472,7 +1472,9 @@ export interface paths {
          * Follow the tournament's events (Server-Sent Events).
          * @description The tournament's events as Server-Sent Events (`text/event-stream`): `id: <seq>`, `event: <type>`,
          *     `data: <the event's JSON>` (as `GET /v1/tournaments/{tournament_id}/events`), after `after` or `Last-Event-ID`;
-         *     `: heartbeat` every 15 s while nothing happens.
+         *     `: heartbeat` every 15 s while nothing happens. The stream ends after the event that ends the tournament
+         *     (`tournament_finished` or `tournament_cancelled`); a stream opened on a tournament that is over with nothing
+         *     after `after` answers 204, so a browser's `EventSource` stops reconnecting.
          */
         get: operations["stream_tournament_events"];
         put?: never;
@@ -1953,7 +1955,7 @@ export interface components {
          *     - `queue_left`: `ticket`: a quick-play ticket left the queue (`DELETE /v1/queue/{ticket}`, from any client).
          *     - `friend_started`: `name`, `match_id`, `watchable`, `players`, `rated`: an account the account follows (`name`) started a match (told only with the `friends` setting on; `watchable`: it may be watched).
          *     - `tournament_started`: `tournament_id`: a tournament the account entered started.
-         *     - `tournament_table_ready`: `tournament_id`, `round`, `match_id`, `seat`: the account's table of a tournament's round is dealt (play `match_id` at `seat`).
+         *     - `tournament_table_ready`: `tournament_id`, `round`, `match_id`, `seat`, `table`: the account's table of a tournament's round is dealt (play `match_id` at `seat`; `table`: its number in round `round`).
          *     - `tournament_finished`: `tournament_id`, `place`: a tournament the account entered is over (`place`: its final rank).
          *     - `tournament_cancelled`: `tournament_id`, `why`: a tournament the account entered was cancelled before its start (`why`: `creator`, or `too_few_entrants`).
          */
@@ -1984,6 +1986,7 @@ export interface components {
             seat?: number;
             /** @description 1 for the account's first event, then +1 each */
             seq: number;
+            table?: number;
             ticket?: string;
             to?: string[];
             tournament_id?: string;
@@ -2404,10 +2407,6 @@ export interface components {
             /** @description Its page: `GET /v1/tournaments/{id}` */
             tournament_id: string;
         };
-        Placings: {
-            /** @description Newest first */
-            placings: components["schemas"]["Placing"][];
-        };
         Play: {
             cards: string[];
             kind: components["schemas"]["PlayKind"];
@@ -2473,6 +2472,10 @@ export interface components {
             provisional: boolean;
             /** @description The rating shown: 1500 for a new player, rising with finishing places */
             rating: number;
+        };
+        PlayerTournaments: {
+            /** @description Newest first */
+            placings: components["schemas"]["Placing"][];
         };
         PlayingMatch: {
             /** @description Watch it at `GET /v1/matches/{match_id}` */
@@ -8525,7 +8528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Placings"];
+                    "application/json": components["schemas"]["PlayerTournaments"];
                 };
             };
             /** @description Reasons: `player_not_found` */
@@ -9954,6 +9957,12 @@ export interface operations {
             /** @description Entered now */
             201: {
                 headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10320,6 +10329,19 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                 };
+            };
+            /** @description The tournament is over with no event after `after` (an `EventSource` stops reconnecting) */
+            204: {
+                headers: {
+                    /** @description Requests allowed in the window (sent when limits are on) */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (sent when limits are on) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets (sent when limits are on) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Reasons: `tournament_not_found` */
             404: {

@@ -121,13 +121,15 @@ class TournamentStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class TournamentTableReady(Event):
-    """The account's table of a tournament's round is dealt: it sits at ``seat`` of ``match_id``."""
+    """The account's table of a tournament's round is dealt: it sits at ``seat`` of ``match_id``, the round's
+    table number ``table`` (0 in events kept before the number was told)."""
 
     type: ClassVar[str] = "tournament_table_ready"
     tournament_id: str
     round: int
     match_id: str
     seat: int
+    table: int = 0
 
 
 @dataclass(frozen=True, slots=True)

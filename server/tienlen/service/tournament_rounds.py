@@ -234,7 +234,7 @@ class TournamentRounds:
                 t.told = True
                 for seat, (who, _name) in enumerate(t.sitters):
                     if who is not None:
-                        done.tell(who, TournamentTableReady(tournament_id, round_no, t.match_id, seat))
+                        done.tell(who, TournamentTableReady(tournament_id, round_no, t.match_id, seat, t.number))
             done.feed.append({"type": "round_seated", "round": round_no, "tables": len(fresh)})
 
         self.update(tournament_id, change)

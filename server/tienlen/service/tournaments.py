@@ -215,8 +215,11 @@ class Tournaments:
         return FeedPage(tuple(found), found[-1]["seq"] if found else after)
 
     def follow(self, tournament_id: str, after: int, idle_s: float) -> FeedFollowing:
-        """The feed as it comes (Server-Sent Events)."""
-        self._load(tournament_id)
+        """The feed as it comes (Server-Sent Events), ending after the event that ends the tournament; of a
+        tournament over with nothing after ``after``, :attr:`FeedFollowing.nothing_left` from the start."""
+        record = self._load(tournament_id)
+        if record.status in OVER and not self.store.events(tournament_id, after):
+            return FeedFollowing(None)
         return FeedFollowing(self.store.follow(tournament_id, after, idle_s))
 
     def sweep(self) -> None:
@@ -224,18 +227,30 @@ class Tournaments:
         self.rounds.sweep()
 
 
-class FeedFollowing(Iterator[list[Event]]):
-    """Batches of a tournament's feed as they come (empty when idle), until closed."""
+FINAL_FEED_EVENTS = frozenset({"tournament_finished", "tournament_cancelled"})
+"""The feed's events after which nothing more comes."""
 
-    def __init__(self, batches: Iterator[list[Event]]) -> None:
+
+class FeedFollowing(Iterator[list[Event]]):
+    """Batches of a tournament's feed as they come (empty when idle), ending after the batch with the event that
+    ends the tournament, or closed. Without ``batches`` there is nothing to send at all (:attr:`nothing_left`)."""
+
+    def __init__(self, batches: Iterator[list[Event]] | None) -> None:
         self._batches = batches
+        self.nothing_left = batches is None
 
     def __next__(self) -> list[Event]:
-        return next(self._batches)
+        if self._batches is None:
+            raise StopIteration
+        batch = next(self._batches)
+        if any(event["type"] in FINAL_FEED_EVENTS for event in batch):
+            self.close()  # this batch is sent; the next call ends the stream
+        return batch
 
     def close(self) -> None:
         """Stop following (gives the store's waiter place back)."""
-        close = getattr(self._batches, "close", None)
+        batches, self._batches = self._batches, None
+        close = getattr(batches, "close", None)
         if close is not None:
             close()
 

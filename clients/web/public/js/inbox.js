@@ -18,7 +18,7 @@ const WAIT_S = 25;
 /** Milliseconds before asking again after a failed poll. */
 const RETRY_MS = 2000;
 
-/** @typedef {{seq: number, type: string, challenge_id?: string | null, from?: string | null, players?: number | null, rated?: boolean | null, expires_at?: string | null, cause?: string | null, by?: string | null, match_id?: string | null, seat?: number | null, name?: string | null, watchable?: boolean | null}} InboxEvent */
+/** @typedef {{seq: number, type: string, challenge_id?: string | null, from?: string | null, players?: number | null, rated?: boolean | null, expires_at?: string | null, cause?: string | null, by?: string | null, match_id?: string | null, seat?: number | null, name?: string | null, watchable?: boolean | null, round?: number | null, table?: number | null}} InboxEvent */
 
 /** @type {Set<(event: InboxEvent) => void>} */
 const listeners = new Set();
@@ -105,6 +105,27 @@ export function listenToInbox(box, go) {
     }
   }
 
+  /**
+   * A tournament seated the account: "Your table is ready", kept until followed or the table is open, with a link that
+   * opens the table as the account's seat. @param {InboxEvent} event @param {import("./session.js").Signed} session
+   */
+  async function tableReady(event, session) {
+    await import("./tournaments/words.js"); // its words come with the tournaments' pages
+    const match = String(event.match_id);
+    const id = `table-${match}`;
+    if (location.pathname === `/m/${encodeURIComponent(match)}`) return;
+    say(id, t("t_your_table", { round: Number(event.round), table: Number(event.table) }));
+    const shown = notices.get(id);
+    if (!shown) return;
+    clearTimeout(shown.timer);
+    shown.element.setAttribute("role", "alert");
+    shown.element.append(" ", h("a", { href: `/m/${encodeURIComponent(match)}`, class: "table-link", onclick: (/** @type {MouseEvent} */ e) => {
+      e.preventDefault();
+      drop(id);
+      opened(match, Number(event.seat), session);
+    } }, [t("t_go_table")]));
+  }
+
   /** @param {string} match @param {number} seat @param {import("./session.js").Signed} session */
   function opened(match, seat, session) {
     keepSeat(match, { seat, token: session.token, name: session.name });
@@ -119,6 +140,7 @@ export function listenToInbox(box, go) {
     if (event.type === "challenge_received") received(event, session);
     else if (event.type === "challenge_cancelled" && notices.has(id)) say(id, t(`challenge_${event.cause ?? "expired"}`));
     else if (event.type === "friend_started") void friendStarted(event);
+    else if (event.type === "tournament_table_ready" && event.match_id) void tableReady(event, session);
     else if (event.type === "challenge_started" && event.match_id) {
       drop(id);
       opened(event.match_id, Number(event.seat), session);

@@ -16,7 +16,7 @@ from ... import wire
 from ...service.history import HistoryService, KeptPage, Player
 from ...service.kept import KeptMatch
 from ..schemas.players import ExportQuerySchema, KeptPageSchema, PlayerMatchesQuerySchema, PlayerSchema
-from ..schemas.tournaments import PlacingsQuerySchema, PlacingsSchema
+from ..schemas.tournaments import PlacingsQuerySchema, PlayerTournamentsSchema
 from ..services import services
 from .common import PER_ADDRESS, Blueprint, errors, game, limited
 
@@ -76,7 +76,7 @@ class PlayerTournaments(MethodView):
     """Where one player finished its tournaments."""
 
     @blp.arguments(PlacingsQuerySchema(), location="query")
-    @blp.response(200, PlacingsSchema)
+    @blp.response(200, PlayerTournamentsSchema)
     @blp.doc(
         operationId="list_player_tournaments",
         responses=errors("player_not_found", "invalid_request", "store_unavailable"),

@@ -54,6 +54,9 @@ WAIT_ERRORS = with_retry_after(
     "too_many_waits",
 )
 TOURNAMENT_EVENT = TournamentEventSchema()
+NOTHING_LEFT = {
+    "204": {"description": "The tournament is over with no event after `after` (an `EventSource` stops reconnecting)"}
+}
 
 
 @blp.route("")
@@ -119,7 +122,7 @@ class Entry(MethodView):
 
     @limited("join", PER_ACCOUNT)
     @blp.response(200, TournamentSchema, description="Entered already: nothing changed")
-    @blp.alt_response(201, schema=TournamentSchema, description="Entered now")
+    @blp.alt_response(201, schema=TournamentSchema, description="Entered now", success=True)
     @blp.doc(
         operationId="enter_tournament",
         security=AUTH,
@@ -180,7 +183,9 @@ class Events(MethodView):
 
 STREAM_DOC = """The tournament's events as Server-Sent Events (`text/event-stream`): `id: <seq>`, `event: <type>`,
 `data: <the event's JSON>` (as `GET /v1/tournaments/{tournament_id}/events`), after `after` or `Last-Event-ID`;
-`: heartbeat` every 15 s while nothing happens.
+`: heartbeat` every 15 s while nothing happens. The stream ends after the event that ends the tournament
+(`tournament_finished` or `tournament_cancelled`); a stream opened on a tournament that is over with nothing
+after `after` answers 204, so a browser's `EventSource` stops reconnecting.
 """
 
 
@@ -197,11 +202,18 @@ class Stream(MethodView):
         content_type="text/event-stream",
         description="The events as they come",
     )
-    @blp.doc(operationId="stream_tournament_events", security=[], description=STREAM_DOC, responses=WAIT_ERRORS)
+    @blp.doc(
+        operationId="stream_tournament_events",
+        security=[],
+        description=STREAM_DOC,
+        responses=WAIT_ERRORS | NOTHING_LEFT,
+    )
     def get(self, query: dict[str, Any], headers: dict[str, Any], tournament_id: str) -> Response:
         """Follow the tournament's events (Server-Sent Events)."""
         after = headers.get("last_event_id", query["after"])
         following = game().tournaments.follow(tournament_id, after, settings().heartbeat_s)
+        if following.nothing_left:
+            return current_app.response_class(status=204, headers={"Cache-Control": "no-cache"})
         return current_app.response_class(
             EventStreamBody(following, TOURNAMENT_EVENT),
             mimetype="text/event-stream",

@@ -50,7 +50,8 @@ ABOUT: dict[type[Event], str] = {
     FriendStarted: "an account the account follows (`name`) started a match (told only with the `friends` setting "
     "on; `watchable`: it may be watched).",
     TournamentStarted: "a tournament the account entered started.",
-    TournamentTableReady: "the account's table of a tournament's round is dealt (play `match_id` at `seat`).",
+    TournamentTableReady: "the account's table of a tournament's round is dealt (play `match_id` at `seat`; "
+    "`table`: its number in round `round`).",
     TournamentFinished: "a tournament the account entered is over (`place`: its final rank).",
     TournamentCancelled: "a tournament the account entered was cancelled before its start (`why`: `creator`, or "
     "`too_few_entrants`).",

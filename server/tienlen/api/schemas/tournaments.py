@@ -291,7 +291,7 @@ class PlacingSchema(AnswerSchema):
     ended_at = Time(required=True, metadata=TIME)
 
 
-class PlacingsSchema(AnswerSchema):
+class PlayerTournamentsSchema(AnswerSchema):
     """Answer of ``GET /v1/players/{name}/tournaments``."""
 
     placings = fields.List(fields.Nested(PlacingSchema), required=True, metadata={"description": "Newest first"})
