@@ -71,7 +71,8 @@ def test_the_list_pages_with_a_cursor(client: FlaskClient) -> None:
 
 
 def test_entering_and_withdrawing_before_the_start(client: FlaskClient) -> None:
-    """Rule: PUT entry is 201 when entered now, 200 again; DELETE withdraws (204); a second withdrawal 409."""
+    """Rule: PUT entry is 201 when entered now, 200 again; DELETE withdraws (204); a second withdrawal 409; the
+    list read with the entrant's token says `entered` until it withdraws (false for everyone without a token)."""
     creator = account(client)
     tid = create(client, creator, starts_at="2100-01-01T00:00:00Z", max_entrants=8)["tournament_id"]
     player = account(client)
@@ -79,7 +80,14 @@ def test_entering_and_withdrawing_before_the_start(client: FlaskClient) -> None:
     assert first.status_code == 201 and json_object(first)["entered"] is True
     again = client.put(f"/v1/tournaments/{tid}/entry", headers=auth(player))
     assert again.status_code == 200 and len(json_object(again)["entrants"]) == 1
+    listed = json_object(client.get("/v1/tournaments?status=open&limit=100", headers=auth(player)))["tournaments"]
+    assert [t["entered"] for t in listed if t["tournament_id"] == tid] == [True]  # the list says so with a token
+    assert not any(
+        t["entered"] for t in json_object(client.get("/v1/tournaments?status=open&limit=100"))["tournaments"]
+    )
     assert client.delete(f"/v1/tournaments/{tid}/entry", headers=auth(player)).status_code == 204
+    listed = json_object(client.get("/v1/tournaments?status=open&limit=100", headers=auth(player)))["tournaments"]
+    assert [t["entered"] for t in listed if t["tournament_id"] == tid] == [False]
     read = json_object(client.get(f"/v1/tournaments/{tid}", headers=auth(player)))
     assert read["entered"] is False and read["entrants"][0]["withdrawn"] is True
     assert refused(client.delete(f"/v1/tournaments/{tid}/entry", headers=auth(player))) == (409, "not_entered")

@@ -142,6 +142,7 @@ class TournamentSummary(TypedDict):
     tournament_id: str
     name: str
     creator: str
+    entered: bool
     status: TournamentStatus
     format: TournamentFormat
     players: int

@@ -1347,7 +1347,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the tournaments of `status`: `open` soonest first, the others newest first. */
+        /**
+         * A page of the tournaments of `status`: `open` soonest first, the others newest first; with a token
+         *     (scope `play`) each one's `entered` says whether the caller entered it (false without a token).
+         */
         get: operations["list_tournaments"];
         put?: never;
         /**
@@ -3030,6 +3033,8 @@ export interface components {
             bots: boolean;
             /** @description The creator's name */
             creator: string;
+            /** @description With a token: whether you entered it (and did not withdraw) */
+            entered: boolean;
             /** @description How many entered (and did not withdraw) */
             entrants: number;
             format: components["schemas"]["TournamentFormat"];
@@ -9552,6 +9557,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TournamentPage"];
+                };
+            };
+            /** @description Reasons: `invalid_token` */
+            401: {
+                headers: {
+                    /** @description The scheme this call takes: `Bearer realm="tienlen"`, with `error="invalid_token"` when a token was sent (RFC 6750) */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `scope_missing` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */

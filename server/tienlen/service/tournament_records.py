@@ -117,9 +117,10 @@ def table_result(record: MatchRecord, round_no: int, table: int, sitters: list[t
     )
 
 
-def summary_of(record: TournamentRecord) -> TournamentSummary:
-    """A tournament in a list."""
+def summary_of(record: TournamentRecord, caller: str | None = None) -> TournamentSummary:
+    """A tournament in a list; with ``caller`` (an account id) whether it entered (and did not withdraw)."""
     terms = record.terms
+    entered = caller is not None and any(e.account_id == caller and not e.withdrawn for e in record.entrants)
     return TournamentSummary(
         record.tournament_id,
         terms["name"],
@@ -132,6 +133,7 @@ def summary_of(record: TournamentRecord) -> TournamentSummary:
         terms["rated"],
         terms["bots"],
         record.creator_name,
+        entered,
     )
 
 

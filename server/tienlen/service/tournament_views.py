@@ -45,6 +45,7 @@ class TournamentSummary:
     rated: bool
     bots: bool
     creator: str
+    entered: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,8 +178,10 @@ class Tournaments:
         caller = None if token is None else authorized(self.core.accounts, token, "play").account_id
         return view_of(self._load(tournament_id), caller)
 
-    def page(self, status: str, cursor: str | None, limit: int) -> TournamentPage:
-        """A page of the tournaments of ``status`` (open: soonest first; others newest first)."""
+    def page(self, status: str, cursor: str | None, limit: int, token: str | None = None) -> TournamentPage:
+        """A page of the tournaments of ``status`` (open: soonest first; others newest first); with a token
+        (scope ``play``) each says whether the caller entered it."""
+        caller = None if token is None else authorized(self.core.accounts, token, "play").account_id
         after = None
         if cursor is not None:
             at_ms, last = decode_cursor(cursor)
@@ -188,7 +190,7 @@ class Tournaments:
         rows = self.store.listed(status, after, limit + 1, newest=newest)
         page = rows[:limit]
         found = [self.store.load(tid) for tid, _score in page]
-        summaries = tuple(summary_of(r) for r in found if r is not None)
+        summaries = tuple(summary_of(r, caller) for r in found if r is not None)
         next_cursor = None
         if len(rows) > limit and page:
             next_cursor = encode_cursor(round(page[-1][1] * 1000), page[-1][0])

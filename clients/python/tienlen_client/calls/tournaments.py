@@ -77,15 +77,16 @@ class TournamentCalls(BaseClient):
         return cast(Tournament, self.request("POST", "/v1/tournaments", body, token=token, expect=201, once=True))
 
     def tournaments(
-        self, status: TournamentStatus = "open", cursor: str | None = None, limit: int = 20
+        self, status: TournamentStatus = "open", cursor: str | None = None, limit: int = 20, token: str | None = None
     ) -> TournamentPage:
         """``GET /v1/tournaments``: a page of the tournaments of ``status`` (``open`` soonest first, the others
-        newest first); pass ``next_cursor`` as ``cursor`` for the next. A read, retried."""
+        newest first); pass ``next_cursor`` as ``cursor`` for the next; with ``token`` each one's ``entered`` says
+        whether that account entered it. A read, retried."""
         query: dict[str, Any] = {"status": status, "limit": limit}
         if cursor is not None:
             query["cursor"] = cursor
         path = f"/v1/tournaments?{urllib.parse.urlencode(query)}"
-        return cast(TournamentPage, self.request("GET", path, expect=200))
+        return cast(TournamentPage, self.request("GET", path, token=token, expect=200))
 
     def all_tournaments(self, status: TournamentStatus = "open", page_size: int = 100) -> Iterator[TournamentSummary]:
         """Every tournament of ``status``, one page (``page_size``) asked at a time, as they are iterated."""

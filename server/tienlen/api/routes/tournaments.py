@@ -83,10 +83,15 @@ class Tournaments(MethodView):
 
     @blp.arguments(TournamentListQuerySchema(), location="query")
     @blp.response(200, TournamentPageSchema)
-    @blp.doc(operationId="list_tournaments", security=[], responses=errors("invalid_request", "store_unavailable"))
+    @blp.doc(
+        operationId="list_tournaments",
+        security=OPTIONAL_AUTH,
+        responses=errors("invalid_request", *TOKEN_REASONS),
+    )
     def get(self, query: dict[str, Any]) -> TournamentPage:
-        """A page of the tournaments of `status`: `open` soonest first, the others newest first."""
-        return game().tournaments.page(query["status"], query.get("cursor"), query["limit"])
+        """A page of the tournaments of `status`: `open` soonest first, the others newest first; with a token
+        (scope `play`) each one's `entered` says whether the caller entered it (false without a token)."""
+        return game().tournaments.page(query["status"], query.get("cursor"), query["limit"], bearer_token())
 
 
 @blp.route(f"/{TOURNAMENT}")

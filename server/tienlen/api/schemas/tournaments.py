@@ -122,6 +122,9 @@ class TournamentSummarySchema(AnswerSchema):
     rated = fields.Boolean(required=True)
     bots = fields.Boolean(required=True)
     creator = fields.String(required=True, metadata={"description": "The creator's name"})
+    entered = fields.Boolean(
+        required=True, metadata={"description": "With a token: whether you entered it (and did not withdraw)"}
+    )
 
 
 class TournamentPageSchema(AnswerSchema):

@@ -31,8 +31,6 @@ export const factsOf = (one) => [
 export async function showTournamentList(root, go) {
   const session = signedIn();
   const error = h("p", { id: "error", role: "alert", class: "error" });
-  /** @type {Set<string>} */
-  let mine = new Set();
   /** One list (a heading, its items, More while pages follow). @param {Listed} status @param {string} title */
   const section = (status, title) => {
     const list = h("ul", { id: `t-${status}`, class: "history" });
@@ -42,7 +40,9 @@ export async function showTournamentList(root, go) {
     const load = async (/** @type {boolean} */ fresh) => {
       if (fresh) cursor = null;
       try {
-        const page = await api.call("get", "/v1/tournaments", { query: { status, limit: 20, ...(cursor ? { cursor } : {}) } });
+        // with the account's token each says whether it entered
+        const page = await api.call("get", "/v1/tournaments",
+          { query: { status, limit: 20, ...(cursor ? { cursor } : {}) }, token: session?.token });
         const items = page.tournaments.map((one) => item(one));
         if (fresh) list.replaceChildren(...(items.length ? items : [h("li", {}, [t("t_none")])]));
         else list.append(...items);
@@ -64,7 +64,7 @@ export async function showTournamentList(root, go) {
     const link = h("a", { href, onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); go(href); } }, [one.name]);
     const parts = [link, " · ", h("span", { class: "t-facts" }, [factsOf(one)])];
     if (session && one.status === "open") {
-      const entered = mine.has(one.tournament_id);
+      const entered = one.entered === true;
       const button = h("button", { type: "button", class: "small", "data-action": entered ? "withdraw" : "join",
         "aria-label": `${entered ? t("t_withdraw") : t("t_join")}: ${one.name}`,
         onclick: async () => {
@@ -82,19 +82,9 @@ export async function showTournamentList(root, go) {
     return h("li", { "data-tournament": one.tournament_id }, parts);
   };
   const lists = [section("open", t("t_upcoming")), section("running", t("t_running")), section("finished", t("t_finished"))];
-  /** The open ones the account entered (read one by one: the list does not say), then every list again. */
+  /** Every list again. */
   const reload = async () => {
     error.textContent = "";
-    if (session) {
-      try {
-        const open = await api.call("get", "/v1/tournaments", { query: { status: "open", limit: 100 } });
-        const read = await Promise.all(open.tournaments.map((one) =>
-          api.call("get", "/v1/tournaments/{tournament_id}", { path: { tournament_id: one.tournament_id }, token: session.token })));
-        mine = new Set(read.filter((one) => one.entered).map((one) => one.tournament_id));
-      } catch (e) {
-        error.textContent = refusalText(e);
-      }
-    }
     await Promise.all(lists.map((one) => one.load(true)));
   };
   const create = session

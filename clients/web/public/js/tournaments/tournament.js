@@ -84,7 +84,7 @@ export async function showTournament(root, id, go) {
     if (stopped) return;
     const terms = one.terms;
     const active = one.entrants.filter((e) => !e.withdrawn).length;
-    const facts = factsOf({ ...terms, tournament_id: one.tournament_id, creator: one.creator, status: one.status, entrants: active });
+    const facts = factsOf({ ...terms, tournament_id: one.tournament_id, creator: one.creator, status: one.status, entrants: active, entered: one.entered });
     const more = [t("preset"), ": ", terms.preset, " · ", t("t_hands"), ": ", String(terms.hands), " · ", t("t_turn"), ": ",
       String(terms.turn_seconds), ...(terms.rounds ? [" · ", t("t_rounds"), ": ", String(terms.rounds)] : []),
       ...(terms.window_s ? [" · ", t("t_window"), ": ", String(Math.round(terms.window_s / 60))] : []),
