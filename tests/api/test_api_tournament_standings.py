@@ -12,6 +12,7 @@ from functools import partial
 from flask.testing import FlaskClient
 
 from tests.api.test_api_tournament_play import entrants, kept_tables, play_rounds, run
+from tests.support.accounts import PASSWORD, auth
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_out, service_of
 
@@ -149,3 +150,25 @@ def test_a_rated_tournament_moves_each_entrants_rating_once_a_match(client: Flas
             assert [r["games"] for r in at_two] == ([2] if rated else []), (name, ratings)
             kept = json_object(client.get(f"/v1/players/{name}/matches"))["matches"]
             assert len(kept) == 2 and all(m["rated"] is rated for m in kept)
+
+
+def test_a_deleted_account_leaves_no_name_in_its_tournaments(client: FlaskClient) -> None:
+    """Rule: deleting an account takes its name out of every tournament it created or entered (entrants, tables,
+    results, creator: shown as "(deleted)"), its placings go; the standings still rank every entrant."""
+    players = entrants(client, 4)
+    body = {"name": "Gone", "format": "swiss", "players": 2, "hands": 1, "rounds": 1}
+    tid = run(client, body | {"min_entrants": 4, "max_entrants": 4}, players)
+    assert play_rounds(client, tid, players)["status"] == "finished"
+    gone, token = next(iter(players.items()))
+    assert json_object(client.get(f"/v1/players/{gone}/tournaments"))["placings"]
+    assert client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token)).status_code == 204
+    for path in (f"/v1/tournaments/{tid}", f"/v1/tournaments/{tid}/standings", f"/v1/tournaments/{tid}/events"):
+        text = client.get(path).get_data(as_text=True)
+        assert gone not in text, path
+    state = json_object(client.get(f"/v1/tournaments/{tid}"))
+    assert sum(e["name"] == "(deleted)" for e in state["entrants"]) == 1
+    sitters = [s["name"] for r in state["rounds"] for t in r["tables"] for s in t["sitters"]]
+    assert sitters.count("(deleted)") == 1
+    standings = json_object(client.get(f"/v1/tournaments/{tid}/standings"))["standings"]
+    assert sorted(s["rank"] for s in standings) == [1, 2, 3, 4]
+    assert client.get(f"/v1/players/{gone}/tournaments").status_code == 404

@@ -90,6 +90,7 @@ class HistoryService:
         self.now = now
         self.rated = RatedService(store)
         self.on_kept: Callable[[MatchRecord], None] | None = None  # told of every match kept (tournaments record it)
+        self.on_forget: Callable[[str], None] | None = None  # told of every account erased (tournaments scrub it)
 
     # ----- keeping ------------------------------------------------------------------------
 
@@ -266,7 +267,6 @@ class HistoryService:
         self.notices.inbox.forget(account_id)
         self.store.follows().forget(account_id)
         self.store.live_seats().forget(account_id)
-        self.store.tournaments().forget_placings(account_id)
         queue = self.store.queue()
         held = queue.held(account_id)
         found = None if held is None else queue.get(held)
@@ -284,6 +284,8 @@ class HistoryService:
         for other in others:  # their inboxes named it (from, to, by): those events go
             self.notices.inbox.drop_challenges(other, sent_or_received)
         challenges.forget(account_id)
+        if self.on_forget is not None:
+            self.on_forget(account_id)
 
     def _scrub(self, match_id: str, account_id: str, name: str) -> None:
         """Take the account's name and id out of a live match's record and its events."""

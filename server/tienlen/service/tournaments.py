@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Iterator
+from functools import partial
 
 from ..engine import RulesError, resolve_rules
 from ..events import TournamentCancelled
@@ -31,6 +32,7 @@ from .errors import (
     TournamentNotFound,
     TournamentNotOpen,
 )
+from .kept import DELETED_NAME
 from .rating_model import Rating
 from .tournament_records import OVER, entrants_of, results_of, summary_of, terms_dict, terms_of, view_of
 from .tournament_rounds import UNCHANGED, TournamentRounds, Update
@@ -49,6 +51,7 @@ class Tournaments:
         self.rounds = TournamentRounds(core)
         self.store = self.rounds.store
         core.history.on_kept = self._kept
+        core.history.on_forget = self.forget
 
     def _kept(self, match: MatchRecord) -> None:
         """A kept match: a tournament table's result is recorded (a refusal is left to the sweeper)."""
@@ -58,6 +61,35 @@ class Tournaments:
             self.rounds.record(match)
         except ServiceError as error:
             _log.warning("tournament %s: recording %s left to the sweeper: %s", match.tournament, match.match_id, error)
+
+    def forget(self, account_id: str) -> None:
+        """The account was deleted: its name leaves every tournament it created or entered (entrants, tables,
+        results, creator; its id stays, an opaque number the standings count by), and its placings go."""
+
+        def scrub(record: TournamentRecord, done: Update) -> None:
+            if record.creator == account_id:
+                record.creator_name = DELETED_NAME
+            for entrant in record.entrants:
+                if entrant.account_id == account_id:
+                    entrant.name = DELETED_NAME
+            for rnd in record.rounds:
+                for table in rnd.tables:
+                    table.sitters = [(who, DELETED_NAME if who == account_id else name) for who, name in table.sitters]
+            for result in record.results:
+                result["sitters"] = [
+                    [who, DELETED_NAME if who == account_id else name] for who, name in result["sitters"]
+                ]
+
+        for tournament_id in self.store.parts_of(account_id):
+            record = self.store.load(tournament_id)
+            if record is None:
+                continue
+            names = {e.name for e in record.entrants if e.account_id == account_id}
+            names |= {record.creator_name} if record.creator == account_id else set()
+            self.rounds.update(tournament_id, scrub)
+            for name in names - {DELETED_NAME}:
+                self.store.rename_in_feed(tournament_id, name, DELETED_NAME)
+        self.store.forget(account_id)
 
     # ----- creating and entering --------------------------------------------------------
 
@@ -91,6 +123,7 @@ class Tournaments:
             self.store.release_open(account.account_id, tournament_id)
             raise StoreUnavailableError("could not store the tournament")
         self.store.list_in(tournament_id, "open", terms.starts_at or WHEN_FULL)
+        self.store.note_part(account.account_id, tournament_id)
         return view_of(record, account.account_id)
 
     def join(self, tournament_id: str, token: str | None) -> tuple[TournamentView, bool]:
@@ -121,6 +154,7 @@ class Tournaments:
             else:
                 number = len(record.entrants) + 1
                 record.entrants.append(EntrantRecord(account.account_id, account.name, bot, rating, number))
+                done.after.append(partial(self.store.note_part, account.account_id, tournament_id))
             done.feed.append({"type": "entrant_joined", "name": account.name, "bot": bot})
             if terms.starts_at is None and present + 1 >= terms.max_entrants:
                 self.rounds.start(record, done, now)

@@ -12,6 +12,8 @@ Keys (Cluster-safe: a tournament's own keys share the hash tag ``{tour:<id>}``; 
 - ``tl:{acct:<id>}:tournaments-open`` sorted set: the open tournaments an account created (capped)
 - ``tl:{acct:<id>}:placings`` sorted set: the account's placings (JSON) in the tournaments it finished, by end
   time (ms); the latest :data:`PLACINGS_KEPT`, no expiry: deleted with the account
+- ``tl:{acct:<id>}:tournaments`` set: the tournaments the account created or entered (to take its name out of
+  their records when it is deleted); kept :data:`TOURNAMENT_TTL_S` after its last addition
 - ``tl:{tour-lock:<name>}`` a seater's lock (``SET NX PX``)
 """
 
@@ -46,6 +48,21 @@ return 1
 """)
 
 
+# KEYS: the feed. ARGV: its TTL, the last entry id read, then (id, event) pairs: the feed written again with them,
+# unless an entry came since it was read. 1: written; 0: it moved (read again).
+REWRITE_FEED = WriteScript("""
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local now = ''
+if #last > 0 then now = last[1][1] end
+if now ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+for i = 3, #ARGV, 2 do redis.call('XADD', KEYS[1], ARGV[i], 'e', ARGV[i + 1]) end
+if #ARGV >= 3 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1])) end
+return 1
+""")
+FEED_NAMED = ("name", "winner")  # the feed's fields that hold an account's name
+
+
 def tournament_key(tournament_id: str) -> str:
     """Key of the tournament's record."""
     return f"tl:{{tour:{tournament_id}}}"
@@ -69,6 +86,11 @@ def tournament_channel(tournament_id: str) -> str:
 def placings_key(account_id: str) -> str:
     """Key of the account's placings in the tournaments it finished."""
     return f"tl:{{acct:{account_id}}}:placings"
+
+
+def parts_key(account_id: str) -> str:
+    """Key of the tournaments the account created or entered."""
+    return f"tl:{{acct:{account_id}}}:tournaments"
 
 
 def status_key(status: str) -> str:
@@ -200,9 +222,43 @@ class RedisTournaments:
         found = self._call(lambda r: r.zrevrange(placings_key(account_id), 0, limit - 1))
         return [Placing.from_json(member) for member in cast(list[bytes], found)]
 
-    def forget_placings(self, account_id: str) -> None:
-        """The account was deleted: its placings go."""
-        self._call(lambda r: r.delete(placings_key(account_id)))
+    def note_part(self, account_id: str, tournament_id: str) -> None:
+        """The account takes part in the tournament (created or entered it)."""
+        key = parts_key(account_id)
+
+        def add(r: Any) -> None:
+            pipe = r.pipeline(transaction=False)
+            pipe.sadd(key, tournament_id)
+            pipe.expire(key, TOURNAMENT_TTL_S)
+            pipe.execute()
+
+        self._call(add)
+
+    def parts_of(self, account_id: str) -> list[str]:
+        """The tournaments the account created or entered."""
+        return sorted(m.decode() for m in cast(set[bytes], self._call(lambda r: r.smembers(parts_key(account_id)))))
+
+    def rename_in_feed(self, tournament_id: str, name: str, replacement: str) -> None:
+        """Write ``replacement`` for ``name`` wherever the tournament's feed names it (an account deleted)."""
+        key = feed_key(tournament_id)
+        for _ in range(8):
+            found = self._call(lambda r: r.xrange(key))
+            entries = cast(list[tuple[bytes, dict[bytes, bytes]]], found)
+            pairs: list[Any] = []
+            for entry_id, fields in entries:
+                event = wire.loads(fields[b"e"])
+                for named in FEED_NAMED:
+                    if event.get(named) == name:
+                        event[named] = replacement
+                pairs += [entry_id, wire.dumps(event)]
+            last = entries[-1][0] if entries else b""
+            if run_script(self._redis, REWRITE_FEED, [key], [TOURNAMENT_TTL_S, last, *pairs]):
+                return
+        raise StoreUnavailableError(f"the feed of tournament {tournament_id} kept moving")
+
+    def forget(self, account_id: str) -> None:
+        """The account was deleted: its placings and its list of tournaments go."""
+        self._call(lambda r: r.delete(placings_key(account_id), parts_key(account_id)))
 
     def lock(self, name: str, ttl_ms: int) -> bool:
         """Take the lock ``name`` for ``ttl_ms``; False while held."""

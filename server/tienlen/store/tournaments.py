@@ -246,8 +246,20 @@ class TournamentStore(Protocol):
         """The account's latest ``limit`` placings, newest first."""
         ...
 
-    def forget_placings(self, account_id: str) -> None:
-        """The account was deleted: its placings go."""
+    def note_part(self, account_id: str, tournament_id: str) -> None:
+        """The account takes part in the tournament (created or entered it): found again when it is deleted."""
+        ...
+
+    def parts_of(self, account_id: str) -> list[str]:
+        """The tournaments the account created or entered (those whose records may hold its name)."""
+        ...
+
+    def rename_in_feed(self, tournament_id: str, name: str, replacement: str) -> None:
+        """Write ``replacement`` for ``name`` wherever the tournament's feed names it (an account deleted)."""
+        ...
+
+    def forget(self, account_id: str) -> None:
+        """The account was deleted: its placings and its list of tournaments go."""
         ...
 
     def lock(self, name: str, ttl_ms: int) -> bool:
