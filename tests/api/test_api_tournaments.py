@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from tests.support.accounts import auth, fresh_name, sign_up
 from tests.support.api import json_object
+from tests.support.lifecycle import service_of
 
 
 def terms(**changed: Any) -> dict[str, Any]:
@@ -287,3 +288,32 @@ def test_the_feed_stream_sends_each_event_with_its_seq_and_resumes_after_last_ev
     after_end = SseReader(live_server, f"/v1/tournaments/{tid}/stream", {"Last-Event-ID": seen[-1][0]})
     assert after_end.status == 204
     after_end.close()
+
+
+def test_an_entry_that_loses_races_waits_a_random_growing_moment_then_gets_in(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: every entry rewrites the tournament's record, so entries race; a lost race is tried again after a
+    random wait whose bound doubles (1 ms, 2 ms, ... up to 50 ms), so many racers stop colliding instead of
+    exhausting their attempts at once (`make bench-tournament` enters 256 accounts from 16 threads)."""
+    from tienlen.service import tournament_rounds
+
+    creator = account(client)
+    tid = create(client, creator, starts_at="2100-01-01T00:00:00Z", max_entrants=8)["tournament_id"]
+    store = service_of(client.application).tournaments.rounds.store
+    save = store.save
+    lost = iter(range(10))
+
+    def racing(record: Any, expected: int | None) -> bool:
+        return next(lost, None) is None and save(record, expected)  # ten lost races, then the real write
+
+    bounds: list[float] = []
+
+    def no_wait(low: float, high: float) -> float:
+        bounds.append(high)
+        return 0.0
+
+    monkeypatch.setattr(store, "save", racing)
+    monkeypatch.setattr(tournament_rounds._JITTER, "uniform", no_wait)
+    assert client.put(f"/v1/tournaments/{tid}/entry", headers=auth(account(client))).status_code == 201
+    assert bounds == [min(0.05, 0.001 * 2**n) for n in range(1, 11)]

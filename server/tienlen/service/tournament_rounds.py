@@ -14,7 +14,9 @@ the write that records a round's last table seats the next round at once, or fin
 from __future__ import annotations
 
 import logging
+import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -45,6 +47,9 @@ FILLER = "medium"  # the house bot level that fills a table's empty seats (byes)
 UPDATE_ATTEMPTS = 64  # a tournament's record is one key every table's end writes: races are many
 SEAT_LOCK_MS = 30_000
 SWEEP_EVERY_S = 1.0
+BACKOFF_FIRST_S = 0.001  # after a lost race, a wait of up to this, doubled each time, up to BACKOFF_MAX_S
+BACKOFF_MAX_S = 0.05
+_JITTER = random.Random()
 
 
 @dataclass
@@ -76,7 +81,9 @@ class TournamentRounds:
         its feed events, tell its inbox events and run its after-work. A refusal raised by ``change`` writes nothing.
         ``change`` answers None... or anything: a change that changed nothing answers with ``Update.feed`` empty and
         the record's version untouched (see :data:`UNCHANGED`)."""
-        for _ in range(UPDATE_ATTEMPTS):
+        for attempt in range(UPDATE_ATTEMPTS):
+            if attempt:  # a lost race: wait a random moment, longer each time, so the racers stop colliding
+                time.sleep(_JITTER.uniform(0, min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2**attempt)))
             record = self.store.load(tournament_id)
             if record is None:
                 raise TournamentNotFound(f"no tournament {tournament_id!r}")
