@@ -46,10 +46,9 @@ from typing import Any
 from tienlen_client import ApiError
 from tienlen_client.botkit import lowest_play
 
-from http_load import wait_healthy
-from http_players import FAILURES, HOST, Client, base_url
-from tienlen.local_redis import LocalRedis, free_port
-from waiting import RedisSampler, children_of, process_cpu_s, shut_down
+from http_players import FAILURES, Client, base_url
+from tienlen.local_redis import LocalRedis
+from waiting import RedisSampler, children_of, process_cpu_s, shut_down, start_server
 
 PASSWORD = "bench-tournament-password"
 MAX_ACTIONS_PER_TABLE = 2000
@@ -262,19 +261,8 @@ def run_bench(args: argparse.Namespace, out: dict[str, Any]) -> None:
         sampler: RedisSampler | None = None
         try:
             redis_server.start()
-            port = free_port(HOST)
-            env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1", TIENLEN_RATE_LIMITS="off")
-            env["TIENLEN_MAX_WAITERS_PER_ADDRESS"] = "100000"
-            command = [sys.executable, "-m", "tienlen", "serve", "--host", HOST, "--port", str(port)]
-            with open(log_path, "wb") as log:
-                server = subprocess.Popen(
-                    [*command, "--workers", str(args.workers)],
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    env=env,
-                )
-            wait_healthy(port, server, log_path)
+            settings = {"TIENLEN_MAX_WAITERS_PER_ADDRESS": "100000"}
+            server, port = start_server(redis_server.url, args.workers, log_path, settings)
             url = base_url(port)
             progress(f"server on :{port} ({args.workers} gevent workers), redis {redis_server.url}")
             sampler = RedisSampler(redis_server.url)

@@ -233,6 +233,25 @@ def children_of(pid: int) -> list[int]:
 # ---------------------------------------------------------------------------- the run
 
 
+def start_server(
+    redis_url: str, workers: int, log_path: Path, settings: dict[str, str]
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``python -m tienlen serve`` on a free port with ``workers`` gevent workers on ``redis_url``, rate limits off
+    and ``settings`` (environment variables) added, its output in ``log_path``; once healthy, it and its port (a
+    server that never gets healthy is stopped before the error is raised)."""
+    port = free_port(HOST)
+    env = dict(os.environ, REDIS_URL=redis_url, PYTHONUNBUFFERED="1", TIENLEN_RATE_LIMITS="off") | settings
+    command = [sys.executable, "-m", "tienlen", "serve", "--host", HOST, "--port", str(port), "--workers", str(workers)]
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env)
+    try:
+        wait_healthy(port, server, log_path)
+    except BaseException:
+        stop_process(server)
+        raise
+    return server, port
+
+
 def shut_down(
     sampler: RedisSampler | None,
     processes: list[Any],
@@ -358,20 +377,9 @@ def run(args: argparse.Namespace, figures: Figures) -> None:
         sampler: RedisSampler | None = None
         try:
             redis_server.start()
-            port = free_port(HOST)
-            env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1", TIENLEN_RATE_LIMITS="off")
-            env["TIENLEN_ANONYMOUS_HOSTING"] = "1"  # the waiting tables are hosted without accounts
-            env["TIENLEN_MAX_WAITERS_PER_ADDRESS"] = "1000000"  # every waiter comes from this one address
-            command = [sys.executable, "-m", "tienlen", "serve", "--host", HOST, "--port", str(port)]
-            with open(log_path, "wb") as log:
-                server = subprocess.Popen(
-                    [*command, "--workers", str(args.workers)],
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    env=env,
-                )
-            wait_healthy(port, server, log_path)
+            # the waiting tables are hosted without accounts; every waiter comes from this one address
+            settings = {"TIENLEN_ANONYMOUS_HOSTING": "1", "TIENLEN_MAX_WAITERS_PER_ADDRESS": "1000000"}
+            server, port = start_server(redis_server.url, args.workers, log_path, settings)
             progress(f"server on :{port} ({args.workers} gevent workers), redis {redis_server.url}")
             sampler = RedisSampler(redis_server.url)
             sampler.start()

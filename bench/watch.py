@@ -44,9 +44,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from http_load import percentile_ms, wait_healthy
+from http_load import percentile_ms
 from http_players import HOST, Client, base_url
-from tienlen.local_redis import LocalRedis, free_port
+from tienlen.local_redis import LocalRedis
 from waiters import Assignment, raise_open_files_limit, waiter_main
 from waiting import (
     Figures,
@@ -57,6 +57,7 @@ from waiting import (
     missed_and_delays,
     process_cpu_s,
     shut_down,
+    start_server,
 )
 
 
@@ -106,20 +107,9 @@ def run(args: argparse.Namespace, figures: Figures, out: dict[str, Any]) -> None
         sampler: RedisSampler | None = None
         try:
             redis_server.start()
-            port = free_port(HOST)
-            env = dict(os.environ, REDIS_URL=redis_server.url, PYTHONUNBUFFERED="1", TIENLEN_RATE_LIMITS="off")
-            env["TIENLEN_ANONYMOUS_HOSTING"] = "1"
-            env["TIENLEN_MAX_WAITERS_PER_ADDRESS"] = "1000000"  # every spectator comes from this one address
-            command = [sys.executable, "-m", "tienlen", "serve", "--host", HOST, "--port", str(port)]
-            with open(log_path, "wb") as log:
-                server = subprocess.Popen(
-                    [*command, "--workers", str(args.workers)],
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=log,
-                    env=env,
-                )
-            wait_healthy(port, server, log_path)
+            # every spectator comes from this one address
+            settings = {"TIENLEN_ANONYMOUS_HOSTING": "1", "TIENLEN_MAX_WAITERS_PER_ADDRESS": "1000000"}
+            server, port = start_server(redis_server.url, args.workers, log_path, settings)
             progress(f"server on :{port} ({args.workers} gevent workers), redis {redis_server.url}")
             sampler = RedisSampler(redis_server.url)
             sampler.start()

@@ -236,6 +236,13 @@ def api_version(client: FlaskClient, match_id: str) -> int:
     return int(json_object(client.get(f"/v1/matches/{match_id}"))["version"])
 
 
+def play_open_arena_table(client: FlaskClient, tid: str, players: dict[str, str]) -> None:
+    """Play the arena's table still playing out (lowest plays)."""
+    state = json_object(client.get(f"/v1/tournaments/{tid}"))
+    table = next(t for t in state["rounds"][0]["tables"] if not t["ended"])
+    play_out(Api(client), table["match_id"], {seat: players[s["name"]] for seat, s in enumerate(table["sitters"])})
+
+
 def test_an_arena_seats_finishers_again_and_ends_with_its_window(client: FlaskClient) -> None:
     """Rule: in an arena a table's players wait again when it ends and are seated again (here after the 30 s
     fill time: their scores differ); once the window is over no table is made and the last one's end finishes
@@ -245,13 +252,8 @@ def test_an_arena_seats_finishers_again_and_ends_with_its_window(client: FlaskCl
     players = entrants(client, 4)
     body = {"name": "Arena", "format": "arena", "players": 4, "hands": 1, "window_s": 300}
     tid = run(client, body | {"min_entrants": 4, "max_entrants": 4}, players)
-    api = Api(client)
     start = time.time()
-
-    def play_open_table() -> None:
-        state = json_object(client.get(f"/v1/tournaments/{tid}"))
-        table = next(t for t in state["rounds"][0]["tables"] if not t["ended"])
-        play_out(api, table["match_id"], {seat: players[s["name"]] for seat, s in enumerate(table["sitters"])})
+    play_open_table = partial(play_open_arena_table, client, tid, players)
 
     try:
         for moved in (31, 62):

@@ -11,10 +11,10 @@ from functools import partial
 
 from flask.testing import FlaskClient
 
-from tests.api.test_api_tournament_play import entrants, kept_tables, play_rounds, run
+from tests.api.test_api_tournament_play import entrants, kept_tables, play_open_arena_table, play_rounds, run
 from tests.support.accounts import PASSWORD, auth
-from tests.support.api import Api, json_object
-from tests.support.lifecycle import play_out, service_of
+from tests.support.api import json_object
+from tests.support.lifecycle import service_of
 
 
 def ranked(order: list[str], key: dict[str, tuple[float, ...]]) -> list[str]:
@@ -87,13 +87,8 @@ def test_arena_standings_double_a_first_after_two_firsts_in_a_row(client: FlaskC
     players = entrants(client, 4)
     body = {"name": "Arena again", "format": "arena", "players": 4, "hands": 1, "window_s": 600}
     tid = run(client, body | {"min_entrants": 4, "max_entrants": 4}, players)
-    api = Api(client)
     start = time.time()
-
-    def play_open_table() -> None:
-        state = json_object(client.get(f"/v1/tournaments/{tid}"))
-        table = next(t for t in state["rounds"][0]["tables"] if not t["ended"])
-        play_out(api, table["match_id"], {seat: players[s["name"]] for seat, s in enumerate(table["sitters"])})
+    play_open_table = partial(play_open_arena_table, client, tid, players)
 
     try:
         for moved in (31, 62, 93, 124):  # the four wait 30 s at every table: seated together again
