@@ -204,6 +204,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/lessons/first": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The steps of the first lesson, in order: each a position on real cards (the learner's hand, the play
+         *     to beat, whether the learner already passed in this battle, the start card, the rules preset) and the key of
+         *     its goal. The words are the client's (the web table's in English and Vietnamese).
+         */
+        get: operations["get_first_lesson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lessons/first/steps/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The engine's verdict on a play or a pass in step `number` (from 1): `legal` by the one legal-play
+         *     generator, with the engine's `reason` when not (an illegal action is a 200 with `legal` false, e.g. a 3
+         *     that does not beat a 7; a malformed body is 422 `invalid_request`; a step that does not exist is 404
+         *     `not_found`), and `passed` when it is legal and what the step asks for. Nothing is stored.
+         */
+        post: operations["try_first_lesson_step"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/live": {
         parameters: {
             query?: never;
@@ -2135,6 +2180,70 @@ export interface components {
             can_pass: boolean;
             plays: components["schemas"]["Play"][];
         };
+        Lesson: {
+            /** @example first */
+            id: string;
+            steps: components["schemas"]["LessonStep"][];
+        };
+        /** @description A play (with its cards) or a pass in a step of the lesson, told apart by `type`. */
+        LessonAction: components["schemas"]["LessonPlay"] | components["schemas"]["LessonPass"];
+        LessonPass: {
+            /** @description Absent or empty */
+            cards?: string[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pass";
+        };
+        LessonPlay: {
+            /** @description The cards played, at least one (else 422 invalid_request), e.g. ["8C"] */
+            cards: [
+                string,
+                ...string[]
+            ];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "play";
+        };
+        LessonPosition: {
+            /** @description The learner's cards, low to high */
+            hand: string[];
+            /** @description Whether the learner already passed in this battle (then only a bomb re-enters) */
+            locked: boolean;
+            preset: components["schemas"]["Preset"];
+            /** @description The card an opening lead must hold (the lowest card dealt), or null */
+            start_card: string | null;
+            /** @description The play to beat on the table; empty when the learner leads */
+            table: string[];
+        };
+        LessonStep: {
+            /**
+             * @description The key of the goal's words (what passes the step)
+             * @example lead_a_single
+             */
+            goal: string;
+            /** @example lead_single */
+            id: string;
+            /** @example 1 */
+            number: number;
+            position: components["schemas"]["LessonPosition"];
+        };
+        LessonVerdict: {
+            /** @description Whether the engine accepts the action there */
+            legal: boolean;
+            /** @description The refusal in English words, else null */
+            message: string | null;
+            /** @description Legal, and what the step asks for */
+            passed: boolean;
+            /**
+             * @description The engine's refusal reason when not legal (e.g. `does_not_beat`, `locked_bomb_only`, `unknown_card`), else null
+             * @example does_not_beat
+             */
+            reason: string | null;
+        };
         Live: {
             match: components["schemas"]["LiveMatch"] | null;
             /** @description Up to 6 more watchable live matches, best first after `match` (never `match` itself); empty when there are none */
@@ -4003,6 +4112,103 @@ export interface operations {
             };
             /** @description Reasons: `store_unavailable` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_first_lesson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lesson"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    try_first_lesson_step: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LessonAction"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonVerdict"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `invalid_request` */
+            422: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,6 +38,7 @@ from .routes import (
     events,
     friends,
     inbox,
+    lesson,
     live,
     matches,
     meta,
@@ -265,6 +266,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         live.blp,
         *talk,
         tournaments.blp,
+        lesson.blp,
     ):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once
