@@ -10,7 +10,7 @@ import { accountForms } from "./account.js";
 import * as api from "./api.js";
 import { codeSection } from "./code.js";
 import { h, message } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { forgetIfRevoked, signedIn } from "./session.js";
 import { playNowSection } from "./quickplay.js";
 import { LEVELS, startSection } from "./start.js";
@@ -22,6 +22,8 @@ import { forgetSeat, heldSeats, keepSeat } from "./store.js";
 /** Rule parameters in the form's main part; the others (but `players`, which the seats decide) go under "More rules". */
 const MAIN_RULES = ["hands", "scoring"];
 const FORM_KEY = "tienlen.form";
+/** The link to the first lesson (/learn), its words here: the lesson's own load only when it is opened. */
+const LEARN = /** @type {Record<string, string>} */ ({ en: "New to Tiến Lên? Learn to play in 7 short steps", vi: "Mới chơi Tiến Lên? Học chơi qua 7 bước ngắn" });
 
 /** @param {string} id @param {string} text @param {string[]} values @param {(v: string) => string} name @param {string} [chosen] */
 const select = (id, text, values, name, chosen) => {
@@ -124,7 +126,9 @@ export async function showLobby(root, go) {
     ]),
   ]);
   const liveSlot = h("div", { id: "live-slot" });
-  root.replaceChildren(startSection(go), liveSlot, mineSection, quick.element, codeSection(go), more);
+  const learn = h("p", { class: "learn" }, [h("a", { id: "learn-link", href: "/learn",
+    onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); go("/learn"); } }, [LEARN[language()] ?? LEARN.en])]);
+  root.replaceChildren(startSection(go), learn, liveSlot, mineSection, quick.element, codeSection(go), more);
   // the live table to watch and the tournaments' link, loaded after the first screen is drawn; stopped with it
   let stopLive = () => {};
   let left = false;

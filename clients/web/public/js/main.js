@@ -36,6 +36,7 @@ async function route() {
   else if (profile) stopView = await (await import("./profile.js")).showProfile(root, decodeURIComponent(profile[1]), go);
   else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
+  else if (path === "/learn") stopView = await (await import("./lesson/page.js")).showLesson(root, go);
   else if (path === "/friends") stopView = await (await import("./social/friends.js")).showFriends(root);
   else if (tour) stopView = await (await import("./tournaments/page.js")).showTournaments(root, tour[1], go);
   else stopView = await (await import("./lobby.js")).showLobby(root, go);
