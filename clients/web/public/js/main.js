@@ -23,6 +23,7 @@ async function route() {
   /** @type {HTMLElement} */ (document.getElementById("board-link")).textContent = t("leaderboard");
   drawAccountBar(bar, go);
   const path = location.pathname;
+  const id = decodeURIComponent(path.split("/")[2] ?? "");
   const match = path.match(/^\/m\/([^/]+)$/);
   const replay = path.match(/^\/m\/([^/]+)\/replay$/);
   const watch = path.match(/^\/m\/([^/]+)\/watch$/);
@@ -30,13 +31,13 @@ async function route() {
   const tour = path.match(/^\/t(?:ournaments|\/([^/]+))$/);
   let stopView = () => {};
   // each screen loads its modules when first shown (a table opened by its link loads no lobby)
-  if (match) stopView = await (await import("./table.js")).showTable(root, decodeURIComponent(match[1]), go);
-  else if (watch) stopView = await (await import("./watch.js")).showWatch(root, decodeURIComponent(watch[1]));
-  else if (replay) stopView = await (await import("./replay.js")).showReplay(root, decodeURIComponent(replay[1]));
-  else if (profile) stopView = await (await import("./profile.js")).showProfile(root, decodeURIComponent(profile[1]), go);
+  if (match) stopView = await (await import("./table.js")).showTable(root, id, go);
+  else if (watch) stopView = await (await import("./watch.js")).showWatch(root, id);
+  else if (replay) stopView = await (await import("./replay.js")).showReplay(root, id);
+  else if (profile) stopView = await (await import("./profile.js")).showProfile(root, id, go);
   else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
-  else if (path === "/learn") stopView = await (await import("./lesson/page.js")).showLesson(root, go);
+  else if (path === "/learn") await (await import("./lesson/page.js")).showLesson(root, go);
   else if (path === "/friends") stopView = await (await import("./social/friends.js")).showFriends(root);
   else if (tour) stopView = await (await import("./tournaments/page.js")).showTournaments(root, tour[1], go);
   else stopView = await (await import("./lobby.js")).showLobby(root, go);

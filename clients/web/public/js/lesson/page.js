@@ -40,7 +40,7 @@ function tablePart(step) {
 
 /**
  * @param {HTMLElement} root @param {(path: string) => void} go
- * @returns {Promise<() => void>} stops the view (nothing to stop)
+ * @returns {Promise<void>} once the first step is shown (nothing to stop)
  */
 export async function showLesson(root, go) {
   let steps;
@@ -48,7 +48,7 @@ export async function showLesson(root, go) {
     steps = (await api.call("get", "/v1/lessons/first", {})).steps;
   } catch (e) {
     root.replaceChildren(h("p", { role: "alert", class: "error" }, [t("lesson_unavailable", { message: message(e) })]));
-    return () => {};
+    return;
   }
   const all = steps;
   /** @param {number} at the step's index */
@@ -130,5 +130,4 @@ export async function showLesson(root, go) {
     heading.focus();
   };
   showStep(0);
-  return () => {};
 }
