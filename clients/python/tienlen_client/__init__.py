@@ -80,6 +80,9 @@ Room codes: :meth:`Client.room` reads the match a code names and
 (every match, page after page) and :meth:`Client.export` (the replays, read
 one NDJSON line at a time: :class:`Export`); typed dictionaries of :mod:`.history`.
 
+The first lesson: :meth:`Client.first_lesson` (its steps) and :meth:`Client.try_lesson_step` (the engine's
+verdict on a play or a pass in one); typed dictionaries of :mod:`.lessons`.
+
 Fair deals (docs/fair-deals.md): :meth:`Client.replay` reads a finished
 match's replay and :meth:`Client.verify_deal` checks its deal
 (:func:`verify_replay` of :mod:`.fair_deal`: the server's secret against the
@@ -108,6 +111,7 @@ from .fair_deal import FairDealCheck, verify_replay
 from .friends import Friend, Presence
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating, PlayingMatch
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, MySettings, OnlineBot
+from .lessons import Lesson, LessonPosition, LessonStep, LessonVerdict
 from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
@@ -156,6 +160,10 @@ __all__ = [
     "KeptPage",
     "KeptSeat",
     "Leaderboard",
+    "Lesson",
+    "LessonPosition",
+    "LessonStep",
+    "LessonVerdict",
     "LobbySeat",
     "MySettings",
     "OnlineBot",

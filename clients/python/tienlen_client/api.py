@@ -1,6 +1,7 @@
 """The calls of the API v1: :class:`Client` (no token, or an account's) and :class:`~.seat.Seat` (a seat's token,
 or the token of the account that holds the seat). The client is made of one class of calls per resource
-(:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends, chat, tournaments).
+(:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends, chat, tournaments,
+lessons).
 
 Retries (see :class:`~tienlen_client.transport.Transport`): every read may be
 sent again, since it changes nothing. Every write carries an
@@ -16,6 +17,7 @@ from .calls.challenges import ChallengeCalls
 from .calls.chat import ChatCalls
 from .calls.friends import FriendCalls
 from .calls.inbox import InboxCalls
+from .calls.lessons import LessonCalls
 from .calls.matches import MatchCalls
 from .calls.players import PlayerCalls
 from .calls.queue import QueueCalls
@@ -37,6 +39,7 @@ class Client(
     FriendCalls,
     ChatCalls,
     TournamentCalls,
+    LessonCalls,
 ):
     """Calls that need no seat token, over one kept-alive HTTP connection.
 

@@ -9,5 +9,6 @@
 - :mod:`.inbox`: the account's inbox events (a bot's one connection), and the bots online;
 - :mod:`.queue`: quick play's tickets;
 - :mod:`.tournaments`: tournaments (create, list, enter, withdraw, cancel, standings, events);
+- :mod:`.lessons`: the first lesson's steps, and an action tried in one;
 - :mod:`.bodies`: what the calls put in a path or a body.
 """
