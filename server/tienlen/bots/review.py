@@ -10,8 +10,8 @@ match seed and the decision's number (reproducible):
 - a Medium playout per deal and candidate (:func:`.playouts.playouts_for`, no first-place bonus) gives the place
   reached, so the points (``players − 1 − place``) and whether it is first;
 - when few cards remain (:func:`.hard.in_endgame`) the exact endgame search (:func:`.endgame.forced_moves`) on
-  each deal overrides it: a move proved to force a first place is first; one proved not to (the other seats can
-  stop it) is never first.
+  each deal overrides it: a move proved to force going out next (first, when nobody is out yet) gets that
+  place; one proved not to (the other seats can stop it) never does.
 
 A candidate's *value* is ``first_chance + points / POINTS_PER_FIRST`` (Hard's playout value, scaled so one
 first place is 1). The *loss* of a decision is the best candidate's value minus the taken action's (0 when the
@@ -149,6 +149,8 @@ def estimate(
     endgame = in_endgame(view)
     count = 1 if hidden_cards_known(view) else budget.deals  # the only deal, when the hidden cards are known
     top = float(view.players - 1)
+    out = sum(1 for place in view.public.places if place is not None)  # seats already out: the search's "first"
+    reached = top - out  # is the next place, worth these points
     firsts = [0.0] * len(moves)
     points = [0.0] * len(moves)
     for _ in range(count):
@@ -169,9 +171,9 @@ def estimate(
         for i, (move, (value, _steps)) in enumerate(zip(moves, values, strict=True)):
             wins = proved.get(move)
             if wins is True:
-                value = top
+                value = reached
             elif wins is False:
-                value = min(value, top - 1)  # the other seats can stop it going out first
+                value = min(value, reached - 1)  # the other seats can stop it going out next
             firsts[i] += 1.0 if value >= top else 0.0
             points[i] += value
     return [Estimate(f / count, p / count) for f, p in zip(firsts, points, strict=True)]
