@@ -45,6 +45,7 @@ from .routes import (
     players,
     queue,
     rated,
+    reviews,
     rooms,
     seats,
     tournaments,
@@ -265,6 +266,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         live.blp,
         *talk,
         tournaments.blp,
+        reviews.blp,
     ):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once

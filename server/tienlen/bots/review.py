@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import format_mask
@@ -200,6 +200,46 @@ def review_decision(
 Progress = Callable[[int, int], None]  # (actions reviewed, actions in all)
 
 
+def review_hands(
+    rules: RuleSet,
+    seed: int,
+    hands: Sequence[Sequence[tuple[int, int]]],
+    *,
+    first_deal: Sequence[int] | None = None,
+    fair: FairDeal | None = None,
+    budget: ReviewBudget = DEFAULT_REVIEW_BUDGET,
+) -> Iterator[tuple[list[Decision], int, int]]:
+    """Review the match hand by hand: each hand's decisions with the actions reviewed so far and in all.
+
+    A caller may run each step where it likes (a server runs them off its event loop, recording the progress
+    between two). The arguments are :func:`review_match`'s.
+    """
+    first = [format_mask(m) for m in first_deal] if first_deal else None
+    match, _ = Match.new(rules, random.Random(seed), first, fair=fair)
+    total = sum(len(actions) for actions in hands)
+    done = 0
+    for hand in hands:
+        number = match.hand_number
+        decisions: list[Decision] = []
+        for index, (seat, mask) in enumerate(hand, start=1):
+            view, legal = seat_view(match, seat), match.legal_plays()
+            if options(legal) <= 1:
+                decisions.append(Decision(number, index, seat, mask, mask, "forced"))
+            else:
+                rng = review_rng(seed, done)
+                best, loss, grade, mine, top, deals = review_decision(view, legal, mask, rng, budget)
+                why_best, why_taken = reasons(view, legal, _action(best)), reasons(view, legal, _action(mask))
+                decisions.append(
+                    Decision(number, index, seat, mask, best, grade, loss, mine, top, deals, why_best, why_taken)
+                )
+            if mask:
+                match.play(seat, mask)
+            else:
+                match.pass_turn(seat)
+            done += 1
+        yield decisions, done, total
+
+
 def review_match(
     rules: RuleSet,
     seed: int,
@@ -213,45 +253,13 @@ def review_match(
     """The review of a match from its rules, seed (and first deal or fair deal) and each hand's actions.
 
     ``hands`` holds each hand's actions as (seat, card mask; 0 = a pass), as a replay lists them. The match is
-    replayed through the engine (an action it refuses raises its error). ``progress`` is told after each action.
+    replayed through the engine (an action it refuses raises its error). ``progress`` is told after each hand.
     """
-    first = [format_mask(m) for m in first_deal] if first_deal else None
-    match, _ = Match.new(rules, random.Random(seed), first, fair=fair)
-    total = sum(len(actions) for actions in hands)
-    done = 0
     decisions: list[Decision] = []
-    for hand in hands:
-        number = match.hand_number
-        for index, (seat, mask) in enumerate(hand, start=1):
-            view, legal = seat_view(match, seat), match.legal_plays()
-            if options(legal) <= 1:
-                decisions.append(Decision(number, index, seat, mask, mask, "forced"))
-            else:
-                rng = review_rng(seed, done)
-                best, loss, grade, mine, top, deals = review_decision(view, legal, mask, rng, budget)
-                decisions.append(
-                    Decision(
-                        number,
-                        index,
-                        seat,
-                        mask,
-                        best,
-                        grade,
-                        loss,
-                        mine,
-                        top,
-                        deals,
-                        reasons(view, legal, _action(best)),
-                        reasons(view, legal, _action(mask)),
-                    )
-                )
-            if mask:
-                match.play(seat, mask)
-            else:
-                match.pass_turn(seat)
-            done += 1
-            if progress is not None:
-                progress(done, total)
+    for found, done, total in review_hands(rules, seed, hands, first_deal=first_deal, fair=fair, budget=budget):
+        decisions.extend(found)
+        if progress is not None:
+            progress(done, total)
     return Review(tuple(decisions))
 
 
@@ -267,6 +275,7 @@ __all__ = [
     "estimate",
     "grade_of",
     "review_decision",
+    "review_hands",
     "review_match",
     "review_rng",
 ]
