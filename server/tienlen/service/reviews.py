@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import threading
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ class Reviews:
         self.core = core
         self.store = core.store.reviews()
         self.worker = secrets.token_hex(8)  # this server's name on the jobs it holds
+        self._one = threading.Lock()  # held while this server computes a review
 
     def review(self, match_id: str) -> dict[str, Any] | ReviewPending:
         """The match's review once computed, else its progress (the first ask enqueues it).
@@ -86,15 +88,31 @@ class Reviews:
     # ----- the sweeper's work ------------------------------------------------------------
 
     def sweep(self, dispatch: Dispatch | None = None) -> bool:
-        """Claim one pending job and compute it (or hand it to ``dispatch``); whether one was claimed."""
-        match_id = self.store.claim(self.core.now(), LEASE_S, self.worker)
+        """Claim one pending job and compute it (or hand it to ``dispatch``); whether one was claimed.
+
+        A server computes one review at a time: while its last one runs, its sweeps claim none.
+        """
+        if not self._one.acquire(blocking=False):
+            return False
+        try:
+            match_id = self.store.claim(self.core.now(), LEASE_S, self.worker)
+        except BaseException:
+            self._one.release()
+            raise
         if match_id is None:
+            self._one.release()
             return False
         if dispatch is None:
-            self.compute(match_id)
+            self._compute_then_release(match_id)
         else:
-            dispatch(partial(self.compute, match_id))
+            dispatch(partial(self._compute_then_release, match_id))
         return True
+
+    def _compute_then_release(self, match_id: str) -> bool:
+        try:
+            return self.compute(match_id)
+        finally:
+            self._one.release()
 
     def compute(self, match_id: str) -> bool:
         """Review a claimed match hand by hand off the event loop; whether the review was stored."""
