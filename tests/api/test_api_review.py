@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from typing import Any, cast
 
+import redis
 from flask import Flask
 from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
 from tienlen.api.services import services_of
 from tienlen.engine import cards_mask, format_mask
-from tienlen.service.reviews import LEASE_S
+from tienlen.service.reviews import LEASE_S, UNKEPT_TTL_S
+from tienlen.store.redis_reviews import review_key
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[SCDH]\b")
 
@@ -43,10 +45,12 @@ def _get(api: Api, match_id: str) -> tuple[int, dict[str, Any]]:
     return response.status_code, json_object(response)
 
 
-def test_a_review_is_queued_then_computed_by_the_sweep(api: Api, app: Flask) -> None:
+def test_a_review_is_queued_then_computed_by_the_sweep(api: Api, app: Flask, redis_server: Any) -> None:
     match_id = _finished(api, seed=31)
     status, body = _get(api, match_id)
     assert (status, body["status"]) == (202, "pending")
+    ttl = int(cast(int, redis.Redis.from_url(redis_server.url).ttl(review_key(match_id))))
+    assert UNKEPT_TTL_S - 5 <= ttl <= UNKEPT_TTL_S, "a match nobody with an account sat in: kept a day"
     assert set(body) == {"status", "progress"}
     assert _get(api, match_id)[0] == 202, "asking again queues nothing new"
     assert services_of(app).game.reviews.sweep() is True

@@ -70,11 +70,8 @@ class Reviews:
         return ReviewPending(found.status, found.done, found.total)
 
     def _ttl_s(self, match_id: str) -> int | None:
-        """The kept match's lifetime (``history_days``; None: for good), a day for a match that is not kept."""
-        days = self.core.history.history_days
-        if self.core.history.kept.get(match_id) is None:
-            return UNKEPT_TTL_S
-        return None if days is None else days * 86400
+        """None for a kept match (the review lasts as long as it), a day for a match that is not kept."""
+        return UNKEPT_TTL_S if self.core.history.kept.get(match_id) is None else None
 
     def _replay(self, match_id: str) -> dict[str, Any]:
         """The finished match's replay, from the live record or what was kept of it."""

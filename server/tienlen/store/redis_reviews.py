@@ -4,7 +4,7 @@ Keys:
 
 - ``tl:{kept:<match id>}:review`` hash: ``status`` (pending, running, done), ``done`` and ``total`` (actions
   reviewed, of all), ``worker`` (the job's holder), ``doc`` (the review, zlib of compact JSON, once done);
-  the kept match's lifetime (``TIENLEN_HISTORY_DAYS``), or for good
+  the kept match's lifetime left (``TIENLEN_HISTORY_DAYS``, or for good); a day for a match that is not kept
 - ``tl:{reviews}:pending`` sorted set: match id → until when its job is held (ms; 0 = never taken). A job whose
   lease ran out (its worker died) is taken again by the next sweeper.
 """
@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 
 from .connect import STORE_ERRORS, Client
 from .errors import StoreUnavailableError
+from .redis_history import kept_key
 from .reviews import ReviewRecord
 
 PENDING_KEY = "tl:{reviews}:pending"
@@ -60,7 +61,8 @@ class RedisReviews:
         )
 
     def enqueue(self, match_id: str, ttl_s: int | None) -> bool:
-        """Ask for the review once (``HSETNX``): a pending job lasting ``ttl_s``; whether it is new."""
+        """Ask for the review once (``HSETNX``): a pending job lasting ``ttl_s`` (None: as long as the kept match
+        is kept); whether it is new."""
 
         def write(r: Any) -> bool:
             key = review_key(match_id)
@@ -68,6 +70,10 @@ class RedisReviews:
                 return False
             if ttl_s is not None:
                 r.expire(key, ttl_s)
+            else:
+                left = r.pttl(kept_key(match_id))  # the kept match's lifetime left (-1: for good)
+                if left > 0:
+                    r.pexpire(key, left)
             r.zadd(PENDING_KEY, {match_id: 0}, nx=True)
             return True
 

@@ -27,7 +27,8 @@ class ReviewStore(Protocol):
         ...
 
     def enqueue(self, match_id: str, ttl_s: int | None) -> bool:
-        """Ask for the match's review once: a pending job, lasting ``ttl_s`` (None: for good); whether it is new."""
+        """Ask for the match's review once: a pending job, lasting ``ttl_s`` (None: as long as the kept match);
+        whether it is new."""
         ...
 
     def claim(self, now: float, lease_s: float, worker: str) -> str | None:
