@@ -13,6 +13,8 @@ import random
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tienlen.bots import bot_rng, choose
 from tienlen.bots.endgame import forced_moves
@@ -193,3 +195,30 @@ def test_generated_blunders_are_graded_mistake_or_worse() -> None:
     share = sum(g in bad for g in graded) / len(graded)
     print(f"generated blunders: {len(graded)}, graded mistake or worse: {share:.3f}")
     assert share >= 0.95
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000), players=st.sampled_from([2, 3, 4]))
+def test_every_decision_is_graded_by_its_loss(seed: int, players: int) -> None:
+    """Invariant over seeded matches of 2 to 4 seats: forced exactly when one action is legal; else the loss is
+    the best's value minus the taken's, never negative, and the grade is the one its loss reaches."""
+    played = play(seed, players=players)
+    review = review_match(played.rules, played.seed, played.hands, budget=ReviewBudget(deals=6, candidates=3))
+    match, _ = Match.new(played.rules, random.Random(seed))
+    for d, (seat, mask) in zip(review.decisions, played.hands[0], strict=True):
+        assert (d.grade == "forced") == (options(match.legal_plays()) <= 1)
+        assert d.loss >= 0.0
+        if d.grade != "forced":
+            assert d.grade == grade_of(d.loss)
+        if mask:
+            match.play(seat, mask)
+        else:
+            match.pass_turn(seat)
+
+
+def test_an_abandoned_match_is_reviewed_up_to_its_last_action() -> None:
+    """A match whose actions stop mid-hand (abandoned) is reviewed action by action up to there."""
+    played = play(14)
+    cut = [played.hands[0][:9]]
+    review = review_match(played.rules, played.seed, cut, budget=SMALL)
+    assert [(d.seat, d.taken) for d in review.decisions] == cut[0]
