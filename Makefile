@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -95,6 +95,10 @@ bench-hard-ceiling: $(RUNTIME)
 # 1,000 deals: about 2 minutes with the compiled core (make native), far longer without it
 bench-hard-decisions: $(RUNTIME)
 	$(BIN)/python bench/hard_decisions.py --deals 1000
+
+# 20 seeded 4-hand 4-seat matches of house bots, each reviewed (GET /v1/matches/{id}/review's work): p50/p95 seconds
+bench-review: $(RUNTIME)
+	$(BIN)/python bench/review.py --matches 20
 
 # Hard's inference on its own: log-loss and accuracy of who holds each unseen card, against uniform, by phase
 bench-inference: $(RUNTIME)

@@ -696,6 +696,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/matches/{match_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Each decision of each seat graded (`good`, `inaccuracy`, `mistake`, `blunder`; `forced` when one action
+         *     was legal), with the best action found and the expected first-place chance and points of both.
+         * @description Public once the match is finished (409 `match_not_finished` before). The first call queues the review and
+         *     answers 202 with its progress; a server computes it in the background (seconds for a 4-hand match) and
+         *     keeps it with the match; call again until 200. Each decision is judged by Expert's search over the deals
+         *     consistent with what its seat had seen then (never the other hands), reproducibly.
+         */
+        get: operations["get_review"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/matches/{match_id}/stream": {
         parameters: {
             query?: never;
@@ -2735,6 +2761,62 @@ export interface components {
             next_cursor: string | null;
             reports: components["schemas"]["Report"][];
         };
+        Review: {
+            match_id: string;
+            progress: components["schemas"]["ReviewProgress"];
+            seats: components["schemas"]["ReviewSeat"][];
+            status: components["schemas"]["ReviewStatus"];
+            /** @description `forced` (one legal action: not graded), else by the loss: `inaccuracy` from 0.06, `mistake` from 0.15, `blunder` from 0.3, `good` below */
+            thresholds: {
+                [key: string]: number;
+            };
+        };
+        ReviewDecision: {
+            best: components["schemas"]["ReviewedAction"];
+            /** @description Deals sampled (0 for a forced decision) */
+            deals: number;
+            /** @description Why the best action, in the hint's words */
+            explanation: string | null;
+            /** @description `forced` (one legal action: not graded), else by the loss: `inaccuracy` from 0.06, `mistake` from 0.15, `blunder` from 0.3, `good` below */
+            grade: components["schemas"]["ReviewGrade"];
+            hand_number: number;
+            /** @description The action's number in its hand, from 1 */
+            index: number;
+            /** @description Best minus taken, of first-place chance + points / 20 (1 = a first place) */
+            loss: number;
+            seat: number;
+            taken: components["schemas"]["ReviewedAction"];
+            /** @description What the taken action did, in the hint's words */
+            taken_explanation: string | null;
+        };
+        /** @enum {string} */
+        ReviewGrade: "forced" | "good" | "inaccuracy" | "mistake" | "blunder";
+        ReviewPending: {
+            progress: components["schemas"]["ReviewProgress"];
+            status: components["schemas"]["ReviewStatus"];
+        };
+        ReviewProgress: {
+            done: number;
+            /** @description 0 until a worker has started it */
+            total: number;
+        };
+        ReviewSeat: {
+            decisions: components["schemas"]["ReviewDecision"][];
+            seat: number;
+        };
+        /** @enum {string} */
+        ReviewStatus: "pending" | "running" | "done";
+        ReviewedAction: {
+            /** @description Empty for a pass */
+            cards: string[];
+            /** @description Expected first-place chance */
+            first: number | null;
+            /** @description Expected place points: players − 1 − place */
+            points: number | null;
+            type: components["schemas"]["ReviewedActionType"];
+        };
+        /** @enum {string} */
+        ReviewedActionType: "play" | "pass";
         Room: {
             /**
              * Format: date-time
@@ -6173,6 +6255,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `match_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `match_not_finished` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    get_review: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            /** @description Queued or being computed */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPending"];
                 };
             };
             /** @description Reasons: `match_not_found` */

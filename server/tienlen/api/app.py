@@ -46,6 +46,7 @@ from .routes import (
     players,
     queue,
     rated,
+    reviews,
     rooms,
     seats,
     tournaments,
@@ -267,6 +268,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         *talk,
         tournaments.blp,
         lesson.blp,
+        reviews.blp,
     ):
         api.register_blueprint(blueprint)
     breaker = Breaker()  # open for a moment after a Redis call failed: the limiter then answers 503 at once

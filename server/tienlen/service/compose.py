@@ -18,6 +18,7 @@ from .matches import MatchService
 from .moderation import Moderation
 from .queue import Queue
 from .reads import MatchReads
+from .reviews import Reviews
 from .rooms import Rooms
 from .tournaments import Tournaments
 from .watching import Watching
@@ -42,6 +43,7 @@ class MatchServices:
     chat_lists: ChatLists
     moderation: Moderation
     tournaments: Tournaments
+    reviews: Reviews
 
     @classmethod
     def on(
@@ -79,15 +81,18 @@ class MatchServices:
             ChatLists(core.accounts, chat.store, core.now),
             Moderation(chat, watching),
             Tournaments(core),
+            Reviews(core),
         )
 
     def sweep(self, limit: int = SWEEP_BATCH, dispatch: Dispatch | None = None) -> int:
         """What every server does every moment: apply the turn clocks that ran out (the count) and keep what
         finished (:meth:`Lifecycle.sweep`), expire challenges not accepted in time
         (:meth:`~.challenge_ends.ChallengeEnds.expire_due`), pair the quick-play queue (:meth:`Queue.pair`) and
-        start, seat and check tournaments (:meth:`~.tournaments.Tournaments.sweep`)."""
+        start, seat and check tournaments (:meth:`~.tournaments.Tournaments.sweep`) and take one pending review
+        (:meth:`~.reviews.Reviews.sweep`)."""
         done = self.lifecycle.sweep(limit, dispatch)
         self.challenges.ends.expire_due()
         self.queue.pair(force=False)
         self.tournaments.sweep()
+        self.reviews.sweep(dispatch)
         return done

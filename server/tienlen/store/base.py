@@ -26,6 +26,7 @@ from .live_seats import LiveSeats
 from .queue import QueueStore
 from .rating_store import RatingStore
 from .records import MatchRecord
+from .reviews import ReviewStore
 from .tournaments import TournamentStore
 from .wait_slots import WaitSlots
 from .watching import WatchStore
@@ -133,6 +134,10 @@ class MatchStore(Protocol):
 
     def live_seats(self) -> LiveSeats:
         """Each account's live matches (an index; the records are the truth), beside the matches."""
+        ...
+
+    def reviews(self) -> ReviewStore:
+        """The reviews of finished matches and the pending jobs computing them, beside the matches."""
         ...
 
     def watching(self) -> WatchStore:

@@ -55,6 +55,7 @@ from .redis_inbox import RedisInbox
 from .redis_live_seats import RedisLiveSeats
 from .redis_queue import RedisQueue
 from .redis_ratings import RedisRatings
+from .redis_reviews import RedisReviews
 from .redis_tournaments import RedisTournaments, any_feed_channel
 from .redis_wait_slots import RedisWaitSlots
 from .redis_watching import RedisWatching
@@ -96,6 +97,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._pinger = pinger
         self._observer: StoreObserver | None = None
         self._history = RedisHistory(client)
+        self._reviews = RedisReviews(client)
         self._inbox = RedisInbox(client, partial(FeedReader, self._waiting, ready=self._ready), self._publish_command)
         self._ratings = RedisRatings(client)
         self._queue = RedisQueue(client)
@@ -126,6 +128,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def history(self) -> RedisHistory:
         """The kept matches and the accounts' indexes of them, in this Redis (:mod:`.redis_history`)."""
         return self._history
+
+    def reviews(self) -> RedisReviews:
+        """The reviews of finished matches and their pending jobs, in this Redis (:mod:`.redis_reviews`)."""
+        return self._reviews
 
     def ratings(self) -> RedisRatings:
         """The ratings, rated matches' settled results and the leaderboards, in this Redis (:mod:`.redis_ratings`)."""

@@ -1,8 +1,9 @@
-"""The match calls: create a match, join one, read it, its events (a page or a stream), its replay and
-its fair deal checked; the presets and the server's health."""
+"""The match calls: create a match, join one, read it, its events (a page or a stream), its replay, its
+review and its fair deal checked; the presets and the server's health."""
 
 from __future__ import annotations
 
+import time
 import urllib.parse
 from typing import Any
 
@@ -95,6 +96,18 @@ class MatchCalls(BaseClient):
         """``GET /v1/matches/{id}/replay``: a finished match's ``tienlen-replay/1`` document (409
         ``match_not_finished`` before its end); :func:`~tienlen_client.fair_deal.verify_replay` checks its deal."""
         return dict(self.request("GET", f"/v1/matches/{match_id}/replay", expect=200))
+
+    def review(self, match_id: str, wait: bool = True, timeout: float = 300.0, poll: float = 1.0) -> dict[str, Any]:
+        """``GET /v1/matches/{id}/review``: a finished match's review (``status`` ``done``: every decision of every
+        seat graded, with the best action). The first call queues it (202: ``status`` ``pending`` or ``running``
+        with ``progress``); with ``wait`` this asks again every ``poll`` seconds until it is done or ``timeout``
+        seconds passed (then it answers the last progress). 409 ``match_not_finished`` before the end."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = dict(self.request("GET", f"/v1/matches/{match_id}/review"))
+            if found.get("status") == "done" or not wait or time.monotonic() + poll > deadline:
+                return found
+            time.sleep(poll)
 
     def verify_deal(self, match_id: str) -> FairDealCheck:
         """Fetch a finished match's replay and check its fair deal: the secret against the commitment, and

@@ -3,6 +3,7 @@
  * A finished match's replay at /m/<id>/replay (GET /v1/matches/{id}/replay): its hands one move at a time, every
  * seat's cards face up. Prev and Next (the arrow keys too) step through the moves; Prev hand and Next hand jump.
  * A fairly dealt match's deal is checked here (fairdeal.js): "Deal verified", or "Deal NOT verified" and why.
+ * "Review the moves" loads review.js (only then) and shows each move's grade and the better move.
  */
 
 import * as api from "./api.js";
@@ -65,6 +66,16 @@ export async function showReplay(root, matchId) {
   const last = h("div", { id: "replay-table", class: "replay-table" });
   const seats = h("ul", { id: "replay-seats", class: "replay-seats", "aria-label": t("seats_label") });
   const result = h("div", { id: "replay-result" });
+  const graded = h("div", { id: "replay-review", class: "replay-review", "aria-live": "polite" });
+  /** @type {Map<string, import("./review.js").Decision> | null} */
+  let decisions = null;
+  /** @type {typeof import("./review.js") | null} */
+  let reviewModule = null;
+  const reviewButton = h("button", { id: "review-load", type: "button", onclick: async () => {
+    reviewModule = await import("./review.js");
+    reviewButton.replaceWith(reviewModule.reviewControls(matchId, (found) => { decisions = found; draw(); }));
+    document.getElementById("review-button")?.click();
+  } }, [t("review_button")]);
   const fair = /** @type {import("./fairdeal.js").FairReplay} */ (replay);
   // nothing for a replay dealt from its creator's seed or deal
   const deal = fair.fair_deal ? [h("p", { id: "replay-deal", class: "replay-deal", role: "status" })] : [];
@@ -105,6 +116,8 @@ export async function showReplay(root, matchId) {
     result.replaceChildren(...(atEnd ? [h("p", { id: "replay-winner" }, [
       replay.result.abandoned ? t("ev_abandoned") : replay.result.winner === null ? t("no_winner") : t("winner", { name: name(replay.result.winner) })]),
     h("p", { id: "replay-scores" }, [`${t("scores")}: `, replay.seats.map((_, i) => `${name(i)} ${replay.result.scores[i] ?? 0}`).join(", ")])] : []));
+    graded.replaceChildren(...(decisions && reviewModule && hand && done
+      ? reviewModule.reviewLine(decisions.get(`${hand.hand_number}/${step}`)) : []));
     const first = handAt === 0 && step === 0;
     const focused = document.activeElement;
     prev.disabled = prevHand.disabled = first;
@@ -128,7 +141,8 @@ export async function showReplay(root, matchId) {
     h("p", { id: "replay-rules" }, [rulesText(replay.rules)]), ...deal,
     h("div", { class: "actions replay-controls", role: "group", "aria-label": t("replay_controls") }, [prevHand, prev, next, nextHand]),
     // where the replay is and the move made there, announced together at each step
-    h("div", { id: "replay-now", "aria-live": "polite", "aria-atomic": "true" }, [where, move]), last, seats, result,
+    h("div", { id: "replay-now", "aria-live": "polite", "aria-atomic": "true" }, [where, move]), graded, last, seats, result,
+    reviewButton,
     h("p", { class: "replay-help" }, [t("replay_keys")]),
   ]), error);
   draw();
