@@ -116,3 +116,22 @@ def test_a_job_whose_worker_died_is_taken_again(api: Api, app: Flask) -> None:
     assert (status, body["status"]) == (202, "running")
     assert reviews.sweep() is True, "its lease ran out: taken again"
     assert _get(api, match_id)[0] == 200
+
+
+def test_the_review_of_a_match_closed_to_watchers_is_read_by_its_seats_only(api: Api) -> None:
+    """Rule: a review is read by whoever may read the replay: a match whose host turned watching off (as a
+    duplicate tournament's tables are: another table may still play the same cards) answers its seats only, 403
+    `not_watchable` for anyone else, before anything is queued."""
+    seats = [{"name": "Remote"}, {"name": "Bot", "bot": "easy"}]
+    created = api.create(seats=seats, rules={"hands": 1}, seed=5, watchable=False)
+    match_id, token = created["match_id"], created["tokens"][0]["token"]
+    for _ in range(200):
+        view = api.view(match_id, token)
+        if view["status"] == "finished":
+            break
+        cards = lowest_play(view)
+        api.act(match_id, token, {"type": "pass"} if cards is None else {"type": "play", "cards": cards})
+    status, body = _get(api, match_id)
+    assert (status, body["reason"]) == (403, "not_watchable")
+    seat = api.client.get(f"/v1/matches/{match_id}/review", headers={"Authorization": f"Bearer {token}"})
+    assert seat.status_code == 202

@@ -708,7 +708,9 @@ export interface paths {
         /**
          * Each decision of each seat graded (`good`, `inaccuracy`, `mistake`, `blunder`; `forced` when one action
          *     was legal), with the best action found and the expected first-place chance and points of both.
-         * @description Public once the match is finished (409 `match_not_finished` before). The first call queues the review and
+         * @description Public once the match is finished (409 `match_not_finished` before), read by whoever may read its replay:
+         *     a match whose host turned watching off (or a duplicate tournament's table) answers only its seats (403
+         *     `not_watchable` for anyone else). The first call queues the review and
          *     answers 202 with its progress; a server computes it in the background (seconds for a 4-hand match) and
          *     keeps it with the match; call again until 200. Each decision is judged by Expert's search over the deals
          *     consistent with what its seat had seen then (never the other hands), reproducibly.
@@ -6332,6 +6334,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewPending"];
+                };
+            };
+            /** @description Reasons: `not_watchable` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Reasons: `match_not_found` */

@@ -28,6 +28,7 @@ from ..store.reviews import ReviewRecord
 from .core import Core
 from .errors import MatchNotFinished, MatchNotFound
 from .kept import replay_of
+from .watching import check_kept_reader, reader_seat
 
 LEASE_S = 120.0  # a claimed job is taken again this long after its last renewal (a hand takes seconds)
 UNKEPT_TTL_S = 86400  # a review of a finished match nobody with an account sat in lasts a day
@@ -55,11 +56,14 @@ class Reviews:
         self.worker = secrets.token_hex(8)  # this server's name on the jobs it holds
         self._one = threading.Lock()  # held while this server computes a review
 
-    def review(self, match_id: str) -> dict[str, Any] | ReviewPending:
+    def review(self, match_id: str, token: str | None = None) -> dict[str, Any] | ReviewPending:
         """The match's review once computed, else its progress (the first ask enqueues it).
 
-        :class:`MatchNotFound` for no such match, :class:`MatchNotFinished` while it is played.
+        :class:`MatchNotFound` for no such match, :class:`MatchNotFinished` while it is played; read by whoever
+        may read its replay (:class:`~.errors.NotWatchable` for a stranger to a match whose host turned watching
+        off, or a duplicate tournament table: another table may still be playing its cards).
         """
+        self._readable(match_id, token)
         self._replay(match_id)  # the match exists and is over
         found = self.store.get(match_id)
         if found is None:
@@ -68,6 +72,14 @@ class Reviews:
         if found.status == "done" and found.document is not None:
             return cast(dict[str, Any], json.loads(zlib.decompress(found.document)))
         return ReviewPending(found.status, found.done, found.total)
+
+    def _readable(self, match_id: str, token: str | None) -> None:
+        """The reader may read the match's replay (the replay's own check)."""
+        record = self.core.store.load(match_id).record
+        if record is None:
+            check_kept_reader(self.core, self.core.history.kept_match(match_id), token)
+        else:
+            reader_seat(self.core, record, token)
 
     def _ttl_s(self, match_id: str) -> int | None:
         """None for a kept match (the review lasts as long as it), a day for a match that is not kept."""
