@@ -137,10 +137,6 @@ export const LANGUAGES = [{
     next: "Next", next_hand: "Next hand", replay_at: "Hand {hand} of {hands}, move {step} of {steps}",
     replay_empty: "No hand was played.", last_play: "Last play, by {name}:",
     replay_keys: "The arrow keys ← → step too.", replay_not_finished: "The replay opens once the match is over.",
-    // the review of a finished match on its replay (review.js)
-    review_button: "Review the moves", review_pending: "Reviewing… {done} of {total} moves",
-    review_good: "Good move", review_inaccuracy: "Inaccuracy", review_mistake: "Mistake", review_blunder: "Blunder",
-    review_forced: "Only move", review_better: "Better:", review_pass: "pass",
     // a replay's fair deal (docs/fair-deals.md)
     deal_verified: "Deal verified", deal_not_verified: "Deal NOT verified: {reason}",
     deal_problem_fields: "the replay's fair_deal is incomplete or malformed",
@@ -272,9 +268,6 @@ export const LANGUAGES = [{
     next: "Tiếp", next_hand: "Ván sau", replay_at: "Ván {hand}/{hands}, nước {step}/{steps}",
     replay_empty: "Không có ván nào.", last_play: "Bài đánh gần nhất, của {name}:",
     replay_keys: "Phím mũi tên ← → cũng dùng được.", replay_not_finished: "Chỉ xem lại được khi trận đấu đã kết thúc.",
-    review_button: "Phân tích các nước đi", review_pending: "Đang phân tích… {done} trên {total} nước",
-    review_good: "Nước đi tốt", review_inaccuracy: "Chưa chính xác", review_mistake: "Sai lầm", review_blunder: "Sai lầm nghiêm trọng",
-    review_forced: "Nước duy nhất", review_better: "Tốt hơn:", review_pass: "bỏ lượt",
     deal_verified: "Đã kiểm chứng việc chia bài", deal_not_verified: "Việc chia bài KHÔNG được kiểm chứng: {reason}",
     deal_problem_fields: "dữ liệu fair_deal của bản xem lại thiếu hoặc sai",
     deal_problem_commitment: "khóa bí mật được công bố không khớp với cam kết",
