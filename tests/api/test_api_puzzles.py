@@ -13,7 +13,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.support.accounts import auth, fresh_name, sign_up
+from tests.support.accounts import PASSWORD, auth, fresh_name, sign_up
 from tests.support.api import json_object
 from tienlen.bots.puzzles import Puzzle, load_bank
 from tienlen.engine import format_mask
@@ -133,3 +133,19 @@ def test_every_refusal_is_a_4xx_with_its_reason(client: FlaskClient) -> None:
     assert client.get("/v1/me/puzzles").status_code == 401
     assert client.get("/v1/puzzles/next", headers=auth("nope")).status_code == 401
     assert stats(client, token)["attempts"] == 0
+
+
+def test_deleting_an_account_forgets_its_puzzle_attempts_and_rating(client: FlaskClient, db: Any) -> None:
+    """Rule: an erased account's puzzle keys (its attempts, its puzzle rating) go with it."""
+
+    def puzzle_keys() -> set[bytes]:
+        return set(db.keys("tl:{acct:*}:puzzle*"))
+
+    token = member(client)
+    before = puzzle_keys()
+    assert solve(client, next(iter(BANK.values())), token)["result"] == "solved"
+    mine = puzzle_keys() - before
+    assert len(mine) == 2
+    deleted = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token))
+    assert deleted.status_code == 204, deleted.json
+    assert not mine & puzzle_keys()
