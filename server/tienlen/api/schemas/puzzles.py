@@ -11,7 +11,7 @@ from ...engine import PRESET_NAMES
 from ...service.commands import Action, Pass, Play
 from ...service.errors import InvalidRequest
 from ...service.puzzles import RESULTS
-from .common import Cards, enum_field
+from .common import Cards, WholeNumber, enum_field
 from .dumping import AnswerSchema
 
 ACTION_TYPES = ("play", "pass")
@@ -72,7 +72,7 @@ class PuzzleSchema(AnswerSchema):
 class PuzzleMoveSchema(ma.Schema):
     """Body of ``POST /v1/puzzles/{puzzle_id}/moves``: the solver's move number ``step`` (from 0) and the action."""
 
-    step = fields.Integer(
+    step = WholeNumber(
         required=True,
         validate=validate.Range(min=0, max=100),
         metadata={"description": "Which of the solver's moves this answers, from 0 (each answer says the next)"},
