@@ -2581,7 +2581,7 @@ export interface components {
             /** @description The opponent's cards, shown: only two seats hold cards, so every card the solver has not seen is the opponent's (perfect information by construction) */
             opponent: string[];
             /** @description The opponent's card count */
-            readonly opponent_count: unknown;
+            opponent_count: number;
             /** @description The other seat still holding cards */
             opponent_seat: number;
             /** @description Seats already out */
@@ -2593,7 +2593,7 @@ export interface components {
             /** @description The solver's seat (of 4): on turn */
             seat: number;
             /** @description The battle on the table ({cards, seat}); null: the solver leads */
-            readonly table: unknown;
+            table: components["schemas"]["PuzzleTable"] | null;
         };
         PuzzleAction: {
             /** @description The cards played, low to high; empty for a pass */
@@ -2640,6 +2640,12 @@ export interface components {
             rating: number;
             /** @description Attempts solved */
             solved: number;
+        };
+        PuzzleTable: {
+            /** @description The play to beat */
+            cards: string[];
+            /** @description The seat that played it (it may be a seat already out) */
+            seat: number | null;
         };
         Queue: {
             /** @description What this seat adds to the fair deal (`fair_deal.entropy` shows it): 0 to 64 printable ASCII characters, e.g. random ones of the player's own (else 422 invalid_request) */

@@ -37,6 +37,14 @@ SEARCH_NODES = 200_000  # the exact search of a move off the line (the bank's en
 
 
 @dataclass(frozen=True, slots=True)
+class PuzzleTable:
+    """The battle on the table: the play to beat (a mask) and the seat that played it (it may be out)."""
+
+    cards: int
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class PuzzlePosition:
     """A puzzle as the solver's seat sees it (everything: perfect information) at the start."""
 
@@ -46,8 +54,8 @@ class PuzzlePosition:
     hand: int
     opponent_seat: int
     opponent: int
-    table: int
-    table_seat: int | None
+    opponent_count: int
+    table: PuzzleTable | None
     locked: tuple[int, ...]
     out: tuple[int, ...]
     moves: int
@@ -164,8 +172,8 @@ class PuzzleService:
             hand=p.hands[p.turn],
             opponent_seat=p.opponent,
             opponent=p.hands[p.opponent],
-            table=p.table,
-            table_seat=None if p.table_seat < 0 else p.table_seat,
+            opponent_count=p.hands[p.opponent].bit_count(),
+            table=PuzzleTable(p.table, None if p.table_seat < 0 else p.table_seat) if p.table else None,
             locked=tuple(s for s in range(n) if p.locked >> s & 1 and p.hands[s]),
             out=tuple(s for s in range(n) if not p.hands[s]),
             moves=sum(1 for seat, _ in p.line if seat == p.turn),

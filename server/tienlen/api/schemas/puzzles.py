@@ -28,11 +28,10 @@ class PuzzleActionSchema(AnswerSchema):
 class PuzzleTableSchema(AnswerSchema):
     """The battle on the table."""
 
-    cards = Cards(required=True, attribute="table", metadata={"description": "The play to beat"})
+    cards = Cards(required=True, metadata={"description": "The play to beat"})
     seat = fields.Integer(
         required=True,
         allow_none=True,
-        attribute="table_seat",
         metadata={"description": "The seat that played it (it may be a seat already out)"},
     )
 
@@ -52,11 +51,9 @@ class PuzzleSchema(AnswerSchema):
             "not seen is the opponent's (perfect information by construction)"
         },
     )
-    opponent_count = fields.Function(
-        lambda p: p.opponent.bit_count(), required=True, metadata={"description": "The opponent's card count"}
-    )
-    table = fields.Function(
-        lambda p: PuzzleTableSchema().dump(p) if p.table else None,
+    opponent_count = fields.Integer(required=True, metadata={"description": "The opponent's card count"})
+    table = fields.Nested(
+        PuzzleTableSchema,
         required=True,
         allow_none=True,
         metadata={"description": "The battle on the table ({cards, seat}); null: the solver leads"},
