@@ -1,7 +1,8 @@
 """The browser table and the offline API docs: static files only, outside the OpenAPI contract.
 
 - ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``, ``GET /m/<match_id>/watch``,
-  ``GET /p/<name>``, ``GET /leaderboard``, ``GET /puzzles``, ``GET /friends``, ``GET /tournaments``, ``GET /t/<tournament_id>``
+  ``GET /p/<name>``, ``GET /leaderboard``, ``GET /puzzles``, ``GET /friends``, ``GET /tournaments``,
+  ``GET /t/<tournament_id>``
   and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
   checkout's ``clients/web/public``), which shows the lobby, a match, its

@@ -7,7 +7,7 @@
  */
 
 import * as api from "../api.js";
-import { face, label, sorted } from "../cards.js";
+import { face, faceUp, sorted } from "../cards.js";
 import { h, message } from "../dom.js";
 import { t } from "../i18n.js";
 import { accountToken } from "../session.js";
@@ -48,9 +48,9 @@ export async function showPuzzles(root) {
     board.dataset.puzzle = p.id;
     const cards = sorted(hand).map((card) => h("button", {
       type: "button", class: "card-pick", "data-card": card, "aria-pressed": picked.has(card) ? "true" : "false",
-      "aria-label": label(card), disabled: over,
+      disabled: over,
       onclick: () => { if (picked.has(card)) picked.delete(card); else picked.add(card); draw(); },
-    }, [face(card)]));
+    }, [faceUp(card, { inline: true })]));
     const play = h("button", { id: "pz-play", type: "button", disabled: over, onclick: () => void send(false) }, [t("pz_play")]);
     const pass = h("button", { id: "pz-pass", type: "button", disabled: over, onclick: () => void send(true) }, [t("pz_pass")]);
     board.replaceChildren(
