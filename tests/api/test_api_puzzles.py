@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, auth, fresh_name, sign_up
 from tests.support.api import json_object
+from tienlen.bots.endgame import forced_moves
 from tienlen.bots.puzzles import Puzzle, load_bank
 from tienlen.engine import format_mask
 from tienlen.service.puzzles import puzzle_match
@@ -149,3 +150,39 @@ def test_deleting_an_account_forgets_its_puzzle_attempts_and_rating(client: Flas
     deleted = client.delete("/v1/me", json={"password": PASSWORD}, headers=auth(token))
     assert deleted.status_code == 204, deleted.json
     assert not mine & puzzle_keys()
+
+
+def off_line_win() -> tuple[Puzzle, int, int]:
+    """A puzzle, a later step of its solver, and a move there that is not the line's but still forces the win."""
+    for p in BANK.values():
+        m = puzzle_match(p)
+        step = 0
+        for seat, mask in p.line:
+            if seat == p.turn and step > 0:
+                rules = m.rules
+                found, _ = forced_moves(
+                    m.hands, seat, m.table, m.table_seat, m.locked, rules.bombs, rules.pass_reentry_with_bomb
+                )
+                others = [a for a, won in found.items() if won and a != mask and a != m.hands[seat]]
+                if others:
+                    return p, step, others[0]
+            if seat == p.turn:
+                step += 1
+            if mask:
+                m.play(seat, mask)
+            else:
+                m.pass_turn(seat)
+    raise AssertionError("no puzzle has a second winning move after its first")
+
+
+def test_after_the_first_move_another_winning_move_solves_it(client: FlaskClient) -> None:
+    """Rule: past step 0, a move off the line that still forces the win (the exact search) solves the puzzle."""
+    token = member(client)
+    p, step, other = off_line_win()
+    mine = [i for i, (seat, _) in enumerate(p.line) if seat == p.turn]
+    for earlier in range(step):
+        answer = json_object(move(client, p.id, body(earlier, p.line[mine[earlier]][1]), token))
+        assert answer["result"] == "correct"
+    last = json_object(move(client, p.id, body(step, other), token))
+    assert last["result"] == "solved" and last["rating"] > 1500  # a new account shows 1500: a win raises it
+    assert (stats(client, token)["solved"], stats(client, token)["rating"]) == (1, last["rating"])
