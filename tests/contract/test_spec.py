@@ -169,6 +169,7 @@ def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry
         "login", "join_room", "export_player_matches", "create_challenge",
         "get_my_events", "stream_my_events", "enqueue", "get_ticket", "create_token", "follow", "unfollow",
         "create_tournament", "enter_tournament", "get_tournament_events", "stream_tournament_events",
+        "post_puzzle_move",
     }  # fmt: skip
     for view in limited:
         responses = by_id[view.operation_id]["responses"]

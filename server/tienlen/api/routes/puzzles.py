@@ -12,7 +12,7 @@ from ...service.commands import Action
 from ...service.puzzles import MoveOutcome, PuzzlePosition, PuzzleService, PuzzleStats
 from ..schemas.puzzles import PuzzleMoveAnswerSchema, PuzzleMoveSchema, PuzzleSchema, PuzzleStatsSchema
 from ..services import services
-from .common import AUTH, OPTIONAL_AUTH, Blueprint, bearer_token, errors
+from .common import AUTH, OPTIONAL_AUTH, PER_ACCOUNT_OR_ADDRESS, Blueprint, bearer_token, errors, limited
 
 blp = Blueprint("puzzles", __name__, url_prefix="/v1", description="Puzzles from real endgames, with a puzzle rating")
 
@@ -53,6 +53,7 @@ class NextPuzzle(MethodView):
 class PuzzleMoves(MethodView):
     """The solver's moves."""
 
+    @limited("puzzle", PER_ACCOUNT_OR_ADDRESS)
     @blp.arguments(PuzzleMoveSchema())
     @blp.response(200, PuzzleMoveAnswerSchema)
     @blp.doc(
