@@ -139,6 +139,10 @@ bench-tournament: $(RUNTIME)
 bench-duplicate: $(RUNTIME)
 	$(BIN)/python bench/duplicate.py
 
+# The puzzle bank (server/tienlen/bots/puzzles.json) from seeded self-play of the house bots: the same file every run
+puzzles: $(RUNTIME) core
+	$(BIN)/python -m tienlen.bots.puzzles
+
 # The image's pinned, hashed dependencies (tests/test_lock.py checks that they cover pyproject.toml)
 lock: $(DEV)
 	$(BIN)/pip-compile --quiet --strip-extras --generate-hashes --no-emit-index-url --no-emit-find-links \

@@ -169,6 +169,7 @@ def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry
         "login", "join_room", "export_player_matches", "create_challenge",
         "get_my_events", "stream_my_events", "enqueue", "get_ticket", "create_token", "follow", "unfollow",
         "create_tournament", "enter_tournament", "get_tournament_events", "stream_tournament_events",
+        "post_puzzle_move",
     }  # fmt: skip
     for view in limited:
         responses = by_id[view.operation_id]["responses"]
@@ -187,7 +188,15 @@ def test_limited_answers_document_their_rate_limit_headers_and_waits_their_retry
 def test_every_operation_names_its_security_a_token_exactly_where_invalid_token_is_an_answer(  # optional: both
     spec: dict[str, Any],
 ) -> None:
-    optional = {"create_match", "join_match", "join_room", "get_tournament", "list_tournaments"}  # or an account
+    optional = {
+        "create_match",
+        "join_match",
+        "join_room",
+        "get_tournament",
+        "list_tournaments",
+        "next_puzzle",
+        "post_puzzle_move",
+    }
     for operation_id, operation in operations_by_id(spec).items():
         needs_token = "invalid_token" in operation["responses"].get("401", {}).get("description", "")
         needs_token |= "not_moderator" in operation["responses"].get("403", {}).get("description", "")  # its token

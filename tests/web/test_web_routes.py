@@ -36,6 +36,7 @@ def test_table_page_served_at_root_and_match_link(client: FlaskClient) -> None:
         "/leaderboard",
         "/account",
         "/friends",
+        "/puzzles",
         "/tournaments",
         "/t/0123456789abcdef0123",
     ):

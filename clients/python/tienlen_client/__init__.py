@@ -53,7 +53,8 @@ the account takes, and whether it hears ``friend_started``) and :meth:`Client.bo
 :meth:`Client.all_tournament_events` (every one, long-polled, until it ends) or :meth:`Client.follow_tournament`
 (a stream); typed dictionaries of :mod:`.tournaments`. Friends:
 :meth:`Client.follow_account`, :meth:`Client.unfollow_account` and :meth:`Client.following` (who
-of those followed plays, with their live matches, is online or away; :mod:`.friends`).
+of those followed plays, with their live matches, is online or away; :mod:`.friends`). Puzzles:
+:meth:`Client.next_puzzle`, :meth:`Client.puzzle_move` and :meth:`Client.my_puzzles` (:mod:`.puzzles`).
 :mod:`.bot` is ``tienlen-bot``, which plays every match an account is seated in with a policy, unattended.
 
 Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
@@ -112,6 +113,7 @@ from .friends import Friend, Presence
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating, PlayingMatch
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, MySettings, OnlineBot
 from .lessons import Lesson, LessonPosition, LessonStep, LessonVerdict
+from .puzzles import Puzzle, PuzzleAction, PuzzleMoveAnswer, PuzzleStats, PuzzleTable
 from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
 from .rooms import LobbySeat, Room, RoomSeat
@@ -172,6 +174,11 @@ __all__ = [
     "PlayerRating",
     "PlayingMatch",
     "Presence",
+    "Puzzle",
+    "PuzzleAction",
+    "PuzzleMoveAnswer",
+    "PuzzleStats",
+    "PuzzleTable",
     "Registered",
     "Response",
     "RetryPolicy",

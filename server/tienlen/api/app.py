@@ -22,6 +22,7 @@ from ..service.core import Offload
 from ..service.errors import Throttled
 from ..service.friends import FriendsService
 from ..service.inbox import InboxService
+from ..service.puzzles import PuzzleService
 from ..settings import Settings
 from ..store.errors import OutcomeUnknownError, StoreUnavailableError, TooManyWaitersError
 from ..store.layout import Lifetimes
@@ -44,6 +45,7 @@ from .routes import (
     meta,
     moderation,
     players,
+    puzzles,
     queue,
     rated,
     reviews,
@@ -264,6 +266,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         *rated.blueprints,
         *inbox.blueprints,
         friends.blp,
+        puzzles.blp,
         live.blp,
         *talk,
         tournaments.blp,
@@ -282,6 +285,7 @@ def create_app(config: Settings | Mapping[str, Any] | None = None) -> Flask:
         accounts=accounts_service,
         inbox=InboxService(store, game.core.history.rated, game.core.now),
         friends=FriendsService(store, game.core.history.rated, game.core.now),
+        puzzles=PuzzleService(store),
         settings=settings,
         breaker=breaker,
         document=api,

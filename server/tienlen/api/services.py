@@ -15,6 +15,7 @@ from ..service.compose import MatchServices
 from ..service.friends import FriendsService
 from ..service.history import HistoryService
 from ..service.inbox import InboxService
+from ..service.puzzles import PuzzleService
 from ..settings import Settings
 from .breaker import Breaker
 
@@ -24,8 +25,8 @@ KEY = "tienlen"
 @dataclass(frozen=True, slots=True)
 class Services:
     """The services of one app: the match use cases (``game``: play, reads, lifecycle, lobby, rooms,
-    challenges, quick play, composed over one core), accounts, histories, inboxes, friends; its settings, limiter and
-    breaker.
+    challenges, quick play, composed over one core), accounts, histories, inboxes, friends, puzzles; its settings,
+    limiter and breaker.
 
     ``document`` is the API (flask-smorest's, whose ``spec`` is the OpenAPI
     document); ``limiter`` is None when the rate limits are off; ``sweeper`` is
@@ -36,6 +37,7 @@ class Services:
     accounts: AccountService
     inbox: InboxService
     friends: FriendsService
+    puzzles: PuzzleService
     settings: Settings
     breaker: Breaker
     document: Any

@@ -341,3 +341,9 @@ class NotCreator(ServiceError):
     """Only its creator cancels a tournament."""
 
     reason = "not_creator"
+
+
+class PuzzleNotFound(ServiceError):
+    """No puzzle of the bank has this id."""
+
+    reason = "puzzle_not_found"

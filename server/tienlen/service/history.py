@@ -266,6 +266,7 @@ class HistoryService:
         self.rated.forget(account_id)
         self.notices.inbox.forget(account_id)
         self.store.follows().forget(account_id)
+        self.store.puzzles().forget(account_id)
         self.store.live_seats().forget(account_id)
         queue = self.store.queue()
         held = queue.held(account_id)

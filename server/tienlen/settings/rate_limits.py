@@ -6,8 +6,8 @@ from .values import SettingsError
 
 # What one client may do, by kind of request, each counted per account or per address as its views
 # declare (api/limits.py; docs/operations.md has the table): create, join, act and hint, wait (long
-# polls and streams), make an account, log in, export a history, make personal tokens, follow or unfollow, chat
-# (messages and reports).
+# polls and streams), make an account, log in, export a history, make personal tokens, follow or unfollow, answer
+# a puzzle, chat (messages and reports).
 # ``TIENLEN_RATE_LIMITS`` overrides any of them.
 DEFAULT_RATE_LIMITS = {
     "create": "60/minute",
@@ -20,6 +20,7 @@ DEFAULT_RATE_LIMITS = {
     "export": "10/minute",
     "token": "10/hour",
     "follow": "120/minute",
+    "puzzle": "120/minute",
     "chat": "5/10 seconds,30/minute",
 }
 

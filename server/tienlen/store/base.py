@@ -23,6 +23,7 @@ from .follows import FollowStore
 from .history import HistoryStore
 from .inbox import InboxStore
 from .live_seats import LiveSeats
+from .puzzles import PuzzleStore
 from .queue import QueueStore
 from .rating_store import RatingStore
 from .records import MatchRecord
@@ -130,6 +131,10 @@ class MatchStore(Protocol):
 
     def follows(self) -> FollowStore:
         """Whom each account follows, its followers and its ``friends`` setting, beside the matches."""
+        ...
+
+    def puzzles(self) -> PuzzleStore:
+        """Each account's puzzle attempts and puzzle rating, and each puzzle's rating, beside the matches."""
         ...
 
     def live_seats(self) -> LiveSeats:

@@ -53,6 +53,7 @@ from .redis_follows import RedisFollows
 from .redis_history import RedisHistory
 from .redis_inbox import RedisInbox
 from .redis_live_seats import RedisLiveSeats
+from .redis_puzzles import RedisPuzzles
 from .redis_queue import RedisQueue
 from .redis_ratings import RedisRatings
 from .redis_reviews import RedisReviews
@@ -108,6 +109,7 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
         self._chat = RedisChat(client)
         self._wait_slots = RedisWaitSlots(client)
         self._follows = RedisFollows(client)
+        self._puzzles = RedisPuzzles(client)
         self._live_seats = RedisLiveSeats(client, lifetimes.playing_s)
         self._watching = RedisWatching(client)
         RedisIndexes.__init__(self, client)
@@ -152,6 +154,10 @@ class RedisMatchStore(RedisIndexes, RedisRooms):
     def follows(self) -> RedisFollows:
         """Whom each account follows, its followers and ``friends`` setting, in this Redis (:mod:`.redis_follows`)."""
         return self._follows
+
+    def puzzles(self) -> RedisPuzzles:
+        """Puzzle attempts and ratings, in this Redis (:mod:`.redis_puzzles`)."""
+        return self._puzzles
 
     def live_seats(self) -> RedisLiveSeats:
         """Each account's live matches, in this Redis (:mod:`.redis_live_seats`)."""

@@ -21,6 +21,7 @@ async function route() {
   const mine = ++shown;
   /** @type {HTMLElement} */ (document.getElementById("lang-label")).textContent = t("language");
   /** @type {HTMLElement} */ (document.getElementById("board-link")).textContent = t("leaderboard");
+  /** @type {HTMLElement} */ (document.getElementById("puzzles-link")).textContent = t("puzzles");
   drawAccountBar(bar, go);
   const path = location.pathname;
   const id = decodeURIComponent(path.split("/")[2] ?? "");
@@ -38,6 +39,7 @@ async function route() {
   else if (path === "/leaderboard") await (await import("./leaderboard.js")).showLeaderboard(root);
   else if (path === "/account") showAccount(root, go);
   else if (path === "/learn") await (await import("./lesson/page.js")).showLesson(root, go);
+  else if (path === "/puzzles") stopView = await (await import("./puzzles/page.js")).showPuzzles(root);
   else if (path === "/friends") stopView = await (await import("./social/friends.js")).showFriends(root);
   else if (tour) stopView = await (await import("./tournaments/page.js")).showTournaments(root, tour[1], go);
   else stopView = await (await import("./lobby.js")).showLobby(root, go);

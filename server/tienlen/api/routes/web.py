@@ -1,7 +1,7 @@
 """The browser table and the offline API docs: static files only, outside the OpenAPI contract.
 
 - ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``, ``GET /m/<match_id>/watch``,
-  ``GET /p/<name>``, ``GET /leaderboard``, ``GET /friends``, ``GET /learn``, ``GET /tournaments``,
+  ``GET /p/<name>``, ``GET /leaderboard``, ``GET /puzzles``, ``GET /friends``, ``GET /learn``, ``GET /tournaments``,
   ``GET /t/<tournament_id>``
   and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
@@ -128,6 +128,12 @@ def profile_page(name: str) -> Response:
 @blp.get("/leaderboard")
 def leaderboard_page() -> Response:
     """The browser table's leaderboards: by table size, players or bots, best rating first."""
+    return _page()
+
+
+@blp.get("/puzzles")
+def puzzles_page() -> Response:
+    """The browser table's puzzles: a position from a real endgame, both hands shown, answered move by move."""
     return _page()
 
 
