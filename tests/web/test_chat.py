@@ -139,15 +139,15 @@ def test_mute_hides_and_a_report_reaches_the_moderators_once(social_pages: PageF
     [
         ("social/words.js", "SOCIAL_TEXTS"),
         ("table/watch_words.js", "TABLE_WATCH_TEXTS"),
-        ("review_words.js", "REVIEW_TEXTS"),
+        ("replay_words.js", "REPLAY_TEXTS"),
     ],
 )
 def test_the_chat_words_are_in_every_language(
     social_pages: PageFactory, social_server: str, module: str, name: str
 ) -> None:
     """Rule: every text of the chat, the live table, friends (social/words.js), the table's own words of watching
-    (table/watch_words.js) and a match's review (review_words.js) is in English and in Vietnamese, and loading them
-    adds them to the page's languages."""
+    (table/watch_words.js) and a match's replay and review (replay_words.js) is in English and in Vietnamese, and
+    loading them adds them to the page's languages."""
     page = social_pages()
     page.goto(social_server + "/")
     keys = page.evaluate(

@@ -12,7 +12,7 @@ import { h, message, setText } from "./dom.js";
 import { verifyReplay } from "./fairdeal.js";
 import { t } from "./i18n.js";
 import { rulesText } from "./profile.js";
-import "./review_words.js"; // the review's words (its button here, review.js the rest)
+import "./replay_words.js"; // the replay's and its review's words
 
 /**
  * What the table looks like after `step` moves of `hand`: each seat's cards left, the last play, who acted last.

@@ -9,7 +9,7 @@ import * as api from "./api.js";
 import { faceUp, sorted } from "./cards.js";
 import { h, message, setText } from "./dom.js";
 import { t } from "./i18n.js";
-import "./review_words.js";
+import "./replay_words.js";
 
 /** @typedef {import("../../types/openapi").components["schemas"]["Review"]} Review */
 /** @typedef {import("../../types/openapi").components["schemas"]["ReviewDecision"]} Decision */

@@ -13,6 +13,10 @@ import { t } from "../i18n.js";
 import { accountToken } from "../session.js";
 import "./words.js";
 
+if (!document.querySelector("link[href='/web/puzzles.css']")) {
+  document.head.append(h("link", { rel: "stylesheet", href: "/web/puzzles.css" }));
+}
+
 /** @typedef {import("../../../types/openapi").components["schemas"]["Puzzle"]} Puzzle */
 /** @typedef {import("../../../types/openapi").components["schemas"]["PuzzleAction"]} PuzzleAction */
 
