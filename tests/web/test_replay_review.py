@@ -6,6 +6,7 @@ import pytest
 
 from tests.web.conftest import PHONE, PageFactory
 from tests.web.support import TWO_SEAT_DEAL, call
+from tests.web.test_axe_phone import axe_checked
 from tests.web.test_table_play import _play_out
 
 pytestmark = pytest.mark.xdist_group("browser-b")
@@ -16,7 +17,7 @@ def test_the_replay_shows_each_moves_grade_once_the_review_is_asked_for(
 ) -> None:
     """Rule: review.js is not loaded with the replay; "Review the moves" loads it, queues the review (202) and asks
     again until the server's sweeper has computed it; then each move shows its grade, and a move graded below
-    good its better move on the cards."""
+    good its better move on the cards; a line of each seat's first-place chance over the hand, written out too."""
     created = call(
         account_server,
         "POST",
@@ -46,3 +47,13 @@ def test_the_replay_shows_each_moves_grade_once_the_review_is_asked_for(
         page.click("#next")
     assert set(grades) <= {"Good move", "Inaccuracy", "Mistake", "Blunder", "Only move"}
     assert grades
+    # each seat's first-place chance over the hand: a line a seat, the figures written out in the legend
+    chart = page.locator("#review-chance")
+    assert chart.locator("figcaption").inner_text().startswith("First-place chance over hand 1")
+    assert chart.locator("polyline.chance").count() == 2
+    for seat, who in enumerate(("Ann", "Bo")):
+        points = chart.locator(f"polyline[data-seat='{seat}']").get_attribute("points") or ""
+        ys = [float(p.split(",")[1]) for p in points.split()]
+        assert len(ys) >= 2 and all(-0.5 <= value <= 120.5 for value in ys)  # chances 0..1 drawn on 120 units
+        assert chart.locator(f".chance-legend li[data-seat='{seat}']").inner_text().startswith(f"{who}: ")
+    axe_checked(page, "a replay with its review")

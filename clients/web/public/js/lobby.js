@@ -128,7 +128,7 @@ export async function showLobby(root, go) {
   const liveSlot = h("div", { id: "live-slot" });
   const learn = h("p", { class: "learn" }, [h("a", { id: "learn-link", href: "/learn",
     onclick: (/** @type {MouseEvent} */ e) => { e.preventDefault(); go("/learn"); } }, [LEARN[language()] ?? LEARN.en])]);
-  root.replaceChildren(startSection(go), learn, liveSlot, mineSection, quick.element, codeSection(go), more);
+  root.replaceChildren(startSection(go), liveSlot, mineSection, quick.element, learn, codeSection(go), more);
   // the live table to watch and the tournaments' link, loaded after the first screen is drawn; stopped with it
   let stopLive = () => {};
   let left = false;

@@ -68,6 +68,8 @@ export async function showReplay(root, matchId) {
   const seats = h("ul", { id: "replay-seats", class: "replay-seats", "aria-label": t("seats_label") });
   const result = h("div", { id: "replay-result" });
   const graded = h("div", { id: "replay-review", class: "replay-review", "aria-live": "polite" });
+  const chance = h("div", { id: "replay-chance" }); // each seat's first-place chance over the hand, once reviewed
+  let charted = -1;
   /** @type {Map<string, import("./review.js").Decision> | null} */
   let decisions = null;
   /** @type {typeof import("./review.js") | null} */
@@ -119,6 +121,10 @@ export async function showReplay(root, matchId) {
     h("p", { id: "replay-scores" }, [`${t("scores")}: `, replay.seats.map((_, i) => `${name(i)} ${replay.result.scores[i] ?? 0}`).join(", ")])] : []));
     graded.replaceChildren(...(decisions && reviewModule && hand && done
       ? reviewModule.reviewLine(decisions.get(`${hand.hand_number}/${step}`)) : []));
+    if (decisions && reviewModule && hand && charted !== hand.hand_number) {
+      charted = hand.hand_number;
+      chance.replaceChildren(reviewModule.chanceChart(decisions, hand.hand_number, total, replay.seats.map((_, i) => name(i))));
+    }
     const first = handAt === 0 && step === 0;
     const focused = document.activeElement;
     prev.disabled = prevHand.disabled = first;
@@ -142,7 +148,7 @@ export async function showReplay(root, matchId) {
     h("p", { id: "replay-rules" }, [rulesText(replay.rules)]), ...deal,
     h("div", { class: "actions replay-controls", role: "group", "aria-label": t("replay_controls") }, [prevHand, prev, next, nextHand]),
     // where the replay is and the move made there, announced together at each step
-    h("div", { id: "replay-now", "aria-live": "polite", "aria-atomic": "true" }, [where, move]), graded, last, seats, result,
+    h("div", { id: "replay-now", "aria-live": "polite", "aria-atomic": "true" }, [where, move]), graded, chance, last, seats, result,
     reviewButton,
     h("p", { class: "replay-help" }, [t("replay_keys")]),
   ]), error);

@@ -16,6 +16,8 @@ export const REPLAY_TEXTS = {
     review_button: "Review the moves", review_pending: "Reviewing… {done} of {total} moves",
     review_good: "Good move", review_inaccuracy: "Inaccuracy", review_mistake: "Mistake", review_blunder: "Blunder",
     review_forced: "Only move", review_better: "Better:", review_pass: "pass",
+    review_chance: "First-place chance over hand {n}, as the review estimated it at each move",
+    review_chance_of: "{name}: {from} at first, {to} at the end",
   },
   vi: {
     replay_title: "Xem lại: {names}", replay_controls: "Xem lại", prev_hand: "Ván trước", prev: "Lùi",
@@ -25,6 +27,8 @@ export const REPLAY_TEXTS = {
     review_button: "Phân tích các nước đi", review_pending: "Đang phân tích… {done} trên {total} nước",
     review_good: "Nước đi tốt", review_inaccuracy: "Chưa chính xác", review_mistake: "Sai lầm",
     review_blunder: "Sai lầm nghiêm trọng", review_forced: "Nước duy nhất", review_better: "Tốt hơn:", review_pass: "bỏ lượt",
+    review_chance: "Khả năng về nhất trong ván {n}, theo ước tính của phần phân tích ở mỗi nước",
+    review_chance_of: "{name}: lúc đầu {from}, lúc cuối {to}",
   },
 };
 

@@ -69,3 +69,57 @@ export function reviewControls(matchId, onReady) {
   }, [t("review_button")]));
   return h("p", { id: "review-controls" }, [button, " ", status]);
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+const CHART_W = 300;
+const CHART_H = 120;
+/** Each seat's line: a colour and a dash (told apart without colour too). */
+const STROKES = [["#004e9a", ""], ["#b00020", "6 3"], ["#0b5a32", "2 3"], ["#7a4d00", "8 3 2 3"]];
+
+/**
+ * Each seat's expected first-place chance over one hand, as the review estimated it at each of its decisions (the
+ * action it took; a forced move keeps its last value): one line a seat, the move on x, the chance on y, with the
+ * figures written out for a screen reader.
+ * @param {Map<string, Decision>} decisions @param {number} handNumber @param {number} moves the hand's actions
+ * @param {string[]} names the seats' names @returns {HTMLElement}
+ */
+export function chanceChart(decisions, handNumber, moves, names) {
+  /** @type {(number | null)[][]} each seat's chance after each move (null before its first estimate) */
+  const lines = names.map(() => []);
+  /** @type {(number | null)[]} */
+  const now = names.map(() => null);
+  for (let index = 1; index <= moves; index += 1) {
+    const decision = decisions.get(`${handNumber}/${index}`);
+    if (decision && decision.taken.first !== null) now[decision.seat] = decision.taken.first;
+    names.forEach((_, seat) => lines[seat].push(now[seat]));
+  }
+  const x = (/** @type {number} */ i) => (moves <= 1 ? 0 : (i / (moves - 1)) * CHART_W);
+  const y = (/** @type {number} */ chance) => CHART_H - chance * CHART_H;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `-4 -4 ${CHART_W + 8} ${CHART_H + 8}`);
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "chance-chart");
+  lines.forEach((line, seat) => {
+    const points = line.flatMap((chance, i) => (chance === null ? [] : [`${x(i).toFixed(1)},${y(chance).toFixed(1)}`]));
+    if (points.length === 0) return;
+    const path = document.createElementNS(SVG, "polyline");
+    path.setAttribute("points", points.join(" "));
+    path.setAttribute("class", `chance seat-${seat}`);
+    path.setAttribute("data-seat", String(seat));
+    const [colour, dash] = STROKES[seat % STROKES.length];
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", colour);
+    path.setAttribute("stroke-width", "2.5");
+    if (dash) path.setAttribute("stroke-dasharray", dash);
+    svg.append(path);
+  });
+  const percent = (/** @type {number | null} */ c) => (c === null ? "—" : `${Math.round(c * 100)} %`);
+  const legend = h("ul", { class: "chance-legend" }, names.map((who, seat) => h("li", {
+    class: `seat-${seat}`, "data-seat": seat, style: `border-left: 1.2rem ${STROKES[seat % STROKES.length][1] ? "dashed" : "solid"} ${STROKES[seat % STROKES.length][0]}; padding-left: .4rem`,
+  }, [
+    t("review_chance_of", { name: who, from: percent(lines[seat].find((c) => c !== null) ?? null), to: percent(lines[seat].at(-1) ?? null) }),
+  ])));
+  return h("figure", { id: "review-chance", class: "review-chance" }, [
+    h("figcaption", {}, [t("review_chance", { n: handNumber })]), /** @type {HTMLElement} */ (/** @type {unknown} */ (svg)), legend,
+  ]);
+}
