@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
 
+import pytest
 import redis
 from flask import Flask
 from tienlen_client.botkit import lowest_play
@@ -19,10 +22,19 @@ from tienlen_client.botkit import lowest_play
 from tests.support.api import Api, json_object
 from tienlen.api.services import services_of
 from tienlen.engine import cards_mask, format_mask
+from tienlen.local_redis import LocalRedis
 from tienlen.service.reviews import LEASE_S, UNKEPT_TTL_S
 from tienlen.store.redis_reviews import review_key
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[SCDH]\b")
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[LocalRedis]:
+    """A Redis of this test's own: the session's is shared with real servers (tests/web's, the live server) whose
+    sweepers take pending reviews, and these tests count what this app's own sweep takes."""
+    with LocalRedis(tmp_path / "redis") as server:
+        yield server
 
 
 def _finished(api: Api, seed: int) -> str:
