@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -111,6 +111,24 @@ tune-hard: $(RUNTIME)
 # The card model (server/tienlen/bots/cardmodel.json) from Medium self-play, seeded: the same file every run
 train-infer: $(ENV)
 	$(BIN)/python bench/train_infer.py --deals 300
+
+# Master's network (server/tienlen/bots/master_net.bin) from seeded self-play, each action played out on the true
+# cards; resumable (build/master); PyTorch's CPU build for this only (bench/train_master.py; docs/bots.md#master)
+TRAIN := $(VENV)/.installed-train
+$(TRAIN): $(ENV)
+	$(BIN)/pip install --quiet 'torch==2.13.0'
+	touch $@
+
+train-master: $(TRAIN) core
+	$(BIN)/python bench/train_master.py
+
+# Master's targets: its weights' load, deal by deal against Expert over 2,000 deals, its first places and clock
+bench-master: $(RUNTIME) core
+	$(BIN)/python bench/master.py --json build/master-bench.json
+
+# The strength table of docs/bots.md: every level against three of every other, the ladder deal by deal (bench/strength.py)
+bench-strength: $(RUNTIME) core
+	$(BIN)/python bench/strength.py --json build/strength.json
 
 bench-http: $(RUNTIME)
 	$(BIN)/python bench/http_load.py

@@ -14,10 +14,10 @@ from tienlen.engine.match import LegalPlays
 
 
 def test_the_levels_are_declared_once_weakest_first() -> None:
-    """Rule: the server's levels are easy, medium, hard and expert, in that order; only hard and expert search,
-    expert with five times hard's effort."""
-    assert LEVELS == tuple(level.name for level in BOT_LEVELS) == ("easy", "medium", "hard", "expert")
-    assert [level.effort for level in BOT_LEVELS] == [0, 0, 1, 5]
+    """Rule: the server's levels are easy, medium, hard, expert and master, in that order; only hard, expert and
+    master search, expert and master with five times hard's effort."""
+    assert LEVELS == tuple(level.name for level in BOT_LEVELS) == ("easy", "medium", "hard", "expert", "master")
+    assert [level.effort for level in BOT_LEVELS] == [0, 0, 1, 5, 5]
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,13 @@ def test_expert_searches_with_five_times_hards_budget_playouts_and_steps(
     searched: list[tuple[str, int, int]] = []
 
     def record(
-        view: SeatView, cands: list[int], deals: hard.DealSource, playouts: int, step_budget: int, deadline: object
+        view: SeatView,
+        cands: list[int],
+        deals: hard.DealSource,
+        playouts: int,
+        step_budget: int,
+        deadline: object,
+        head_starts: object = None,
     ) -> int:
         searched.append((current, playouts, step_budget))
         return 0

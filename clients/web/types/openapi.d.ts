@@ -1746,7 +1746,7 @@ export interface components {
         /** @enum {string} */
         Bombs: "exact" | "classic" | "ladder" | "off";
         /** @enum {string} */
-        BotLevel: "easy" | "medium" | "hard" | "expert";
+        BotLevel: "easy" | "medium" | "hard" | "expert" | "master";
         BotLevelInfo: {
             about: string;
             /** @description Seconds a decision may take on this server (`effort` bot budgets); null: no search */

@@ -14,6 +14,7 @@ from ..engine.views import SeatView, seat_view
 from .base import PASS_ACTION, Action, Hint, play_action
 from .easy import choose_easy
 from .hard import choose_hard
+from .master import choose_master, choose_policy
 from .medium import choose_medium
 
 
@@ -38,9 +39,10 @@ BOT_LEVELS: tuple[Level, ...] = (
     # Five times Hard's effort: measurably stronger than Hard on the same deals (docs/bots.md; figures in
     # docs/benchmarks.md, make bench-bots)
     Level("expert", 5, "Hard's search with five times its playouts and five bot budgets a decision."),
+    Level("master", 5, "Expert's search led by a network that learned from self-play which moves win."),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)
-ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS, "policy")
 _EFFORTS = {level.name: level.effort for level in BOT_LEVELS}
 # Hard's wall-clock seconds a decision (and a hint's) unless the caller says otherwise: the server's
 # default TIENLEN_BOT_BUDGET and the tournament's default --bot-budget. A level spends its effort times it.
@@ -91,6 +93,17 @@ def choose(
     if level == "medium":
         return choose_medium(view, legal, rng)
     effort = _EFFORTS.get(level, 0)
+    if level == "master":
+        return choose_master(
+            view,
+            legal,
+            rng,
+            budget_s=None if budget_s is None else budget_s * effort,
+            iterations=None if iterations is None else iterations * effort,
+            effort=effort,
+        )
+    if level == "policy":
+        return choose_policy(view, legal)
     if effort:
         return choose_hard(
             view,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from ..engine.combos import classify
@@ -158,7 +159,13 @@ def endgame_move(
 
 
 def compare_candidates(
-    view: SeatView, cands: list[int], deals: DealSource, playouts: int, step_budget: int, deadline: float | None
+    view: SeatView,
+    cands: list[int],
+    deals: DealSource,
+    playouts: int,
+    step_budget: int,
+    deadline: float | None,
+    head_starts: list[float] | None = None,
 ) -> int:
     """The index of the candidate with the best mean playout value, by sequential halving.
 
@@ -166,7 +173,8 @@ def compare_candidates(
     deals (common deals make the comparison fairer), then keeps the better
     half; the ``playouts`` are split evenly over the rounds, so the last two
     candidates are compared on many more deals than the first ones. Medium's
-    own choice (index 0) gets a small head start per deal. Stops early when the
+    own choice (index 0) gets a small head start per deal (``head_starts``: a
+    head start a deal for each candidate instead). Stops early when the
     simulated actions (deals drawn included) pass ``step_budget`` or at the
     ``deadline``. With the compiled chains and playouts a round is one call of
     the core (the same deals, values and stops).
@@ -176,8 +184,10 @@ def compare_candidates(
     rounds = max(1, (len(cands) - 1).bit_length())
     seen = steps = 0
 
+    starts = head_starts or [DEFAULT_PRIOR, *([0.0] * (len(cands) - 1))]
+
     def score(i: int) -> tuple[float, int]:
-        return totals[i] + (DEFAULT_PRIOR * seen if i == 0 else 0.0), -i
+        return totals[i] + starts[i] * seen, -i
 
     start_work = deals.work
     runner = playouts_for(view, FIRST_BONUS)
@@ -226,13 +236,17 @@ def choose_hard(
     budget_s: float | None = None,
     iterations: int | None = None,
     effort: int = 1,
+    first: list[int] | None = None,
+    head_start: Callable[[list[int]], list[float]] | None = None,
 ) -> Action:
     """Hard's choice: a move forcing first place in the endgame, else Medium's candidates compared by playouts.
 
     ``effort`` multiplies the fixed search counts (playouts and the step
     budget), as does the build's :func:`search_scale`: the Expert level is
     Hard at a higher effort. ``budget_s`` and ``iterations``, when given, are
-    taken as they are.
+    taken as they are. ``first`` (legal moves, 0 = pass) go before Medium's
+    candidates, the first of them with Medium's head start; ``head_start``
+    gives each candidate its own head start a deal instead (Master's network).
     """
     medium = choose_medium(view, legal, rng)
     if not legal.plays:
@@ -246,11 +260,14 @@ def choose_hard(
             return PASS_ACTION if forced == 0 else play_action(forced)
         steps = searched + deals.work  # the positions searched and the actions judged to draw their deals
     cands = candidates(view, legal, medium)
+    if first:
+        cands = list(dict.fromkeys([*first, *cands]))[: MAX_CANDIDATES + 1]
     if len(cands) == 1:
         return medium
     scale = effort * search_scale()
     total = DEFAULT_ITERATIONS * scale if iterations is None else iterations
-    best = compare_candidates(view, cands, deals, total, MAX_STEPS * scale - steps, deadline)
+    starts = None if head_start is None else head_start(cands)
+    best = compare_candidates(view, cands, deals, total, MAX_STEPS * scale - steps, deadline, starts)
     move = cands[best]
     if move == 0:
         return PASS_ACTION if legal.can_pass else medium

@@ -20,7 +20,7 @@ export const LANGUAGES = [{
     // the lobby
     create: "New match", your_name: "Your name", players: "Players", seat: "Seat {n}",
     open_seat: "open (a friend joins)", bot_easy: "bot: easy", bot_medium: "bot: medium", bot_hard: "bot: hard",
-    bot_expert: "bot: expert", level_expert: "Expert",
+    bot_expert: "bot: expert", level_expert: "Expert", bot_master: "bot: master", level_master: "Master",
     preset: "Rules", preset_standard: "standard", preset_classic: "classic", preset_ladder: "ladder",
     clock: "Seconds per turn (0: no clock)",
     timeouts: "Timeouts before a bot takes over", listed: "List in the lobby while a seat is open",
@@ -160,7 +160,7 @@ export const LANGUAGES = [{
     title: "Tiến Lên", language: "Ngôn ngữ", home: "Sảnh",
     create: "Ván mới", your_name: "Tên bạn", players: "Số người", seat: "Ghế {n}",
     open_seat: "để trống (bạn bè vào)", bot_easy: "máy: dễ", bot_medium: "máy: vừa", bot_hard: "máy: khó",
-    bot_expert: "máy: cao thủ", level_expert: "Cao thủ",
+    bot_expert: "máy: cao thủ", level_expert: "Cao thủ", bot_master: "máy: bậc thầy", level_master: "Bậc thầy",
     preset: "Luật", preset_standard: "chuẩn", preset_classic: "cổ điển", preset_ladder: "bậc thang",
     clock: "Giây mỗi lượt (0: không tính giờ)",
     timeouts: "Số lần hết giờ trước khi máy chơi thay", listed: "Hiện trong sảnh khi còn ghế trống",

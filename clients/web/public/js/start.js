@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The first screen's Play box: a Quick game (one hand against three bots) or a Match (several hands), at the level
- * chosen (Easy, Medium, Hard, Expert). The choices are kept in localStorage, so a returning player starts in one
+ * chosen (Easy, Medium, Hard, Expert, Master). The choices are kept in localStorage, so a returning player starts in one
  * click.
  */
 
@@ -16,7 +16,7 @@ import { keepSeat } from "./store.js";
 
 /** The contract's bot levels: a record over its BotLevel enum, so tsc fails when the contract adds or drops one. */
 /** @type {Record<BotLevel, true>} */
-const LEVEL_SET = { easy: true, medium: true, hard: true, expert: true };
+const LEVEL_SET = { easy: true, medium: true, hard: true, expert: true, master: true };
 export const LEVELS = /** @type {BotLevel[]} */ (Object.keys(LEVEL_SET));
 /** Seats at a quick table: you and three bots. */
 const SEATS = 4;

@@ -1,0 +1,99 @@
+"""Master: Expert's search led by a network that learned from self-play which moves win.
+
+The network (:mod:`.master_net`) values every legal action of the seat from its
+view alone: the chance of finishing first and the place points, learned from
+self-played hands whose every action was played out on the true cards
+(``make train-master``). Master searches like Expert (Hard's search at five
+times its effort) with two changes: the network's two best actions join the
+candidates (its best first, where Medium's choice stands for Hard), and each
+candidate's head start a deal is the network's value of it (:data:`NET_WEIGHT`
+of it, in the playouts' units) instead of Medium's small one. In the endgame
+the exact search decides as for Hard. The network alone (no search) is the
+arena's ``policy`` level.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..engine.combos import Combination
+from ..engine.match import LegalPlays
+from ..engine.views import SeatView
+from .base import PASS_ACTION, Action, play_action
+from .hard import FIRST_BONUS, choose_hard
+from .master_net import Estimate, MasterNet, shipped_net
+
+NET_CANDIDATES = 2  # the network's best actions put before Hard's own candidates
+POINTS_WEIGHT = 0.1  # the network alone: place points break ties between actions of about the same first chance
+# The network's value of a candidate (in the playouts' units: place points plus Hard's first-place bonus) counts
+# this much a deal of the search: 0.25 against 0.5, 1 and 2 over 400 tuning deals (docs/bots.md#master).
+NET_WEIGHT = 0.25
+
+
+def value(estimate: Estimate) -> float:
+    """What Master wants of an action: first place, then points."""
+    return estimate.first + POINTS_WEIGHT * estimate.points
+
+
+def ranked(view: SeatView, legal: LegalPlays, net: MasterNet) -> list[int]:
+    """The legal actions (masks; 0 = a pass) best first by the network's value."""
+    options: list[Combination | None] = list(legal.plays)
+    if legal.can_pass or not options:
+        options.append(None)
+    values = [value(e) for e in net.estimates(view, legal, options)]
+    order = sorted(range(len(options)), key=lambda i: (-values[i], i))
+    return [0 if options[i] is None else options[i].mask for i in order]  # type: ignore[union-attr]
+
+
+def choose_policy(view: SeatView, legal: LegalPlays, net: MasterNet | None = None) -> Action:
+    """The network's best action alone (no search)."""
+    if not legal.plays:
+        return PASS_ACTION
+    best = ranked(view, legal, net or shipped_net())[0]
+    return PASS_ACTION if best == 0 else play_action(best)
+
+
+def choose_master(
+    view: SeatView,
+    legal: LegalPlays,
+    rng: random.Random,
+    *,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+    effort: int = 5,
+) -> Action:
+    """Master's choice: Expert's search with the network's best actions among its candidates and the network's
+    value of each candidate as its head start a deal.
+
+    The network's time comes out of ``budget_s``: the search gets what is left.
+    """
+    if not legal.plays:
+        return choose_hard(view, legal, rng, budget_s=budget_s, iterations=iterations, effort=effort)
+    started = time.perf_counter()
+    net = shipped_net()
+    options: list[Combination | None] = list(legal.plays)
+    if legal.can_pass:
+        options.append(None)
+    estimates = net.estimates(view, legal, options)
+    top = view.players - 1
+    worth = {
+        (0 if o is None else o.mask): top * e.points + FIRST_BONUS * e.first
+        for o, e in zip(options, estimates, strict=True)
+    }
+    order = sorted(worth, key=lambda m: -worth[m])
+
+    def head_start(cands: list[int]) -> list[float]:
+        return [NET_WEIGHT * worth.get(m, 0.0) for m in cands]
+
+    left = None if budget_s is None else max(0.0, budget_s - (time.perf_counter() - started))
+    return choose_hard(
+        view,
+        legal,
+        rng,
+        budget_s=left,
+        iterations=iterations,
+        effort=effort,
+        first=order[:NET_CANDIDATES],
+        head_start=head_start,
+    )

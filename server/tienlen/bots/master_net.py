@@ -1,0 +1,120 @@
+"""Master's network, evaluated in pure Python: no numpy, no training framework at play time.
+
+A small multilayer perceptron (:data:`~.master_features.INPUTS` inputs that are
+0 or 1, two hidden layers with ReLU, two outputs): for a seat's view and one of
+its actions, the chance that the seat finishes first this hand and its expected
+place points (0 last .. 1 first), both as learned from self-play
+(``bench/train_master.py``, ``make train-master``). The weights ship in
+``master_net.bin``: one line of JSON (the layers' sizes and how they were
+trained), then the float32 numbers, little-endian, layer by layer (each
+weight matrix by input row, then its biases). Inputs are 0 or 1, so the first
+layer adds the rows of the inputs that are 1; the part of a decision that does
+not depend on the action is added once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from operator import add, mul
+from pathlib import Path
+from typing import Any
+
+from ..engine.combos import Combination
+from ..engine.match import LegalPlays
+from ..engine.views import SeatView
+from .master_features import INPUTS, Reading, action_inputs, read
+
+NET_PATH = Path(__file__).with_name("master_net.bin")
+OUTPUTS = 2  # first place (a logit) and place points (a logit of the 0..1 points)
+
+
+class NetFileError(ValueError):
+    """The weights file does not hold the network this code reads."""
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What the network expects of one action: the chance of first place and the place points (0..1)."""
+
+    first: float
+    points: float
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+class MasterNet:
+    """The trained network: rows of the first layer by input, then dense layers (each a list of output rows)."""
+
+    def __init__(self, sizes: Sequence[int], numbers: Sequence[float], about: dict[str, Any]) -> None:
+        if len(sizes) != 4 or sizes[0] != INPUTS or sizes[-1] != OUTPUTS:
+            raise NetFileError(f"expected {INPUTS} inputs and {OUTPUTS} outputs, the file has sizes {list(sizes)}")
+        expected = sum(a * b + b for a, b in pairwise(sizes))
+        if len(numbers) != expected:
+            raise NetFileError(f"expected {expected} numbers, the file has {len(numbers)}")
+        self.sizes = tuple(sizes)
+        self.about = about
+        at = 0
+        first, hidden = sizes[0], sizes[1]
+        self._rows = [list(numbers[at + i * hidden : at + (i + 1) * hidden]) for i in range(first)]
+        at += first * hidden
+        self._bias = list(numbers[at : at + hidden])
+        at += hidden
+        self._dense: list[tuple[list[list[float]], list[float]]] = []
+        for n_in, n_out in pairwise(sizes[1:]):
+            by_input = numbers[at : at + n_in * n_out]
+            at += n_in * n_out
+            rows = [list(by_input[j::n_out]) for j in range(n_out)]  # stored by input row; kept by output
+            self._dense.append((rows, list(numbers[at : at + n_out])))
+            at += n_out
+
+    @classmethod
+    def read(cls, path: Path) -> MasterNet:
+        """The network in a weights file (see the module's docstring)."""
+        with path.open("rb") as stream:
+            header = json.loads(stream.readline())
+            numbers = array("f")
+            numbers.frombytes(stream.read())
+        if sys.byteorder != "little":
+            numbers.byteswap()
+        return cls(header["sizes"], numbers, header.get("about", {}))
+
+    def situation(self, reading: Reading) -> list[float]:
+        """The first layer's sums over the inputs that do not depend on the action."""
+        total = self._bias
+        for index in reading.inputs:
+            total = list(map(add, total, self._rows[index]))
+        return total
+
+    def estimate(self, situation: list[float], view: SeatView, reading: Reading, play: Combination | None) -> Estimate:
+        """What the network expects of ``play`` (None: a pass) in the view read as ``reading``, whose
+        :meth:`situation` is given."""
+        total = situation
+        for index in action_inputs(view, reading, play):
+            total = list(map(add, total, self._rows[index]))
+        layer = [x if x > 0.0 else 0.0 for x in total]
+        last = len(self._dense) - 1
+        for depth, (rows, bias) in enumerate(self._dense):
+            out = [sum(map(mul, layer, row), b) for row, b in zip(rows, bias, strict=True)]
+            layer = out if depth == last else [x if x > 0.0 else 0.0 for x in out]
+        return Estimate(_sigmoid(layer[0]), _sigmoid(layer[1]))
+
+    def estimates(self, view: SeatView, legal: LegalPlays, plays: Sequence[Combination | None]) -> list[Estimate]:
+        """What the network expects of each of these actions of the seat on turn (None: a pass)."""
+        reading = read(view, legal)
+        situation = self.situation(reading)
+        return [self.estimate(situation, view, reading, play) for play in plays]
+
+
+@cache
+def shipped_net() -> MasterNet:
+    """The network that ships with the server (``master_net.bin``), read once a process."""
+    return MasterNet.read(NET_PATH)
