@@ -49,7 +49,8 @@ def _cell(tested: str, opponent: str, deals: int, args: argparse.Namespace) -> d
     return summary
 
 
-def _interval(low: float, high: float, scale: float = 1.0, digits: int = 1) -> str:
+def _interval(pair: list[float], scale: float = 1.0, digits: int = 1) -> str:
+    low, high = pair
     return f"[{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
 
 
@@ -126,7 +127,7 @@ def markdown(result: dict[str, Any]) -> str:
         for opponent in columns:
             cell = cells.get((tested, opponent))
             row.append(
-                "—" if cell is None else f"{cell['first_rate'] * 100:.1f} {_interval(*cell['first_rate_ci95'], 100)}"
+                "—" if cell is None else f"{cell['first_rate'] * 100:.1f} {_interval(cell['first_rate_ci95'], 100)}"
             )
         out.append("| " + " | ".join(row) + " |")
     out += ["", "### Each level against the one below it, deal by deal, against three Mediums", ""]
@@ -136,8 +137,8 @@ def markdown(result: dict[str, Any]) -> str:
         diff = row["versus_baseline"]
         out.append(
             f"| {row['tested']} − {diff['level']} | {row['deals']} | {diff['first_rate'] * 100:+.2f} | "
-            f"{_interval(*diff['first_rate_ci95'], 100, 2)} | {diff['mean_points']:+.3f} | "
-            f"{_interval(*diff['mean_points_ci95'], 1, 3)} |"
+            f"{_interval(diff['first_rate_ci95'], 100, 2)} | {diff['mean_points']:+.3f} | "
+            f"{_interval(diff['mean_points_ci95'], 1, 3)} |"
         )
     if result.get("ratings"):
         out += ["", "### Ratings (Elo; random = 0 when it plays, else the weakest level listed = 0)", ""]

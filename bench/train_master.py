@@ -204,7 +204,7 @@ def _train(shards: list[Path], args: argparse.Namespace) -> Path:
         partial = saved_path.with_suffix(".part")
         torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict()}, partial)
         partial.rename(saved_path)
-    return args.work / f"epoch-{args.epochs}.pt"
+    return Path(args.work) / f"epoch-{args.epochs}.pt"
 
 
 def _arrays(net_file: Path) -> dict[str, np.ndarray]:
