@@ -189,3 +189,34 @@ def test_master_and_its_network_choose_legal_actions_the_same_for_the_same_seed(
     first = choose("master", view, legal, bot_rng(match, seat), iterations=40)
     assert (first.is_pass and legal.can_pass) or first.mask in masks
     assert first == choose("master", view, legal, bot_rng(match, seat), iterations=40)
+
+
+def test_master_searches_with_experts_effort_its_networks_time_taken_from_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rule: Master is Expert's search (effort 5: five bot budgets, five times Hard's playouts) with the network's
+    two best actions first among the candidates and a head start for each; the network's time comes out of the
+    budget."""
+    from tienlen.bots import master
+
+    match = _played_to(31, 0)
+    seat = match.turn
+    assert seat is not None
+    view, legal = seat_view(match, seat), match.legal_plays()
+    calls: list[dict[str, object]] = []
+
+    def record(view: object, legal: object, rng: object, **options: object) -> object:
+        calls.append(options)
+        return choose_medium(seat_view(match, seat), match.legal_plays(), random.Random(0))
+
+    monkeypatch.setattr(master, "choose_hard", record)
+    choose("master", view, legal, random.Random(1), budget_s=0.2, iterations=40)
+    (options,) = calls
+    assert options["effort"] == 5 and options["iterations"] == 200
+    assert 0.5 < float(options["budget_s"]) <= 1.0  # type: ignore[arg-type]
+    order = ranked(view, legal, shipped_net())
+    assert options["first"] == order[: master.NET_CANDIDATES]
+    head_start = options["head_start"]
+    assert callable(head_start)
+    starts = head_start(order[:3])
+    assert starts == sorted(starts, reverse=True) and starts[0] > 0

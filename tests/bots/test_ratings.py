@@ -109,8 +109,8 @@ def test_round_robin_rates_random_below_easy_and_prints_a_rating_per_level(
 def test_round_robin_of_every_level_plays_every_table_of_four(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Rule: by default the round robin rates random and every level of the server's bots (five); more than four
-    levels play each deal at every table of four of them, once per seat rotation, so each level plays 4 of the 5
+    """Rule: by default the round robin rates random and every level of the server's bots (six); more than four
+    levels play each deal at every table of four of them, once per seat rotation, so each level plays 10 of the 15
     tables and every game still has one first place and the places 0 to 3."""
     out = tmp_path / "ratings.json"
     fast = ["--deals", "1", "--budget", "0.002", "--resamples", "20", "--no-progress"]
@@ -118,14 +118,14 @@ def test_round_robin_of_every_level_plays_every_table_of_four(
     printed = capsys.readouterr().out
     summary = json.loads(out.read_text())
     rows = {row["level"]: row for row in summary["ratings"]}
-    assert set(rows) == {"random", *LEVELS} and len(rows) == 5
-    assert summary["tables"] == 5 and summary["players"] == 4 and summary["games"] == 5 * 4
-    assert all(row["games"] == 4 * 4 for row in rows.values())
+    assert set(rows) == {"random", *LEVELS} and len(rows) == 6
+    assert summary["tables"] == 15 and summary["players"] == 4 and summary["games"] == 15 * 4
+    assert all(row["games"] == 10 * 4 for row in rows.values())
     firsts = sum(row["first_rate"] * row["games"] for row in rows.values())
     points = sum(row["mean_points"] * row["games"] for row in rows.values())
     assert firsts == pytest.approx(summary["games"], abs=0.1)
     assert points == pytest.approx(summary["games"] * (0 + 1 + 2 + 3), abs=0.5)
-    assert "1 deals x 5 table(s) x 4 seat rotations" in printed
+    assert "1 deals x 15 table(s) x 4 seat rotations" in printed
 
 
 def test_round_robin_of_four_levels_is_one_table() -> None:

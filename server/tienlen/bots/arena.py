@@ -32,7 +32,7 @@ from ..engine.match import LegalPlays, Match
 from ..engine.rules import PRESET_NAMES, resolve_rules
 from ..engine.views import SeatView
 from .deal_set import deal_seed
-from .driver import ARENA_LEVELS, bot_rng, hint, play_bot_turns
+from .driver import ARENA_LEVELS, RATED_LEVELS, bot_rng, hint, play_bot_turns
 from .hard import search_scale
 from .progress import progress_bar
 from .roundrobin import RatingsConfig, format_ratings, run_ratings
@@ -268,9 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--levels",
         type=_levels,
-        default=ARENA_LEVELS,
+        default=RATED_LEVELS,
         help=f"with --ratings: 2 or more comma-separated levels; more than 4 play every table of 4 of them "
-        f"(default {','.join(ARENA_LEVELS)})",
+        f"(default {','.join(RATED_LEVELS)})",
     )
     parser.add_argument(
         "--budget",

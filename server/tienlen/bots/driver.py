@@ -42,7 +42,10 @@ BOT_LEVELS: tuple[Level, ...] = (
     Level("master", 5, "Expert's search led by a network that learned from self-play which moves win."),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)
-ARENA_LEVELS: tuple[str, ...] = ("random", *LEVELS, "policy")
+# The arena also plays a uniform random bot and "policy", Master's network alone (no search); its round robin rates
+# random and the server's levels unless told otherwise.
+RATED_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+ARENA_LEVELS: tuple[str, ...] = (*RATED_LEVELS, "policy")
 _EFFORTS = {level.name: level.effort for level in BOT_LEVELS}
 # Hard's wall-clock seconds a decision (and a hint's) unless the caller says otherwise: the server's
 # default TIENLEN_BOT_BUDGET and the tournament's default --bot-budget. A level spends its effort times it.

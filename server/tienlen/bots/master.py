@@ -25,25 +25,30 @@ from .hard import FIRST_BONUS, choose_hard
 from .master_net import Estimate, MasterNet, shipped_net
 
 NET_CANDIDATES = 2  # the network's best actions put before Hard's own candidates
-POINTS_WEIGHT = 0.1  # the network alone: place points break ties between actions of about the same first chance
 # The network's value of a candidate (in the playouts' units: place points plus Hard's first-place bonus) counts
 # this much a deal of the search: 0.25 against 0.5, 1 and 2 over 400 tuning deals (docs/bots.md#master).
 NET_WEIGHT = 0.25
 
 
-def value(estimate: Estimate) -> float:
-    """What Master wants of an action: first place, then points."""
-    return estimate.first + POINTS_WEIGHT * estimate.points
+def worth(estimate: Estimate, players: int) -> float:
+    """What an action is worth to Master, in the units of Hard's playouts: place points (players − 1 for first)
+    plus the first-place bonus times the chance of first place."""
+    return (players - 1) * estimate.points + FIRST_BONUS * estimate.first
 
 
-def ranked(view: SeatView, legal: LegalPlays, net: MasterNet) -> list[int]:
-    """The legal actions (masks; 0 = a pass) best first by the network's value."""
+def appraise(view: SeatView, legal: LegalPlays, net: MasterNet) -> dict[int, float]:
+    """Each legal action (a mask; 0 = a pass) and its :func:`worth`, best first (ties in the order of the plays)."""
     options: list[Combination | None] = list(legal.plays)
     if legal.can_pass or not options:
         options.append(None)
-    values = [value(e) for e in net.estimates(view, legal, options)]
-    order = sorted(range(len(options)), key=lambda i: (-values[i], i))
-    return [0 if options[i] is None else options[i].mask for i in order]  # type: ignore[union-attr]
+    estimates = net.estimates(view, legal, options)
+    worths = {(0 if o is None else o.mask): worth(e, view.players) for o, e in zip(options, estimates, strict=True)}
+    return dict(sorted(worths.items(), key=lambda item: -item[1]))
+
+
+def ranked(view: SeatView, legal: LegalPlays, net: MasterNet) -> list[int]:
+    """The legal actions (masks; 0 = a pass) best first by the network's worth."""
+    return list(appraise(view, legal, net))
 
 
 def choose_policy(view: SeatView, legal: LegalPlays, net: MasterNet | None = None) -> Action:
@@ -71,20 +76,11 @@ def choose_master(
     if not legal.plays:
         return choose_hard(view, legal, rng, budget_s=budget_s, iterations=iterations, effort=effort)
     started = time.perf_counter()
-    net = shipped_net()
-    options: list[Combination | None] = list(legal.plays)
-    if legal.can_pass:
-        options.append(None)
-    estimates = net.estimates(view, legal, options)
-    top = view.players - 1
-    worth = {
-        (0 if o is None else o.mask): top * e.points + FIRST_BONUS * e.first
-        for o, e in zip(options, estimates, strict=True)
-    }
-    order = sorted(worth, key=lambda m: -worth[m])
+    worths = appraise(view, legal, shipped_net())
+    order = list(worths)
 
     def head_start(cands: list[int]) -> list[float]:
-        return [NET_WEIGHT * worth.get(m, 0.0) for m in cands]
+        return [NET_WEIGHT * worths.get(m, 0.0) for m in cands]
 
     left = None if budget_s is None else max(0.0, budget_s - (time.perf_counter() - started))
     return choose_hard(

@@ -18,7 +18,7 @@ from typing import Any
 from ..engine.match import Match
 from ..engine.rules import resolve_rules
 from .deal_set import deal_seed
-from .driver import ARENA_LEVELS, play_bot_turns
+from .driver import RATED_LEVELS, play_bot_turns
 from .elo_fit import Rating, rate
 from .progress import progress_bar
 
@@ -30,7 +30,7 @@ class RatingsConfig:
     deals: int
     preset: str
     seed: int
-    levels: tuple[str, ...] = ARENA_LEVELS
+    levels: tuple[str, ...] = RATED_LEVELS
     iterations: int | None = None
     budget_s: float | None = None
     resamples: int = 1000
