@@ -63,11 +63,11 @@ def test_the_house_bots_are_bot_accounts_nobody_logs_in_as(client: FlaskClient) 
         assert refused.status_code == 401
 
 
-@pytest.mark.parametrize("level", ["easy", "expert"])
+@pytest.mark.parametrize("level", ["easy", "expert", "master"])
 def test_a_rated_challenge_played_out_moves_both_ratings_once_and_history_shows_them(
     api: Api, client: FlaskClient, level: str
 ) -> None:
-    """Rule: a rated 2-player match against a house bot (easy; expert, the level above hard) moves the
+    """Rule: a rated 2-player match against a house bot (easy; expert and master, the levels above hard) moves the
     challenger's and the bot's ratings once each, and the history of both shows each seat's rating before and
     after."""
     name = fresh_name("r")
