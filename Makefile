@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-peer bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,12 @@ test: lint core
 # Pure Python and, when built (make native), the compiled core side by side; PEER=path/to/rl-tien-len adds that peer
 bench-engine: $(RUNTIME)
 	$(BIN)/python bench/engine.py $(if $(PEER),--peer $(PEER))
+
+# The peer's untrained agents (HeuristicSearchAgent) in our arena: PEER=path/to/rl-tien-len (its agents import torch)
+bench-peer: $(ENV)
+	@test -n "$(PEER)" || { echo "bench-peer: give PEER=path/to/a/checkout/of/hoangdung-nguyen/rl-tien-len" >&2; exit 2; }
+	$(BIN)/python bench/peer_agents.py --peer $(PEER) --tested peer --opponent medium --deals 50
+	$(BIN)/python bench/peer_agents.py --peer $(PEER) --tested medium --opponent peer --deals 50
 
 # The training environment: steps and hands a second with random legal actions (pure Python)
 bench-env: $(ENV)
