@@ -16,9 +16,10 @@ what Hard's search estimates on sampled deals, without the sampling.
 Everything lands under ``--work`` (default ``build/master``, gitignored): a
 file of examples a shard (``shard-S.npz``), the network after each epoch
 (``epoch-E.pt``); a run that stops goes on from what is there (done shards and
-epochs are not done again). The seed of each shard and of the training derives
-from ``--seed``: the same command gives the same examples and, on the same
-machine and thread count, the same weights. The last epoch's network is
+epochs are not done again). Each shard's hands are seeded by its number, the
+network's first weights and the order of the examples by ``--seed``: the same
+command gives the same examples and, on the same machine and thread count, the
+same weights (the defaults are the run that made the shipped ones). The last epoch's network is
 written to ``server/tienlen/bots/master_net.bin`` (``--export``), the file the
 server reads in pure Python.
 
@@ -230,10 +231,10 @@ def export(state: dict[str, np.ndarray], path: Path, about: dict[str, Any]) -> N
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=45)
-    parser.add_argument("--hands", type=int, default=40_000, help="self-played hands")
-    parser.add_argument("--shard-hands", type=int, default=500)
+    parser.add_argument("--hands", type=int, default=200_000, help="self-played hands")
+    parser.add_argument("--shard-hands", type=int, default=2_500)
     parser.add_argument("--explore", type=float, default=0.05)
-    parser.add_argument("--actions", type=int, default=16, help="actions played out a decision, at most")
+    parser.add_argument("--actions", type=int, default=24, help="actions played out a decision, at most")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=1e-3)
