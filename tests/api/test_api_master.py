@@ -6,22 +6,14 @@ seat acting (every action checked by the engine).
 
 from __future__ import annotations
 
-from tienlen_client.botkit import lowest_play
-
-from tests.support.api import Api, json_object
+from tests.support.api import Api
+from tests.support.lifecycle import events, play_out
 
 
 def test_a_match_against_master_is_played_to_its_end(api: Api) -> None:
     seats = [{"name": "Remote"}, {"name": "Master", "bot": "master"}]
     created = api.create(seats=seats, rules={"hands": 1}, seed=45, takeover="master")
-    match_id, token = created["match_id"], created["tokens"][0]["token"]
-    for _ in range(200):
-        view = api.view(match_id, token)
-        if view["status"] == "finished":
-            break
-        cards = lowest_play(view)
-        body = {"type": "pass"} if cards is None else {"type": "play", "cards": cards}
-        assert api.act(match_id, token, body).status_code == 200
-    events = json_object(api.client.get(f"/v1/matches/{match_id}/events?after=0"))["events"]
-    assert any(e["type"] in {"played", "passed"} and e["seat"] == 1 for e in events)
-    assert json_object(api.client.get(f"/v1/matches/{match_id}"))["status"] == "finished"
+    match_id = created["match_id"]
+    play_out(api, match_id, {0: created["tokens"][0]["token"]})
+    assert any(e["type"] in {"played", "passed"} and e["seat"] == 1 for e in events(api.client, match_id))
+    assert api.public(match_id)["status"] == "finished"

@@ -95,20 +95,12 @@ def choose(
         return choose_easy(view, legal, rng)
     if level == "medium":
         return choose_medium(view, legal, rng)
-    effort = _EFFORTS.get(level, 0)
-    if level == "master":
-        return choose_master(
-            view,
-            legal,
-            rng,
-            budget_s=None if budget_s is None else budget_s * effort,
-            iterations=None if iterations is None else iterations * effort,
-            effort=effort,
-        )
     if level == "policy":
         return choose_policy(view, legal)
+    effort = _EFFORTS.get(level, 0)
     if effort:
-        return choose_hard(
+        search = choose_master if level == "master" else choose_hard
+        return search(
             view,
             legal,
             rng,
