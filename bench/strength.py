@@ -131,7 +131,10 @@ def markdown(result: dict[str, Any]) -> str:
             )
         out.append("| " + " | ".join(row) + " |")
     out += ["", "### Each level against the one below it, deal by deal, against three Mediums", ""]
-    out.append("| level − level below | deals | first places (points) | 95 % interval | points | 95 % interval |")
+    out.append(
+        "| level − level below | deals | first places (% points) | 95 % interval "
+        "| place points a game | 95 % interval |"
+    )
     out.append("|---|---|---|---|---|---|")
     for row in result["ladder"]:
         diff = row["versus_baseline"]
