@@ -119,7 +119,7 @@ train-infer: $(ENV)
 	$(BIN)/python bench/train_infer.py --deals 300
 
 # Master's network (server/tienlen/bots/master_net.bin) from seeded self-play, each action played out on the true
-# cards; resumable (build/master); PyTorch's CPU build for this only (bench/train_master.py; docs/bots.md#master)
+# cards; resumable (build/master); PyTorch's CPU build for this only (bench/train_master.py; docs/bots.md#master-a-level-that-learned)
 TRAIN := $(VENV)/.installed-train
 $(TRAIN): $(ENV)
 	$(BIN)/pip install --quiet 'torch==2.13.0'
