@@ -307,7 +307,9 @@ def test_the_compiled_build_searches_its_scale_times_the_counts(
     view, legal = next((v, g) for v, g in positions("standard", 4, range(1)) if len(g.plays) >= 2)
     searched: list[tuple[int, int]] = []
 
-    def record(view: SeatView, cands: list[int], deals: object, playouts: int, budget: int, deadline: object) -> int:
+    def record(
+        view: SeatView, cands: list[int], deals: object, playouts: int, budget: int, deadline: object, *starts: object
+    ) -> int:
         searched.append((playouts, budget))
         return 0
 

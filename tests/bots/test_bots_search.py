@@ -195,7 +195,13 @@ def test_the_endgames_deals_count_against_the_searchs_step_budget(monkeypatch: p
     budgets: list[tuple[int, int]] = []
 
     def record(
-        view: SeatView, cands: list[int], deals: hard.DealSource, playouts: int, step_budget: int, deadline: object
+        view: SeatView,
+        cands: list[int],
+        deals: hard.DealSource,
+        playouts: int,
+        step_budget: int,
+        deadline: object,
+        *starts: object,
     ) -> int:
         budgets.append((step_budget, deals.work))
         return 0
