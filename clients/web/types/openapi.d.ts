@@ -1743,7 +1743,7 @@ export interface components {
             act: string;
             at: string;
             detail: string;
-            /** @description An account's name, or `<match id>/<seq>` */
+            /** @description An account's name, a message `<match id>/<seq>`, a match id, or `live` */
             target: string;
         };
         AuditPage: {

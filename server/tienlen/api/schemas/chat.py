@@ -176,7 +176,10 @@ class AuditActSchema(AnswerSchema):
             "match_featured, match_unfeatured"
         },
     )
-    target = fields.String(required=True, metadata={"description": "An account's name, or `<match id>/<seq>`"})
+    target = fields.String(
+        required=True,
+        metadata={"description": "An account's name, a message `<match id>/<seq>`, a match id, or `live`"},
+    )
     detail = fields.String(required=True)
 
 
