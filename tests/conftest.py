@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.support.api import Api
-from tests.support.servers import ServerStarter, start_server, stop_server
+from tests.support.servers import MODERATOR_TOKEN, ServerStarter, start_server, stop_server
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis, free_port
 from tienlen.service import accounts
@@ -85,6 +85,20 @@ def live_server(redis_server: LocalRedis, tmp_path_factory: pytest.TempPathFacto
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_server(process)
+
+
+@pytest.fixture(scope="session")
+def social_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server with a moderator token (``MODERATOR_TOKEN``), on a Redis of its own (its live table, reports
+    and audit list hold only its tests' own); the browser's chat and moderator tests and the client's use it."""
+    with LocalRedis(tmp_path_factory.mktemp("social-redis")) as redis:
+        port = free_port()
+        log = tmp_path_factory.mktemp("social-server") / "server.log"
+        process = server_starter(redis.url, port, log, env={"TIENLEN_MODERATOR_TOKEN": MODERATOR_TOKEN})
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop_server(process)
 
 
 # The longest xdist groups first: a worker takes a group whole, and a long group must not start when the other

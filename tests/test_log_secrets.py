@@ -233,21 +233,27 @@ def _chat(server: Server, match_id: str, token: str) -> None:
     each message's text is kept as a secret (never in a log line), and so is the moderator's token."""
     kept = server.kept
     kept.tokens.add(MODERATOR)
-    names = [f"chat{secrets.token_hex(4)}" for _ in range(2)]
+    names = [f"chat{secrets.token_hex(4)}" for _ in range(3)]
     accounts = [server.call("POST", "/v1/accounts", {"name": n, "password": "a long password", "kind": "human"})
                 for n in names]  # fmt: skip
-    watcher, other = (a.body["token"] for a in accounts)
+    watcher, other, reporter = (a.body["token"] for a in accounts)
     texts = [f"chat-{secrets.token_hex(8)}" for _ in range(3)]
     kept.tokens.update(texts)
     said = server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "table", "text": texts[0]}, token)
     assert said.status == 201, said.body
-    server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "text": texts[1]}, watcher)
+    spoken = server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "text": texts[1]}, watcher)
     server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "phrase": "good_luck"}, other)
     server.call("POST", f"/v1/matches/{match_id}/chat/{said.body['seq']}/report", {"why": texts[2]}, token)
     server.call("PUT", f"/v1/me/muted/{names[1]}", None, watcher)
     server.call("PUT", f"/v1/me/blocked/{names[1]}", None, watcher)
     server.call("GET", f"/v1/matches/{match_id}/events", None, watcher)
-    server.call("GET", "/v1/moderation/reports", None, MODERATOR)
+    reported = server.call(
+        "POST", f"/v1/matches/{match_id}/chat/{spoken.body['seq']}/report", {"why": texts[2]}, reporter
+    )
+    assert reported.status == 201, reported.body
+    listed = server.call("GET", "/v1/moderation/reports?limit=100", None, MODERATOR).body["reports"]
+    dismissed = next(r["id"] for r in listed if r["message"]["seq"] == spoken.body["seq"] and r["match_id"] == match_id)
+    assert server.call("DELETE", f"/v1/moderation/reports/{dismissed}", None, MODERATOR).status == 204
     server.call("PUT", f"/v1/moderation/muted/{names[0]}", {"minutes": 5}, MODERATOR)
     kept.refused(
         server.call("POST", f"/v1/matches/{match_id}/chat", {"room": "spectators", "text": "x"}, watcher), "chat_muted"

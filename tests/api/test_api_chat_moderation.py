@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -16,6 +18,7 @@ from tests.support.lifecycle import Clock, play_out, service_of
 from tienlen.api import create_app
 from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis
+from tienlen.store.redis_chat import AUDIT_KEPT, RedisChat
 
 pytestmark = pytest.mark.xdist_group("chat")
 MODERATOR = "m" * 40
@@ -152,6 +155,7 @@ MODERATOR_ROUTES = [
     ("DELETE", "/v1/moderation/muted/{name}", None),
     ("POST", "/v1/moderation/closed/{name}", None),
     ("DELETE", "/v1/matches/{match}/chat/{seq}", None),
+    ("DELETE", "/v1/moderation/reports/{match}:{seq}:nobody", None),
 ]
 
 
@@ -196,6 +200,58 @@ def test_a_moderator_removes_a_message_from_events_store_and_kept_record(moderat
     assert again.status_code == 404 and json_object(again)["reason"] == "message_not_found"
     acts = json_object(client.get("/v1/moderation/audit", headers=auth(MODERATOR)))["acts"]
     assert acts[0]["act"] == "message_removed" and acts[0]["target"] == f"{table.match_id}/{said['seq']}"
+
+
+def test_a_moderator_dismisses_one_report_and_the_message_stays(mod_client: FlaskClient) -> None:
+    """Rule: a moderator dismisses one report by its id (204): it leaves the open reports, the message and its
+    other reports stay, its reporter cannot report it again (409), a second dismissal or an unknown id is 404
+    report_not_found, and the act is audited as report_dismissed with the message and the reporter."""
+    table = Table(mod_client)
+    said = json_object(table.say(table.watcher, "spectators", "borderline words"))
+    url = f"/v1/matches/{table.match_id}/chat/{said['seq']}/report"
+    names = [fresh_name("r"), fresh_name("r")]
+    reporters = [session_of(mod_client, name) for name in names]
+    for reporter in reporters:
+        assert mod_client.post(url, json={}, headers=auth(reporter)).status_code == 201
+
+    def open_reports() -> list[dict[str, Any]]:
+        listed = json_object(mod_client.get("/v1/moderation/reports?limit=100", headers=auth(MODERATOR)))["reports"]
+        return [r for r in listed if r["match_id"] == table.match_id]
+
+    first, second = open_reports()
+    assert [first["reporter"], second["reporter"]] == names and first["id"] != second["id"]
+    dismissed = mod_client.delete(f"/v1/moderation/reports/{first['id']}", headers=auth(MODERATOR))
+    assert dismissed.status_code == 204, dismissed.json
+    assert open_reports() == [second]
+    assert texts(table, None) == ["borderline words"]
+    again = mod_client.post(url, json={}, headers=auth(reporters[0]))
+    assert again.status_code == 409 and json_object(again)["reason"] == "already_reported"
+    for gone in (first["id"], f"{table.match_id}:{said['seq']}:nobody", "x"):
+        refused = mod_client.delete(f"/v1/moderation/reports/{gone}", headers=auth(MODERATOR))
+        assert refused.status_code == 404 and json_object(refused)["reason"] == "report_not_found"
+    (act,) = json_object(mod_client.get("/v1/moderation/audit?limit=1", headers=auth(MODERATOR)))["acts"]
+    assert (act["act"], act["target"]) == ("report_dismissed", f"{table.match_id}/{said['seq']}")
+    assert act["detail"] == f"reported by {names[0]}"
+
+
+def test_the_audit_list_keeps_only_its_newest_acts(tmp_path: Path) -> None:
+    """Rule: the audit list keeps the newest acts up to its bound (AUDIT_KEPT, small here): older ones are
+    trimmed as new ones come, and a page reads only what is kept."""
+    with LocalRedis(tmp_path) as own:
+        settings = {"TIENLEN_MODERATOR_TOKEN": MODERATOR, "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+        app = create_app({"REDIS_URL": own.url, **settings})
+        store = services_of(app).game.core.store.chat()
+        assert isinstance(store, RedisChat) and store.audit_kept == AUDIT_KEPT == 10_000
+        store.audit_kept = 3
+        client = app.test_client()
+        names = [fresh_name("t") for _ in range(5)]
+        for name in names:
+            session_of(client, name)
+            muted = client.put(f"/v1/moderation/muted/{name}", json={"minutes": 1}, headers=auth(MODERATOR))
+            assert muted.status_code == 200
+        page = json_object(client.get("/v1/moderation/audit?limit=100", headers=auth(MODERATOR)))
+        assert [a["target"] for a in page["acts"]] == names[:1:-1] and page["next_cursor"] is None
+        assert redis.Redis.from_url(own.url).llen("tl:{moderation}:audit") == 3
 
 
 def _every_value(db: Any) -> list[bytes]:

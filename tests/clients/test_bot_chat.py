@@ -13,6 +13,7 @@ from tienlen_client.bot.examples import Polite
 from tienlen_client.bot.policy import Action, chat_hook, load_policy, lowest
 from tienlen_client.bot.worker import MatchWorker
 from tienlen_client.botkit import lowest_play
+from tienlen_client.seat import Seat
 
 from tests.clients.people import new_member
 
@@ -120,3 +121,46 @@ def test_the_bot_hears_what_was_said_while_it_was_acting(live_server: str) -> No
     stopping.set()
     worker.join(30)
     assert listener.heard.count("said while you think") == 1, listener.heard
+
+
+def test_the_bot_waits_quietly_past_messages_it_does_not_read(
+    live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: messages its account does not read (a spectator it blocks) do not wake the bot over and over: while it
+    waits for its turn, its long polls go on after them (a few calls, not a busy loop), and it hears the next
+    message it may read once."""
+    client = Client(live_server)
+    bot, troll = new_member(client), new_member(client)
+    client.block(bot.token, troll.name)
+    created = client.create_match([{"name": "Bot"}, {"name": "Human"}], seed=7, token=bot.token)
+    match_id = created["match_id"]
+    human = client.seat(match_id, next(t["token"] for t in created["tokens"] if t["seat"] == 1))
+    polls: list[float] = []
+    real_events = Seat.events
+
+    def counted(seat: Seat, after: int = 0, wait: float = 0) -> dict[str, Any]:
+        if wait:
+            polls.append(wait)
+        return real_events(seat, after, wait)
+
+    monkeypatch.setattr(Seat, "events", counted)
+    listener = SlowListener(threading.Event(), threading.Event())
+    listener.thinking.set()  # no pause: it plays at once
+    stopping = threading.Event()
+    worker = MatchWorker(live_server, bot.token, match_id, lambda: listener.act, stopping, wait_s=2)
+    worker.start()
+    deadline = time.monotonic() + 30
+    while human.view()["turn"] != 1 or not polls:  # the bot waits on its events: the human is on turn
+        assert time.monotonic() < deadline and worker.is_alive()
+        time.sleep(0.05)
+    client.chat(match_id, troll.token, "unread noise", room="spectators")
+    before = len(polls)
+    time.sleep(1.5)
+    quiet = len(polls) - before
+    human.chat("read this")
+    time.sleep(0.5)
+    stopping.set()
+    worker.interrupt()
+    worker.join(30)
+    assert quiet <= 2, f"{quiet} long polls in 1.5 s past a message the bot does not read"
+    assert listener.heard == ["read this"], listener.heard

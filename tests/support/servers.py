@@ -11,12 +11,15 @@ import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-__all__ = ["ServerStarter", "start_server", "stop_server"]
+__all__ = ["MODERATOR_TOKEN", "ServerStarter", "start_server", "stop_server"]
 
 ServerStarter = Callable[..., subprocess.Popen[bytes]]
 """The type of :func:`start_server` (the ``server_starter`` fixture)."""
 
 _START_TIMEOUT_S = 30.0
+
+MODERATOR_TOKEN = "moderator-of-the-web-tests-0123456789abcdef"
+"""The moderator token of the ``social_server`` fixture (tests/conftest.py)."""
 
 
 def start_server(

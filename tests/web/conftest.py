@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
-from tests.support.servers import ServerStarter, stop_server
+from tests.support.servers import MODERATOR_TOKEN, ServerStarter, stop_server
 from tests.support.tools import require_tool
 from tienlen.local_redis import LocalRedis, free_port
 
@@ -31,6 +31,7 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 375, "height": 800}
 
 PageFactory = Callable[..., Page]
+__all__ = ["DESKTOP", "MODERATOR_TOKEN", "PHONE", "PageFactory"]
 
 
 @pytest.fixture(scope="session")
@@ -102,23 +103,6 @@ def queue_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPat
 def queue_pages(browser: Browser, queue_server: str) -> Iterator[PageFactory]:
     """Pages as ``pages`` gives them, that must stay on ``queue_server``."""
     yield from _pages(browser, queue_server)
-
-
-# The moderator token of ``social_server`` (its tests check reports and feature a match on the live table).
-MODERATOR_TOKEN = "moderator-of-the-web-tests-0123456789abcdef"
-
-
-@pytest.fixture(scope="session")
-def social_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server with a moderator token, on a Redis of its own (its live table shows only its tests' matches)."""
-    with LocalRedis(tmp_path_factory.mktemp("social-redis")) as redis:
-        port = free_port()
-        log = tmp_path_factory.mktemp("social-server") / "server.log"
-        process = server_starter(redis.url, port, log, env={"TIENLEN_MODERATOR_TOKEN": MODERATOR_TOKEN})
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop_server(process)
 
 
 @pytest.fixture

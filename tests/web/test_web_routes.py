@@ -37,6 +37,7 @@ def test_table_page_served_at_root_and_match_link(client: FlaskClient) -> None:
         "/account",
         "/friends",
         "/puzzles",
+        "/moderate",
         "/tournaments",
         "/t/0123456789abcdef0123",
     ):

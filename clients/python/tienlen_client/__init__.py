@@ -55,6 +55,9 @@ the account takes, and whether it hears ``friend_started``) and :meth:`Client.bo
 :meth:`Client.follow_account`, :meth:`Client.unfollow_account` and :meth:`Client.following` (who
 of those followed plays, with their live matches, is online or away; :mod:`.friends`). Puzzles:
 :meth:`Client.next_puzzle`, :meth:`Client.puzzle_move` and :meth:`Client.my_puzzles` (:mod:`.puzzles`).
+Moderators (the server's moderator token as ``token``): :meth:`Client.reports`, :meth:`Client.dismiss_report`,
+:meth:`Client.remove_message`, :meth:`Client.mute_chat`, :meth:`Client.unmute_chat`, :meth:`Client.close_account`,
+:meth:`Client.audit`, :meth:`Client.feature_match` and :meth:`Client.unfeature_match` (:mod:`.moderation`).
 :mod:`.bot` is ``tienlen-bot``, which plays every match an account is seated in with a policy, unattended.
 
 Accounts: :meth:`Client.create_account` and :meth:`Client.login` answer a
@@ -113,6 +116,7 @@ from .friends import Friend, Presence
 from .history import Export, KeptMatch, KeptPage, KeptSeat, Player, PlayerRating, PlayingMatch
 from .inbox import ChallengeSettings, InboxEvent, InboxEventType, InboxPage, MySettings, OnlineBot
 from .lessons import Lesson, LessonPosition, LessonStep, LessonVerdict
+from .moderation import AuditAct, AuditActKind, AuditPage, ChatMute, OpenReport, ReportsPage
 from .puzzles import Puzzle, PuzzleAction, PuzzleMoveAnswer, PuzzleStats, PuzzleTable
 from .queue import Ticket, TicketStatus
 from .ratings import BoardEntry, Leaderboard
@@ -138,10 +142,14 @@ __all__ = [
     "FINAL_TOURNAMENT_EVENTS",
     "Account",
     "ApiError",
+    "AuditAct",
+    "AuditActKind",
+    "AuditPage",
     "BoardEntry",
     "Challenge",
     "ChallengeSettings",
     "ChatMessage",
+    "ChatMute",
     "ChatRemoved",
     "ChatReport",
     "ChatRoom",
@@ -169,6 +177,7 @@ __all__ = [
     "LobbySeat",
     "MySettings",
     "OnlineBot",
+    "OpenReport",
     "PersonalToken",
     "Player",
     "PlayerRating",
@@ -180,6 +189,7 @@ __all__ = [
     "PuzzleStats",
     "PuzzleTable",
     "Registered",
+    "ReportsPage",
     "Response",
     "RetryPolicy",
     "Room",

@@ -1,7 +1,7 @@
 """The calls of the API v1: :class:`Client` (no token, or an account's) and :class:`~.seat.Seat` (a seat's token,
 or the token of the account that holds the seat). The client is made of one class of calls per resource
 (:mod:`tienlen_client.calls`: matches, rooms, accounts, players, challenges, inbox, queue, friends, puzzles, chat,
-tournaments, lessons).
+tournaments, lessons, and the moderators').
 
 Retries (see :class:`~tienlen_client.transport.Transport`): every read may be
 sent again, since it changes nothing. Every write carries an
@@ -19,6 +19,7 @@ from .calls.friends import FriendCalls
 from .calls.inbox import InboxCalls
 from .calls.lessons import LessonCalls
 from .calls.matches import MatchCalls
+from .calls.moderation import ModerationCalls
 from .calls.players import PlayerCalls
 from .calls.puzzles import PuzzleCalls
 from .calls.queue import QueueCalls
@@ -42,6 +43,7 @@ class Client(
     ChatCalls,
     TournamentCalls,
     LessonCalls,
+    ModerationCalls,
 ):
     """Calls that need no seat token, over one kept-alive HTTP connection.
 

@@ -1154,12 +1154,34 @@ export interface paths {
         };
         /**
          * Open reports, oldest first: each with the message as reported, its match and the reporter.
-         * @description Removing a message closes its reports.
+         * @description Removing a message closes its reports; `DELETE /v1/moderation/reports/{report_id}` dismisses one.
          */
         get: operations["list_reports"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/moderation/reports/{report_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Dismiss report `report_id` (its `id` in the list) and leave its message as it is: the report is closed
+         *     (the message's other reports stay open) and `report_dismissed` is recorded in the audit list.
+         */
+        delete: operations["dismiss_report"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1717,11 +1739,11 @@ export interface components {
             type: "play" | "pass";
         };
         AuditAct: {
-            /** @description message_removed, chat_muted, chat_unmuted, account_closed, match_featured, match_unfeatured */
+            /** @description message_removed, report_dismissed, chat_muted, chat_unmuted, account_closed, match_featured, match_unfeatured */
             act: string;
             at: string;
             detail: string;
-            /** @description An account's name, or `<match id>/<seq>` */
+            /** @description An account's name, a message `<match id>/<seq>`, a match id, or `live` */
             target: string;
         };
         AuditPage: {
@@ -1965,7 +1987,7 @@ export interface components {
              * @description What went wrong, for programs
              * @enum {string}
              */
-            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "not_watchable" | "not_spectator" | "not_creator" | "bots_not_admitted" | "chat_muted" | "blocked" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "message_not_found" | "tournament_not_found" | "puzzle_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "already_reported" | "too_many_tournaments" | "tournament_full" | "tournament_not_open" | "not_entered" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "bad_terms" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
+            reason: "moved_permanently" | "bad_request" | "invalid_token" | "invalid_credentials" | "account_required" | "scope_missing" | "not_seated" | "not_challenged" | "not_challenger" | "not_host" | "not_moderator" | "not_watchable" | "not_spectator" | "not_creator" | "bots_not_admitted" | "chat_muted" | "blocked" | "match_not_found" | "token_not_found" | "room_not_found" | "player_not_found" | "ticket_not_found" | "challenge_not_found" | "message_not_found" | "report_not_found" | "tournament_not_found" | "puzzle_not_found" | "stale_version" | "match_full" | "match_not_waiting" | "match_not_finished" | "rematch_cancelled" | "name_taken" | "already_seated" | "already_queued" | "already_matched" | "challenge_closed" | "player_offline" | "challenge_refused" | "too_many_tokens" | "too_many_challenges" | "too_many_followed" | "already_reported" | "too_many_tournaments" | "tournament_full" | "tournament_not_open" | "not_entered" | "challenge_expired" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "headers_too_large" | "invalid_request" | "idempotency_key_reused" | "fixed_deal_not_private" | "bad_terms" | "rate_limited" | "store_unavailable" | "outcome_unknown" | "too_many_waiters" | "too_many_waits" | "match_not_playing" | "not_your_turn" | "unknown_card" | "duplicate_cards" | "cards_not_in_hand" | "not_a_combination" | "must_include_start_card" | "cannot_pass_on_lead" | "locked_bomb_only" | "does_not_beat" | "not_found" | "method_not_allowed" | "conflict" | "internal_error" | "error";
             /** @description HTTP status name */
             status: string;
         };
@@ -2553,6 +2575,17 @@ export interface components {
         OnlineBots: {
             bots: components["schemas"]["OnlineBot"][];
         };
+        OpenReport: {
+            at: string;
+            /** @description The report's id: dismiss it with `DELETE /v1/moderation/reports/{report_id}` */
+            id: string;
+            match_id: string;
+            /** @description The message as reported */
+            message: components["schemas"]["ChatMessage"];
+            /** @description The reporting account's name */
+            reporter: string;
+            why: string | null;
+        };
         OpenSeatRequest: {
             open: boolean;
             /**
@@ -2909,7 +2942,7 @@ export interface components {
         ReportsPage: {
             /** @description Pass as `cursor` for the next page; null at the end */
             next_cursor: string | null;
-            reports: components["schemas"]["Report"][];
+            reports: components["schemas"]["OpenReport"][];
         };
         Review: {
             match_id: string;
@@ -8870,6 +8903,80 @@ export interface operations {
             /** @description Reasons: `store_unavailable` */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            default: components["responses"]["DEFAULT_ERROR"];
+        };
+    };
+    dismiss_report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                report_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Reasons: `not_moderator` */
+            403: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `report_not_found` */
+            404: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `uri_too_long` (the request line is over 4094 bytes) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `headers_too_large` (a header over 8190 bytes, or over 100 of them) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Reasons: `store_unavailable` */
+            503: {
+                headers: {
+                    /** @description `turn;dur=<milliseconds>`: how long this write waited for its write turn (sent only when it took one: a gevent worker holding waiting clients, `TIENLEN_WRITES_AT_ONCE` not 0) */
+                    "Server-Timing"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -289,6 +289,12 @@ class MessageNotFound(ServiceError):
     reason = "message_not_found"
 
 
+class ReportNotFound(ServiceError):
+    """No open report has that id (never made, dismissed, or closed with its removed message)."""
+
+    reason = "report_not_found"
+
+
 class AlreadyReported(ServiceError):
     """The account reported this message already (one report per account and message)."""
 

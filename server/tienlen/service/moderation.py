@@ -1,5 +1,6 @@
-"""What a moderator (the server's moderator token) does: reads reports, removes a chat message, mutes an
-account's chat for a time, closes an account; every act is recorded in the audit list (:meth:`Moderation.record`).
+"""What a moderator (the server's moderator token) does: reads reports and dismisses one, removes a chat message,
+mutes an account's chat for a time, closes an account; every act is recorded in the audit list
+(:meth:`Moderation.record`).
 
 The audit list holds when, what, whom and a short detail: never a message's text or a token.
 """
@@ -15,7 +16,7 @@ from ..store.accounts import AccountRecord
 from ..store.base import Loaded
 from ..store.errors import StoreUnavailableError
 from .chat import Chat, message_prefix
-from .errors import MatchNotFound, MessageNotFound, PlayerNotFound
+from .errors import MatchNotFound, MessageNotFound, PlayerNotFound, ReportNotFound
 from .retry import LOST, Lost, attempts
 from .watching import Watching
 from .writer import Write, found
@@ -68,6 +69,16 @@ class Moderation:
         offset = int(cursor) if cursor and cursor.isdigit() else 0
         found_ = self.store.reports(offset, limit + 1)
         return found_[:limit], (str(offset + limit) if len(found_) > limit else None)
+
+    def dismiss(self, report_id: str) -> None:
+        """Dismiss the open report ``report_id`` and leave its message as it is (:class:`ReportNotFound` when no
+        report is open under that id). The message's other reports stay open, and its reporter cannot report it
+        again. Recorded in the audit as ``report_dismissed``: the message (``<match id>/<seq>``) and the reporter."""
+        report = self.store.dismiss_report(report_id)
+        if report is None:
+            raise ReportNotFound(f"no open report {report_id!r}")
+        match_id, seq, _ = report_id.rsplit(":", 2)
+        self.record("report_dismissed", f"{match_id}/{seq}", f"reported by {report.get('reporter', '?')}")
 
     # ----- messages -----------------------------------------------------------------------------
 

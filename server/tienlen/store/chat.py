@@ -47,7 +47,12 @@ class ChatStore(Protocol):
         ...
 
     def reports(self, offset: int, count: int) -> list[dict[str, Any]]:
-        """Open reports, oldest first: ``count`` of them after the first ``offset``."""
+        """Open reports, oldest first: ``count`` of them after the first ``offset``, each with its ``id``."""
+        ...
+
+    def dismiss_report(self, report_id: str) -> dict[str, Any] | None:
+        """Close the open report of that id, keeping its record (its reporter cannot report the message again);
+        the report (empty when its record is gone), or None when no report is open under that id."""
         ...
 
     def close_reports(self, prefix: str) -> int:
@@ -69,7 +74,7 @@ class ChatStore(Protocol):
         ...
 
     def audit(self, entry: dict[str, Any]) -> None:
-        """Add a moderator's act to the audit list."""
+        """Add a moderator's act to the audit list, which keeps the newest acts only (a bound of the store's)."""
         ...
 
     def audit_page(self, offset: int, count: int) -> list[dict[str, Any]]:

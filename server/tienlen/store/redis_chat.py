@@ -5,9 +5,10 @@ Keys (an account's under its own hash tag, the moderators' under one, a kept mat
 - ``tl:{acct:<id>}:muted``, ``…:blocked`` sorted sets: account id → when it was put on the list (ms)
 - ``tl:{acct:<id>}:blocked_by`` sorted set: the accounts that block this one
 - ``tl:{acct:<id>}:chat_muted`` a moderator's mute: when it ends (epoch s), expiring then
-- ``tl:{moderation}:reports`` hash: report id (``<match>:<seq>:<reporter id>``) → the report; and
-  ``tl:{moderation}:reports:open`` sorted set: report id → when it was made (ms)
-- ``tl:{moderation}:audit`` list: every moderator's act, newest first
+- ``tl:{moderation}:reports`` hash: report id (``<match>:<seq>:<reporter id>``) → the report (a dismissed one
+  too: its reporter cannot report the message again); and ``tl:{moderation}:reports:open`` sorted set: the open
+  reports' ids → when each was made (ms)
+- ``tl:{moderation}:audit`` list: the moderators' acts, newest first, the newest :data:`AUDIT_KEPT` only
 - ``tl:{kept:<match id>}:chat`` hash: seq → a kept match's ``chat_said`` event, living as long as its record
 """
 
@@ -27,6 +28,8 @@ T = TypeVar("T")
 REPORTS = "tl:{moderation}:reports"
 OPEN_REPORTS = "tl:{moderation}:reports:open"
 AUDIT = "tl:{moderation}:audit"
+AUDIT_KEPT = 10_000
+"""How many of the moderators' acts the audit list keeps: the newest (an older one is trimmed as a new one comes)."""
 
 # KEYS: the kept record, its chat. ARGV: (seq, event) pairs. Kept only beside a kept record, as long as it lives.
 KEEP_CHAT = WriteScript("""
@@ -60,8 +63,9 @@ def kept_chat_key(match_id: str) -> str:
 class RedisChat:
     """The :class:`~.chat.ChatStore` on the matches' Redis (one server or a cluster)."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, *, audit_kept: int = AUDIT_KEPT) -> None:
         self._redis = client
+        self.audit_kept = audit_kept
 
     def _call(self, command: Callable[[Any], T]) -> T:
         try:
@@ -126,12 +130,19 @@ class RedisChat:
         return True
 
     def reports(self, offset: int, count: int) -> list[dict[str, Any]]:
-        """Open reports, oldest first."""
+        """Open reports, oldest first, each with its id."""
         ids = cast(list[bytes], self._call(lambda r: r.zrange(OPEN_REPORTS, offset, offset + count - 1)))
         if not ids:
             return []
         blobs = cast(list[bytes | None], self._call(lambda r: r.hmget(REPORTS, ids)))
-        return [wire.loads(blob) for blob in blobs if blob is not None]
+        return [wire.loads(blob) | {"id": key.decode()} for key, blob in zip(ids, blobs, strict=True) if blob]
+
+    def dismiss_report(self, report_id: str) -> dict[str, Any] | None:
+        """Unlist the report (ZREM decides between two moderators dismissing it at once); its record stays."""
+        if not self._call(lambda r: r.zrem(OPEN_REPORTS, report_id)):
+            return None
+        blob = cast(bytes | None, self._call(lambda r: r.hget(REPORTS, report_id)))
+        return {} if blob is None else cast(dict[str, Any], wire.loads(blob))
 
     def close_reports(self, prefix: str) -> int:
         """Forget the reports whose id starts with ``prefix`` (a message's: ``<match>:<seq>:``)."""
@@ -158,8 +169,16 @@ class RedisChat:
         return None if found is None else float(cast(bytes, found))
 
     def audit(self, entry: dict[str, Any]) -> None:
-        """Add the act at the list's head."""
-        self._call(lambda r: r.lpush(AUDIT, wire.dumps(entry)))
+        """Add the act at the list's head and trim the list to its newest :attr:`audit_kept` acts, in one
+        transaction (one key: one slot)."""
+
+        def add(r: Any) -> None:
+            pipe = r.pipeline(transaction=True)
+            pipe.lpush(AUDIT, wire.dumps(entry))
+            pipe.ltrim(AUDIT, 0, self.audit_kept - 1)
+            pipe.execute()
+
+        self._call(add)
 
     def audit_page(self, offset: int, count: int) -> list[dict[str, Any]]:
         """Acts, newest first."""

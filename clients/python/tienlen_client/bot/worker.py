@@ -124,6 +124,7 @@ class MatchWorker(threading.Thread):
         backoff = Backoff(first_s=0.5, cap_s=15.0)
         view: dict[str, Any] | None = None
         heard: int | None = None  # the last event the chat hook has been given the messages up to
+        passed = 0  # the last event a long poll went past (its last_seq), read or not
         while True:
             if self.stopping.is_set():
                 raise Stopped
@@ -141,7 +142,10 @@ class MatchWorker(threading.Thread):
                 if view["status"] == "playing" and view["turn"] == view["seat"]:
                     view = self._act(seat, view, policy)
                 else:
-                    page = seat.events(after=int(view["last_seq"]), wait=self.wait_s)
+                    # after what the last poll went past too: events this reader does not read (the messages of
+                    # accounts it hides) answer a poll at once, empty, and must not answer the next one again
+                    page = seat.events(after=max(int(view["last_seq"]), passed), wait=self.wait_s)
+                    passed = max(passed, int(page["last_seq"]))
                     heard = self._hear_after(seat, hook, int(view["last_seq"]) if heard is None else heard, page)
                     if any(event["type"] == "match_cancelled" for event in page["events"]):
                         log.debug("match %s was cancelled", self.match_id)
@@ -170,8 +174,8 @@ class MatchWorker(threading.Thread):
             return through
         while heard < through:
             page = seat.events(after=heard, wait=0)
-            if not page["events"]:
-                break
+            if not page["events"] and int(page["last_seq"]) <= heard:
+                break  # a page of events it does not read goes on after them (its last_seq); nothing at all ends
             heard = self._hear_after(seat, hook, heard, page)
         return heard
 

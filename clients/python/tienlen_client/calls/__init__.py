@@ -10,5 +10,6 @@
 - :mod:`.queue`: quick play's tickets;
 - :mod:`.tournaments`: tournaments (create, list, enter, withdraw, cancel, standings, events);
 - :mod:`.lessons`: the first lesson's steps, and an action tried in one;
+- :mod:`.moderation`: the moderators' acts (the moderator token): reports, messages, mutes, closing, the audit;
 - :mod:`.bodies`: what the calls put in a path or a body.
 """

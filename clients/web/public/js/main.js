@@ -41,6 +41,7 @@ async function route() {
   else if (path === "/learn") await (await import("./lesson/page.js")).showLesson(root, go);
   else if (path === "/puzzles") stopView = await (await import("./puzzles/page.js")).showPuzzles(root);
   else if (path === "/friends") stopView = await (await import("./social/friends.js")).showFriends(root);
+  else if (path === "/moderate") stopView = await (await import("./moderate/page.js")).showModerate(root);
   else if (tour) stopView = await (await import("./tournaments/page.js")).showTournaments(root, tour[1], go);
   else stopView = await (await import("./lobby.js")).showLobby(root, go);
   if (mine === shown) stop = stopView;

@@ -1,4 +1,5 @@
-"""The moderators' acts (``Authorization: Bearer <TIENLEN_MODERATOR_TOKEN>``): reports, removing a chat message,
+"""The moderators' acts (``Authorization: Bearer <TIENLEN_MODERATOR_TOKEN>``): reports (and dismissing one), removing a
+chat message,
 muting an account's chat, closing an account, and the audit list of every act."""
 
 from __future__ import annotations
@@ -42,11 +43,28 @@ class Reports(MethodView):
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Open reports, oldest first: each with the message as reported, its match and the reporter.
 
-        Removing a message closes its reports.
+        Removing a message closes its reports; `DELETE /v1/moderation/reports/{report_id}` dismisses one.
         """
         require_moderator()
         reports, cursor = game().moderation.reports(query.get("cursor"), query["limit"])
         return {"reports": reports, "next_cursor": cursor}
+
+
+@blp.route("/reports/<string:report_id>")
+class Report(MethodView):
+    """One open report."""
+
+    @blp.response(204)
+    @blp.doc(
+        security=AUTH,
+        operationId="dismiss_report",
+        responses=errors(*MODERATOR, "report_not_found"),
+    )
+    def delete(self, report_id: str) -> None:
+        """Dismiss report `report_id` (its `id` in the list) and leave its message as it is: the report is closed
+        (the message's other reports stay open) and `report_dismissed` is recorded in the audit list."""
+        require_moderator()
+        game().moderation.dismiss(report_id)
 
 
 @messages.route(f"/{MATCH_ID}/chat/<int:seq>")

@@ -2,7 +2,7 @@
 
 - ``GET /``, ``GET /m/<match_id>``, ``GET /m/<match_id>/replay``, ``GET /m/<match_id>/watch``,
   ``GET /p/<name>``, ``GET /leaderboard``, ``GET /puzzles``, ``GET /friends``, ``GET /learn``, ``GET /tournaments``,
-  ``GET /t/<tournament_id>``
+  ``GET /t/<tournament_id>``, ``GET /moderate``
   and ``GET /account`` answer the page of the browser table
   (``index.html`` of the settings' ``web_dir``: ``TIENLEN_WEB_DIR``, else a
   checkout's ``clients/web/public``), which shows the lobby, a match, its
@@ -158,6 +158,13 @@ def tournaments_page() -> Response:
 @blp.get("/t/<string:tournament_id>")
 def tournament_page(tournament_id: str) -> Response:
     """The browser table's page of one tournament: terms, entrants, live standings, each round's tables."""
+    return _page()
+
+
+@blp.get("/moderate")
+def moderate_page() -> Response:
+    """The browser table's page for moderators (the moderator token, pasted there): reports, mutes, closing
+    accounts, the featured match and the audit list."""
     return _page()
 
 

@@ -118,6 +118,15 @@ class ReportSchema(AnswerSchema):
     at = Time(required=True)
 
 
+class OpenReportSchema(ReportSchema):
+    """An open report as the moderators list it: the report and its id."""
+
+    id = fields.String(
+        required=True,
+        metadata={"description": "The report's id: dismiss it with `DELETE /v1/moderation/reports/{report_id}`"},
+    )
+
+
 class NameListSchema(AnswerSchema):
     """Names of accounts, first listed first."""
 
@@ -139,7 +148,7 @@ NEXT_CURSOR = {"description": "Pass as `cursor` for the next page; null at the e
 class ReportsPageSchema(AnswerSchema):
     """Open reports, oldest first."""
 
-    reports = fields.List(fields.Nested(ReportSchema), required=True)
+    reports = fields.List(fields.Nested(OpenReportSchema), required=True)
     next_cursor = fields.String(allow_none=True, required=True, metadata=NEXT_CURSOR)
 
 
@@ -163,10 +172,14 @@ class AuditActSchema(AnswerSchema):
     act = fields.String(
         required=True,
         metadata={
-            "description": "message_removed, chat_muted, chat_unmuted, account_closed, match_featured, match_unfeatured"
+            "description": "message_removed, report_dismissed, chat_muted, chat_unmuted, account_closed, "
+            "match_featured, match_unfeatured"
         },
     )
-    target = fields.String(required=True, metadata={"description": "An account's name, or `<match id>/<seq>`"})
+    target = fields.String(
+        required=True,
+        metadata={"description": "An account's name, a message `<match id>/<seq>`, a match id, or `live`"},
+    )
     detail = fields.String(required=True)
 
 
@@ -197,6 +210,7 @@ __all__ = [
     "ChatPhraseSchema",
     "ChatSchema",
     "NameListSchema",
+    "OpenReportSchema",
     "PageQuerySchema",
     "ReportRequestSchema",
     "ReportSchema",
