@@ -8,7 +8,7 @@
   master --baseline expert``); Master's own first-place rate there is its rate
   against three Mediums;
 - Master's decision median and p99 (ms) in that run, against its budget
-  (five bot budgets).
+  (its effort times the bot budget: ten budgets).
 
 Prints one line a figure and writes them as JSON (``--json``).
 """

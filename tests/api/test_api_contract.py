@@ -361,7 +361,7 @@ def test_healthz_and_rules(client: FlaskClient) -> None:
 def test_rules_list_every_bot_level_with_its_budget_on_this_server(client: FlaskClient) -> None:
     """Rule: /v1/rules lists the bot levels a seat may take, weakest first, each with what it does and the seconds
     a decision may take here: its effort times the server's bot budget (0.02 s in the tests), none for a level
-    that does not search; Expert and Master think five budgets."""
+    that does not search; Expert thinks five budgets, Master ten."""
     levels = json_object(client.get("/v1/rules"))["bot_levels"]
     assert [level["name"] for level in levels] == list(LEVELS) == ["easy", "medium", "hard", "expert", "master"]
     by_name = {level["name"]: level for level in levels}
@@ -369,7 +369,7 @@ def test_rules_list_every_bot_level_with_its_budget_on_this_server(client: Flask
     assert by_name["easy"]["budget_s"] is None and by_name["medium"]["budget_s"] is None
     assert by_name["hard"]["effort"] == 1 and by_name["hard"]["budget_s"] == pytest.approx(0.02)
     assert by_name["expert"]["effort"] == 5 and by_name["expert"]["budget_s"] == pytest.approx(0.1)
-    assert by_name["master"]["effort"] == 5 and by_name["master"]["budget_s"] == pytest.approx(0.1)
+    assert by_name["master"]["effort"] == 10 and by_name["master"]["budget_s"] == pytest.approx(0.2)
     assert all(level["about"] for level in levels)
 
 

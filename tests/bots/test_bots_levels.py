@@ -15,9 +15,9 @@ from tienlen.engine.match import LegalPlays
 
 def test_the_levels_are_declared_once_weakest_first() -> None:
     """Rule: the server's levels are easy, medium, hard, expert and master, in that order; only hard, expert and
-    master search, expert and master with five times hard's effort."""
+    master search, expert with five times hard's effort, master with ten."""
     assert LEVELS == tuple(level.name for level in BOT_LEVELS) == ("easy", "medium", "hard", "expert", "master")
-    assert [level.effort for level in BOT_LEVELS] == [0, 0, 1, 5, 5]
+    assert [level.effort for level in BOT_LEVELS] == [0, 0, 1, 5, 10]
 
 
 @pytest.mark.parametrize(
@@ -27,7 +27,7 @@ def test_the_levels_are_declared_once_weakest_first() -> None:
         (("easy", "medium"), 0.2),
         (("hard", "easy"), 0.2),
         (("medium", "expert", "hard"), 1.0),
-        (LEVELS, 1.0),
+        (LEVELS, 2.0),  # Master: ten budgets
     ],
 )
 def test_a_decision_may_take_the_slowest_levels_effort_in_budgets(levels: tuple[str, ...], expected: float) -> None:

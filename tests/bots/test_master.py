@@ -191,11 +191,11 @@ def test_master_and_its_network_choose_legal_actions_the_same_for_the_same_seed(
     assert first == choose("master", view, legal, bot_rng(match, seat), iterations=40)
 
 
-def test_master_searches_with_experts_effort_its_networks_time_taken_from_the_budget(
+def test_master_searches_at_twice_experts_effort_its_networks_time_taken_from_the_budget(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Rule: Master is Expert's search (effort 5: five bot budgets, five times Hard's playouts) with the network's
-    two best actions first among the candidates and a head start for each; the network's time comes out of the
+    """Rule: Master is Expert's search at twice its effort (10: ten bot budgets, ten times Hard's playouts) with
+    the network's best actions first among the candidates and a head start for each; the network's time comes out of the
     budget."""
     from tienlen.bots import master
 
@@ -212,8 +212,8 @@ def test_master_searches_with_experts_effort_its_networks_time_taken_from_the_bu
     monkeypatch.setattr(master, "choose_hard", record)
     choose("master", view, legal, random.Random(1), budget_s=0.2, iterations=40)
     (options,) = calls
-    assert options["effort"] == 5 and options["iterations"] == 200
-    assert 0.5 < float(options["budget_s"]) <= 1.0  # type: ignore[arg-type]
+    assert options["effort"] == 10 and options["iterations"] == 400
+    assert 1.0 < float(options["budget_s"]) <= 2.0  # type: ignore[arg-type]
     order = ranked(view, legal, shipped_net())
     assert options["first"] == order[: master.NET_CANDIDATES]
     head_start = options["head_start"]

@@ -39,7 +39,13 @@ BOT_LEVELS: tuple[Level, ...] = (
     # Five times Hard's effort: measurably stronger than Hard on the same deals (docs/bots.md; figures in
     # docs/benchmarks.md, make bench-bots)
     Level("expert", 5, "Hard's search with five times its playouts and five bot budgets a decision."),
-    Level("master", 5, "Expert's search led by a network that learned from self-play which moves win."),
+    # Twice Expert's effort: with the network, more playouts still pay (docs/bots.md, Master); without it they
+    # add little (Expert at ten, the control there).
+    Level(
+        "master",
+        10,
+        "Expert's search at twice its effort, led by a network that learned from self-play which moves win.",
+    ),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)
 # The arena also plays a uniform random bot and "policy", Master's network alone (no search); its round robin rates

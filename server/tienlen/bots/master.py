@@ -3,9 +3,10 @@
 The network (:mod:`.master_net`) values every legal action of the seat from its
 view alone: the chance of finishing first and the place points, learned from
 self-played hands whose every action was played out on the true cards
-(``make train-master``). Master searches like Expert (Hard's search at five
-times its effort) with two changes: the network's two best actions join the
-candidates (its best first, where Medium's choice stands for Hard), and each
+(``make train-master``). Master searches like Expert (Hard's search), at twice
+Expert's effort (ten times Hard's playouts and ten bot budgets), with two
+changes: the network's best actions join the candidates (its best first, where
+Medium's choice stands for Hard), and each
 candidate's head start a deal is the network's value of it (:data:`NET_WEIGHT`
 of it, in the playouts' units) instead of Medium's small one. In the endgame
 the exact search decides as for Hard. The network alone (no search) is the
@@ -66,7 +67,7 @@ def choose_master(
     *,
     budget_s: float | None = None,
     iterations: int | None = None,
-    effort: int = 5,
+    effort: int = 10,
 ) -> Action:
     """Master's choice: Expert's search with the network's best actions among its candidates and the network's
     value of each candidate as its head start a deal.
