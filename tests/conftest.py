@@ -7,7 +7,9 @@ for the whole suite: ``pytester`` (to test the suite's own plugin) and
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher, profiles
@@ -30,21 +32,38 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedi
         yield server
 
 
+class OwnAddressClient(FlaskClient):
+    """A test client that calls from an address of its own (a fresh IPv6 address each client).
+
+    The server counts some things per client address in Redis (failed logins: 30 in 15 minutes an address, then
+    429), and the session's Redis is shared by every test: with the test client's default address, other tests'
+    wrong passwords could use up a test's allowance. A test that needs two clients at one address sets
+    ``environ_base["REMOTE_ADDR"]`` itself.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.environ_base["REMOTE_ADDR"] = "fd00:7e57::" + ":".join(secrets.token_hex(2) for _ in range(3))
+
+
 @pytest.fixture
 def app(redis_server: LocalRedis) -> Flask:
     """The app on the session's Redis, with a small bot budget to keep tests quick, no rate limits, open hosting.
 
-    The tests send many requests from one address; tests/api/test_api_limits.py runs with limits on. Most host
+    Its test clients call from addresses of their own (:class:`OwnAddressClient`); tests/api/test_api_limits.py
+    runs with limits on. Most host
     matches with open seats without an account; tests/api/test_api_rooms.py checks that by default it takes one.
     """
     settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
     settings |= {"TIENLEN_ANONYMOUS_HOSTING": "1"}
-    return create_app({"REDIS_URL": redis_server.url, **settings})
+    app = create_app({"REDIS_URL": redis_server.url, **settings})
+    app.test_client_class = OwnAddressClient  # each client its own address (see OwnAddressClient)
+    return app
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    """A test client of the app."""
+    """A test client of the app, calling from an address of its own."""
     return app.test_client()
 
 

@@ -15,6 +15,11 @@ from tienlen.service import match_state, seat_state
 from tienlen.store import MatchRecord, SeatRecord
 
 
+# One instance of each (a schema is reusable): a new one a call would build and copy its nested schemas each time.
+MATCH_SCHEMA = MatchSchema()
+SEAT_VIEW_SCHEMA = SeatViewSchema()
+
+
 def record_of(match: Match) -> MatchRecord:
     """A stored match holding ``match``, with a remote seat in every place."""
     seats = [SeatRecord(name=f"Seat {i}", token_sha256="0" * 64) for i in range(match.players)]
@@ -31,9 +36,9 @@ def written(schema: AnswerSchema, state: Any) -> dict[str, Any]:
 
 def public_answer(match: Match) -> dict[str, Any]:
     """The public ``Match`` answer of ``match``."""
-    return written(MatchSchema(), match_state(record_of(match)))
+    return written(MATCH_SCHEMA, match_state(record_of(match)))
 
 
 def seat_answer(match: Match, seat: int) -> dict[str, Any]:
     """The seat view answer of one seat of ``match``."""
-    return written(SeatViewSchema(), seat_state(record_of(match), seat))
+    return written(SEAT_VIEW_SCHEMA, seat_state(record_of(match), seat))
