@@ -64,10 +64,10 @@ lint: $(DEV)
 	$(BIN)/mypy
 	clients/web/check.sh  # the browser table: tsc --checkJs against openapi/openapi.json, eslint
 
-# Three workers on two cores: many tests wait on servers, Redis failovers and browsers, so a third worker fills the
-# cores (docs/operations.md#the-tests)
+# Four workers on two cores: many tests wait on servers, Redis failovers and browsers, so the extra workers fill
+# the cores (docs/operations.md#the-tests)
 test: lint core
-	$(BIN)/pytest -q -n 3 --dist loadgroup
+	$(BIN)/pytest -q -n 4 --dist loadgroup
 
 # Pure Python and, when built (make native), the compiled core side by side; PEER=path/to/rl-tien-len adds that peer
 bench-engine: $(RUNTIME)

@@ -121,9 +121,9 @@ def social_server(server_starter: ServerStarter, tmp_path_factory: pytest.TempPa
 
 
 # The longest xdist groups first: a worker takes a group whole, and a long group must not start when the other
-# workers are nearly done. The browser tests are two groups of about two minutes each (tests/web: each worker that
-# takes one starts its own Chromium and servers), so that two workers share them. (pytest-xdist's loadgroup also puts
-# groups of more tests before smaller ones.)
+# workers are nearly done. The browser tests are three groups of two to four minutes each (tests/web: each worker
+# that takes one starts its own Chromium and servers), so that three workers share them. (pytest-xdist's loadgroup
+# also puts groups of more tests before smaller ones; tests/test_xdist_groups.py checks that groups hold at all.)
 GROUPS_FIRST = ("browser-a", "browser-b", "browser-c", "live_server", "rated_sim", "cluster", "faults", "tournament")
 
 # Then the longest tests outside those groups, longest first (``--durations`` of a whole run, 2026-12-06), so that
