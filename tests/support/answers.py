@@ -14,7 +14,6 @@ from tienlen.engine import Match
 from tienlen.service import match_state, seat_state
 from tienlen.store import MatchRecord, SeatRecord
 
-
 # One instance of each (a schema is reusable): a new one a call would build and copy its nested schemas each time.
 MATCH_SCHEMA = MatchSchema()
 SEAT_VIEW_SCHEMA = SeatViewSchema()
