@@ -632,9 +632,10 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     # three Hard bots answer each action: about a second of thinking in all, so the test means something
     assert time.monotonic() - began > 0.6
     assert answered > 10
-    # a worker frozen by a bot holds /healthz for a whole decision (1.0 s); half that leaves room for a busy machine
-    assert slowest < 0.5, f"/healthz took {slowest:.3f} s while bots were thinking"
-    assert slowest_write < 0.5, f"a create took {slowest_write:.3f} s while bots were thinking"
+    # a worker frozen by a bot holds /healthz for a whole decision (1.0 s); 0.8 s still tells that apart and leaves
+    # room for a busy machine (the suite's four workers on two cores: 0.506 s seen once at 0.5)
+    assert slowest < 0.8, f"/healthz took {slowest:.3f} s while bots were thinking"
+    assert slowest_write < 0.8, f"a create took {slowest_write:.3f} s while bots were thinking"
 
 
 def _act_headers(base: str, match_id: str, tokens: list[str]) -> dict[str, str]:
