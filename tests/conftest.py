@@ -51,8 +51,8 @@ def app(redis_server: LocalRedis) -> Flask:
     """The app on the session's Redis, with a small bot budget to keep tests quick, no rate limits, open hosting.
 
     Its test clients call from addresses of their own (:class:`OwnAddressClient`); tests/api/test_api_limits.py
-    runs with limits on. Most host
-    matches with open seats without an account; tests/api/test_api_rooms.py checks that by default it takes one.
+    runs with limits on. Most tests host matches with open seats without an account; tests/api/test_api_rooms.py
+    checks that by default it takes one.
     """
     settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
     settings |= {"TIENLEN_ANONYMOUS_HOSTING": "1"}
