@@ -7,16 +7,14 @@ for the whole suite: ``pytester`` (to test the suite's own plugin) and
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from argon2 import PasswordHasher, profiles
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.support.api import Api
+from tests.support.api import Api, OwnAddressClient
 from tests.support.servers import MODERATOR_TOKEN, ServerStarter, start_server, stop_server
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis, free_port
@@ -30,20 +28,6 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedi
     """A Redis server of our own on a free port in a temp dir, stopped at the end."""
     with LocalRedis(tmp_path_factory.mktemp("redis")) as server:
         yield server
-
-
-class OwnAddressClient(FlaskClient):
-    """A test client that calls from an address of its own (a fresh IPv6 address each client).
-
-    The server counts some things per client address in Redis (failed logins: 30 in 15 minutes an address, then
-    429), and the session's Redis is shared by every test: with the test client's default address, other tests'
-    wrong passwords could use up a test's allowance. A test that needs two clients at one address sets
-    ``environ_base["REMOTE_ADDR"]`` itself.
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.environ_base["REMOTE_ADDR"] = "fd00:7e57::" + ":".join(secrets.token_hex(2) for _ in range(3))
 
 
 @pytest.fixture

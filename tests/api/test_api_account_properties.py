@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.accounts import keys, values
+from tests.support.api import own_address_client
 from tienlen.api import create_app
 from tienlen.local_redis import LocalRedis
 
@@ -34,9 +35,7 @@ def chatty(redis_server: LocalRedis) -> Flask:
 
 
 def _client(app: Flask) -> FlaskClient:
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = f"192.0.2.{secrets.randbelow(250) + 1}:{secrets.token_hex(4)}"
-    return client
+    return own_address_client(app)
 
 
 @SLOW

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.support.accounts import auth, fresh_name, keys, sign_up
+from tests.support.api import own_address_client
 from tienlen.api import create_app
 from tienlen.api.services import services_of
 from tienlen.local_redis import LocalRedis
@@ -33,9 +34,7 @@ def limited_app(redis_server: LocalRedis, **settings: str) -> Flask:
 
 def client_of(app: Flask) -> FlaskClient:
     """A test client calling from an address of its own."""
-    client = app.test_client()
-    client.environ_base["REMOTE_ADDR"] = f"198.51.100.{secrets.randbelow(250) + 1}:{secrets.token_hex(4)}"
-    return client
+    return own_address_client(app)
 
 
 def personal_token(client: FlaskClient, session: str, scopes: list[str]) -> str:

@@ -19,7 +19,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.support.accounts import PASSWORD, auth
-from tests.support.api import Api, json_object
+from tests.support.api import Api, json_object, own_address_client
 from tests.support.lifecycle import lowest, play_out
 from tienlen.api import create_app
 from tienlen.api.services import services_of
@@ -35,9 +35,7 @@ HOSTED = {"seats": [{"name": "host"}, {"open": True}]}
 def web(redis_server: LocalRedis) -> FlaskClient:
     """A client of an app with the default hosting rule, calling from an address of its own."""
     settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
-    client = create_app({"REDIS_URL": redis_server.url, **settings}).test_client()
-    client.environ_base["REMOTE_ADDR"] = f"203.0.113.{secrets.randbelow(250) + 1}:{secrets.token_hex(4)}"
-    return client
+    return own_address_client(create_app({"REDIS_URL": redis_server.url, **settings}))
 
 
 def account(web: FlaskClient) -> tuple[str, str]:

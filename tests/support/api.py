@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-__all__ = ["Api", "json_object"]
+__all__ = ["Api", "OwnAddressClient", "json_object", "own_address_client"]
+
+
+class OwnAddressClient(FlaskClient):
+    """A test client that calls from an address of its own (a fresh IPv6 address each client).
+
+    The server counts some things per client address in Redis (failed logins: 30 in 15 minutes an address, then
+    429), and the session's Redis is shared by every test: with the test client's default address, other tests'
+    wrong passwords could use up a test's allowance. A test that needs two clients at one address sets
+    ``environ_base["REMOTE_ADDR"]`` itself.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.environ_base["REMOTE_ADDR"] = "fd00:7e57::" + ":".join(secrets.token_hex(2) for _ in range(3))
+
+
+def own_address_client(app: Flask) -> FlaskClient:
+    """A test client of ``app`` calling from an address of its own (:class:`OwnAddressClient`)."""
+    return OwnAddressClient(app, app.response_class, use_cookies=True)
 
 
 def json_object(response: TestResponse) -> dict[str, Any]:
