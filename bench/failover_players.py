@@ -13,7 +13,8 @@ acknowledged exactly once. Written down (:class:`Ledger`):
 - each action: the event it made is the next after the view it was chosen
   from (the bot answers inside the same write), so an action is (match, that
   event's number, seat, played cards or a pass);
-- each finished match its account's history listed once (a kept match);
+- each finished match its account's history listed once (a kept match; read back, one missing is given the
+  sweeper's time to keep it again, :data:`KEEP_SETTLE_S`, before it counts as lost);
 - when every write was sent and answered, for the downtime.
 
 :func:`missing` reads everything back through the server and answers what
@@ -32,11 +33,18 @@ from typing import Any
 from tienlen_client import ApiError, RetryPolicy
 
 from http_players import FAILURES, Client, ErrorCount, choose_from_view
+from tienlen.service.history import KEEP_AFTER_S, KEEP_LEASE_S
 
 __all__ = ["PATIENT", "Acted", "Ledger", "Missing", "missing", "player"]
 
 PASSWORD = "correct horse battery"
 MATCHES_PER_ACCOUNT = 3
+# A kept match its player saw listed may be missing for a while after a failover: the keep ran after the action's
+# commit and its write can die with the primary (its confirmation was never given); the finishing action's own due
+# mark, which was confirmed, has the sweeper keep it again within KEEP_AFTER_S, or KEEP_LEASE_S more when that keep
+# fails too. So a kept match counts as lost only when it is still missing that long (and a sweep's margin) after its
+# player saw it.
+KEEP_SETTLE_S = KEEP_AFTER_S + KEEP_LEASE_S + 5.0
 # Patient enough to ride out a failover (a few seconds): ~20 attempts, 0.1 s growing to 0.5 s apart.
 PATIENT = RetryPolicy(attempts=40, backoff_s=0.1, max_backoff_s=0.5, max_retry_after_s=2.0)
 
@@ -178,15 +186,30 @@ def missing(base_url: str, ledgers: Iterable[Ledger]) -> Missing:
                     gone.actions.append(acted)
                     if len(gone.found) < 5:
                         gone.found.append(f"{acted} acknowledged; event {acted.seq} is {event} of {len(events)}")
-        for name, entries in kept_by_name.items():
-            try:
-                listed = {kept["match_id"] for kept in client.all_player_matches(name)}
-            except ApiError as error:
-                if error.status != 404:
-                    raise
-                listed = set()  # the account is gone, and its history with it
-            gone.kept += [entry for entry in entries if entry[1] not in listed]
+        unlisted = _unlisted(client, kept_by_name)
+        settled_by = max((seen for entries in unlisted.values() for _, _, seen in entries), default=0.0) + KEEP_SETTLE_S
+        while unlisted and time.monotonic() < settled_by:
+            time.sleep(0.5)
+            unlisted = _unlisted(client, unlisted)
+        gone.kept += [entry for entries in unlisted.values() for entry in entries]
     return gone
+
+
+def _unlisted(
+    client: Client, kept_by_name: dict[str, list[tuple[str, str, float]]]
+) -> dict[str, list[tuple[str, str, float]]]:
+    """Of each account's kept matches, those its history does not list now."""
+    unlisted: dict[str, list[tuple[str, str, float]]] = {}
+    for name, entries in kept_by_name.items():
+        try:
+            listed = {kept["match_id"] for kept in client.all_player_matches(name)}
+        except ApiError as error:
+            if error.status != 404:
+                raise
+            listed = set()  # the account is gone, and its history with it
+        if absent := [entry for entry in entries if entry[1] not in listed]:
+            unlisted[name] = absent
+    return unlisted
 
 
 def _events(client: Client, match_id: str) -> list[dict[str, Any]]:
