@@ -28,8 +28,9 @@ tienlen serve`` pointed at them (``TIENLEN_REDIS_SENTINELS`` or
    follow the primary too. Downtime
    is from the kill to the first write sent after it that was acknowledged.
    At the end every acknowledged account, action and kept match is read back
-   through the server; a lost one is counted against the failover before
-   which it was acknowledged.
+   through the server (a kept match missing then is given the sweeper's time
+   to keep it again: ``failover_players.KEEP_SETTLE_S``); a lost one is
+   counted against the failover before which it was acknowledged.
 
 Prints ONE JSON object on stdout (progress on stderr); exits 1 when a
 ``replica`` run lost an acknowledged write or a failover left no write
