@@ -205,6 +205,7 @@ def failovers(topology: Topology, port: int, args: argparse.Namespace) -> dict[s
             "kept_matches": sum(len(ledger.kept) for ledger in ledgers),
         },
         "lost": {"accounts": len(gone.accounts), "actions": len(gone.actions), "kept_matches": len(gone.kept)},
+        "kept_listed_late": gone.kept_late,
         "lost_per_failover": lost_per_failover,
         "lost_samples": gone.found,
         "promoted_s": [round(s, 2) for s in promoted_s],

@@ -143,6 +143,7 @@ class Missing:
     actions: list[Acted] = field(default_factory=list)
     kept: list[tuple[str, str, float]] = field(default_factory=list)
     found: list[str] = field(default_factory=list)  # for the first few lost actions: what the match has instead
+    kept_late: int = 0  # kept matches missing at the first read-back that the sweeper kept again (not lost)
 
     @property
     def total(self) -> int:
@@ -187,11 +188,13 @@ def missing(base_url: str, ledgers: Iterable[Ledger]) -> Missing:
                     if len(gone.found) < 5:
                         gone.found.append(f"{acted} acknowledged; event {acted.seq} is {event} of {len(events)}")
         unlisted = _unlisted(client, kept_by_name)
+        at_first = sum(map(len, unlisted.values()))
         settled_by = max((seen for entries in unlisted.values() for _, _, seen in entries), default=0.0) + KEEP_SETTLE_S
         while unlisted and time.monotonic() < settled_by:
             time.sleep(0.5)
             unlisted = _unlisted(client, unlisted)
         gone.kept += [entry for entries in unlisted.values() for entry in entries]
+        gone.kept_late = at_first - len(gone.kept)
     return gone
 
 
