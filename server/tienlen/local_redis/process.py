@@ -231,13 +231,16 @@ class LocalRedis(Endpoint):
         """True when the server on our port is ready and is the process ``pid``.
 
         Guards against mistaking another server that already holds the port
-        for ours while ours is still failing to bind it.
+        for ours while ours is still failing to bind it. Ready means done
+        loading its data too: while it reads its AOF it answers PING and INFO
+        but refuses other commands (``LOADING``).
         """
         try:
-            reply = self._send("INFO", "server", timeout=0.5)
+            reply = self._send("INFO", timeout=0.5)  # its default sections: server and (a data node's) persistence
         except OSError:
             return False
-        return f"process_id:{pid}\r\n".encode() in reply
+        # "not loading:1" rather than "loading:0": a sentinel's INFO has no persistence section
+        return f"process_id:{pid}\r\n".encode() in reply and b"\r\nloading:1\r\n" not in reply
 
     def __enter__(self) -> Self:
         """Start the server (unless already running) and return it."""
