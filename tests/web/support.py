@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
@@ -49,11 +50,21 @@ def account(base: str, prefix: str) -> tuple[str, str]:
 
 
 def more_options(page: Page) -> None:
-    """Open the first screen's "More options" (the full form of a new match) and wait for its Create to work."""
-    page.wait_for_selector("#more-options > summary")
-    if not page.evaluate("document.querySelector('#more-options').open"):
-        page.click("#more-options > summary")
-    page.wait_for_selector("#create:not([disabled])")
+    """Open the first screen's "More options" (the full form of a new match) and wait for its Create to work.
+
+    The lobby may be drawn again while it loads (a closed "More options" in place of the opened one), so this
+    opens it again until Create shows, as a user would click once more.
+    """
+    deadline = time.monotonic() + 30.0
+    while True:
+        page.wait_for_selector("#more-options > summary")
+        if not page.evaluate("document.querySelector('#more-options')?.open ?? false"):
+            page.click("#more-options > summary")
+        if page.locator("#create:not([disabled])").is_visible():
+            return
+        if time.monotonic() > deadline:
+            page.wait_for_selector("#create:not([disabled])", timeout=1)  # fails, saying what it waited for
+        time.sleep(0.1)
 
 
 def seat_at(page: Page, base: str, match_id: str, seat: int, token: str, name: str) -> None:
