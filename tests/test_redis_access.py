@@ -28,6 +28,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.support.http import call
+from tests.support.pace import paced
 from tests.support.servers import start_server, stop_server
 from tests.support.tools import require_tool
 from tienlen.api import create_app
@@ -42,7 +43,9 @@ from tienlen.settings import Settings
 PASSWORD = "correct horse:battery@staple"  # a space, a colon and an at sign: quoted in a URL, whole in AUTH
 SENTINEL_PASSWORD = "the sentinels' own"
 WRONG = "not-the-password-42"
-PROMPT_S = 8.0  # a match made and played behind Sentinel, one sentinel down: about a second (a loaded machine: more)
+# a match made and played behind Sentinel, one sentinel down: about a second on a quiet machine; scaled by the
+# machine's load (8.9 s seen with the load average at three times the cores), never to the seconds of retries
+PROMPT_S = 8.0
 QUIET = {"TIENLEN_LOG_LEVEL": "ERROR", "TIENLEN_ANONYMOUS_HOSTING": "1", "TIENLEN_BOT_BUDGET": "0.02"}
 
 
@@ -203,7 +206,7 @@ def test_behind_sentinel_the_data_nodes_take_redis_urls_credentials_and_the_sent
     assert refusal(Settings.load(settings)) is None
     started = time.monotonic()
     _plays_a_match(settings)
-    assert time.monotonic() - started < PROMPT_S
+    assert time.monotonic() - started < paced(PROMPT_S, cap_s=20.0)
     secrets = (WRONG, PASSWORD, SENTINEL_PASSWORD)
     wrong_data = {**settings, "REDIS_URL": settings["REDIS_URL"].replace("horse%3Abattery", WRONG)}
     _refused(wrong_data, names="refused the user and password of REDIS_URL", secrets=secrets)

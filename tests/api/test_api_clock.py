@@ -21,6 +21,7 @@ from flask import Flask
 
 from tests.support.api import Api
 from tests.support.lifecycle import Clock, events, play_turn, rfc3339, service_of, tokens_of
+from tests.support.pace import paced
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import SseReader
 from tienlen.api import runtime, schemas
@@ -183,7 +184,7 @@ def servers(redis_server: LocalRedis, server_starter: ServerStarter, tmp_path: P
 MATCHES = 6
 TIMEOUTS_BEFORE_TAKEOVER = 2
 LATE_EACH_S = 2.0  # generous: a loaded 2-core machine can stall any process for a while
-LATE_MEDIAN_S = 0.5
+LATE_MEDIAN_S = 0.5  # on a quiet machine; scaled by its load (tests/support/pace.py), never past a second
 
 
 def _watch_deadlines(base: str, match_id: str, deadlines: dict[int, float], stop: threading.Event) -> None:
@@ -282,7 +283,8 @@ def test_two_servers_fire_each_deadline_once_with_no_client_within_a_second(serv
         assert all(seat["taken_over"] for seat in public["seats"])
     assert len(lateness) >= MATCHES * 2, f"too few timeouts measured: {len(lateness)}"
     assert max(lateness) < LATE_EACH_S, f"a timeout came {max(lateness):.2f} s after its deadline: {lateness}"
-    assert statistics.median(lateness) < LATE_MEDIAN_S, f"timeouts came late: {sorted(lateness)}"
+    median_s = paced(LATE_MEDIAN_S, cap_s=1.0)
+    assert statistics.median(lateness) < median_s, f"timeouts came late (median over {median_s:.2f} s): {lateness}"
 
 
 @pytest.mark.xdist_group("live_server")

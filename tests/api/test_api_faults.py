@@ -1,10 +1,11 @@
 """Faults with real processes: Redis paused, Redis killed and restarted on its AOF, a worker killed under load.
 
 What each checks: with the default rate limits on, every answer while Redis
-is paused comes within 1.5 s, ``store_unavailable`` means nothing changed and
-an ``outcome_unknown`` action retried with its ``Idempotency-Key`` is applied
-exactly once; no acknowledged action is lost; retries with the same key apply
-an action exactly once. Each test also checks that its fault really cut
+is paused comes within 1.5 s (scaled by a loaded machine's load),
+``store_unavailable`` means nothing changed and an ``outcome_unknown`` action
+retried with its ``Idempotency-Key`` is applied exactly once; no acknowledged
+action is lost; retries with the same key apply an action exactly once. Each
+test also checks that its fault really cut
 requests, so it cannot pass without meeting it.
 """
 
@@ -27,10 +28,15 @@ from typing import Any
 import pytest
 
 from tests.support.http import Reply, call, children
+from tests.support.pace import paced
 from tests.support.servers import ServerStarter
 from tienlen.local_redis import LocalRedis, free_port
 
+# every answer while Redis is paused, on a quiet machine; scaled by the machine's load (tests/support/pace.py: 1.6 s
+# seen at three times the cores), never near a pause's length, which an answer waiting for Redis would take
 FAST_503_S = 1.5
+PAUSE_S = 3.0
+ENOUGH_ACKNOWLEDGED = 10  # the fault tests check more acknowledged actions than this, each applied once
 DEFAULT_LIMITS = {"TIENLEN_RATE_LIMITS": ""}  # the defaults: what a server runs with unless told otherwise
 
 
@@ -225,8 +231,8 @@ def check_applied_once(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
 def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_happened(
     tmp_path: Path, server_starter: ServerStarter, record_property: Callable[[str, object], None]
 ) -> None:
-    """Rule: while Redis is paused under load every answer comes within 1.5 s; after it resumes no
-    ``store_unavailable`` action was applied and each ``outcome_unknown`` one, retried with its key, once."""
+    """Rule: while Redis is paused under load every answer comes within 1.5 s (more on a loaded machine); after it
+    resumes no ``store_unavailable`` action was applied and each ``outcome_unknown`` one, retried with its key, once."""
     with (
         LocalRedis(tmp_path / "redis") as redis_server,
         serving(redis_server, tmp_path, server_starter, env=DEFAULT_LIMITS) as base,
@@ -244,7 +250,7 @@ def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_hap
                 paused_at = time.monotonic()
                 os.kill(redis_server.pid, signal.SIGSTOP)
                 try:
-                    while time.monotonic() < paused_at + 2.0:
+                    while time.monotonic() < paused_at + PAUSE_S:
                         health.append(call("GET", f"{base}/healthz"))
                         time.sleep(0.2)
                 finally:
@@ -264,11 +270,12 @@ def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_hap
         record_property("answers_while_paused", dict(reasons))
         slowest = max(during, key=lambda s: s.reply.seconds)
         record_property("slowest_while_paused", f"{slowest.what} {slowest.reply.reason} {slowest.reply.seconds:.3f} s")
-        slow = [s for s in during if s.reply.seconds >= FAST_503_S]
-        assert not slow, f"answers slower than {FAST_503_S} s while Redis was paused: {slow[:5]} (all: {reasons})"
+        fast_s = paced(FAST_503_S, cap_s=PAUSE_S - 0.5)
+        slow = [s for s in during if s.reply.seconds >= fast_s]
+        assert not slow, f"answers slower than {fast_s:.2f} s while Redis was paused: {slow[:5]} (all: {reasons})"
         for reply in health:
             assert reply.status == 503 and reply.reason == "store_unavailable", reply
-            assert reply.seconds < FAST_503_S, f"/healthz took {reply.seconds:.2f} s while Redis was paused"
+            assert reply.seconds < fast_s, f"/healthz took {reply.seconds:.2f} s while Redis was paused"
         assert any(s.reply.status == 503 for s in during), reasons
         assert {s.reply.reason for s in during if s.reply.status == 503} <= {"store_unavailable", "outcome_unknown"}
         assert run.unavailable, f"no action answered store_unavailable in {len(pauses)} pauses: {reasons}"
@@ -318,6 +325,14 @@ def check_acknowledged(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
     return check_applied_once(base, acknowledged)
 
 
+def until_acknowledged(acknowledged: list[tuple[str, Reply]], count: int, timeout: float = 30.0) -> None:
+    """Let the players go on until more than ``count`` actions are acknowledged (a slow machine plays fewer a
+    second; the checks need enough of them to mean something), at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while len(acknowledged) <= count and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 @contextmanager
 def players(base: str, count: int) -> Iterator[tuple[list[tuple[str, Reply]], list[str], list[Reply]]]:
     """``count`` threads playing against bots while the block runs: (acknowledged, failures, cut), shared."""
@@ -355,12 +370,13 @@ def test_redis_killed_and_restarted_on_its_aof_loses_no_acknowledged_action(
                 if cut:
                     break
             time.sleep(1.0)
+            until_acknowledged(acknowledged, ENOUGH_ACKNOWLEDGED)
         assert not failures, failures
         record_property("requests_cut", len(cut))
         assert cut, "no request failed while Redis was down: the test did not meet its fault"
         assert {r.status for r in cut} <= {503}, [r for r in cut if r.status != 503][:3]
         assert call("GET", f"{base}/healthz").status == 200, "the server works again without a restart"
-        assert check_acknowledged(base, acknowledged) > 10
+        assert check_acknowledged(base, acknowledged) > ENOUGH_ACKNOWLEDGED
 
 
 @pytest.mark.xdist_group("faults")
@@ -382,10 +398,11 @@ def test_worker_killed_under_load_retries_with_the_same_key_apply_exactly_once(
                     if any(r.status == 0 for r in cut):
                         break
                 time.sleep(1.0)
+                until_acknowledged(acknowledged, ENOUGH_ACKNOWLEDGED)
             assert not failures, failures
             record_property("requests_cut", len(cut))
             assert any(r.status == 0 for r in cut), "no request was cut by the killed worker: the test missed its fault"
-            assert check_acknowledged(base, acknowledged) > 10
+            assert check_acknowledged(base, acknowledged) > ENOUGH_ACKNOWLEDGED
         finally:
             process.terminate()
             process.wait(timeout=20)

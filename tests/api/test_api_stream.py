@@ -24,6 +24,7 @@ from tienlen_client.botkit import lowest_play
 
 from tests.support.api import Api, json_object
 from tests.support.lifecycle import play_turn, service_of, tokens_of
+from tests.support.pace import paced
 from tests.support.servers import ServerStarter, stop_server
 from tests.support.sse import Frame, SseReader
 from tienlen.local_redis import LocalRedis, free_port
@@ -532,7 +533,8 @@ def test_three_hundred_waiters_hold_no_thread_and_no_redis_connection(lone_serve
     assert len(cast(list[Any], client.client_list())) - before < 20, "waiters must not open Redis connections"
     started = time.monotonic()
     assert _ok(base, "GET", "/healthz") == {"status": "ok"}
-    assert time.monotonic() - started < 1.0
+    # a worker whose threads the waiters held would answer only once their waits (4 s) end
+    assert time.monotonic() - started < paced(1.0, cap_s=3.0)
     created = matches[0]
     token = created["tokens"][0]["token"]
     view = _ok(base, "GET", f"/v1/matches/{created['match_id']}/view", token=token)
@@ -636,9 +638,11 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     assert time.monotonic() - began > 0.6
     assert answered > 10
     # a worker frozen by a bot holds /healthz for a whole decision (1.0 s); 0.8 s still tells that apart and leaves
-    # room for a busy machine (the suite's four workers on two cores: 0.506 s seen once at 0.5)
-    assert slowest < 0.8, f"/healthz took {slowest:.3f} s while bots were thinking"
-    assert slowest_write < 0.8, f"a create took {slowest_write:.3f} s while bots were thinking"
+    # room for a busy machine (the suite's four workers on two cores: 0.506 s seen once at 0.5), more on a loaded
+    # one (0.893 s seen for a create with the load average at three times the cores), never a whole decision
+    bound = paced(0.8, cap_s=0.95)
+    assert slowest < bound, f"/healthz took {slowest:.3f} s while bots were thinking"
+    assert slowest_write < bound, f"a create took {slowest_write:.3f} s while bots were thinking"
 
 
 def _act_headers(base: str, match_id: str, tokens: list[str]) -> dict[str, str]:
