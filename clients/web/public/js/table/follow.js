@@ -43,14 +43,14 @@ function expectTurn(view, event) {
  * @property {() => void} skip show the rest of the hand being shown at once (its events in order), up to its end
  */
 
-/** A read of the truth, giving what puts it in the state (unless a later read was asked). @typedef {() => Promise<() => void>} Reader */
+/** A read: its last event, what puts it in the state. @typedef {() => Promise<{seq: number, put: () => void}>} Reader */
 
 /** The seat's view and, on its turn, its legal plays. @param {import("./state.js").TableState} state @returns {Reader} */
 export const seatReader = (state) => async () => {
   const fresh = await api.view(state.matchId, state.held.token);
-  if (state.stopped) return () => {};
+  if (state.stopped) return { seq: 0, put: () => {} };
   const options = fresh.status === "playing" && fresh.turn === fresh.seat ? await api.legal(state.matchId, state.held.token) : null;
-  return () => { state.view = fresh; state.legal = options; };
+  return { seq: fresh.last_seq, put: () => { state.view = fresh; state.legal = options; } };
 };
 
 /**
@@ -72,12 +72,15 @@ export function follower({ state, redraw, showError }, show, read) {
     wake = () => { clearTimeout(timer); wake = null; resolve(undefined); };
   });
 
-  /** Read the truth after the events shown, then draw. */
+  /** Read the truth after the events shown, then draw; events it holds not yet shown are shown first. */
   async function refresh() {
     if (state.stopped) return; // the page has left the table (its token may be revoked): nothing is asked
     const ask = ++asked;
-    const put = await read();
+    const { seq, put } = await read();
     if (ask !== asked || state.stopped) return;
+    const missed = seq > lastSeq ? await api.eventsSoFar(state.matchId, lastSeq, seq).catch(() => []) : [];
+    if (ask !== asked || state.stopped) return;
+    if (missed.some((e) => e.seq > lastSeq)) return enqueue(missed); // then read again
     put();
     redraw();
   }

@@ -44,5 +44,5 @@ export const createWatchState = (match) => ({
 export const watchReader = (state) => async () => {
   /** @type {WatchedMatch} */
   const match = await api.getMatch(state.matchId);
-  return () => { state.view = watcherView(match); state.spectators = spectatorsOf(match); };
+  return { seq: match.last_seq, put: () => { state.view = watcherView(match); state.spectators = spectatorsOf(match); } };
 };
