@@ -259,6 +259,7 @@ def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_hap
                 if run.caught and run.unavailable:
                     break
             time.sleep(0.5)
+            until_acknowledged(run.acknowledged, ENOUGH_ACKNOWLEDGED)
         finally:
             run.stop.set()
             for player in players:
@@ -283,7 +284,7 @@ def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_hap
         assert len(run.unknown) == len(run.caught), "every outcome_unknown action was retried with its key"
 
         assert call("GET", f"{base}/healthz").status == 200, "the server recovers once Redis answers again"
-        assert check_applied_once(base, run.acknowledged) > 10
+        assert check_applied_once(base, run.acknowledged) > ENOUGH_ACKNOWLEDGED
         for _match_id, _key, retry, again in run.unknown:
             assert again.status == 200 and again.body["events"] == retry.body["events"], "the kept answer, again"
 
