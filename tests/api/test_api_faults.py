@@ -5,8 +5,8 @@ is paused comes within 1.5 s (scaled by a loaded machine's load),
 ``store_unavailable`` means nothing changed and an ``outcome_unknown`` action
 retried with its ``Idempotency-Key`` is applied exactly once; no acknowledged
 action is lost; retries with the same key apply an action exactly once. Each
-test also checks that its fault really cut
-requests, so it cannot pass without meeting it.
+test also checks that its fault really cut requests, so it cannot pass
+without meeting it.
 """
 
 from __future__ import annotations
