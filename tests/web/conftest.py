@@ -47,9 +47,10 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def pages(browser: Browser, live_server: str) -> Iterator[PageFactory]:
-    """New pages, each in its own browser context (its own localStorage); any request to another host fails.
+    """New pages, each in its own browser context (its own localStorage); any request to another host fails, and
+    so does an error a page throws and does not catch (an unhandled rejection too).
 
-    ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default);
+    ``motion`` lets the page move (reduced motion is emulated by default); ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default);
     ``autoplay`` leaves the page's auto-play of a selection that cannot be extended on (off by default here).
     """
     yield from _pages(browser, live_server)
@@ -115,14 +116,20 @@ def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
     """The page factory of ``pages``: pages that may ask ``base``'s host alone; the contexts closed after the test."""
     host = urlparse(base).netloc
     foreign: list[str] = []
+    thrown: list[str] = []
     contexts: list[BrowserContext] = []
 
     def record(url: str) -> None:
         if urlparse(url).scheme not in ("data", "blob", "about") and urlparse(url).netloc != host:
             foreign.append(url)
 
-    def new(viewport: ViewportSize | None = None, pace: int | None = 40, autoplay: bool = False) -> Page:
-        context = browser.new_context(viewport=viewport or DESKTOP)
+    def new(
+        viewport: ViewportSize | None = None, pace: int | None = 40, autoplay: bool = False, motion: bool = False
+    ) -> Page:
+        # reduced motion unless a test looks at the motion (``motion``): the turn cue's glow repaints the page all the
+        # while it waits for a move, and the browsers take a large share of a 2-core machine's CPU in the suite
+        motion_asked = "no-preference" if motion else "reduce"
+        context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion=motion_asked)
         context.set_default_timeout(WAIT_MS)
         context.on("request", lambda request: record(request.url))
         if pace is not None:
@@ -132,9 +139,12 @@ def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
         if not autoplay:
             context.add_init_script("localStorage.setItem('tienlen.autoplay', 'off')")
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("pageerror", lambda error: thrown.append(f"{page.url}: {error}"))
+        return page
 
     yield new
     for context in contexts:
         context.close()
     assert foreign == [], f"pages asked other hosts: {foreign}"
+    assert thrown == [], f"pages threw: {thrown}"

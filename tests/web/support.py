@@ -8,8 +8,10 @@ import time
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Page, Request, Response
 
 # Seat 0 holds 3S (it leads, and that lead must include 3S); seat 1 holds the 4s and the 9 of clubs.
 TWO_SEAT_DEAL = [
@@ -115,3 +117,43 @@ __all__ = [
     "seat_at",
     "selection",
 ]
+
+
+class Witness:
+    """What a page asked and was answered, with times: told, with the page's log and turn line, when a wait on the
+    page fails (a wait that fails only on a loaded machine is then explained by its failure alone)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.start = time.monotonic()
+        self.lines: list[str] = []
+        page.on("request", lambda r: self._note(">", r.method, r.url))
+        page.on("response", lambda r: self._answered(r))
+        page.on("requestfailed", lambda r: self._note("failed", r.method, r.url))
+
+    def _note(self, what: str, method: str, url: str) -> None:
+        if "/v1/" in url:  # the API's requests, not the page's files
+            self.lines.append(f"{time.monotonic() - self.start:7.2f} {what} {method} {url.split('/v1/', 1)[-1][:80]}")
+
+    def _answered(self, response: Response) -> None:
+        request: Request = response.request
+        self._note(str(response.status), request.method, request.url)
+
+    def wait_for(self, expression: str, arg: object = None) -> None:
+        """``page.wait_for_function``; on a timeout an AssertionError telling what the page showed and asked."""
+        try:
+            self.page.wait_for_function(expression, arg=arg)
+        except PlaywrightTimeoutError as error:
+            shown = self.page.evaluate(
+                "[...document.querySelectorAll('#log li')].reverse()"
+                ".map(li => `${li.dataset.seq} ${li.dataset.type} seat ${li.dataset.seat}: ${li.textContent}`)"
+            )
+            turn = self.page.evaluate("document.querySelector('#turn')?.textContent ?? ''")
+            said = self.page.evaluate("document.querySelector('#error')?.textContent ?? ''")
+            raise AssertionError(
+                f"{expression} did not hold after {time.monotonic() - self.start:.1f} s\n"
+                f"turn line: {turn!r}; error line: {said!r}\nlog:\n  "
+                + "\n  ".join(shown)
+                + "\nrequests (seconds since the page was watched):\n  "
+                + "\n  ".join(self.lines[-60:])
+            ) from error

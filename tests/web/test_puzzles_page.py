@@ -19,11 +19,12 @@ PHONE = {"width": 375, "height": 667}  # the smallest phone of the axe test
 
 
 def shown(page: Page) -> Puzzle:
-    """The puzzle the page shows (its id on the board)."""
-    page.wait_for_selector("#pz-hand button")
-    puzzle_id = page.get_attribute("#pz-board", "data-puzzle")
-    assert puzzle_id is not None
-    return BANK[puzzle_id]
+    """The puzzle the page shows: the id on a board that shows its hand, read at once (a board drawn again, by a
+    change of language say, has no id until its puzzle has loaded)."""
+    found = page.wait_for_function(
+        "(b => b && b.querySelector('#pz-hand button') ? b.dataset.puzzle : null)(document.querySelector('#pz-board'))"
+    )
+    return BANK[str(found.json_value())]
 
 
 def test_a_puzzle_is_solved_by_its_line_with_the_keyboard(pages: PageFactory, live_server: str) -> None:
@@ -55,8 +56,9 @@ def test_a_wrong_move_shows_the_winning_one_in_vietnamese_on_a_phone(pages: Page
     """Rule: in Vietnamese, on a phone (0 serious axe findings), a move that is not the winning one ends the attempt
     and names it."""
     page = pages(viewport=PHONE)
-    page.goto(f"{live_server}/puzzles")
-    page.select_option("#lang", "vi")
+    page.goto(live_server)
+    page.select_option("#lang", "vi")  # before the puzzle: a change of language draws the page again, loading anew
+    page.click("#puzzles-link")
     p = shown(page)
     axe_checked(page, "puzzles")
     m = puzzle_match(p)

@@ -56,7 +56,7 @@ def test_the_felt_the_fanned_hand_auto_play_on_and_off_motion_and_sounds(pages: 
         },
     )
     match_id, bo, cy = created["match_id"], created["tokens"][1]["token"], created["tokens"][2]["token"]
-    page = pages(autoplay=True)
+    page = pages(autoplay=True, motion=True)
     page.context.add_init_script(WATCH)
     seat_at(page, live_server, match_id, 0, created["tokens"][0]["token"], "Ann")
     page.wait_for_function(MY_TURN)
@@ -181,7 +181,7 @@ def _write_the_screenshots(pages: PageFactory, live_server: str) -> None:
     phone = {"width": PHONE["width"], "height": 667}
     for lang in ("en", "vi"):
         for device, viewport in (("desktop", None), ("phone", phone)):
-            page = pages(viewport=viewport)
+            page = pages(viewport=viewport, motion=True)
             page.goto(live_server + "/")
             page.evaluate("lang => localStorage.setItem('tienlen.lang', lang)", lang)
             page.reload()

@@ -17,6 +17,7 @@ from tests.web.support import (
     MY_TURN,
     MY_TURN_OR_OVER,
     TWO_SEAT_DEAL,
+    Witness,
     call,
     held,
     more_options,
@@ -219,8 +220,9 @@ def test_clock_counts_down_at_once_and_the_seat_passes_when_it_runs_out(pages: P
         },
     )
     page = pages()
+    witness = Witness(page)
     seat_at(page, live_server, created["match_id"], 0, created["tokens"][0]["token"], "Ann")
-    page.wait_for_function(MY_TURN)
+    witness.wait_for(MY_TURN)
     shown = page.inner_text("#clock")  # at once, not on a later tick
     assert re.fullmatch(r"\d+ s left", shown.strip()), shown
     assert page.locator("#clock svg").count() == 1
@@ -238,8 +240,8 @@ def test_clock_counts_down_at_once_and_the_seat_passes_when_it_runs_out(pages: P
     assert acted.inner_text() == "You passed"  # the table held the bot's lead: the clock passes for us
     # the turn moved on: the bot's next move comes after our pass, then our turn (and clock) again
     bot_after = "n => [...document.querySelectorAll('#log li[data-seat=\"1\"]')].some(li => Number(li.dataset.seq) > n)"
-    page.wait_for_function(bot_after, arg=int(acted.get_attribute("data-seq") or 0))
-    page.wait_for_function(MY_TURN)
+    witness.wait_for(bot_after, arg=int(acted.get_attribute("data-seq") or 0))
+    witness.wait_for(MY_TURN)
     assert page.inner_text("#turn-text") == "Your turn"
     assert page.locator(".seat[data-seat='0'].on-turn").count() == 1
     assert _seconds_left(page) <= 4
