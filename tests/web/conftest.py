@@ -50,8 +50,9 @@ def pages(browser: Browser, live_server: str) -> Iterator[PageFactory]:
     """New pages, each in its own browser context (its own localStorage); any request to another host fails, and
     so does an error a page throws and does not catch (an unhandled rejection too).
 
-    ``motion`` lets the page move (reduced motion is emulated by default); ``pace`` sets the page's pause between other seats' plays in ms (``None``: the page's own default);
-    ``autoplay`` leaves the page's auto-play of a selection that cannot be extended on (off by default here).
+    ``motion`` lets the page move (reduced motion is emulated by default); ``pace`` sets the page's pause between
+    other seats' plays in ms (``None``: the page's own default); ``autoplay`` leaves the page's auto-play of a
+    selection that cannot be extended on (off by default here).
     """
     yield from _pages(browser, live_server)
 
