@@ -13,6 +13,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlparse
 
 import pytest
@@ -129,7 +130,7 @@ def _pages(browser: Browser, base: str) -> Iterator[PageFactory]:
     ) -> Page:
         # reduced motion unless a test looks at the motion (``motion``): the turn cue's glow repaints the page all the
         # while it waits for a move, and the browsers take a large share of a 2-core machine's CPU in the suite
-        motion_asked = "no-preference" if motion else "reduce"
+        motion_asked: Literal["no-preference", "reduce"] = "no-preference" if motion else "reduce"
         context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion=motion_asked)
         context.set_default_timeout(WAIT_MS)
         context.on("request", lambda request: record(request.url))
