@@ -321,6 +321,15 @@ def play_for(
         acknowledged.append((match_id, reply))
 
 
+def both_workers(pid: int, timeout: float = 30.0) -> list[int]:
+    """The two workers of the server ``pid`` once both are up (gunicorn starts one again after a kill)."""
+    deadline = time.monotonic() + timeout
+    while len(workers := children(pid)) != 2:
+        assert time.monotonic() < deadline, f"the server has {len(workers)} workers, not 2, after {timeout} s"
+        time.sleep(0.1)
+    return workers
+
+
 def check_acknowledged(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
     """Every event of every acknowledged answer is in its match's stream, once, as answered; the actions seen."""
     return check_applied_once(base, acknowledged)
@@ -390,10 +399,11 @@ def test_worker_killed_under_load_retries_with_the_same_key_apply_exactly_once(
         base = f"http://127.0.0.1:{port}"
         try:
             with players(base, 4) as (acknowledged, failures, cut):
-                for _ in range(5):  # until a kill cut a request in flight on the killed worker
-                    time.sleep(1.0)
-                    workers = children(process.pid)
-                    assert len(workers) == 2, workers
+                # until a kill cut a request in flight on the killed worker (five kills missed once: the requests
+                # were elsewhere each time); each kill once gunicorn has both workers again, the older one
+                for _ in range(15):
+                    workers = both_workers(process.pid)
+                    time.sleep(0.5)
                     os.kill(workers[0], signal.SIGKILL)
                     time.sleep(1.0)
                     if any(r.status == 0 for r in cut):
