@@ -9,6 +9,9 @@ of ``per_rank`` cards, otherwise a straight (``per_rank`` 1) or consecutive pair
 
 from __future__ import annotations
 
+from itertools import product
+from operator import itemgetter
+
 from ..engine.cards import ACE_RANK, NIBBLE_COUNT, TWO_RANK
 from ..engine.combos import Combination, classify
 from ..engine.kinds import Kind
@@ -19,9 +22,9 @@ from .memo import BoundedCache
 Piece = tuple[int, int, int]
 
 
-_CHUNK: tuple[tuple[int, ...], ...] = tuple(
-    tuple(NIBBLE_COUNT[(x >> shift) & 15] for shift in range(0, 16, 4)) for x in range(1 << 16)
-)
+# ``_CHUNK[x]``: the counts of the four ranks of 16 bits ``x``, low rank first (product's last element turns fastest,
+# so it is the lowest nibble's count: each tuple reversed)
+_CHUNK: tuple[tuple[int, ...], ...] = tuple(map(itemgetter(3, 2, 1, 0), product(NIBBLE_COUNT, repeat=4)))
 
 
 def rank_counts(hand: int) -> tuple[int, ...]:

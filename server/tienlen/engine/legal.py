@@ -48,14 +48,20 @@ _TWO_GROUPS = _RANK_GROUPS[TWO_RANK]
 # Of three ranks (twelve bits of a hand): bit i set when rank i holds at least one card, or at least two.
 _PRESENT3 = [sum(1 << i for i in range(3) if x >> (4 * i) & 15) for x in range(1 << 12)]
 _PAIRED3 = [sum(1 << i for i in range(3) if NIBBLE_COUNT[x >> (4 * i) & 15] >= 2) for x in range(1 << 12)]
-# ``_BYTE_SINGLES[k][byte]``: the one-card masks of the hand's k-th byte, low to high.
 _NIBBLE_LOW_BITS = sum(1 << (4 * rank) for rank in range(13))  # the lowest suit bit of every rank
-_BYTE_SINGLES = [[[1 << (8 * k + i) for i in range(8) if b >> i & 1] for b in range(256)] for k in range(7)]
-# ``_CHUNK_SINGLES[k][x]``: the one-card masks of the hand's k-th 13 bits, low to high (built from the bytes).
-_CHUNK_SINGLES = [
-    [[bit << (13 * k) for bit in (*_BYTE_SINGLES[0][x & 255], *_BYTE_SINGLES[1][x >> 8])] for x in range(8192)]
-    for k in range(4)
-]
+
+
+def _chunk_singles(k: int) -> list[list[int]]:
+    """``[x] ->`` the one-card masks of bits ``x`` placed as the hand's k-th 13 bits, low to high."""
+    shift = 13 * k
+    table: list[list[int]] = [[]]
+    for x in range(1, 8192):  # x's lowest bit, then the singles of x without it (built before x)
+        table.append([(x & -x) << shift, *table[x & (x - 1)]])
+    return table
+
+
+# ``_CHUNK_SINGLES[k][x]``: the one-card masks of the hand's k-th 13 bits, low to high.
+_CHUNK_SINGLES = [_chunk_singles(k) for k in range(4)]
 
 
 def nibbles(hand: int) -> list[int]:
