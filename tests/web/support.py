@@ -128,7 +128,7 @@ class Witness:
         self.start = time.monotonic()
         self.lines: list[str] = []
         page.on("request", lambda r: self._note(">", r.method, r.url))
-        page.on("response", lambda r: self._answered(r))
+        page.on("response", self._answered)
         page.on("requestfailed", lambda r: self._note("failed", r.method, r.url))
 
     def _note(self, what: str, method: str, url: str) -> None:
