@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from marshmallow import Schema
 from werkzeug.test import TestResponse
@@ -14,6 +17,7 @@ from werkzeug.test import TestResponse
 from tests.support.api import Api, json_object
 from tienlen.api import create_app, openapi_document
 from tienlen.api.errors import DEFAULT_REASONS, REASON_STATUS, REASONS
+from tienlen.api.services import services_of
 from tienlen.bots import LEVELS
 from tienlen.engine import REFUSAL_REASONS
 from tienlen.service import ServiceError
@@ -426,6 +430,24 @@ def test_openapi_documents_errors_with_reason(client: FlaskClient) -> None:
     action = spec["paths"]["/v1/matches/{match_id}/actions"]["post"]
     assert {"200", "401", "404", "409", "422"} <= set(action["responses"])
     assert client.get("/docs").status_code == 200
+
+
+def test_a_fresh_apps_document_read_by_many_threads_at_once_is_the_whole_committed_one_in_each(app: Flask) -> None:
+    """An app documents its views when its document is first read (``TienLenApi``): eight threads reading a fresh
+    app's document at the same moment wait for one of them to build it and each gets all of it, as committed."""
+    committed = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    document = services_of(app).document
+    start = threading.Barrier(8)
+
+    def read(_: int) -> dict[str, Any]:
+        start.wait()
+        found: dict[str, Any] = json.loads(json.dumps(document.spec.to_dict()))  # apispec's dict is its own, live
+        return found
+
+    with ThreadPoolExecutor(8) as pool:
+        read_by_each = list(pool.map(read, range(8)))
+    assert all(found == committed for found in read_by_each)
+    assert document.spec.to_dict() == committed  # built once: read again, nothing added twice
 
 
 def test_every_refusal_of_the_service_and_the_engine_has_a_status() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -141,9 +142,63 @@ class TienLenFlask(Flask):
 
 
 class TienLenApi(Api):  # type: ignore[misc]
-    """flask-smorest's Api with errors that always carry a ``reason``."""
+    """flask-smorest's Api with errors that always carry a ``reason``, whose views are documented when the
+    document is first read.
+
+    flask-smorest documents a blueprint's views as it registers them: apispec
+    turns every schema into JSON Schema, three quarters of making an app, and
+    most apps (a worker that is never asked for ``/openapi.json``, a test's)
+    never read the document. Here :meth:`register_blueprint` routes the views
+    at once and documents them, in the same order, the first time ``spec`` is
+    read: the same document, built once, by one thread.
+    """
 
     ERROR_SCHEMA = ErrorSchema
+
+    def __init__(self, app: Flask) -> None:
+        self._undocumented: list[tuple[Any, str, Any]] = []  # (blueprint, its name, its url prefix's parameters)
+        self._documenting = threading.RLock()
+        self._documenting_now = False
+        self._spec: Any = None
+        super().__init__(app)
+
+    @property
+    def spec(self) -> Any:
+        """The OpenAPI document (apispec's ``APISpec``), every registered view documented in it."""
+        if self._undocumented:
+            self._document_views()
+        return self._spec
+
+    @spec.setter
+    def spec(self, value: Any) -> None:
+        self._spec = value
+
+    def register_blueprint(self, blp: Any, *, parameters: Any = None, **options: Any) -> None:
+        """Route the blueprint's views now (as flask-smorest does); document them when the document is read."""
+        name = options.get("name", blp.name)
+        self._app.extensions["flask-smorest"]["blp_name_to_api"][name] = self
+        self._app.register_blueprint(blp, **options)
+        with self._documenting:
+            self._undocumented.append((blp, name, parameters))
+
+    def _document_views(self) -> None:
+        """Document the registered views not yet in the document, in their order (flask-smorest's own steps).
+
+        A blueprint leaves the list only once it is in the document, so another thread reading ``spec`` meanwhile
+        waits here for the whole document; a read from inside the documenting (a callback's) gets it as it is.
+        """
+        with self._documenting:
+            if self._documenting_now:
+                return
+            self._documenting_now = True
+            try:
+                while self._undocumented:
+                    blp, name, parameters = self._undocumented[0]
+                    blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
+                    self._spec.tag({"name": name, "description": blp.description})
+                    self._undocumented.pop(0)
+            finally:
+                self._documenting_now = False
 
     def handle_http_exception(self, error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Every HTTP error as ``{code, status, message, reason[, errors]}``."""
