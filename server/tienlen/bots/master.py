@@ -27,7 +27,8 @@ from .master_net import Estimate, MasterNet, shipped_net
 
 NET_CANDIDATES = 2  # the network's best actions put before Hard's own candidates
 # The network's value of a candidate (in the playouts' units: place points plus Hard's first-place bonus) counts
-# this much a deal of the search: 0.25 against 0.5, 1 and 2 over 400 tuning deals (docs/bots.md, Master).
+# this much a deal of the search: 0.25 against 0.5, 1 and 2 over 400 tuning deals at effort 5, and against 0.125
+# and 0.5 over 1,000 at effort 10 (docs/bots.md, Master).
 NET_WEIGHT = 0.25
 
 
