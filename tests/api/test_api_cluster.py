@@ -17,8 +17,8 @@ one of :data:`SERVER_FIXTURES`), collected by :func:`contract_tests`, so a new
 one runs here by itself. Their ``store`` and ``direct`` (a Redis client that
 looks at what the store holds) are a cluster client. A test that takes the
 ``app`` needs the Flask app in this process (it wraps the store's commit to
-lose a reply, sets the client's address, or races the app's test clients in
-threads); its ``client`` and ``api`` are then the app's test client, and the
+lose a reply, sets the client's address, races the app's test clients in
+threads, or reads a fresh app's document from threads); its ``client`` and ``api`` are then the app's test client, and the
 app runs here on the same cluster:
 
 - test_a_create_key_sent_by_another_address_is_refused_and_makes_nothing
@@ -26,6 +26,7 @@ app runs here on the same cluster:
 - test_racing_joins_with_one_key_take_one_seat
 - test_a_join_applied_but_not_confirmed_is_answered_by_its_retry
 - test_an_action_applied_but_not_confirmed_is_applied_once_by_its_retry
+- test_a_fresh_apps_document_read_by_many_threads_at_once_is_the_whole_committed_one_in_each
 
 Left out, as they talk to no server (they read the spec or the code, or make
 their own app on a Redis that is not there):
