@@ -18,8 +18,9 @@ one runs here by itself. Their ``store`` and ``direct`` (a Redis client that
 looks at what the store holds) are a cluster client. A test that takes the
 ``app`` needs the Flask app in this process (it wraps the store's commit to
 lose a reply, sets the client's address, races the app's test clients in
-threads, or reads a fresh app's document from threads); its ``client`` and ``api`` are then the app's test client, and the
-app runs here on the same cluster:
+threads, or reads a fresh app's document from threads); its ``client`` and
+``api`` are then the app's test client, and the app runs here on the same
+cluster:
 
 - test_a_create_key_sent_by_another_address_is_refused_and_makes_nothing
 - test_a_create_applied_but_not_confirmed_is_answered_by_its_retry
