@@ -158,7 +158,6 @@ class TienLenApi(Api):  # type: ignore[misc]
     def __init__(self, app: Flask) -> None:
         self._undocumented: list[tuple[Any, str, Any]] = []  # (blueprint, its name, its url prefix's parameters)
         self._documenting = threading.RLock()
-        self._documenting_now = False
         self._spec: Any = None
         super().__init__(app)
 
@@ -185,20 +184,14 @@ class TienLenApi(Api):  # type: ignore[misc]
         """Document the registered views not yet in the document, in their order (flask-smorest's own steps).
 
         A blueprint leaves the list only once it is in the document, so another thread reading ``spec`` meanwhile
-        waits here for the whole document; a read from inside the documenting (a callback's) gets it as it is.
+        waits here for the whole document.
         """
         with self._documenting:
-            if self._documenting_now:
-                return
-            self._documenting_now = True
-            try:
-                while self._undocumented:
-                    blp, name, parameters = self._undocumented[0]
-                    blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
-                    self._spec.tag({"name": name, "description": blp.description})
-                    self._undocumented.pop(0)
-            finally:
-                self._documenting_now = False
+            while self._undocumented:
+                blp, name, parameters = self._undocumented[0]
+                blp.register_views_in_doc(self, self._app, self._spec, name=name, parameters=parameters)
+                self._spec.tag({"name": name, "description": blp.description})
+                self._undocumented.pop(0)
 
     def handle_http_exception(self, error: HTTPException) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Every HTTP error as ``{code, status, message, reason[, errors]}``."""
