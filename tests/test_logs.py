@@ -165,6 +165,7 @@ def test_an_outage_is_said_when_it_starts_every_few_seconds_and_when_it_ends() -
     handler = Kept()
     seen = handler.records
     logger.addHandler(handler)
+    level = logger.level
     logger.setLevel(logging.WARNING)  # its own level: an app made earlier in this process may have set ERROR above it
     try:
         for _ in range(96):  # 12 s of failed sweeps, 8 a second
@@ -174,7 +175,7 @@ def test_an_outage_is_said_when_it_starts_every_few_seconds_and_when_it_ends() -
         outage.answered()
     finally:
         logger.removeHandler(handler)
-        logger.setLevel(logging.NOTSET)
+        logger.setLevel(level)
     messages = [record.getMessage() for record in seen]
     assert len(messages) == 4, messages
     assert messages[0].startswith("Redis does not answer: Error 111")

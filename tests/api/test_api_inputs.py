@@ -5,14 +5,14 @@ from __future__ import annotations
 import http.client
 import json
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 import redis
 from flask import Flask
 
-from tests.support.accounts import SWEEP_LOCKS
+from tests.support.accounts import keys
 from tests.support.api import Api, json_object
 from tienlen.api.guards import MAX_DEPTH
 from tienlen.api.services import services_of
@@ -38,12 +38,6 @@ def store(app: Flask) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(services_of(app).settings.redis_url)
     yield client
     client.close()
-
-
-def keys(store: redis.Redis) -> set[bytes]:
-    """Every key in the test Redis (the API tests of one worker run one at a time), but the passing locks of a
-    server process that sweeps it (:data:`SWEEP_LOCKS`)."""
-    return {key for key in cast(list[bytes], store.keys("*")) if not key.startswith(SWEEP_LOCKS)}
 
 
 def refused(response: Any, status: int, reason: str) -> dict[str, Any]:
