@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-peer bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-duplicate bench-tournament openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-peer bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-app bench-duplicate bench-tournament openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -156,6 +156,10 @@ bench-watch: $(RUNTIME)
 
 bench-memory: $(RUNTIME)
 	$(BIN)/python bench/memory.py
+
+# Making the app and the first read of its OpenAPI document, CPU medians (bench/app_start.py)
+bench-app: $(RUNTIME)
+	$(BIN)/python bench/app_start.py
 
 # A Swiss of 256 entrants, 5 rounds at tables of 4 on 2 workers, a worker killed mid-round: seating delays, lost/doubled
 bench-tournament: $(RUNTIME)
