@@ -438,7 +438,8 @@ def test_finished_match_table_shows_the_end_and_follows_no_further(
     seat_at(page, live_server, match_id, 0, ann, "Ann")
     page.wait_for_selector("#winner")
     assert page.inner_text("#winner").startswith("Winner of the match: ")
-    assert page.locator("#rematch").is_enabled()
+    # the score card is drawn at once, its Rematch held until the page has read the log: it must come free
+    page.wait_for_selector("#rematch:enabled")
     page.wait_for_timeout(5_000)
     assert not [url for url in asked if "wait=" in url], f"long polls of a finished match: {asked}"
     assert len(asked) <= 2, asked
