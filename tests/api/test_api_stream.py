@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import statistics
 import threading
 import time
 import urllib.parse
@@ -622,7 +623,8 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     began = time.monotonic()
     for thread in threads:
         thread.start()
-    slowest, slowest_write, answered = 0.0, 0.0, 0
+    slowest, answered = 0.0, 0
+    writes: list[float] = []  # each create's seconds
     remote_seats = {"seats": [{"name": "A"}, {"name": "B"}]}
     while not done.is_set():
         started = time.monotonic()
@@ -630,7 +632,7 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
         slowest = max(slowest, time.monotonic() - started)
         started = time.monotonic()
         _ok(base, "POST", "/v1/matches", remote_seats)  # a write: it takes its turn while the bots think
-        slowest_write = max(slowest_write, time.monotonic() - started)
+        writes.append(time.monotonic() - started)
         answered += 1
         time.sleep(0.02)
     for thread in threads:
@@ -643,8 +645,13 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
     # three times the cores), so the bound is half the quickest action once that is longer (the quickest: frozen,
     # the actions would wait for one another, and the first one alone is one action's thinking)
     bound = max(0.8, min(finished) / 2)
-    assert slowest < bound, f"/healthz took {slowest:.3f} s while bots were thinking ({finished} s an action)"
-    assert slowest_write < bound, f"a create took {slowest_write:.3f} s while bots thought ({finished} s an action)"
+    said = f"({finished} s an action; the creates: {sorted(round(w, 3) for w in writes)} s)"
+    assert slowest < bound, f"/healthz took {slowest:.3f} s while bots were thinking {said}"
+    # A create needs the event loop many times (its Redis round trips), each a wait for the GIL held by two thinking
+    # threads: on a loaded machine one took 1.41 s beside 1.33 s for the quickest action, so one create's time
+    # cannot tell a busy worker from a frozen one there; most creates are quick all the same. (A worker whose bots
+    # think on its event loop answers one create in the whole run: `answered` above; checked by freezing it.)
+    assert statistics.median(writes) < bound, f"creates waited while bots thought {said}"
 
 
 def _act_headers(base: str, match_id: str, tokens: list[str]) -> dict[str, str]:
