@@ -63,16 +63,23 @@ def _chain_pace(value: str) -> None:
     sampling.COMPILED_PACE = sampling.PYTHON_PACE = sampling.ChainPace(burn_in, thinning)
 
 
+class _Chains(sampling.DealChains):
+    """Hard's deal chains with the module's chain count and likelihood as they are now (set by --set)."""
+
+    def __init__(
+        self, view: SeatView, events: list[ActionEvent], rng: random.Random, *, deadline: float | None = None
+    ) -> None:
+        super().__init__(view, events, rng, sampling.CHAINS, sampling.CHAINS_LIKELIHOOD, deadline=deadline)
+
+
 def _likelihood(value: str) -> None:
-    likelihood = float(value)
+    sampling.CHAINS_LIKELIHOOD = float(value)
+    hard.DEAL_SOURCE = _Chains  # DealChains takes both as defaults bound when it was defined
 
-    class Chains(sampling.DealChains):
-        def __init__(
-            self, view: SeatView, events: list[ActionEvent], rng: random.Random, *, deadline: float | None = None
-        ) -> None:
-            super().__init__(view, events, rng, sampling.CHAINS, likelihood, deadline=deadline)
 
-    hard.DEAL_SOURCE = Chains
+def _chains(value: str) -> None:
+    sampling.CHAINS = int(value)
+    hard.DEAL_SOURCE = _Chains
 
 
 # What --set may change, each as the search reads it: the name, what it sets, and how.
@@ -83,6 +90,7 @@ SETTINGS: dict[str, tuple[str, Callable[[str], None]]] = {
     "endgame_nodes": ("hard.ENDGAME_NODES: the endgame's positions a sampled deal", _endgame_nodes),
     "chain_pace": ("sampling's pace, BURN_IN,THINNING: chain steps an action judged, and between deals", _chain_pace),
     "likelihood": ("the chains' likelihood of a deal for each action Medium would not have made", _likelihood),
+    "chains": ("sampling.CHAINS: the independent chains a decision's deals are drawn from", _chains),
 }
 
 
