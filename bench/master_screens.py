@@ -26,18 +26,20 @@ import json
 import random
 import statistics
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from tienlen.bots import hard, master, sampling
+from tienlen.bots import arena, hard, master, sampling
 from tienlen.bots.arena import DealResult, paired_difference
-from tienlen.bots.deal_set import deal_seed
-from tienlen.bots.driver import ARENA_LEVELS, play_bot_turns
+from tienlen.bots.driver import ARENA_LEVELS
 from tienlen.bots.infer import ActionEvent
+from tienlen.engine.cards import Card
+from tienlen.engine.deal import FairDeal
+from tienlen.engine.events import Event
 from tienlen.engine.match import Match
-from tienlen.engine.rules import resolve_rules
+from tienlen.engine.rules import RuleSet
 from tienlen.engine.views import SeatView
 
 
@@ -94,10 +96,24 @@ SETTINGS: dict[str, tuple[str, Callable[[str], None]]] = {
 }
 
 
-class _Table:
-    """The match being played in this worker, whose hands the cheating search reads."""
+class _WatchedMatch(Match):
+    """The arena's matches in a ``--true-deals`` worker: the last one made is the one being played, whose hands the
+    cheating search reads."""
 
-    match: Match | None = None
+    playing: Match | None = None
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        rng: random.Random,
+        deal: Sequence[Iterable[str | Card]] | None = None,
+        fair: FairDeal | None = None,
+    ) -> tuple[Match, list[Event]]:
+        """:meth:`Match.new`, remembered."""
+        match, events = super().new(rules, rng, deal, fair)
+        _WatchedMatch.playing = match
+        return match, events
 
 
 class TrueDeals:
@@ -115,9 +131,9 @@ class TrueDeals:
 
     def next_deal(self) -> list[int]:
         """The hands as they are now, a hand a seat."""
-        if _Table.match is None:
+        if _WatchedMatch.playing is None:
             raise RuntimeError("no match is being played")
-        return list(_Table.match.hands)
+        return list(_WatchedMatch.playing.hands)
 
 
 def _prepare(settings: list[tuple[str, str]], true_deals: bool) -> None:
@@ -126,22 +142,15 @@ def _prepare(settings: list[tuple[str, str]], true_deals: bool) -> None:
         SETTINGS[name][1](value)
     if true_deals:
         hard.DEAL_SOURCE = TrueDeals
-
-
-def _play_seated(level: str, opponent: str, seed: int, deal: int, seat: int) -> int:
-    """The deal played with ``level`` in ``seat`` and ``opponent`` elsewhere, as the arena plays it: its place."""
-    rules = resolve_rules({"preset": "standard", "hands": 1}, players=4)
-    match, _ = Match.new(rules, random.Random(deal_seed(seed, deal)))
-    _Table.match = match
-    play_bot_turns(match, {s: level if s == seat else opponent for s in range(4)})
-    return match.completed[0].places.index(seat)
+        vars(arena)["Match"] = _WatchedMatch  # the arena's own matches only, in this worker
 
 
 def play_deal(job: tuple[str, str, int, int]) -> dict[str, Any]:
-    """One deal, the level in each seat in turn: its JSON line."""
+    """One deal as the arena plays it (the level in each seat in turn): its JSON line."""
     level, opponent, seed, deal = job
-    places = [_play_seated(level, opponent, seed, deal, seat) for seat in range(4)]
-    return {"deal": deal, "firsts": [int(p == 0) for p in places], "points": [3 - p for p in places]}
+    config = arena.ArenaConfig(tested=level, opponent=opponent, deals=deal + 1, preset="standard", seed=seed)
+    result = arena.play_deal(config, deal)
+    return {"deal": deal, "firsts": result.firsts, "points": result.points}
 
 
 def _deal_range(text: str) -> range:
