@@ -631,7 +631,7 @@ def test_thinking_bots_do_not_stop_other_requests(start: Any) -> None:
         _ok(base, "GET", "/healthz")
         slowest = max(slowest, time.monotonic() - started)
         started = time.monotonic()
-        _ok(base, "POST", "/v1/matches", remote_seats)  # a write: it takes its turn while the bots think
+        _ok(base, "POST", "/v1/matches", remote_seats)  # a write (in turn only while the worker holds followers)
         writes.append(time.monotonic() - started)
         answered += 1
         time.sleep(0.02)
