@@ -356,32 +356,90 @@ def test_an_accept_after_its_time_is_410_even_before_the_sweeper_came(client: Fl
     assert types(listen(client, token)) == ["challenge_cancelled"]
 
 
-def test_a_match_whose_deal_was_cut_short_is_dealt_by_the_sweeper_once(
-    app: Flask, client: FlaskClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Rule: when the last acceptance's process stops after starting the challenge but before dealing its match,
-    the sweeper deals it at the challenge's time, once, and everyone hears challenge_started then."""
+def cut_short(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, str]:
+    """A challenge whose last acceptance stopped after starting it, before dealing its match (503 to the
+    accepting account): the sender's token, the accepting account's and the challenge's id."""
     _me, token = player(client)
-    _friend, friend_token = player(client)
-    challenge_id = challenge(client, token, [_friend])["challenge_id"]
+    friend, friend_token = player(client)
+    challenge_id = challenge(client, token, [friend])["challenge_id"]
     service = service_of(app)
 
     def stops(*_args: Any, **_kwargs: Any) -> bool:
         raise StoreUnavailableError("the process stopped here")
 
-    monkeypatch.setattr(service.core, "add", stops)
-    assert refused(answer(client, friend_token, challenge_id, "accept")) == (503, "store_unavailable")
-    monkeypatch.undo()
-    read = ok(answer(client, token, challenge_id, "read"))
-    assert read["status"] == "started" and read["match_id"] is not None and read["match"] is None
+    with monkeypatch.context() as patched:
+        patched.setattr(service.core, "add", stops)
+        assert refused(answer(client, friend_token, challenge_id, "accept")) == (503, "store_unavailable")
+    return token, friend_token, challenge_id
+
+
+def started_match_id(app: Flask, challenge_id: str) -> str:
+    """The match id the stored challenge names (read from the store: a read through the API would deal it)."""
+    record = service_of(app).core.store.challenges().load(challenge_id)
+    assert record is not None and record.status == "started" and record.match_id is not None
+    return record.match_id
+
+
+def test_a_match_whose_deal_was_cut_short_is_dealt_by_the_sweeper_once(
+    app: Flask, client: FlaskClient, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rule: when the last acceptance's process stops after starting the challenge but before dealing its match,
+    and nobody reads the challenge, the sweeper deals it at the challenge's time, once, and everyone hears
+    challenge_started then."""
+    token, friend_token, challenge_id = cut_short(app, client, monkeypatch)
+    match_id = started_match_id(app, challenge_id)
+    assert service_of(app).core.store.load(match_id).record is None
     clock.now += EXPIRY_S + 1
-    service.sweep()
-    service.sweep()
+    service_of(app).sweep()
+    service_of(app).sweep()
+    assert service_of(app).core.store.load(match_id).record is not None
     read = ok(answer(client, token, challenge_id, "read"))
     assert read["match"] is not None and read["match"]["status"] == "playing"
     for listener in (token, friend_token):
         heard = types(listen(client, listener))
         assert heard.count("challenge_started") == 1 and heard.count("match_started") == 1
+
+
+@pytest.mark.parametrize("reader", ["sender", "accepting"])
+def test_a_started_challenge_read_before_its_match_was_dealt_deals_it_once(
+    app: Flask, client: FlaskClient, clock: Clock, monkeypatch: pytest.MonkeyPatch, reader: str
+) -> None:
+    """Rule: a started challenge is never read without its match: a read between the start and the deal (or after
+    a deal cut short) deals it, once; reads after it, the sweeper and the accept sent again find that match, and
+    everyone hears challenge_started and match_started once."""
+    token, friend_token, challenge_id = cut_short(app, client, monkeypatch)
+    match_id = started_match_id(app, challenge_id)
+    read = ok(answer(client, token if reader == "sender" else friend_token, challenge_id, "read"))
+    assert read["status"] == "started" and read["match_id"] == match_id
+    assert read["match"] is not None and read["match"]["status"] == "playing"
+    dealt = service_of(app).core.store.load(match_id).record
+    assert dealt is not None
+    again = ok(answer(client, token, challenge_id, "read"))
+    assert again["match"] == read["match"]
+    assert ok(answer(client, friend_token, challenge_id, "accept"))["match"] == read["match"]
+    clock.now += EXPIRY_S + 1
+    service_of(app).sweep()
+    assert service_of(app).core.store.load(match_id).record == dealt
+    for listener in (token, friend_token):
+        heard = types(listen(client, listener))
+        assert heard.count("challenge_started") == 1 and heard.count("match_started") == 1
+        view = client.get(f"/v1/matches/{match_id}/view", headers=auth(listener))
+        assert view.status_code == 200, view.json
+
+
+def test_a_started_challenge_whose_match_is_gone_is_not_dealt_again(
+    app: Flask, client: FlaskClient, redis_server: LocalRedis
+) -> None:
+    """Rule: once its match was dealt, a challenge read after the match is gone (ended and deleted) answers no
+    match and deals none."""
+    _me, token = player(client)
+    friend, friend_token = player(client)
+    challenge_id = challenge(client, token, [friend])["challenge_id"]
+    match_id = ok(answer(client, friend_token, challenge_id, "accept"))["match_id"]
+    redis.Redis.from_url(redis_server.url).delete(f"tl:{{{match_id}}}:state")
+    read = ok(answer(client, token, challenge_id, "read"))
+    assert read["status"] == "started" and read["match_id"] == match_id and read["match"] is None
+    assert service_of(app).core.store.load(match_id).record is None
 
 
 # ----- races -----------------------------------------------------------------------------------------------

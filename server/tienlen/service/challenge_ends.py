@@ -54,8 +54,8 @@ class ChallengeEnds:
         done = 0
         for challenge_id in challenges.due(now, limit):
             record = challenges.load(challenge_id)
-            if record is not None and record.status == "started" and not self.dealt(record):
-                self.start(record)  # its last acceptance's process stopped before dealing it
+            if record is not None and record.status == "started":
+                self.deal_owed(record)  # its last acceptance's process stopped before dealing it
             if record is None or record.status != "pending":
                 challenges.done_due(challenge_id)
                 continue
@@ -66,9 +66,24 @@ class ChallengeEnds:
 
     # ----- starting ------------------------------------------------------------------------------
 
-    def dealt(self, record: ChallengeRecord) -> bool:
-        """Whether the started challenge's match exists."""
-        return record.match_id is not None and self.core.store.load(record.match_id).record is not None
+    def deal_owed(self, record: ChallengeRecord) -> MatchRecord | None:
+        """The started challenge's match, dealt here when it is owed; None when it is gone (ended and deleted).
+
+        A match is owed while the challenge keeps its due entry, which its last acceptance drops only after
+        dealing: between its start and its deal (a read in that moment must not find a started challenge
+        without a match) or for good when that request's process stopped in between. The deal is made once
+        whoever comes first (the match's id is the challenge's). The due entry is read before the match, so
+        a deal finished in between is found, not missed.
+        """
+        assert record.match_id is not None
+        challenges = self.core.store.challenges()
+        owed = challenges.is_due(record.challenge_id)
+        found = self.core.store.load(record.match_id).record
+        if found is not None or not owed:
+            return found
+        dealt = self.start(record) or self.core.store.load(record.match_id).record
+        challenges.done_due(record.challenge_id)
+        return dealt
 
     def start(
         self, record: ChallengeRecord, challenger_token: str | None = None, *, tell: bool = True

@@ -222,10 +222,11 @@ class Challenges:
         return record
 
     def _answer(self, record: ChallengeRecord) -> Challenge:
-        """The challenge with its match's state, when it started and the match is still there."""
+        """The challenge with its match's state, when it started and the match is still there (dealt now when
+        it is owed: see :meth:`ChallengeEnds.deal_owed`)."""
         match = None
         if record.match_id is not None:
-            found = self.core.store.load(record.match_id).record
+            found = self.ends.deal_owed(record)
             match = None if found is None else match_state(found)
         return challenge_answer(record, match)
 

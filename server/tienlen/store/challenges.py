@@ -95,6 +95,10 @@ class ChallengeStore(Protocol):
         """The challenge is closed: it is due no more."""
         ...
 
+    def is_due(self, challenge_id: str) -> bool:
+        """Whether the challenge still has its due entry (pending, or started and its match not yet dealt)."""
+        ...
+
     def of(self, account_id: str) -> list[str]:
         """The ids of the challenges the account sent or received (still kept)."""
         ...

@@ -135,6 +135,10 @@ class RedisChallenges:
         """Forget the challenge's due entry."""
         self._call(lambda r: r.zrem(DUE_KEY, challenge_id))
 
+    def is_due(self, challenge_id: str) -> bool:
+        """Whether the challenge has a due entry."""
+        return self._call(lambda r: r.zscore(DUE_KEY, challenge_id)) is not None
+
     def of(self, account_id: str) -> list[str]:
         """The ids of the challenges the account sent or received (still kept)."""
         found = cast(list[bytes], self._call(lambda r: r.zrange(account_challenges_key(account_id), 0, -1)))

@@ -293,7 +293,7 @@ class Runner:
         self._answered.add(challenge)
         rated = bool(event.get("rated"))
         accept = self.config.accepts(rated)
-        verb = "accept" if accept else "decline"
+        verb, done = ("accept", "accepted") if accept else ("decline", "declined")
         about = f"challenge {challenge} from {event.get('from')} ({'rated' if rated else 'casual'})"
         try:
             if accept:
@@ -305,7 +305,7 @@ class Runner:
                 log.info("%s: too late to %s (%s)", about, verb, error.reason)
                 return
             raise
-        log.info("%s: %sed", about, verb)
+        log.info("%s: %s", about, done)
         if accept and answer["status"] == "started" and answer["match_id"]:
             self._play(answer["match_id"])
 
