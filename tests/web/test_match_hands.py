@@ -112,7 +112,9 @@ def test_two_browsers_by_room_code_play_a_two_hand_match_with_next_hand_then_the
         raise AssertionError("the first hand did not end")
     for page in players:
         page.wait_for_function("document.querySelectorAll('#log li[data-type=hand_started]').length === 2")
-        assert page.locator("#hand button").count() > 0  # hand 2 dealt (a seat may have played in it already)
+        # hand 2 dealt (a seat may have played in it already); waited for: the page writes the log line as its
+        # event comes and draws the new hand once it has read the seat's view
+        page.wait_for_function("document.querySelectorAll('#hand button').length > 0")
     _play_by_api(live_server, match_id, [created["tokens"][0]["token"], held(bo)[1]])
     for page in players:  # a tie after hand 2 takes one more hand: its review too waits for Next hand
         page.wait_for_selector("#standings, #next-hand:visible")
