@@ -231,6 +231,45 @@ def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(c
     assert play_rounds(client, tid, players)["status"] == "finished"
 
 
+def test_a_sitter_reading_the_tournament_before_its_table_was_made_finds_its_match(client: FlaskClient) -> None:
+    """Rule: the caller's table (``you``) is never named without its match: read between a round's planning and
+    the making of its table (here the seating died first), the read makes that match, once; the sweeper then
+    makes the others and nothing twice."""
+    service = service_of(client.application)
+    rounds = service.tournaments.rounds
+    made: list[str] = []
+
+    def die_after_first(match_id: str, _number: int) -> None:
+        made.append(match_id)
+        if len(made) == 2:
+            raise SystemExit("the worker died")
+
+    players = entrants(client, 8)
+    body = {"name": "Read early", "format": "swiss", "players": 4, "hands": 1, "rounds": 1}
+    rounds.on_table_made = die_after_first
+    try:
+        with pytest.raises(SystemExit):
+            run(client, body | {"min_entrants": 8, "max_entrants": 8}, players)
+    finally:
+        rounds.on_table_made = None
+    tid = next(iter(service.tournaments.store.listed("running", None, 1000, newest=True)))[0]
+    tables = json_object(client.get(f"/v1/tournaments/{tid}"))["rounds"][0]["tables"]
+    unmade = tables[1]
+    assert client.get(f"/v1/matches/{unmade['match_id']}").status_code == 404
+    sitter = unmade["sitters"][0]["name"]
+    state = json_object(client.get(f"/v1/tournaments/{tid}", headers=auth(players[sitter])))
+    assert state["you"] == {"round": 1, "table": unmade["number"], "match_id": unmade["match_id"], "seat": 0}
+    view = client.get(f"/v1/matches/{unmade['match_id']}/view", headers=auth(players[sitter]))
+    assert view.status_code == 200, view.json
+    version = api_version(client, unmade["match_id"])
+    json_object(client.get(f"/v1/tournaments/{tid}", headers=auth(players[sitter])))  # read again: made once
+    rounds.check(tid)
+    state = json_object(client.get(f"/v1/tournaments/{tid}"))
+    assert state["rounds"][0]["seated"] is True and state["rounds"][0]["tables"] == tables
+    assert api_version(client, unmade["match_id"]) == version
+    assert play_rounds(client, tid, players)["status"] == "finished"
+
+
 def api_version(client: FlaskClient, match_id: str) -> int:
     """The match's version now."""
     return int(json_object(client.get(f"/v1/matches/{match_id}"))["version"])

@@ -184,6 +184,15 @@ class TournamentRounds:
             self.make_table(record, terms, round_no, table)
         self.mark_seated(tournament_id, round_no)
 
+    def make_owed_table(self, record: TournamentRecord, round_no: int, table_no: int) -> None:
+        """Make the match of a table that a read is about to name when its seating has not made it yet (between
+        the commit that planned it and its making, or for good when that request's process stopped in between):
+        a table is owed its match until its sitters were told of it. Made once, whoever comes first."""
+        rnd = next(r for r in record.rounds if r.number == round_no)
+        table = next(t for t in rnd.tables if t.number == table_no)
+        if not table.told:
+            self.make_table(record, terms_of(record.terms), round_no, table)
+
     def make_table(self, record: TournamentRecord, terms: Terms, round_no: int, table: TableRecord) -> bool:
         """Make a table's match if absent; whether it was made now."""
         if self.on_table_made is not None:

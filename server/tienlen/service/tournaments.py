@@ -208,9 +208,14 @@ class Tournaments:
         return record
 
     def get(self, tournament_id: str, token: str | None = None) -> TournamentView:
-        """The tournament; with a token (scope ``play``), the caller's table and entry."""
+        """The tournament; with a token (scope ``play``), the caller's table and entry. The caller's table is
+        never named without its match: one not made yet is made here (:meth:`TournamentRounds.make_owed_table`)."""
         caller = None if token is None else authorized(self.core.accounts, token, "play").account_id
-        return view_of(self._load(tournament_id), caller)
+        record = self._load(tournament_id)
+        view = view_of(record, caller)
+        if view.you is not None:
+            self.rounds.make_owed_table(record, view.you.round, view.you.table)
+        return view
 
     def page(self, status: str, cursor: str | None, limit: int, token: str | None = None) -> TournamentPage:
         """A page of the tournaments of ``status`` (open: soonest first; others newest first); with a token
