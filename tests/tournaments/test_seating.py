@@ -4,11 +4,13 @@ hold an entrant twice and use house bots only after 30 s."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +24,7 @@ from tienlen.tournaments import (
     round_over,
     swiss_round,
 )
-from tienlen.tournaments.grouping import met_counts, repeats
+from tienlen.tournaments.grouping import met_counts, partition, repeats
 from tienlen.tournaments.seating import ARENA_FILL_S, table_sizes
 
 from .helpers import field, house, play, result, terms
@@ -190,3 +192,35 @@ def test_arena_waits_for_a_near_score_before_30_s_then_takes_the_nearest() -> No
     alone = arena_tables(ARENA, [(entrants[4], 80.0)], [], 100.0)
     assert alone == ()
     assert arena_tables(ARENA, [(entrants[4], 60.0)], [], 100.0) == ((entrants[4],),)
+
+
+def _met_of(seed: int, n: int) -> dict[tuple[int, int], int]:
+    """A made-up history: ``4n`` meetings of random pairs of ``n`` positions."""
+    rng = random.Random(seed)
+    met: dict[tuple[int, int], int] = {}
+    for _ in range(n * 4):
+        a, b = sorted(rng.sample(range(n), 2))
+        met[(a, b)] = met.get((a, b), 0) + 1
+    return met
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "tables", "seating"),
+    [
+        (1, 4, 3, "[(0, 1, 4, 8), (2, 3, 6, 7), (5, 9, 10, 11)]"),
+        (2, 3, 5, "[(0, 2, 4), (1, 8, 12), (3, 10, 14), (5, 6, 11), (7, 9, 13)]"),
+        (3, 4, 7, "sha256:298613a7bb5b0a06"),  # the search stops at its budget here: the same seating all the same
+        (4, 4, 9, "sha256:4c5e344d1bb3ed50"),
+    ],
+)
+def test_the_same_history_gives_the_same_seating_from_version_to_version(
+    seed: int, players: int, tables: int, seating: str
+) -> None:
+    """Rule: the seatings are a fixed function of the field and its history, from one server version to the next
+    (a duplicate event plans each round again from its record, so a round planned by a newer server must agree
+    with the rounds before it): these seatings were made by the search as first shipped."""
+    n = players * tables
+    got = repr(partition(n, [players] * tables, _met_of(seed, n)))
+    if seating.startswith("sha256:"):
+        got = "sha256:" + hashlib.sha256(got.encode()).hexdigest()[:16]
+    assert got == seating

@@ -53,6 +53,11 @@ def partition(
     lower = [0] * (len(sizes) + 1)
     for t in range(len(sizes) - 1, -1, -1):
         lower[t] = lower[t + 1] + max(0, sizes[t] - 1)
+    # met[(i, j)] as a table (i < j filled, the hot loop's lookups): the search weighs up to ``budget`` options
+    seen = [[0] * n for _ in range(n)]
+    for (i, j), count in met.items():
+        if 0 <= i < j < n:
+            seen[i][j] = count
     best: list[tuple[int, ...]] = []
     best_key = (float("inf"), float("inf"))
     work = 0
@@ -66,14 +71,24 @@ def partition(
         if rep > best_key[0] or (rep == best_key[0] and spread + lower[t] >= best_key[1]):
             return
         head, k = remaining[0], sizes[t]
+        with_head = seen[head]
         options = []
         for mates in combinations(remaining[1 : 1 + window], k - 1):
-            group = (head, *mates)
-            options.append((repeats((group,), met), (mates[-1] - head) if mates else 0, group))
+            r = 0
+            for at, mate in enumerate(mates):  # ascending, like the positions: each pair (lower, higher) once
+                r += with_head[mate]
+                row = seen[mate]
+                for other in mates[at + 1 :]:
+                    r += row[other]
+            options.append((r, (mates[-1] - head) if mates else 0, (head, *mates)))
         work += len(options)
         options.sort()
         for r, s, group in options:
             if best and (work > budget or best_key[0] == 0):
+                return
+            # the next level's bound, checked here: options come in (repeats, spread) order, so once one cannot
+            # beat the best seating none after it can (and the search would only have returned at once)
+            if rep + r > best_key[0] or (rep + r == best_key[0] and spread + s + lower[t + 1] >= best_key[1]):
                 return
             taken = set(group)
             chosen.append(group)
