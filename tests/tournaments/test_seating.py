@@ -224,3 +224,11 @@ def test_the_same_history_gives_the_same_seating_from_version_to_version(
     if seating.startswith("sha256:"):
         got = "sha256:" + hashlib.sha256(got.encode()).hexdigest()[:16]
     assert got == seating
+
+
+@pytest.mark.parametrize("upto", [1, 2, 3])
+def test_a_duplicate_schedule_planned_up_to_a_round_is_the_whole_schedules_first_rounds(upto: int) -> None:
+    """Rule: a round is planned from the rounds before it alone (the service plans each round as it comes)."""
+    t = terms(format=Format.DUPLICATE, rounds=None, deals=6, hands=2, players=4, min_entrants=4)
+    entrants = field(12)
+    assert duplicate_schedule(t, entrants, upto=upto) == duplicate_schedule(t, entrants)[:upto]

@@ -144,7 +144,7 @@ class TournamentRounds:
         """Write round ``round_no``'s tables into the record (in this change); their matches are made after it."""
         entrants = entrants_of(record)
         if terms.format is Format.DUPLICATE:
-            schedule = duplicate_schedule(terms, [e for e in entrants if not e.withdrawn])
+            schedule = duplicate_schedule(terms, [e for e in entrants if not e.withdrawn], upto=round_no)
             tables = schedule[round_no - 1]
         else:
             filler = self._filler()

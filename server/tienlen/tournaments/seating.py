@@ -195,8 +195,11 @@ def _fewest_repeats(
     return best[1], best[2]
 
 
-def duplicate_schedule(terms: Terms, entrants: Sequence[Entrant]) -> tuple[tuple[Table, ...], ...]:
-    """Every round of a duplicate event at once (deals / hands rounds of ``hands`` deals each).
+def duplicate_schedule(
+    terms: Terms, entrants: Sequence[Entrant], upto: int | None = None
+) -> tuple[tuple[Table, ...], ...]:
+    """Every round of a duplicate event at once (deals / hands rounds of ``hands`` deals each), or its first
+    ``upto`` rounds (each round is planned from the ones before it only, so they are the same).
 
     Every table of a round plays the same deals (the service gives the tables
     of a round one match seed), so seat s at every table holds hand s of each
@@ -211,7 +214,7 @@ def duplicate_schedule(terms: Terms, entrants: Sequence[Entrant]) -> tuple[tuple
     """
     field = duplicate_entrants(terms, entrants)
     players = terms.players
-    rounds = terms.duplicate_rounds
+    rounds = terms.duplicate_rounds if upto is None else min(upto, terms.duplicate_rounds)
     held = {e.account_id: [0] * players for e in field}
     history: list[list[str]] = []
     schedule: list[tuple[Table, ...]] = []
