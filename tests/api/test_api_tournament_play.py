@@ -199,9 +199,9 @@ def test_a_duplicate_event_deals_every_table_of_a_round_the_same_cards(client: F
     assert sorted(s["name"] for s in server) == sorted(players) and all(s["percent"] is not None for s in server)
 
 
-def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(client: FlaskClient) -> None:
-    """Rule: a seating that dies after its first table (the worker killed) is finished by the sweeper: every
-    table exists once, with the planned match ids, and the round is seated."""
+def seating_cut_short(client: FlaskClient, name: str) -> tuple[str, dict[str, str]]:
+    """A one-round Swiss of 8 at tables of 4 whose seating died after its first table (the worker killed): its
+    id and its players' tokens by name."""
     service = service_of(client.application)
     rounds = service.tournaments.rounds
     made: list[str] = []
@@ -212,12 +212,21 @@ def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(c
             raise SystemExit("the worker died")
 
     players = entrants(client, 8)
-    body = {"name": "Crash", "format": "swiss", "players": 4, "hands": 1, "rounds": 1}
+    body = {"name": name, "format": "swiss", "players": 4, "hands": 1, "rounds": 1}
     rounds.on_table_made = die_after_first
-    with pytest.raises(SystemExit):
-        run(client, body | {"min_entrants": 8, "max_entrants": 8}, players)
-    rounds.on_table_made = None
-    tid = next(iter(service.tournaments.store.listed("running", None, 1000, newest=True)))[0]
+    try:
+        with pytest.raises(SystemExit):
+            run(client, body | {"min_entrants": 8, "max_entrants": 8}, players)
+    finally:
+        rounds.on_table_made = None
+    return next(iter(service.tournaments.store.listed("running", None, 1000, newest=True)))[0], players
+
+
+def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(client: FlaskClient) -> None:
+    """Rule: a seating that dies after its first table (the worker killed) is finished by the sweeper: every
+    table exists once, with the planned match ids, and the round is seated."""
+    rounds = service_of(client.application).tournaments.rounds
+    tid, players = seating_cut_short(client, "Crash")
     state = json_object(client.get(f"/v1/tournaments/{tid}"))
     assert state["rounds"][0]["seated"] is False
     tables = state["rounds"][0]["tables"]
@@ -235,24 +244,8 @@ def test_a_sitter_reading_the_tournament_before_its_table_was_made_finds_its_mat
     """Rule: the caller's table (``you``) is never named without its match: read between a round's planning and
     the making of its table (here the seating died first), the read makes that match, once; the sweeper then
     makes the others and nothing twice."""
-    service = service_of(client.application)
-    rounds = service.tournaments.rounds
-    made: list[str] = []
-
-    def die_after_first(match_id: str, _number: int) -> None:
-        made.append(match_id)
-        if len(made) == 2:
-            raise SystemExit("the worker died")
-
-    players = entrants(client, 8)
-    body = {"name": "Read early", "format": "swiss", "players": 4, "hands": 1, "rounds": 1}
-    rounds.on_table_made = die_after_first
-    try:
-        with pytest.raises(SystemExit):
-            run(client, body | {"min_entrants": 8, "max_entrants": 8}, players)
-    finally:
-        rounds.on_table_made = None
-    tid = next(iter(service.tournaments.store.listed("running", None, 1000, newest=True)))[0]
+    rounds = service_of(client.application).tournaments.rounds
+    tid, players = seating_cut_short(client, "Read early")
     tables = json_object(client.get(f"/v1/tournaments/{tid}"))["rounds"][0]["tables"]
     unmade = tables[1]
     assert client.get(f"/v1/matches/{unmade['match_id']}").status_code == 404
