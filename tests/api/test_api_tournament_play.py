@@ -7,16 +7,20 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from tests.support.accounts import auth, fresh_name, sign_up
-from tests.support.api import Api, json_object
+from tests.support.api import Api, OwnAddressClient, json_object
 from tests.support.lifecycle import lowest, play_out, service_of
+from tienlen.api import create_app
 from tienlen.engine import Match, resolve_rules
+from tienlen.local_redis import LocalRedis
 
 
 def entrants(client: FlaskClient, count: int) -> dict[str, str]:
@@ -222,9 +226,21 @@ def seating_cut_short(client: FlaskClient, name: str) -> tuple[str, dict[str, st
     return next(iter(service.tournaments.store.listed("running", None, 1000, newest=True)))[0], players
 
 
-def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(client: FlaskClient) -> None:
+@pytest.fixture
+def unswept(tmp_path: Path) -> Iterator[FlaskClient]:
+    """A client of an app on a Redis of its own: no sweeper of another server (the live servers on the session's
+    Redis run theirs) finishes a seating these tests leave cut short, or holds the lock of its check."""
+    settings = {"TIENLEN_BOT_BUDGET": "0.02", "TIENLEN_LOG_LEVEL": "WARNING", "TIENLEN_RATE_LIMITS": "off"}
+    with LocalRedis(tmp_path / "redis") as own:
+        app = create_app({"REDIS_URL": own.url, **settings})
+        app.test_client_class = OwnAddressClient
+        yield app.test_client()
+
+
+def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(unswept: FlaskClient) -> None:
     """Rule: a seating that dies after its first table (the worker killed) is finished by the sweeper: every
     table exists once, with the planned match ids, and the round is seated."""
+    client = unswept
     rounds = service_of(client.application).tournaments.rounds
     tid, players = seating_cut_short(client, "Crash")
     state = json_object(client.get(f"/v1/tournaments/{tid}"))
@@ -240,10 +256,11 @@ def test_a_worker_dead_mid_seating_leaves_every_table_made_once_by_the_sweeper(c
     assert play_rounds(client, tid, players)["status"] == "finished"
 
 
-def test_a_sitter_reading_the_tournament_before_its_table_was_made_finds_its_match(client: FlaskClient) -> None:
+def test_a_sitter_reading_the_tournament_before_its_table_was_made_finds_its_match(unswept: FlaskClient) -> None:
     """Rule: the caller's table (``you``) is never named without its match: read between a round's planning and
     the making of its table (here the seating died first), the read makes that match, once; the sweeper then
     makes the others and nothing twice."""
+    client = unswept
     rounds = service_of(client.application).tournaments.rounds
     tid, players = seating_cut_short(client, "Read early")
     tables = json_object(client.get(f"/v1/tournaments/{tid}"))["rounds"][0]["tables"]

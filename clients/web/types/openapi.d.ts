@@ -1539,7 +1539,8 @@ export interface paths {
         };
         /**
          * The tournament: terms, status, entrants (bots marked), rounds with their tables' matches; with a token
-         *     (scope `play`) `you` is the caller's table now and `entered` whether it entered.
+         *     (scope `play`) `you` is the caller's table now (its match made by this read if its seating has not made
+         *     it yet) and `entered` whether it entered.
          */
         get: operations["get_tournament"];
         put?: never;
@@ -10779,7 +10780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Reasons: `store_unavailable` */
+            /** @description Reasons: `store_unavailable`, `outcome_unknown` */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -102,11 +102,12 @@ class Tournament(MethodView):
     @blp.doc(
         operationId="get_tournament",
         security=OPTIONAL_AUTH,
-        responses=errors("tournament_not_found", *TOKEN_REASONS),
+        responses=errors("tournament_not_found", *TOKEN_REASONS, "store_unavailable", "outcome_unknown"),
     )
     def get(self, tournament_id: str) -> TournamentView:
         """The tournament: terms, status, entrants (bots marked), rounds with their tables' matches; with a token
-        (scope `play`) `you` is the caller's table now and `entered` whether it entered."""
+        (scope `play`) `you` is the caller's table now (its match made by this read if its seating has not made
+        it yet) and `entered` whether it entered."""
         return game().tournaments.get(tournament_id, bearer_token())
 
     @blp.response(204)
