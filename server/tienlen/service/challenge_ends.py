@@ -72,15 +72,16 @@ class ChallengeEnds:
         A match is owed while the challenge keeps its due entry, which its last acceptance drops only after
         dealing: between its start and its deal (a read in that moment must not find a started challenge
         without a match) or for good when that request's process stopped in between. The deal is made once
-        whoever comes first (the match's id is the challenge's). The due entry is read before the match, so
-        a deal finished in between is found, not missed.
+        whoever comes first (the match's id is the challenge's). A match found costs one read, as before; a
+        match not found and no longer owed is read again (a deal may have finished in between).
         """
         assert record.match_id is not None
-        challenges = self.core.store.challenges()
-        owed = challenges.is_due(record.challenge_id)
         found = self.core.store.load(record.match_id).record
-        if found is not None or not owed:
+        if found is not None:
             return found
+        challenges = self.core.store.challenges()
+        if not challenges.is_due(record.challenge_id):
+            return self.core.store.load(record.match_id).record  # dealt since the read above, or gone
         dealt = self.start(record) or self.core.store.load(record.match_id).record
         challenges.done_due(record.challenge_id)
         return dealt
