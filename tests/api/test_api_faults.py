@@ -227,6 +227,9 @@ def check_applied_once(base: str, acknowledged: list[tuple[str, Reply]]) -> int:
     return len(acknowledged)
 
 
+PAUSES_AT_MOST = 12
+
+
 @pytest.mark.xdist_group("faults")
 def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_happened(
     tmp_path: Path, server_starter: ServerStarter, record_property: Callable[[str, object], None]
@@ -245,7 +248,10 @@ def test_paused_redis_with_default_limits_answers_503_fast_and_503s_say_what_hap
         pauses: list[tuple[float, float]] = []
         health: list[Reply] = []
         try:
-            for _ in range(5):  # until a pause catches an action between its read and its commit
+            # until a pause catches an action between its read and its commit: alone, the first pause does here,
+            # but the moment is narrow, and with the pure Python engine under the whole suite's load five pauses
+            # once caught none (27 actions answered during them); the pauses stop as soon as both are seen
+            for _ in range(PAUSES_AT_MOST):
                 time.sleep(0.7)
                 paused_at = time.monotonic()
                 os.kill(redis_server.pid, signal.SIGSTOP)
