@@ -36,13 +36,16 @@ def session_of(client: FlaskClient, name: str) -> str:
 # A server process an earlier test started on the worker's Redis (the browser tests' own) sweeps it while later
 # tests run, taking these locks for a moment (a running tournament's check, the queue's pairing): not a request's.
 SWEEP_LOCKS = (b"tl:{tour-lock:", b"tl:{queue}:lock:")
+# An earlier test's spectators of a match: their entry expires on its own a while after the last was seen.
+WATCHERS = b"tl:{spec:"
 
 
 def keys(db: Any) -> set[bytes]:
-    """Every key of the server's in the tests' Redis now, but a sweeper's passing locks (:data:`SWEEP_LOCKS`) and
-    the events a deleted match leaves for its followers (``…:events`` with no ``…:state``): those expire on their own
-    a minute after an earlier test deleted the match (``GONE_EVENTS_TTL_S``), whenever that falls."""
-    found = {key for key in db.scan_iter(match="tl:*", count=1000) if not key.startswith(SWEEP_LOCKS)}
+    """Every key of the server's in the tests' Redis now, but a sweeper's passing locks (:data:`SWEEP_LOCKS`), an
+    earlier test's match watchers (:data:`WATCHERS`) and the events a deleted match leaves for its followers
+    (``…:events`` with no ``…:state``): those expire on their own a while after an earlier test (``GONE_EVENTS_TTL_S``
+    a minute after it deleted the match), whenever that falls."""
+    found = {key for key in db.scan_iter(match="tl:*", count=1000) if not key.startswith((*SWEEP_LOCKS, WATCHERS))}
     matches = {key.removesuffix(b":state") for key in found if key.endswith(b":state")}
     return {key for key in found if not (key.endswith(b":events") and key.removesuffix(b":events") not in matches)}
 
