@@ -1,9 +1,9 @@
 //! `tienlen_native`: the compiled core of the Tiến Lên rules engine (optional), a plain C ABI.
 //!
 //! The hot paths of `server/tienlen/engine` over 52-bit hand masks (card number = rank * 4 + suit,
-//! 3S = 0 … 2H = 51): classification, legal plays, the flow of a hand, random playouts; and Hard's inner
-//! loops (`bots.rs`). The Python engine is the reference. The library has no dependency but Rust's standard
-//! library, so `cargo build --release --offline` alone builds it; Python loads it with `ctypes`
+//! 3S = 0 … 2H = 51): classification, legal plays, the flow of a hand, random playouts; Hard's inner
+//! loops (`bots.rs`) and Master's network (`net.rs`). The Python engine is the reference. The library has no
+//! dependency but Rust's standard library, so `cargo build --release --offline` alone builds it; Python loads it with `ctypes`
 //! (`tienlen.engine.native`, which declares every function below and turns an error code into a
 //! `ValueError`). The conventions of the ABI (error codes, optional numbers, output buffers, handles) are in
 //! `abi.rs`. Bombs rules are named by their place in the installed bomb table (`tl_install_bomb_table`).
@@ -17,6 +17,7 @@ mod endgame;
 mod hand;
 mod legal;
 mod medium;
+mod net;
 mod playout;
 mod search;
 
@@ -442,7 +443,7 @@ pub extern "C" fn tl_max_seats() -> usize {
 }
 
 /// The version of this ABI: the loader refuses a library whose version it does not know (a stale build).
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// [`ABI_VERSION`].
 #[no_mangle]

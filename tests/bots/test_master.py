@@ -161,7 +161,8 @@ def test_the_pure_python_forward_pass_equals_the_trainers_numpy_one(trainer: Mod
         state[f"{2 * n}.bias"] = rng.normal(0, 0.2, n_out).astype(np.float32)
     path = tmp_path / "net.bin"
     trainer.export(state, path, {"method": "deep Monte Carlo (test)"})
-    net = MasterNet.read(path)
+    net = MasterNet.read(path, compiled_net=False)
+    assert net.compiled is None, "the pure Python forward pass (the compiled one is checked against it)"
     reference = trainer.numpy_net(state)
     for seed, steps in [(11, 0), (12, 14), (13, 30)]:
         match = _played_to(seed, steps)

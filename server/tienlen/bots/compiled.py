@@ -13,7 +13,7 @@ on the build when its fixed counts, not the clock, end the search. Without the c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from ctypes import c_double, c_int64, c_uint32
+from ctypes import c_double, c_float, c_int64, c_uint32
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,8 +179,40 @@ class CompiledDealChains(Handle):
         return found
 
 
+class CompiledNet(Handle):
+    """Master's network in the core (native/src/net.rs), its forward pass the pure Python one's
+    (:class:`~tienlen.bots.master_net.MasterNet`)."""
+
+    __slots__ = ("outputs",)
+    FREE = "tl_net_free"
+
+    def __init__(self, core: Core, handle: int | None, outputs: int) -> None:
+        super().__init__(core, handle)
+        self.outputs = outputs
+
+    def logits(self, shared: Sequence[int], own: Sequence[Sequence[int]]) -> list[float]:
+        """The outputs (logits) of each action, one after another: ``shared`` the indices of the inputs that are 1
+        for every action, ``own`` each action's own (a ValueError for an input the network does not have)."""
+        ends: list[int] = []
+        flat: list[int] = []
+        for indices in own:
+            flat += indices
+            ends.append(len(flat))
+        if any(not 0 <= i < 1 << 32 for part in (shared, flat) for i in part):
+            raise Refused("input indices are numbers 0 to 2**32 - 1")
+        try:
+            shared_c, flat_c, ends_c = (c_uint32 * len(shared))(*shared), (c_uint32 * len(flat))(*flat), u32_array(ends)
+        except TypeError as error:
+            raise Refused(f"not a list of input indices: {error}") from None
+        out = (c_double * (self.outputs * len(ends)))()
+        if self._core.library.tl_net_logits(self._handle, shared_c, len(shared), flat_c, ends_c, len(ends), out):
+            raise self._core.library.refused()
+        return list(out)
+
+
 class CompiledBots:
-    """What the bots use of the compiled core: Medium's policy, the playouts, the judges, the chains, the endgame."""
+    """What the bots use of the compiled core: Medium's policy, the playouts, the judges, the chains, the endgame,
+    Master's network."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
@@ -261,6 +293,12 @@ class CompiledBots:
             first_bonus,
         )
         return CompiledPlayouts(self.core, handle)
+
+    def Net(self, sizes: Sequence[int], numbers: Any) -> CompiledNet:
+        """Master's network of these layer sizes and numbers (a float32 ``array``, as the weights file holds them)."""
+        sizes_c = u32_array(sizes)
+        numbers_c = (c_float * len(numbers)).from_buffer(numbers)
+        return CompiledNet(self.core, self.library.tl_net_new(sizes_c, len(sizes), numbers_c, len(numbers)), sizes[-1])
 
     def SeatActions(self, actions: Sequence[ActionTuple], bombs: str) -> CompiledSeatActions:
         """One seat's actions, in the order they are judged first, to judge sampled hands by."""

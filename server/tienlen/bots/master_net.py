@@ -9,7 +9,10 @@ place points (0 last .. 1 first), both as learned from self-play
 trained), then the float32 numbers, little-endian, layer by layer (each
 weight matrix by input row, then its biases). Inputs are 0 or 1, so the first
 layer adds the rows of the inputs that are 1; the part of a decision that does
-not depend on the action is added once.
+not depend on the action is added once. With the compiled core
+(:data:`.compiled.CORE`) the forward pass runs there (native/src/net.rs), the
+same sums in the same order; this module's is the reference
+(``tests/bots/test_master.py`` checks both side by side).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from typing import Any
 from ..engine.combos import Combination
 from ..engine.match import LegalPlays
 from ..engine.views import SeatView
+from . import compiled
+from .compiled import CompiledNet
 from .master_features import INPUTS, Reading, action_inputs, read
 
 NET_PATH = Path(__file__).with_name("master_net.bin")
@@ -52,9 +57,12 @@ def _sigmoid(x: float) -> float:
 
 
 class MasterNet:
-    """The trained network: rows of the first layer by input, then dense layers (each a list of output rows)."""
+    """The trained network: rows of the first layer by input, then dense layers (each a list of output rows); and
+    the same network in the compiled core when there is one (``compiled``)."""
 
-    def __init__(self, sizes: Sequence[int], numbers: Sequence[float], about: dict[str, Any]) -> None:
+    def __init__(
+        self, sizes: Sequence[int], numbers: Sequence[float], about: dict[str, Any], *, compiled_net: bool = True
+    ) -> None:
         if len(sizes) != 4 or sizes[0] != INPUTS or sizes[-1] != OUTPUTS:
             raise NetFileError(f"expected {INPUTS} inputs and {OUTPUTS} outputs, the file has sizes {list(sizes)}")
         expected = sum(a * b + b for a, b in pairwise(sizes))
@@ -75,17 +83,20 @@ class MasterNet:
             rows = [list(by_input[j::n_out]) for j in range(n_out)]  # stored by input row; kept by output
             self._dense.append((rows, list(numbers[at : at + n_out])))
             at += n_out
+        core = compiled.CORE if compiled_net else None
+        self.compiled: CompiledNet | None = None if core is None else core.Net(sizes, array("f", numbers))
 
     @classmethod
-    def read(cls, path: Path) -> MasterNet:
-        """The network in a weights file (see the module's docstring)."""
+    def read(cls, path: Path, *, compiled_net: bool = True) -> MasterNet:
+        """The network in a weights file (see the module's docstring); in the compiled core too when there is one
+        and ``compiled_net``."""
         with path.open("rb") as stream:
             header = json.loads(stream.readline())
             numbers = array("f")
             numbers.frombytes(stream.read())
         if sys.byteorder != "little":
             numbers.byteswap()
-        return cls(header["sizes"], numbers, header.get("about", {}))
+        return cls(header["sizes"], numbers, header.get("about", {}), compiled_net=compiled_net)
 
     def situation(self, reading: Reading) -> list[float]:
         """The first layer's sums over the inputs that do not depend on the action."""
@@ -108,10 +119,14 @@ class MasterNet:
         return Estimate(_sigmoid(layer[0]), _sigmoid(layer[1]))
 
     def estimates(self, view: SeatView, legal: LegalPlays, plays: Sequence[Combination | None]) -> list[Estimate]:
-        """What the network expects of each of these actions of the seat on turn (None: a pass)."""
+        """What the network expects of each of these actions of the seat on turn (None: a pass): in the compiled
+        core when the network has it, else in Python."""
         reading = read(view, legal)
-        situation = self.situation(reading)
-        return [self.estimate(situation, view, reading, play) for play in plays]
+        if self.compiled is None:
+            situation = self.situation(reading)
+            return [self.estimate(situation, view, reading, play) for play in plays]
+        logits = self.compiled.logits(reading.inputs, [action_inputs(view, reading, play) for play in plays])
+        return [Estimate(_sigmoid(logits[k]), _sigmoid(logits[k + 1])) for k in range(0, len(logits), OUTPUTS)]
 
 
 @cache

@@ -34,7 +34,7 @@ LIBRARY_VARIABLE = "TIENLEN_CORE_LIB"
 LIBRARY_NAME = {"darwin": "libtienlen_native.dylib", "win32": "tienlen_native.dll"}.get(
     sys.platform, "libtienlen_native.so"
 )
-ABI_VERSION = 2  # native/src/lib.rs ABI_VERSION: a library of another version is not this source's build
+ABI_VERSION = 3  # native/src/lib.rs ABI_VERSION: a library of another version is not this source's build
 MAX_SEATS = 4  # native/src/hand.rs MAX_SEATS: the width of a hand's state
 NONE = -1  # an absent optional number
 EVENT_WIDTH = 4  # numbers an event of a compiled hand is written as (lib.rs EVENT_WIDTH)
@@ -96,6 +96,9 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
     "tl_deal_chains_free": (True, None, [_handle]),
     "tl_deal_chains_next": (False, c_int64, [_handle]),
     "tl_search_round": (False, c_int32, [_handle, _handle, _u64p, _size, _f64p, c_uint32, c_double, _i64p]),
+    "tl_net_new": (True, _handle, [_u32p, _size, c_void_p, _size]),
+    "tl_net_free": (True, None, [_handle]),
+    "tl_net_logits": (True, c_int32, [_handle, _u32p, _size, _u32p, _u32p, _size, _f64p]),
 }
 
 

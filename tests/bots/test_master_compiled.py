@@ -1,0 +1,156 @@
+"""Master's network in the compiled core (native/src/net.rs) gives the pure Python forward pass's numbers.
+
+The pure Python network (:class:`~tienlen.bots.master_net.MasterNet` without
+its compiled copy) is the reference. Side by side on positions of seeded Medium
+self-play under every preset and seat count, with the shipped weights and with
+random ones: every action's estimates are the same (to the bit on Python 3.11,
+whose ``sum`` adds as the core does; to 1e-12 where ``sum`` compensates), and
+Master's choice for a seed is the same with either network.
+
+Without the compiled core these tests skip ("needs tienlen_native: ... run
+`make native`"), and fail when ``TIENLEN_REQUIRE_TOOLS=1`` (CI builds the core first).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from array import array
+from collections.abc import Callable, Iterator
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from tests.support.tools import require_tool
+from tienlen.bots import compiled, master, master_net
+from tienlen.bots.compiled import CompiledBots
+from tienlen.bots.driver import choose
+from tienlen.bots.master_features import INPUTS
+from tienlen.bots.master_net import NET_PATH, MasterNet
+from tienlen.bots.medium import choose_medium
+from tienlen.engine import Match, SeatView, resolve_rules, seat_view
+from tienlen.engine.accel import BUILD_HINT, load_core
+from tienlen.engine.combos import Combination
+from tienlen.engine.match import LegalPlays
+from tienlen.engine.rules import PRESET_NAMES
+
+_CORE = compiled.bots_of(load_core())
+require_tool("tienlen_native", _CORE is not None, f"the compiled core is not built: {BUILD_HINT}")
+assert _CORE is not None
+CORE: CompiledBots = _CORE
+CASES = [(preset, players) for preset in PRESET_NAMES for players in (2, 3, 4)]
+
+
+def positions(preset: str, players: int, seed: int) -> Iterator[tuple[SeatView, LegalPlays]]:
+    """Every position of one hand of Medium self-play (the seat on turn's view and plays)."""
+    rules = resolve_rules({"preset": preset, "hands": 1}, players=players)
+    match, _ = Match.new(rules, random.Random(seed))
+    while match.turn is not None:
+        seat = match.turn
+        view, legal = seat_view(match, seat), match.legal_plays()
+        yield view, legal
+        action = choose_medium(view, legal, random.Random(0))
+        match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+
+
+def options(legal: LegalPlays) -> list[Combination | None]:
+    return [*legal.plays, *([None] if legal.can_pass or not legal.plays else [])]
+
+
+def both(sizes: list[int], numbers: array[float]) -> tuple[MasterNet, MasterNet]:
+    """The same network twice: with its compiled copy, and in pure Python alone."""
+    ours = MasterNet(sizes, numbers, {}, compiled_net=True)
+    reference = MasterNet(sizes, numbers, {}, compiled_net=False)
+    assert ours.compiled is not None and reference.compiled is None
+    return ours, reference
+
+
+def shipped() -> tuple[list[int], array[float]]:
+    with NET_PATH.open("rb") as stream:
+        sizes = json.loads(stream.readline())["sizes"]
+        numbers = array("f")
+        numbers.frombytes(stream.read())
+    return sizes, numbers
+
+
+def random_weights(seed: int) -> tuple[list[int], array[float]]:
+    """A network of the shipped sizes with random weights, half of them negative (ReLU clips many sums)."""
+    sizes = shipped()[0]
+    count = sum(a * b + b for a, b in pairwise(sizes))
+    rng = random.Random(seed)
+    return sizes, array("f", (rng.gauss(0.0, 0.2) for _ in range(count)))
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+@pytest.mark.parametrize("weights", [shipped, lambda: random_weights(5)], ids=["shipped", "random"])
+def test_the_compiled_forward_pass_gives_the_pure_python_estimates(
+    preset: str, players: int, weights: Callable[[], tuple[list[int], array[float]]]
+) -> None:
+    ours, reference = both(*weights())
+    checked = 0
+    for index, (view, legal) in enumerate(positions(preset, players, seed=players)):
+        if index % 3:
+            continue
+        plays = options(legal)
+        got, expected = ours.estimates(view, legal, plays), reference.estimates(view, legal, plays)
+        assert [(e.first, e.points) for e in got] == [
+            pytest.approx((e.first, e.points), rel=1e-12, abs=1e-15) for e in expected
+        ], (preset, players, index)
+        checked += len(plays)
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_masters_choice_for_a_seed_is_the_same_with_either_network(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed, same counts, same choice: the network's part of Master (its candidates and head starts) does not
+    depend on where its forward pass runs."""
+    ours, reference = both(*shipped())
+    checked = 0
+    for index, (view, legal) in enumerate(positions("standard", 4, seed)):
+        if index % 5 or len(legal.plays) < 2:
+            continue
+        choices = []
+        for net in (ours, reference):
+            monkeypatch.setattr(master, "shipped_net", lambda net=net: net)
+            choices.append(choose("master", view, legal, random.Random(index), iterations=20))
+            assert master.ranked(view, legal, net) == master.ranked(view, legal, reference)
+        assert choices[0] == choices[1], (seed, index)
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_server_reads_the_shipped_network_into_the_compiled_core() -> None:
+    assert master_net.shipped_net().compiled is not None
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: CORE.Net([INPUTS, 2], array("f", [0.0] * (INPUTS * 2 + 2))), "a hidden layer or more"),
+        (lambda: CORE.Net([4, 0, 2], array("f")), "a hidden layer or more"),
+        (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 5)), "take 23 numbers, not 5"),
+        (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([4], [[]]), "input 4 of a network of 4 inputs"),
+        (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([], [[0], [9]]), "input 9 of a network of 4"),
+        (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([-1], [[]]), "input indices are numbers"),
+        (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([], [[1 << 32]]), "input indices are numbers"),
+    ],
+)
+def test_bad_input_to_the_compiled_network_is_a_value_error(call: Callable[[], object], message: str) -> None:
+    """Every refusal of the compiled network is a ValueError with the core's message; nothing is computed."""
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_a_network_with_no_actions_answers_nothing_and_one_with_zero_weights_its_biases() -> None:
+    sizes = [4, 3, 2]
+    numbers = array("f", [0.0] * 12 + [1.0, -1.0, 2.0] + [0.5] * 6 + [0.25, -0.75])  # rows, biases, dense, biases
+    net = CORE.Net(sizes, numbers)
+    assert net.logits([0, 1], []) == []
+    # the first layer's rows are 0: its sums are its biases, ReLU keeps 1 and 2; then 0.5 * 3 plus each bias
+    assert net.logits([0, 1], [[2], [3]]) == [1.75, 0.75, 1.75, 0.75]
+
+
+def test_the_pure_python_reference_is_used_without_the_core(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(compiled, "CORE", None)
+    assert MasterNet.read(NET_PATH).compiled is None
