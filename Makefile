@@ -12,7 +12,7 @@ DEV := $(VENV)/.installed-dev
 EMBEDDED := $(if $(shell command -v redis-server 2>/dev/null),,embedded)
 COMMA := ,
 
-.PHONY: serve test lint install native core bench-engine bench-peer bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-app bench-duplicate bench-tournament openapi lock clean
+.PHONY: serve test lint install native core bench-engine bench-peer bench-env bench-queue bench-ratings bench-bots bench-hard-ceiling bench-hard-decisions bench-review bench-inference train-infer train-master bench-master bench-master-net bench-strength tune-hard bench-http bench-failover bench-waiting bench-watch bench-memory bench-app bench-duplicate bench-tournament openapi lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -133,6 +133,10 @@ train-master: $(TRAIN) core
 # Master's targets: its weights' load, deal by deal against Expert over 2,000 deals, its first places and clock
 bench-master: $(RUNTIME) core
 	$(BIN)/python bench/master.py --json build/master-bench.json
+
+# Master's network in the compiled core against pure Python: ms a decision, the same estimates and choices
+bench-master-net: $(RUNTIME) core
+	$(BIN)/python bench/master_net.py
 
 # The strength table of docs/bots.md: every level against three of every other, the ladder deal by deal (bench/strength.py)
 bench-strength: $(RUNTIME) core
