@@ -12,10 +12,12 @@ use crate::combo::classify;
 use crate::endgame::ForcedWin;
 use crate::hand::{Event, HandState, MAX_SEATS};
 use crate::medium;
-use crate::search::{self, ActionEvent, Position};
+use crate::net::Net;
+use crate::netplay::{played_masks, NetPolicy, INPUTS};
+use crate::search::{self, ActionEvent, OwnPolicy, Position};
 use crate::{combo_of as combo, hand_mask, rule, start_card_of};
 
-fn seat_of(seat: usize, players: usize) -> Result<usize, String> {
+pub(crate) fn seat_of(seat: usize, players: usize) -> Result<usize, String> {
     if seat >= players {
         return Err(format!("seat {seat} is not one of {players} seats"));
     }
@@ -210,6 +212,7 @@ pub struct Playouts {
     position: Position,
     events: Vec<Event>,
     scratch: Vec<u64>,
+    own: Option<OwnPolicy>,
 }
 
 impl Playouts {
@@ -243,8 +246,9 @@ impl Playouts {
             position,
             events,
             scratch,
+            own,
         } = self;
-        position.playout_value(hands, mv, events, scratch)
+        position.playout_value(hands, mv, events, scratch, own.as_mut())
     }
 }
 
@@ -292,7 +296,40 @@ pub extern "C" fn tl_playouts_new(
             position,
             events: Vec::with_capacity(8),
             scratch: Vec::with_capacity(32),
+            own: None,
         }))
+    })
+}
+
+/// From now on the searching seat's next `moves` moves in these playouts are the network's pick among Hard's
+/// candidates, Medium's after them (`played_by`: the `MAX_SEATS` masks of the cards each seat played this hand before the position; `first_bonus`:
+/// the first place's weight in the network's worth). 0, or -1.
+///
+/// # Safety
+/// `playouts` and `net` are live handles; `played_by` points at `MAX_SEATS` masks.
+#[no_mangle]
+pub unsafe extern "C" fn tl_playouts_use_net(
+    playouts: Handle<Playouts>,
+    net: Handle<std::sync::Arc<Net>>,
+    played_by: *const u64,
+    first_bonus: f64,
+    moves: u32,
+) -> i32 {
+    guard(-1, || {
+        let mut playouts = open(playouts)?;
+        let net = open(net)?.clone();
+        if net.inputs() != INPUTS as usize || net.outputs() != 2 {
+            return Err(format!(
+                "the playouts' network reads {INPUTS} inputs and gives 2 outputs"
+            ));
+        }
+        playouts.own = Some(OwnPolicy {
+            net: NetPolicy::new(net, first_bonus),
+            played_by: played_masks(slice(played_by, MAX_SEATS)?)?,
+            legal: Vec::with_capacity(64),
+            moves,
+        });
+        Ok(0)
     })
 }
 

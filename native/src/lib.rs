@@ -18,6 +18,7 @@ mod hand;
 mod legal;
 mod medium;
 mod net;
+mod netplay;
 mod playout;
 mod search;
 

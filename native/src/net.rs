@@ -7,13 +7,18 @@
 //! biases) and are kept as `f64`, summed in the Python reference's order: on Python 3.11 both give the same bits,
 //! and on Python 3.12+ (whose `sum` compensates) they differ in the last places only.
 
+use std::sync::Arc;
+
 use crate::abi::{free_handle, guard, new_handle, open, slice, Handle};
 
-/// One dense layer: its weights by output row (`outputs × inputs`) and its biases.
+/// One dense layer: its weights by output row (`outputs × inputs`) and its biases; and both in `f32` for the
+/// playouts' fast pass.
 struct Dense {
     inputs: usize,
     weights: Vec<f64>,
     bias: Vec<f64>,
+    weights32: Vec<f32>,
+    bias32: Vec<f32>,
 }
 
 /// The network: the first layer's rows by input and its biases, then the dense layers.
@@ -21,6 +26,8 @@ pub struct Net {
     inputs: usize,
     rows: Vec<f64>,
     bias: Vec<f64>,
+    rows32: Vec<f32>,
+    bias32: Vec<f32>,
     dense: Vec<Dense>,
     outputs: usize,
 }
@@ -56,20 +63,30 @@ impl Net {
             for j in 0..n_out {
                 weights.extend((0..n_in).map(|i| f64::from(by_input[i * n_out + j])));
             }
+            let bias = wide(&numbers[at..at + n_out]);
             dense.push(Dense {
                 inputs: n_in,
+                weights32: weights.iter().map(|&w| w as f32).collect(),
+                bias32: bias.iter().map(|&b| b as f32).collect(),
                 weights,
-                bias: wide(&numbers[at..at + n_out]),
+                bias,
             });
             at += n_out;
         }
         Ok(Net {
             inputs,
+            rows32: numbers[..inputs * hidden].to_vec(),
+            bias32: numbers[inputs * hidden..inputs * hidden + hidden].to_vec(),
             rows,
             bias,
             dense,
             outputs: sizes[sizes.len() - 1],
         })
+    }
+
+    /// How many inputs it reads.
+    pub fn inputs(&self) -> usize {
+        self.inputs
     }
 
     /// How many outputs an action gets.
@@ -126,6 +143,60 @@ impl Net {
     }
 }
 
+impl Net {
+    /// The first layer's sums over the shared inputs in `f32` (the playouts' fast pass; indices in range).
+    pub fn situation32(&self, shared: &[u32], out: &mut Vec<f32>) {
+        out.clear();
+        out.extend_from_slice(&self.bias32);
+        add_rows32(&self.rows32, out, shared);
+    }
+
+    /// The outputs for one action in `f32`, summed eight lanes at a time: close to [`Net::logits`] (not the same
+    /// bits), several times faster. For the core's own playouts, which have no Python reference to equal.
+    pub fn logits32(&self, situation: &[f32], own: &[u32], layer: &mut Vec<f32>, next: &mut Vec<f32>, out: &mut [f32]) {
+        layer.clear();
+        layer.extend_from_slice(situation);
+        add_rows32(&self.rows32, layer, own);
+        layer.iter_mut().for_each(|x| *x = x.max(0.0));
+        let last = self.dense.len() - 1;
+        for (depth, dense) in self.dense.iter().enumerate() {
+            next.clear();
+            for (row, &b) in dense.weights32.chunks_exact(dense.inputs).zip(&dense.bias32) {
+                next.push(b + dot8(layer, row));
+            }
+            if depth != last {
+                next.iter_mut().for_each(|x| *x = x.max(0.0));
+            }
+            std::mem::swap(layer, next);
+        }
+        out.copy_from_slice(&layer[..out.len()]);
+    }
+}
+
+fn add_rows32(rows: &[f32], total: &mut [f32], indices: &[u32]) {
+    let width = total.len();
+    for &i in indices {
+        let row = &rows[i as usize * width..(i as usize + 1) * width];
+        for (t, r) in total.iter_mut().zip(row) {
+            *t += r;
+        }
+    }
+}
+
+/// A dot product in eight independent sums (so the compiler may use vector lanes), then their total.
+fn dot8(a: &[f32], b: &[f32]) -> f32 {
+    let mut sums = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            sums[k] += x[k] * y[k];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    sums.iter().sum::<f32>() + tail
+}
+
 fn relu(values: &mut [f64]) {
     for x in values.iter_mut() {
         // as the reference: `x if x > 0.0 else 0.0` (a NaN or -0.0 becomes 0.0)
@@ -144,9 +215,12 @@ pub unsafe extern "C" fn tl_net_new(
     n_sizes: usize,
     numbers: *const f32,
     count: usize,
-) -> Handle<Net> {
+) -> Handle<Arc<Net>> {
     guard(std::ptr::null_mut(), || {
-        Ok(new_handle(Net::new(slice(sizes, n_sizes)?, slice(numbers, count)?)?))
+        Ok(new_handle(Arc::new(Net::new(
+            slice(sizes, n_sizes)?,
+            slice(numbers, count)?,
+        )?)))
     })
 }
 
@@ -155,7 +229,7 @@ pub unsafe extern "C" fn tl_net_new(
 /// # Safety
 /// `net` came from `tl_net_new` and is freed once.
 #[no_mangle]
-pub unsafe extern "C" fn tl_net_free(net: Handle<Net>) {
+pub unsafe extern "C" fn tl_net_free(net: Handle<Arc<Net>>) {
     free_handle(net)
 }
 
@@ -168,7 +242,7 @@ pub unsafe extern "C" fn tl_net_free(net: Handle<Net>) {
 /// count; `out` at the network's outputs times `n_actions` writable numbers.
 #[no_mangle]
 pub unsafe extern "C" fn tl_net_logits(
-    net: Handle<Net>,
+    net: Handle<Arc<Net>>,
     shared: *const u32,
     n_shared: usize,
     own: *const u32,

@@ -10,6 +10,7 @@ use crate::combo::{Combo, DECK, FIRST_TWO, SINGLE};
 use crate::hand::{Event, HandState, MAX_SEATS};
 use crate::legal::{answer_masks, bomb_answers};
 use crate::medium::{decide_answer, decide_lead, plan_cost};
+use crate::netplay::{NetPolicy, Sight};
 
 /// `SimHand.run_until_first_out`'s bound on simulated actions.
 const MAX_PLAYOUT_STEPS: usize = 400;
@@ -100,7 +101,16 @@ impl Position {
 
     /// `playout_value`: the seat's points after `mv` (0 = pass) and Medium play until a seat is out, and the
     /// simulated actions it took.
-    pub fn playout_value(&self, hands: &[u64], mv: u64, events: &mut Vec<Event>, scratch: &mut Vec<u64>) -> (f64, u32) {
+    /// With `own` the searching seat's later moves are its policy's (the network among Hard's candidates), not
+    /// Medium's; `own` also holds the cards each seat played this hand before the position.
+    pub fn playout_value(
+        &self,
+        hands: &[u64],
+        mv: u64,
+        events: &mut Vec<Event>,
+        scratch: &mut Vec<u64>,
+        mut own: Option<&mut OwnPolicy>,
+    ) -> (f64, u32) {
         let mut dealt = [0u64; MAX_SEATS];
         dealt[..self.players].copy_from_slice(&hands[..self.players]);
         let mut sim = HandState {
@@ -118,11 +128,14 @@ impl Position {
             end_on_first_out: self.end_on_first_out,
         };
         let mut played = self.played;
+        let mut played_by = own.as_ref().map_or([0; MAX_SEATS], |o| o.played_by);
+        let mut own_moves = own.as_ref().map_or(0, |o| o.moves);
         events.clear();
         if mv == 0 {
             sim.pass_turn(events);
         } else {
             played |= mv;
+            played_by[self.seat] |= mv;
             sim.play(mv, events);
         }
         let mut cards_left = [0u32; MAX_SEATS];
@@ -137,18 +150,39 @@ impl Position {
             }
             let seat = sim.turn;
             let hand = sim.hands[seat];
-            let mv = match (sim.table, sim.table_seat) {
+            let mut mv = match (sim.table, sim.table_seat) {
                 (Some(table), Some(owner)) => {
                     let locked = sim.locked >> seat & 1 == 1;
                     policy_answer(hand, &table, owner, counts, seat, self.rule, locked, scratch)
                 }
                 _ => policy_lead(hand, counts, seat, self.rule, DECK & !hand & !played, sim.start_card),
             };
+            if seat == self.seat && own_moves > 0 {
+                own_moves -= 1;
+                if let Some(policy) = own.as_deref_mut() {
+                    let mut legal = std::mem::take(&mut policy.legal);
+                    sim.legal(&mut legal);
+                    let sight = Sight {
+                        seat,
+                        players: self.players,
+                        hand,
+                        played_by: &played_by,
+                        cards_left: counts,
+                        locked: sim.locked,
+                        table: sim.table,
+                        table_seat: sim.table_seat,
+                        start_card: sim.start_card,
+                    };
+                    mv = policy.net.choose(&sight, &legal, mv);
+                    policy.legal = legal;
+                }
+            }
             steps += 1;
             events.clear();
             if mv != 0 {
                 counts[seat] -= mv.count_ones();
                 played |= mv;
+                played_by[seat] |= mv;
                 sim.play(mv, events);
             } else {
                 sim.pass_turn(events);
@@ -158,6 +192,15 @@ impl Position {
         let points = (self.players - 1 - place) as f64 + if place == 0 { self.first_bonus } else { 0.0 };
         (points, steps)
     }
+}
+
+/// The searching seat's own policy in a playout: the network, and the cards each seat played this hand so far.
+pub struct OwnPolicy {
+    pub net: NetPolicy,
+    pub played_by: [u64; MAX_SEATS],
+    pub legal: Vec<u64>,
+    /// How many of the seat's later moves a playout asks the network for (Medium's after them).
+    pub moves: u32,
 }
 
 /// One action of another seat and the public state then (`infer.ActionEvent`).

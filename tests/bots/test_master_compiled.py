@@ -19,16 +19,18 @@ from array import array
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.support.tools import require_tool
-from tienlen.bots import compiled, master, master_net
+from tienlen.bots import compiled, hard, master, master_net
 from tienlen.bots.compiled import CompiledBots
 from tienlen.bots.driver import choose
-from tienlen.bots.master_features import INPUTS
+from tienlen.bots.master_features import INPUTS, action_inputs, read
 from tienlen.bots.master_net import NET_PATH, MasterNet
 from tienlen.bots.medium import choose_medium
+from tienlen.bots.playouts import played_by_seat
 from tienlen.engine import Match, SeatView, resolve_rules, seat_view
 from tienlen.engine.accel import BUILD_HINT, load_core
 from tienlen.engine.combos import Combination
@@ -154,3 +156,112 @@ def test_a_network_with_no_actions_answers_nothing_and_one_with_zero_weights_its
 def test_the_pure_python_reference_is_used_without_the_core(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(compiled, "CORE", None)
     assert MasterNet.read(NET_PATH).compiled is None
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES)
+def test_the_cores_reading_of_the_networks_inputs_is_the_pure_python_one(preset: str, players: int) -> None:
+    """Rule: the network's inputs read in the core (for its own playouts) are ``master_features``': Hard's
+    candidates in their order, the situation's inputs and every action's, on every position of a hand but the
+    first lead with the start card (never a playout's later move: there the reference ranks the plays holding the
+    start card in the iteration order of a set, which the core does not copy)."""
+    checked = 0
+    for view, legal in positions(preset, players, seed=10 + players):
+        if view.start_card is not None:
+            continue
+        reading = read(view, legal)
+        medium = choose_medium(view, legal, random.Random(0))
+        plays = options(legal)
+        masks = [0 if p is None else p.mask for p in plays]
+        sight = (
+            view.seat,
+            view.players,
+            view.hand,
+            played_by_seat(view),
+            view.cards_left,
+            view.locked,
+            None if view.table is None else view.table.mask,
+            view.table_seat,
+            view.start_card,
+        )
+        legal_masks = [p.mask for p in legal.plays]
+        candidates, situation, own = CORE.net_features(sight, legal_masks, 0 if medium.is_pass else medium.mask, masks)
+        if legal.plays:
+            assert candidates == list(reading.candidates), (preset, players, checked)
+        assert situation == reading.inputs
+        assert own == [action_inputs(view, reading, play) for play in plays]
+        checked += 1
+    assert checked >= 20
+
+
+def _playouts(view: SeatView) -> Any:
+    table = view.table
+    return CORE.Playouts(
+        view.seat,
+        view.players,
+        None if table is None else table.mask,
+        view.table_seat,
+        view.locked,
+        view.played,
+        view.start_card,
+        view.rules.bombs.value,
+        view.rules.pass_reentry_with_bomb,
+        view.rules.end_on_first_out,
+        hard.FIRST_BONUS,
+    )
+
+
+def test_playouts_led_by_the_network_play_its_moves_and_for_no_moves_are_mediums() -> None:
+    """Rule: a playout asked for none of the network's moves is Hard's own (Medium for every seat); asked for the
+    seat's moves, the network changes some playouts' values, and the same deal gives the same values again."""
+    net = master_net.shipped_net().compiled
+    assert net is not None
+    rules = resolve_rules({"preset": "standard", "hands": 1}, players=4)
+    changed = checked = 0
+    for seed in range(3):
+        match, _ = Match.new(rules, random.Random(seed))
+        for step in range(24):
+            if match.turn is None:
+                break
+            seat = match.turn
+            view, legal = seat_view(match, seat), match.legal_plays()
+            if step % 3 == 0 and len(legal.plays) >= 2:
+                moves = [p.mask for p in legal.plays[:4]]
+                hands = list(match.hands)
+                medium, none, led = _playouts(view), _playouts(view), _playouts(view)
+                none.use_net(net, played_by_seat(view), hard.FIRST_BONUS, 0)
+                led.use_net(net, played_by_seat(view), hard.FIRST_BONUS, 99)
+                assert none.values(hands, moves) == medium.values(hands, moves)
+                values = led.values(hands, moves)
+                assert values == led.values(hands, moves)
+                changed += values != medium.values(hands, moves)
+                checked += 1
+            action = choose_medium(view, legal, random.Random(0))
+            match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+    assert checked >= 6 and changed >= 1
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: _playouts_of_a_lead().use_net(CORE.Net([4, 3, 2], array("f", [0.0] * 23)), [], 20.0, 1), "reads"),
+        (lambda: _playouts_of_a_lead().use_net(_shipped_core_net(), [1 << 52], 20.0, 1), "not a hand mask"),
+        (lambda: CORE.net_features((0, 5, 1, [], [1] * 5, 0, None, None, None), [1], 1, [1]), "players must be 2"),
+        (lambda: CORE.net_features((2, 2, 1, [], [1, 1], 0, None, None, None), [1], 1, [1]), "seat 2 is not one"),
+        (lambda: CORE.net_features((0, 2, 1, [], [1, 1], 0, 0b1_0000_0001, 1, None), [1], 1, [1]), "not a combination"),
+    ],
+)
+def test_bad_input_to_the_networks_playouts_and_features_is_a_value_error(
+    call: Callable[[], object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def _shipped_core_net() -> Any:
+    net = master_net.shipped_net().compiled
+    assert net is not None
+    return net
+
+
+def _playouts_of_a_lead() -> Any:
+    return CORE.Playouts(0, 2, None, None, 0, 0, None, "exact", True, False, 1.0)

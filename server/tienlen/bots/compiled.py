@@ -24,6 +24,9 @@ from ..engine.native import MAX_SEATS, Refused, not_a_hand, optional, u32_array,
 # (seat, table cards or None, table owner or None, locked, cards played from then on, card counts then,
 # cards played (0 = a pass), cards seen before).
 ActionTuple = tuple[int, int | None, int | None, bool, int, tuple[int, ...], int, int]
+# A seat's sight as the network's inputs read it in the core: seat, players, hand, each seat's cards played this hand,
+# the counts, the pass locks, the table's cards and its owner (or None), the start card (or None).
+NetSight = tuple[int, int, int, Sequence[int], Sequence[int], int, int | None, int | None, int | None]
 ACTION_WIDTH = 8 + MAX_SEATS  # numbers an action is written as (native/src/bots.rs ACTION_WIDTH)
 
 
@@ -96,6 +99,13 @@ class CompiledPlayouts(Handle):
             raise library.refused()
         steps = buffers.out[count : 2 * count].tolist()  # after the points, in the core's output buffer
         return list(zip(buffers.points[:count].tolist(), steps, strict=True))
+
+    def use_net(self, net: CompiledNet, played_by: Sequence[int], first_bonus: float, moves: int) -> None:
+        """From now on the searching seat's next ``moves`` moves in a playout are the network's pick among Hard's
+        candidates, Medium's after them (each seat's cards played this hand before the position: ``played_by``)."""
+        by = u64_array([*played_by, *[0] * (MAX_SEATS - len(played_by))])
+        if self._core.library.tl_playouts_use_net(self._handle, net._handle, by, first_bonus, moves):
+            raise self._core.library.refused()
 
     def search_round(
         self,
@@ -299,6 +309,45 @@ class CompiledBots:
         sizes_c = u32_array(sizes)
         numbers_c = (c_float * len(numbers)).from_buffer(numbers)
         return CompiledNet(self.core, self.library.tl_net_new(sizes_c, len(sizes), numbers_c, len(numbers)), sizes[-1])
+
+    def net_features(
+        self, sight: NetSight, legal: Sequence[int], medium: int, actions: Sequence[int]
+    ) -> tuple[list[int], list[int], list[list[int]]]:
+        """Master's network's inputs as the core reads them for the seat on turn: Hard's candidates, the
+        situation's inputs and each action's (``master_features.read`` and ``action_inputs``, compiled)."""
+        seat, players, hand, played_by, cards_left, locked, table, table_seat, start_card = sight
+        room = 64 + 128 + len(actions) * 64
+        out = (c_uint32 * room)()
+        count = self.library.tl_net_features(
+            optional(seat),
+            optional(players),
+            hand,
+            u64_array([*played_by, *[0] * (MAX_SEATS - len(played_by))]),
+            u32_array(cards_left),
+            locked & 0xFFFFFFFF,
+            optional(table),
+            optional(table_seat),
+            optional(start_card),
+            u64_array(legal),
+            len(legal),
+            medium,
+            u64_array(actions),
+            len(actions),
+            out,
+            room,
+        )
+        if count < 0:
+            raise self.library.refused()
+        numbers, at = list(out[:count]), 0
+        candidates = [numbers[1 + 2 * k] | numbers[2 + 2 * k] << 32 for k in range(numbers[0])]
+        at = 1 + 2 * numbers[0]
+        situation = numbers[at + 1 : at + 1 + numbers[at]]
+        at += 1 + numbers[at]
+        own = []
+        while at < count:
+            own.append(numbers[at + 1 : at + 1 + numbers[at]])
+            at += 1 + numbers[at]
+        return candidates, situation, own
 
     def SeatActions(self, actions: Sequence[ActionTuple], bombs: str) -> CompiledSeatActions:
         """One seat's actions, in the order they are judged first, to judge sampled hands by."""

@@ -81,13 +81,26 @@ class PythonPlayouts:
         return [playout_value(self.view, hands, move, self.first_bonus) for move in moves]
 
 
+# A screen's switch (bench/master_screens.py ``--set rollout_net=N``), 0 (off) as shipped: in the compiled playouts
+# the searching seat's next N moves are Master's network's pick among Hard's candidates instead of Medium's.
+ROLLOUT_NET = 0
+
+
+def played_by_seat(view: SeatView) -> list[int]:
+    """The cards each seat played this hand, as the view shows them."""
+    by = [0] * view.players
+    for seat, mask in view.history:
+        by[seat] |= mask
+    return by
+
+
 def playouts_for(view: SeatView, first_bonus: float) -> Playouts:
     """Playouts from ``view``'s position: in the compiled core when the engine uses it (:data:`.compiled.CORE`)."""
     core = compiled.CORE
     if core is None:
         return PythonPlayouts(view, first_bonus)
     table = view.table
-    return core.Playouts(
+    runner = core.Playouts(
         view.seat,
         view.players,
         None if table is None else table.mask,
@@ -100,3 +113,10 @@ def playouts_for(view: SeatView, first_bonus: float) -> Playouts:
         view.rules.end_on_first_out,
         first_bonus,
     )
+    if ROLLOUT_NET:
+        from .master_net import shipped_net  # the network's module reads Hard's, which reads this one
+
+        net = shipped_net().compiled
+        if net is not None:
+            runner.use_net(net, played_by_seat(view), first_bonus, ROLLOUT_NET)
+    return runner

@@ -44,6 +44,10 @@ FIRSTS = 512  # counts of masks :attr:`Buffers.firsts` has a view for (more than
 _u64p, _u32p, _i64p, _f64p = POINTER(c_uint64), POINTER(c_uint32), POINTER(c_int64), POINTER(c_double)
 _size, _mask, _opt, _rule, _flag, _handle, _f64 = c_size_t, c_uint64, c_int64, c_uint32, c_bool, c_void_p, c_double
 
+# A seat's sight as Master's network reads it (tl_net_features): seat, players, hand, each seat's cards played, the
+# counts, the pass locks, the table, its owner, the start card.
+_SIGHT = [_size, _size, _mask, _u64p, _u32p, c_uint32, _opt, _opt, _opt]
+
 # Every function of the ABI: (called holding the GIL, result type, argument types); lists are pointers. A plain call
 # (argument types None) takes 32-bit numbers only and is called with Python ints, undeclared: ctypes' cheapest call.
 PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
@@ -99,6 +103,12 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
     "tl_net_new": (True, _handle, [_u32p, _size, c_void_p, _size]),
     "tl_net_free": (True, None, [_handle]),
     "tl_net_logits": (True, c_int32, [_handle, _u32p, _size, _u32p, _u32p, _size, _f64p]),
+    "tl_net_features": (
+        True,
+        c_int64,
+        [*_SIGHT, _u64p, _size, _mask, _u64p, _size, _u32p, _size],
+    ),
+    "tl_playouts_use_net": (True, c_int32, [_handle, _handle, _u64p, c_double, c_uint32]),
 }
 
 
