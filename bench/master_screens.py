@@ -31,7 +31,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from tienlen.bots import arena, driver, hard, master, playouts, sampling
+from tienlen.bots import arena, hard, master, sampling
 from tienlen.bots.arena import DealResult, paired_difference
 from tienlen.bots.driver import ARENA_LEVELS
 from tienlen.bots.infer import ActionEvent
@@ -84,12 +84,12 @@ def _chains(value: str) -> None:
     hard.DEAL_SOURCE = _Chains
 
 
-def _rollout_net(value: str) -> None:
-    playouts.ROLLOUT_NET = int(value)
+def _net_moves(value: str) -> None:
+    master.NET_MOVES = int(value)
 
 
-def _effort(value: str) -> None:
-    driver._EFFORTS["master"] = int(value)  # the level's effort as the driver reads it, this worker only
+def _search_effort(value: str) -> None:
+    master.SEARCH_EFFORT = int(value)
 
 
 # What --set may change, each as the search reads it: the name, what it sets, and how.
@@ -101,8 +101,8 @@ SETTINGS: dict[str, tuple[str, Callable[[str], None]]] = {
     "chain_pace": ("sampling's pace, BURN_IN,THINNING: chain steps an action judged, and between deals", _chain_pace),
     "likelihood": ("the chains' likelihood of a deal for each action Medium would not have made", _likelihood),
     "chains": ("sampling.CHAINS: the independent chains a decision's deals are drawn from", _chains),
-    "rollout_net": ("playouts.ROLLOUT_NET: the searching seat's next N playout moves are the network's", _rollout_net),
-    "effort": ("Master's effort (10 as shipped): its playouts and step budget, times Hard's", _effort),
+    "net_moves": ("master.NET_MOVES: the searching seat's next N moves in a playout are the network's", _net_moves),
+    "search_effort": ("master.SEARCH_EFFORT: Master's playouts and step budget, times Hard's", _search_effort),
 }
 
 

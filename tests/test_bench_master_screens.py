@@ -65,11 +65,11 @@ def test_the_cheating_search_is_recorded_and_compare_gives_the_paired_difference
     assert summary["versus"]["first_rate"] == round(expected, 4)
 
 
-def test_a_screen_of_network_led_playouts_at_another_effort_records_both_settings(tmp_path: Path) -> None:
+def test_a_screen_of_fewer_network_moves_at_another_effort_records_both_settings(tmp_path: Path) -> None:
     out = tmp_path / "led.jsonl"
-    settings = ["--set", "rollout_net=1", "--set", "effort=1"]
+    settings = ["--set", "net_moves=1", "--set", "search_effort=1"]
     played = _run("play", str(out), "--seed", "3", "--deals", "0:1", "--processes", "1", *settings)
     assert played.returncode == 0, played.stderr[-2000:]
     header, line = _lines(out)
-    assert header["level"] == "master" and header["settings"] == {"rollout_net": "1", "effort": "1"}
+    assert header["level"] == "master" and header["settings"] == {"net_moves": "1", "search_effort": "1"}
     assert line["deal"] == 0 and len(line["firsts"]) == len(line["points"]) == 4

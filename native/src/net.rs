@@ -11,14 +11,11 @@ use std::sync::Arc;
 
 use crate::abi::{free_handle, guard, new_handle, open, slice, Handle};
 
-/// One dense layer: its weights by output row (`outputs × inputs`) and its biases; and both in `f32` for the
-/// playouts' fast pass.
+/// One dense layer: its weights by output row (`outputs × inputs`) and its biases.
 struct Dense {
     inputs: usize,
     weights: Vec<f64>,
     bias: Vec<f64>,
-    weights32: Vec<f32>,
-    bias32: Vec<f32>,
 }
 
 /// The network: the first layer's rows by input and its biases, then the dense layers.
@@ -26,8 +23,6 @@ pub struct Net {
     inputs: usize,
     rows: Vec<f64>,
     bias: Vec<f64>,
-    rows32: Vec<f32>,
-    bias32: Vec<f32>,
     dense: Vec<Dense>,
     outputs: usize,
 }
@@ -63,20 +58,15 @@ impl Net {
             for j in 0..n_out {
                 weights.extend((0..n_in).map(|i| f64::from(by_input[i * n_out + j])));
             }
-            let bias = wide(&numbers[at..at + n_out]);
             dense.push(Dense {
                 inputs: n_in,
-                weights32: weights.iter().map(|&w| w as f32).collect(),
-                bias32: bias.iter().map(|&b| b as f32).collect(),
                 weights,
-                bias,
+                bias: wide(&numbers[at..at + n_out]),
             });
             at += n_out;
         }
         Ok(Net {
             inputs,
-            rows32: numbers[..inputs * hidden].to_vec(),
-            bias32: numbers[inputs * hidden..inputs * hidden + hidden].to_vec(),
             rows,
             bias,
             dense,
@@ -144,57 +134,50 @@ impl Net {
 }
 
 impl Net {
-    /// The first layer's sums over the shared inputs in `f32` (the playouts' fast pass; indices in range).
-    pub fn situation32(&self, shared: &[u32], out: &mut Vec<f32>) {
-        out.clear();
-        out.extend_from_slice(&self.bias32);
-        add_rows32(&self.rows32, out, shared);
-    }
-
-    /// The outputs for one action in `f32`, summed eight lanes at a time: close to [`Net::logits`] (not the same
-    /// bits), several times faster. For the core's own playouts, which have no Python reference to equal.
-    pub fn logits32(&self, situation: &[f32], own: &[u32], layer: &mut Vec<f32>, next: &mut Vec<f32>, out: &mut [f32]) {
+    /// The outputs for one action as [`Net::logits`] but each dense layer's sums taken in eight lanes (input `i`
+    /// in lane `i % 8`, the lanes then added in order, then the rest past the last eight, then the bias added to
+    /// that): the order `master_net.MasterNet.blocked_logits` adds in, so the same numbers, and several times
+    /// faster here (the lanes are independent). The playouts' pass; indices in range.
+    pub fn blocked_logits(&self, situation: &[f64], own: &[u32], layer: &mut Vec<f64>, out: &mut [f64]) {
         layer.clear();
         layer.extend_from_slice(situation);
-        add_rows32(&self.rows32, layer, own);
-        layer.iter_mut().for_each(|x| *x = x.max(0.0));
+        self.add_rows(layer, own);
+        relu(layer);
         let last = self.dense.len() - 1;
+        let mut next = Vec::with_capacity(layer.len());
         for (depth, dense) in self.dense.iter().enumerate() {
             next.clear();
-            for (row, &b) in dense.weights32.chunks_exact(dense.inputs).zip(&dense.bias32) {
+            for (row, &b) in dense.weights.chunks_exact(dense.inputs).zip(&dense.bias) {
                 next.push(b + dot8(layer, row));
             }
             if depth != last {
-                next.iter_mut().for_each(|x| *x = x.max(0.0));
+                relu(&mut next);
             }
-            std::mem::swap(layer, next);
+            std::mem::swap(layer, &mut next);
         }
         out.copy_from_slice(&layer[..out.len()]);
     }
-}
 
-fn add_rows32(rows: &[f32], total: &mut [f32], indices: &[u32]) {
-    let width = total.len();
-    for &i in indices {
-        let row = &rows[i as usize * width..(i as usize + 1) * width];
-        for (t, r) in total.iter_mut().zip(row) {
-            *t += r;
-        }
+    /// [`Net::situation`] into a list the caller keeps (indices in range).
+    pub fn situation_into(&self, shared: &[u32], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend_from_slice(&self.bias);
+        self.add_rows(out, shared);
     }
 }
 
-/// A dot product in eight independent sums (so the compiler may use vector lanes), then their total.
-fn dot8(a: &[f32], b: &[f32]) -> f32 {
-    let mut sums = [0.0f32; 8];
+/// A dot product in eight lanes (input `i` in lane `i % 8`), the lanes added in order, then the rest.
+fn dot8(a: &[f64], b: &[f64]) -> f64 {
+    let mut lanes = [0.0f64; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
         for k in 0..8 {
-            sums[k] += x[k] * y[k];
+            lanes[k] += x[k] * y[k];
         }
     }
-    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
-    sums.iter().sum::<f32>() + tail
+    let rest = ra.iter().zip(rb).fold(0.0, |sum, (x, y)| sum + x * y);
+    lanes.iter().fold(0.0, |sum, &lane| sum + lane) + rest
 }
 
 fn relu(values: &mut [f64]) {

@@ -203,9 +203,8 @@ pub struct NetPolicy {
     shared: Vec<u32>,
     own: Vec<u32>,
     cands: Vec<u64>,
-    situation: Vec<f32>,
-    layer: Vec<f32>,
-    next: Vec<f32>,
+    situation: Vec<f64>,
+    layer: Vec<f64>,
 }
 
 impl NetPolicy {
@@ -218,12 +217,11 @@ impl NetPolicy {
             cands: Vec::with_capacity(MAX_CANDIDATES),
             situation: Vec::with_capacity(256),
             layer: Vec::with_capacity(256),
-            next: Vec::with_capacity(256),
         }
     }
 
     /// The candidate the network values most (`master.worth`: place points plus the first-place bonus times the
-    /// chance of first place; the fast `f32` pass); Medium's choice when it is the only one.
+    /// chance of first place; the lanes' pass, [`Net::blocked_logits`]); Medium's choice when it is the only one.
     pub fn choose(&mut self, sight: &Sight, legal: &[u64], medium: u64) -> u64 {
         let mut cands = std::mem::take(&mut self.cands);
         sight.candidates(legal, medium, &mut cands);
@@ -232,7 +230,7 @@ impl NetPolicy {
             return medium;
         }
         sight.situation_inputs(&mut self.shared);
-        self.net.situation32(&self.shared, &mut self.situation);
+        self.net.situation_into(&self.shared, &mut self.situation);
         let unseen = sight.unseen();
         let top_unseen = if unseen == 0 {
             -1
@@ -240,12 +238,12 @@ impl NetPolicy {
             63 - unseen.leading_zeros() as i32
         };
         let (mut best, mut best_worth) = (medium, f64::NEG_INFINITY);
-        let mut logits = [0.0f32; 2];
+        let mut logits = [0.0f64; 2];
         for &mask in &cands {
             sight.action_inputs(&cands, top_unseen, mask, &mut self.own);
             self.net
-                .logits32(&self.situation, &self.own, &mut self.layer, &mut self.next, &mut logits);
-            let (first, points) = (f64::from(logits[0]), f64::from(logits[1]));
+                .blocked_logits(&self.situation, &self.own, &mut self.layer, &mut logits);
+            let (first, points) = (logits[0], logits[1]);
             let worth = (sight.players - 1) as f64 * sigmoid(points) + self.first_bonus * sigmoid(first);
             if worth > best_worth {
                 best = mask;

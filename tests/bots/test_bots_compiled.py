@@ -21,39 +21,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support.tools import require_tool
+from tests.support.bots import PRESETS_AND_SEATS, medium_positions, required_core
 from tienlen.bots import compiled, endgame, hard, planner, policy, sampling
-from tienlen.bots.compiled import CompiledBots
 from tienlen.bots.hard import DEAL_EVENTS, choose_hard, hidden_cards_known, in_endgame
 from tienlen.bots.infer import SeatActions, action_events, judge_for
-from tienlen.bots.medium import choose_medium
 from tienlen.bots.playouts import PythonPlayouts, playouts_for
 from tienlen.bots.sampling import DealChains, sample_hands
-from tienlen.engine import Bombs, Match, SeatView, resolve_rules, seat_view
-from tienlen.engine.accel import BUILD_HINT, load_core
+from tienlen.engine import Bombs, SeatView
 from tienlen.engine.cards import FULL_DECK
 from tienlen.engine.combos import classify
-from tienlen.engine.match import LegalPlays
-from tienlen.engine.rules import PRESET_NAMES
 
-_CORE = compiled.bots_of(load_core())
-require_tool("tienlen_native", _CORE is not None, f"the compiled core is not built: {BUILD_HINT}")
-assert _CORE is not None
-CORE: CompiledBots = _CORE
-CASES = [(preset, players) for preset in PRESET_NAMES for players in (2, 3, 4)]
+CORE = required_core()
+CASES = PRESETS_AND_SEATS
 
 
-def positions(preset: str, players: int, seeds: range) -> Iterator[tuple[SeatView, LegalPlays]]:
-    """Every position of one-hand Medium self-play on these seeds (the seat on turn's view and plays)."""
-    for seed in seeds:
-        rules = resolve_rules({"preset": preset, "hands": 1}, players=players)
-        match, _ = Match.new(rules, random.Random(seed))
-        while match.turn is not None:
-            seat = match.turn
-            view, legal = seat_view(match, seat), match.legal_plays()
-            yield view, legal
-            action = choose_medium(view, legal, random.Random(0))
-            match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+positions = medium_positions
 
 
 @pytest.fixture

@@ -54,6 +54,7 @@ def test_expert_searches_with_five_times_hards_budget_playouts_and_steps(
         step_budget: int,
         deadline: object,
         head_starts: object = None,
+        playouts_of: object = None,
     ) -> int:
         searched.append((current, playouts, step_budget))
         return 0

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.bots import seeded_match
-from tienlen.bots import bot_rng, choose
+from tienlen.bots import bot_rng, choose, hard
 from tienlen.bots.master import choose_policy, ranked
 from tienlen.bots.master_features import (
     ACTION_KIND,
@@ -44,6 +44,7 @@ from tienlen.bots.master_features import (
 )
 from tienlen.bots.master_net import NET_PATH, MasterNet, NetFileError, shipped_net
 from tienlen.bots.medium import choose_medium
+from tienlen.bots.net_playouts import NetLedPlayouts
 from tienlen.engine import Match, seat_view
 from tienlen.engine.combos import Combination
 
@@ -187,17 +188,17 @@ def test_master_and_its_network_choose_legal_actions_the_same_for_the_same_seed(
     assert set(order) == masks | ({0} if legal.can_pass else set())
     policy = choose_policy(view, legal)
     assert (policy.is_pass and legal.can_pass) or policy.mask in masks
-    first = choose("master", view, legal, bot_rng(match, seat), iterations=40)
+    first = choose("master", view, legal, bot_rng(match, seat), iterations=10)
     assert (first.is_pass and legal.can_pass) or first.mask in masks
-    assert first == choose("master", view, legal, bot_rng(match, seat), iterations=40)
+    assert first == choose("master", view, legal, bot_rng(match, seat), iterations=10)
 
 
-def test_master_searches_at_twice_experts_effort_its_networks_time_taken_from_the_budget(
+def test_master_searches_hards_counts_led_by_its_network_within_ten_budgets(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Rule: Master is Expert's search at twice its effort (10: ten bot budgets, ten times Hard's playouts) with
-    the network's best actions first among the candidates and a head start for each; the network's time comes out of the
-    budget."""
+    """Rule: Master is Hard's search at SEARCH_EFFORT times its counts within ten bot budgets (its level's effort),
+    with the network's best actions first among the candidates, a head start for each, and playouts whose seat's
+    moves are the network's; the network's time comes out of the budget."""
     from tienlen.bots import master
 
     match = _played_to(31, 0)
@@ -213,8 +214,12 @@ def test_master_searches_at_twice_experts_effort_its_networks_time_taken_from_th
     monkeypatch.setattr(master, "choose_hard", record)
     choose("master", view, legal, random.Random(1), budget_s=0.2, iterations=40)
     (options,) = calls
-    assert options["effort"] == 10 and options["iterations"] == 400
+    assert options["effort"] == master.SEARCH_EFFORT and options["iterations"] == 40 * master.SEARCH_EFFORT
     assert 1.0 < float(options["budget_s"]) <= 2.0  # type: ignore[arg-type]
+    led = options["playouts"]
+    assert callable(led)
+    runner = led(view, hard.FIRST_BONUS)
+    assert isinstance(runner, NetLedPlayouts) or runner._handle  # the core's, led by the network
     order = ranked(view, legal, shipped_net())
     assert options["first"] == order[: master.NET_CANDIDATES]
     head_start = options["head_start"]

@@ -5,7 +5,7 @@ its compiled copy) is the reference. Side by side on positions of seeded Medium
 self-play under every preset and seat count, with the shipped weights and with
 random ones: every action's estimates are the same (to the bit on Python 3.11,
 whose ``sum`` adds as the core does; to 1e-12 where ``sum`` compensates), and
-Master's choice for a seed is the same with either network.
+Master's choice for a seed is the same on either build (its network, its playouts led by it).
 
 Without the compiled core these tests skip ("needs tienlen_native: ... run
 `make native`"), and fail when ``TIENLEN_REQUIRE_TOOLS=1`` (CI builds the core first).
@@ -23,37 +23,24 @@ from typing import Any
 
 import pytest
 
-from tests.support.tools import require_tool
-from tienlen.bots import compiled, hard, master, master_net
-from tienlen.bots.compiled import CompiledBots
-from tienlen.bots.driver import choose
+from tests.support.bots import PRESETS_AND_SEATS, medium_positions, required_core
+from tienlen.bots import compiled, hard, master, master_net, sampling
 from tienlen.bots.master_features import INPUTS, action_inputs, read
 from tienlen.bots.master_net import NET_PATH, MasterNet
 from tienlen.bots.medium import choose_medium
-from tienlen.bots.playouts import played_by_seat
+from tienlen.bots.net_playouts import NetLedPlayouts, led_playouts_for
+from tienlen.bots.playouts import played_by_seat, playouts_for
 from tienlen.engine import Match, SeatView, resolve_rules, seat_view
-from tienlen.engine.accel import BUILD_HINT, load_core
 from tienlen.engine.combos import Combination
 from tienlen.engine.match import LegalPlays
-from tienlen.engine.rules import PRESET_NAMES
 
-_CORE = compiled.bots_of(load_core())
-require_tool("tienlen_native", _CORE is not None, f"the compiled core is not built: {BUILD_HINT}")
-assert _CORE is not None
-CORE: CompiledBots = _CORE
-CASES = [(preset, players) for preset in PRESET_NAMES for players in (2, 3, 4)]
+CORE = required_core()
+CASES = PRESETS_AND_SEATS
 
 
 def positions(preset: str, players: int, seed: int) -> Iterator[tuple[SeatView, LegalPlays]]:
-    """Every position of one hand of Medium self-play (the seat on turn's view and plays)."""
-    rules = resolve_rules({"preset": preset, "hands": 1}, players=players)
-    match, _ = Match.new(rules, random.Random(seed))
-    while match.turn is not None:
-        seat = match.turn
-        view, legal = seat_view(match, seat), match.legal_plays()
-        yield view, legal
-        action = choose_medium(view, legal, random.Random(0))
-        match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
+    """Every position of one hand of Medium self-play."""
+    return medium_positions(preset, players, range(seed, seed + 1))
 
 
 def options(legal: LegalPlays) -> list[Combination | None]:
@@ -101,25 +88,6 @@ def test_the_compiled_forward_pass_gives_the_pure_python_estimates(
         ], (preset, players, index)
         checked += len(plays)
     assert checked >= 20
-
-
-@pytest.mark.parametrize("seed", [31, 32, 33])
-def test_masters_choice_for_a_seed_is_the_same_with_either_network(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Same seed, same counts, same choice: the network's part of Master (its candidates and head starts) does not
-    depend on where its forward pass runs."""
-    ours, reference = both(*shipped())
-    checked = 0
-    for index, (view, legal) in enumerate(positions("standard", 4, seed)):
-        if index % 5 or len(legal.plays) < 2:
-            continue
-        choices = []
-        for net in (ours, reference):
-            monkeypatch.setattr(master, "shipped_net", lambda net=net: net)
-            choices.append(choose("master", view, legal, random.Random(index), iterations=20))
-            assert master.ranked(view, legal, net) == master.ranked(view, legal, reference)
-        assert choices[0] == choices[1], (seed, index)
-        checked += 1
-    assert checked >= 3
 
 
 def test_the_server_reads_the_shipped_network_into_the_compiled_core() -> None:
@@ -194,27 +162,15 @@ def test_the_cores_reading_of_the_networks_inputs_is_the_pure_python_one(preset:
 
 
 def _playouts(view: SeatView) -> Any:
-    table = view.table
-    return CORE.Playouts(
-        view.seat,
-        view.players,
-        None if table is None else table.mask,
-        view.table_seat,
-        view.locked,
-        view.played,
-        view.start_card,
-        view.rules.bombs.value,
-        view.rules.pass_reentry_with_bomb,
-        view.rules.end_on_first_out,
-        hard.FIRST_BONUS,
-    )
+    return playouts_for(view, hard.FIRST_BONUS)
 
 
-def test_playouts_led_by_the_network_play_its_moves_and_for_no_moves_are_mediums() -> None:
-    """Rule: a playout asked for none of the network's moves is Hard's own (Medium for every seat); asked for the
-    seat's moves, the network changes some playouts' values, and the same deal gives the same values again."""
-    net = master_net.shipped_net().compiled
-    assert net is not None
+def test_playouts_led_by_the_network_are_the_python_ones_and_for_no_moves_are_mediums() -> None:
+    """Rule: the core's playouts whose seat's moves are the network's give the Python reference's values and steps
+    (:mod:`tienlen.bots.net_playouts`); asked for none of its moves they are Hard's own (Medium for every seat);
+    and the network changes some playouts' values."""
+    net = master_net.shipped_net()
+    assert net.compiled is not None
     rules = resolve_rules({"preset": "standard", "hands": 1}, players=4)
     changed = checked = 0
     for seed in range(3):
@@ -227,17 +183,40 @@ def test_playouts_led_by_the_network_play_its_moves_and_for_no_moves_are_mediums
             if step % 3 == 0 and len(legal.plays) >= 2:
                 moves = [p.mask for p in legal.plays[:4]]
                 hands = list(match.hands)
-                medium, none, led = _playouts(view), _playouts(view), _playouts(view)
-                none.use_net(net, played_by_seat(view), hard.FIRST_BONUS, 0)
-                led.use_net(net, played_by_seat(view), hard.FIRST_BONUS, 99)
-                assert none.values(hands, moves) == medium.values(hands, moves)
+                led = led_playouts_for(view, hard.FIRST_BONUS, net, master.NET_MOVES)
+                assert isinstance(led, compiled.CompiledPlayouts)
                 values = led.values(hands, moves)
-                assert values == led.values(hands, moves)
-                changed += values != medium.values(hands, moves)
+                assert values == NetLedPlayouts(view, hard.FIRST_BONUS, net, master.NET_MOVES).values(hands, moves)
+                none = led_playouts_for(view, hard.FIRST_BONUS, net, 0)
+                assert none.values(hands, moves) == _playouts(view).values(hands, moves)
+                changed += values != _playouts(view).values(hands, moves)
                 checked += 1
             action = choose_medium(view, legal, random.Random(0))
             match.pass_turn(seat) if action.is_pass else match.play(seat, action.mask)
     assert checked >= 6 and changed >= 1
+
+
+@pytest.mark.parametrize("seed", [41, 42])
+def test_masters_choice_for_a_seed_is_the_same_on_both_builds(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed, same counts, same choice: Master's whole decision (its network, its chains, its led playouts)
+    is the same with the compiled core as in pure Python (at the same search counts and chain pace)."""
+    monkeypatch.setattr(hard, "COMPILED_SEARCH_SCALE", 1)
+    monkeypatch.setattr(sampling, "PYTHON_PACE", sampling.COMPILED_PACE)
+    python_net = MasterNet.read(NET_PATH, compiled_net=False)
+    checked = 0
+    for index, (view, legal) in enumerate(positions("standard", 4, seed)):
+        if index % 7 or len(legal.plays) < 2:
+            continue
+        ours = master.choose_master(view, legal, random.Random(index), iterations=100)
+        with monkeypatch.context() as m:
+            m.setattr(compiled, "CORE", None)
+            m.setattr(master, "shipped_net", lambda: python_net)
+            python = master.choose_master(view, legal, random.Random(index), iterations=100)
+        assert ours == python, (seed, index)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
 
 
 @pytest.mark.parametrize(

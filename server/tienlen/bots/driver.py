@@ -39,12 +39,13 @@ BOT_LEVELS: tuple[Level, ...] = (
     # Five times Hard's effort: measurably stronger than Hard on the same deals (docs/bots.md; figures in
     # docs/benchmarks.md, make bench-bots)
     Level("expert", 5, "Hard's search with five times its playouts and five bot budgets a decision."),
-    # Twice Expert's effort: with the network, more playouts still pay (docs/bots.md, Master); without it they
-    # add little (Expert at ten, the control there).
+    # Ten bot budgets; its search plays master.SEARCH_EFFORT times Hard's counts, each playout dearer than Hard's
+    # (its own moves the network's): docs/bots.md, Master.
     Level(
         "master",
         10,
-        "Expert's search at twice its effort, led by a network that learned from self-play which moves win.",
+        "Hard's search led by a network that learned from self-play which moves win, in its playouts too; "
+        "ten bot budgets a decision.",
     ),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in BOT_LEVELS)

@@ -34,7 +34,7 @@ from .endgame import forced_moves
 from .infer import ActionEvent, action_events
 from .medium import answer_score, choose_medium
 from .planner import plan_combos, plan_cost, plan_size
-from .playouts import playouts_for
+from .playouts import Playouts, playouts_for
 from .sampling import DealChains
 
 
@@ -56,6 +56,8 @@ class DealSource(Protocol):
 
 
 DEFAULT_ITERATIONS = 300  # playouts a decision, times the search scale (see COMPILED_SEARCH_SCALE)
+# What makes a search's playouts from a position and the first place's bonus (:func:`.playouts.playouts_for`).
+PlayoutsFor = Callable[[SeatView, float], Playouts]
 MAX_CANDIDATES = 5
 # First place is what Hard plays for; the later places' estimate is rough, so weighing it less helps (the bonus
 # went from 6 to 20: docs/bots.md, figures in docs/benchmarks.md, make bench-bots and make bench-hard-decisions).
@@ -166,6 +168,7 @@ def compare_candidates(
     step_budget: int,
     deadline: float | None,
     head_starts: list[float] | None = None,
+    playouts_of: PlayoutsFor | None = None,
 ) -> int:
     """The index of the candidate with the best mean playout value, by sequential halving.
 
@@ -177,7 +180,8 @@ def compare_candidates(
     head start a deal for each candidate instead). Stops early when the
     simulated actions (deals drawn included) pass ``step_budget`` or at the
     ``deadline``. With the compiled chains and playouts a round is one call of
-    the core (the same deals, values and stops).
+    the core (the same deals, values and stops). ``playouts_of`` makes the
+    playouts (default: :func:`.playouts.playouts_for`).
     """
     active = list(range(len(cands)))
     totals = [0.0] * len(cands)
@@ -190,7 +194,7 @@ def compare_candidates(
         return totals[i] + starts[i] * seen, -i
 
     start_work = deals.work
-    runner = playouts_for(view, FIRST_BONUS)
+    runner = (playouts_of or playouts_for)(view, FIRST_BONUS)
     chains = deals.compiled if isinstance(deals, DealChains) else None
     for round_index in range(rounds):
         round_deals = max(1, playouts // (len(active) * rounds))
@@ -238,6 +242,7 @@ def choose_hard(
     effort: int = 1,
     first: list[int] | None = None,
     head_start: Callable[[list[int]], list[float]] | None = None,
+    playouts: PlayoutsFor | None = None,
 ) -> Action:
     """Hard's choice: a move forcing first place in the endgame, else Medium's candidates compared by playouts.
 
@@ -246,7 +251,9 @@ def choose_hard(
     Hard at a higher effort. ``budget_s`` and ``iterations``, when given, are
     taken as they are. ``first`` (legal moves, 0 = pass) go before Medium's
     candidates, the first of them with Medium's head start; ``head_start``
-    gives each candidate its own head start a deal instead (Master's network).
+    gives each candidate its own head start a deal instead (Master's network);
+    ``playouts`` makes the search's playouts instead of :func:`.playouts.playouts_for`
+    (Master's, led by its network).
     """
     medium = choose_medium(view, legal, rng)
     if not legal.plays:
@@ -267,7 +274,7 @@ def choose_hard(
     scale = effort * search_scale()
     total = DEFAULT_ITERATIONS * scale if iterations is None else iterations
     starts = None if head_start is None else head_start(cands)
-    best = compare_candidates(view, cands, deals, total, MAX_STEPS * scale - steps, deadline, starts)
+    best = compare_candidates(view, cands, deals, total, MAX_STEPS * scale - steps, deadline, starts, playouts)
     move = cands[best]
     if move == 0:
         return PASS_ACTION if legal.can_pass else medium

@@ -1,16 +1,19 @@
-"""Master: Expert's search led by a network that learned from self-play which moves win.
+"""Master: Hard's search led by a network that learned from self-play which moves win.
 
 The network (:mod:`.master_net`) values every legal action of the seat from its
 view alone: the chance of finishing first and the place points, learned from
 self-played hands whose every action was played out on the true cards
-(``make train-master``). Master searches like Expert (Hard's search), at twice
-Expert's effort (ten times Hard's playouts and ten bot budgets), with two
-changes: the network's best actions join the candidates (its best first, where
-Medium's choice stands for Hard), and each
-candidate's head start a deal is the network's value of it (:data:`NET_WEIGHT`
-of it, in the playouts' units) instead of Medium's small one. In the endgame
-the exact search decides as for Hard. The network alone (no search) is the
-arena's ``policy`` level.
+(``make train-master``). Master searches as Hard does, with three changes: the
+network's best actions join the candidates (its best first, where Medium's
+choice stands for Hard); each candidate's head start a deal is the network's
+value of it (:data:`NET_WEIGHT` of it, in the playouts' units) instead of
+Medium's small one; and in every playout the seat's own later moves are the
+network's pick among Hard's candidates, not Medium's (:mod:`.net_playouts`), so
+a candidate is judged by how Master would go on, not Medium. Those playouts
+cost more, so Master plays :data:`SEARCH_EFFORT` times Hard's counts, within
+ten bot budgets of clock (its level's effort). In the endgame the exact search
+decides as for Hard. The network alone (no search) is the arena's ``policy``
+level.
 """
 
 from __future__ import annotations
@@ -24,8 +27,15 @@ from ..engine.views import SeatView
 from .base import PASS_ACTION, Action, play_action
 from .hard import FIRST_BONUS, choose_hard
 from .master_net import Estimate, MasterNet, shipped_net
+from .net_playouts import led_playouts_for
+from .playouts import Playouts
 
 NET_CANDIDATES = 2  # the network's best actions put before Hard's own candidates
+# The search's counts (playouts, step budget) times Hard's: each playout dearer than Hard's, its seat's moves the
+# network's (NET_MOVES of them: every one a playout makes); its clock is still the level's effort (ten bot budgets).
+# Twice Hard's counts so led took +2.0 points of first places over Master's ten times led by Medium (docs/bots.md).
+SEARCH_EFFORT = 2
+NET_MOVES = 99
 # The network's value of a candidate (in the playouts' units: place points plus Hard's first-place bonus) counts
 # this much a deal of the search: 0.25 against 0.5, 1 and 2 over 400 tuning deals at effort 5, and against 0.125
 # and 0.5 over 1,000 at effort 10 (docs/bots.md, Master).
@@ -78,11 +88,15 @@ def choose_master(
     if not legal.plays:
         return choose_hard(view, legal, rng, budget_s=budget_s, iterations=iterations, effort=effort)
     started = time.perf_counter()
-    worths = appraise(view, legal, shipped_net())
+    net = shipped_net()
+    worths = appraise(view, legal, net)
     order = list(worths)
 
     def head_start(cands: list[int]) -> list[float]:
         return [NET_WEIGHT * worths.get(m, 0.0) for m in cands]
+
+    def led(view: SeatView, first_bonus: float) -> Playouts:
+        return led_playouts_for(view, first_bonus, net, NET_MOVES)
 
     left = None if budget_s is None else max(0.0, budget_s - (time.perf_counter() - started))
     return choose_hard(
@@ -90,8 +104,9 @@ def choose_master(
         legal,
         rng,
         budget_s=left,
-        iterations=iterations,
-        effort=effort,
+        iterations=None if iterations is None else max(1, iterations * SEARCH_EFFORT // effort),
+        effort=SEARCH_EFFORT,
         first=order[:NET_CANDIDATES],
         head_start=head_start,
+        playouts=led,
     )

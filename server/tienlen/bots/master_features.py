@@ -16,6 +16,7 @@ Seats are relative: block 1 is the next seat clockwise.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.cards import FULL_DECK, TWO_RANK
@@ -87,28 +88,50 @@ def read(view: SeatView, legal: LegalPlays) -> Reading:
 
 def situation_inputs(view: SeatView) -> list[int]:
     """The inputs that are 1 whatever the seat does: what it sees of the table and the other seats."""
-    players = view.players
-    played = [0] * players
+    played = [0] * view.players
     for seat, mask in view.history:
         played[seat] |= mask
-    out = _bits(FULL_DECK & ~view.hand & ~view.played, UNSEEN)
     table = view.table
+    return situation_of(
+        view.seat,
+        played,
+        view.cards_left,
+        view.locked,
+        FULL_DECK & ~view.hand & ~view.played,
+        None if table is None else table.mask,
+        view.table_seat,
+    )
+
+
+def situation_of(
+    seat: int,
+    played_by: Sequence[int],
+    cards_left: Sequence[int],
+    locked: int,
+    unseen: int,
+    table: int | None,
+    table_seat: int | None,
+) -> list[int]:
+    """:func:`situation_inputs` from the parts of a seat's view (the cards each seat played this hand, every
+    seat's count, the pass locks, the unseen cards, the table's cards and owner): a seat with no cards is out."""
+    players = len(cards_left)
+    out = _bits(unseen, UNSEEN)
     if table is not None:
-        out += _bits(table.mask, TABLE)
+        out += _bits(table, TABLE)
     for step in range(1, players):
-        seat = (view.seat + step) % players
+        other = (seat + step) % players
         base = SEATS + (step - 1) * SEAT_BLOCK
-        out += _bits(played[seat], base + SEAT_PLAYED)
-        out.append(base + SEAT_COUNT + min(view.cards_left[seat], MAX_COUNT))
-        if view.locked >> seat & 1:
+        out += _bits(played_by[other], base + SEAT_PLAYED)
+        out.append(base + SEAT_COUNT + min(cards_left[other], MAX_COUNT))
+        if locked >> other & 1:
             out.append(base + SEAT_LOCKED)
-        if view.public.places[seat] is not None:
+        if cards_left[other] == 0:
             out.append(base + SEAT_OUT)
-        if table is not None and view.table_seat == seat:
+        if table is not None and table_seat == other:
             out.append(base + SEAT_OWNS_TABLE)
     if table is None:
         out.append(LEADING)
-    if view.reentry:
+    if locked >> seat & 1:
         out.append(REENTRY)
     out.append(PLAYERS + min(max(players, 2), MAX_PLAYERS) - 2)
     return out
@@ -116,19 +139,26 @@ def situation_inputs(view: SeatView) -> list[int]:
 
 def action_inputs(view: SeatView, reading: Reading, play: Combination | None) -> list[int]:
     """The inputs that are 1 for one action of the seat (None: a pass)."""
-    mask = 0 if play is None else play.mask
-    after = view.hand & ~mask
-    out = _bits(after, HAND_AFTER)
     if play is None:
+        return action_inputs_of(view.hand, reading.candidates, reading.top_unseen, 0, None)
+    return action_inputs_of(view.hand, reading.candidates, reading.top_unseen, play.mask, play.kind)
+
+
+def action_inputs_of(hand: int, candidates: Sequence[int], top_unseen: int, mask: int, kind: Kind | None) -> list[int]:
+    """:func:`action_inputs` from the seat's hand, Hard's candidates, the highest unseen card (-1: none) and the
+    action's cards and kind (0 and None: a pass)."""
+    after = hand & ~mask
+    out = _bits(after, HAND_AFTER)
+    if kind is None:
         out.append(ACTION_KIND)
     else:
         out += _bits(mask, ACTION_CARDS)
-        out.append(_KIND_INDEX[play.kind])
+        out.append(_KIND_INDEX[kind])
     out.append(COUNT_AFTER + min(after.bit_count(), MAX_COUNT))
-    rank = reading.candidates.index(mask) if mask in reading.candidates else MAX_CANDIDATES
+    rank = candidates.index(mask) if mask in candidates else MAX_CANDIDATES
     out.append(CANDIDATE + min(rank, MAX_CANDIDATES))
     out.append(PLAN_SIZE + min(plan_size(after), MAX_COUNT) if after else PLAN_SIZE)
     out.append(PLAN_COST + min(round(plan_cost(after)), MAX_COUNT) if after else PLAN_COST)
-    out.append(CONTROL + min((after >> (reading.top_unseen + 1)).bit_count(), 4))
+    out.append(CONTROL + min((after >> (top_unseen + 1)).bit_count(), 4))
     out.append(TWOS + (after >> (4 * TWO_RANK)).bit_count())
     return out

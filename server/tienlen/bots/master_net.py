@@ -23,7 +23,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
 from itertools import pairwise
 from operator import add, mul
 from pathlib import Path
@@ -52,7 +52,8 @@ class Estimate:
     points: float
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
+    """The logistic function (its two forms, as the core computes it)."""
     return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
 
@@ -116,7 +117,35 @@ class MasterNet:
         for depth, (rows, bias) in enumerate(self._dense):
             out = [sum(map(mul, layer, row), b) for row, b in zip(rows, bias, strict=True)]
             layer = out if depth == last else [x if x > 0.0 else 0.0 for x in out]
-        return Estimate(_sigmoid(layer[0]), _sigmoid(layer[1]))
+        return Estimate(sigmoid(layer[0]), sigmoid(layer[1]))
+
+    def first_layer(self, inputs: Sequence[int]) -> list[float]:
+        """The first layer's sums over these inputs (its biases first, then each input's row in order)."""
+        total = self._bias
+        for index in inputs:
+            total = list(map(add, total, self._rows[index]))
+        return total
+
+    def blocked_logits(self, situation: list[float], own: Sequence[int]) -> list[float]:
+        """The outputs (logits) for one action's own inputs, given the decision's :meth:`first_layer` sums, with
+        each dense layer's sums taken in eight lanes (input ``i`` in lane ``i % 8``, the lanes then added in order,
+        then the inputs past the last eight, then the bias added to that): the order of the core's playouts
+        (native/src/net.rs ``blocked_logits``), and so its numbers on every Python version (no ``sum``, whose
+        compensation since 3.12 would change the last places)."""
+        total = situation
+        for index in own:
+            total = list(map(add, total, self._rows[index]))
+        layer = [x if x > 0.0 else 0.0 for x in total]
+        last = len(self._dense) - 1
+        for depth, (rows, bias) in enumerate(self._dense):
+            whole = len(layer) // 8 * 8
+            out = []
+            for row, b in zip(rows, bias, strict=True):
+                lanes = [reduce(add, map(mul, layer[k:whole:8], row[k:whole:8]), 0.0) for k in range(8)]
+                rest = reduce(add, map(mul, layer[whole:], row[whole:]), 0.0)
+                out.append(b + (reduce(add, lanes, 0.0) + rest))
+            layer = out if depth == last else [x if x > 0.0 else 0.0 for x in out]
+        return layer
 
     def estimates(self, view: SeatView, legal: LegalPlays, plays: Sequence[Combination | None]) -> list[Estimate]:
         """What the network expects of each of these actions of the seat on turn (None: a pass): in the compiled
@@ -126,7 +155,7 @@ class MasterNet:
             situation = self.situation(reading)
             return [self.estimate(situation, view, reading, play) for play in plays]
         logits = self.compiled.logits(reading.inputs, [action_inputs(view, reading, play) for play in plays])
-        return [Estimate(_sigmoid(logits[k]), _sigmoid(logits[k + 1])) for k in range(0, len(logits), OUTPUTS)]
+        return [Estimate(sigmoid(logits[k]), sigmoid(logits[k + 1])) for k in range(0, len(logits), OUTPUTS)]
 
 
 @cache

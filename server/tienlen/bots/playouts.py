@@ -81,11 +81,6 @@ class PythonPlayouts:
         return [playout_value(self.view, hands, move, self.first_bonus) for move in moves]
 
 
-# A screen's switch (bench/master_screens.py ``--set rollout_net=N``), 0 (off) as shipped: in the compiled playouts
-# the searching seat's next N moves are Master's network's pick among Hard's candidates instead of Medium's.
-ROLLOUT_NET = 0
-
-
 def played_by_seat(view: SeatView) -> list[int]:
     """The cards each seat played this hand, as the view shows them."""
     by = [0] * view.players
@@ -100,7 +95,7 @@ def playouts_for(view: SeatView, first_bonus: float) -> Playouts:
     if core is None:
         return PythonPlayouts(view, first_bonus)
     table = view.table
-    runner = core.Playouts(
+    return core.Playouts(
         view.seat,
         view.players,
         None if table is None else table.mask,
@@ -113,10 +108,3 @@ def playouts_for(view: SeatView, first_bonus: float) -> Playouts:
         view.rules.end_on_first_out,
         first_bonus,
     )
-    if ROLLOUT_NET:
-        from .master_net import shipped_net  # the network's module reads Hard's, which reads this one
-
-        net = shipped_net().compiled
-        if net is not None:
-            runner.use_net(net, played_by_seat(view), first_bonus, ROLLOUT_NET)
-    return runner
