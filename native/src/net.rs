@@ -11,11 +11,14 @@ use std::sync::Arc;
 
 use crate::abi::{free_handle, guard, new_handle, open, slice, Handle};
 
-/// One dense layer: its weights by output row (`outputs × inputs`) and its biases.
+/// One dense layer: its weights by output row (`outputs × inputs`) and its biases, as `f64` and as the file's
+/// `f32` (the playouts' pass).
 struct Dense {
     inputs: usize,
     weights: Vec<f64>,
     bias: Vec<f64>,
+    weights32: Vec<f32>,
+    bias32: Vec<f32>,
 }
 
 /// The network: the first layer's rows by input and its biases, then the dense layers.
@@ -23,6 +26,8 @@ pub struct Net {
     inputs: usize,
     rows: Vec<f64>,
     bias: Vec<f64>,
+    rows32: Vec<f32>,
+    bias32: Vec<f32>,
     dense: Vec<Dense>,
     outputs: usize,
 }
@@ -58,15 +63,20 @@ impl Net {
             for j in 0..n_out {
                 weights.extend((0..n_in).map(|i| f64::from(by_input[i * n_out + j])));
             }
+            let bias32 = numbers[at..at + n_out].to_vec();
             dense.push(Dense {
                 inputs: n_in,
+                weights32: weights.iter().map(|&w| w as f32).collect(),
+                bias: wide(&bias32),
+                bias32,
                 weights,
-                bias: wide(&numbers[at..at + n_out]),
             });
             at += n_out;
         }
         Ok(Net {
             inputs,
+            rows32: numbers[..inputs * hidden].to_vec(),
+            bias32: numbers[inputs * hidden..inputs * hidden + hidden].to_vec(),
             rows,
             bias,
             dense,
@@ -134,41 +144,53 @@ impl Net {
 }
 
 impl Net {
-    /// The outputs for one action as [`Net::logits`] but each dense layer's sums taken in eight lanes (input `i`
-    /// in lane `i % 8`, the lanes then added in order, then the rest past the last eight, then the bias added to
-    /// that): the order `master_net.MasterNet.blocked_logits` adds in, so the same numbers, and several times
-    /// faster here (the lanes are independent). The playouts' pass; indices in range.
-    pub fn blocked_logits(&self, situation: &[f64], own: &[u32], layer: &mut Vec<f64>, out: &mut [f64]) {
+    /// The outputs for one action as [`Net::logits`] but in `f32`, each dense layer's sums taken in eight lanes
+    /// (input `i` in lane `i % 8`, the lanes then added in order, then the rest past the last eight, then the bias
+    /// added to that), every operation rounded to `f32`: the order `master_net.MasterNet.blocked_logits` follows,
+    /// so the same numbers, and several times faster here (the lanes run side by side). The playouts' pass; indices
+    /// in range.
+    pub fn blocked_logits(&self, situation: &[f32], own: &[u32], layer: &mut Vec<f32>, out: &mut [f32]) {
         layer.clear();
         layer.extend_from_slice(situation);
-        self.add_rows(layer, own);
-        relu(layer);
+        add_rows32(&self.rows32, layer, own);
+        relu32(layer);
         let last = self.dense.len() - 1;
         let mut next = Vec::with_capacity(layer.len());
         for (depth, dense) in self.dense.iter().enumerate() {
             next.clear();
-            for (row, &b) in dense.weights.chunks_exact(dense.inputs).zip(&dense.bias) {
+            for (row, &b) in dense.weights32.chunks_exact(dense.inputs).zip(&dense.bias32) {
                 next.push(b + dot8(layer, row));
             }
             if depth != last {
-                relu(&mut next);
+                relu32(&mut next);
             }
             std::mem::swap(layer, &mut next);
         }
         out.copy_from_slice(&layer[..out.len()]);
     }
 
-    /// [`Net::situation`] into a list the caller keeps (indices in range).
-    pub fn situation_into(&self, shared: &[u32], out: &mut Vec<f64>) {
+    /// The first layer's sums over the shared inputs in `f32` (its biases, then each input's row in order), into a
+    /// list the caller keeps (indices in range).
+    pub fn situation32(&self, shared: &[u32], out: &mut Vec<f32>) {
         out.clear();
-        out.extend_from_slice(&self.bias);
-        self.add_rows(out, shared);
+        out.extend_from_slice(&self.bias32);
+        add_rows32(&self.rows32, out, shared);
+    }
+}
+
+fn add_rows32(rows: &[f32], total: &mut [f32], indices: &[u32]) {
+    let width = total.len();
+    for &i in indices {
+        let row = &rows[i as usize * width..(i as usize + 1) * width];
+        for (t, r) in total.iter_mut().zip(row) {
+            *t += r;
+        }
     }
 }
 
 /// A dot product in eight lanes (input `i` in lane `i % 8`), the lanes added in order, then the rest.
-fn dot8(a: &[f64], b: &[f64]) -> f64 {
-    let mut lanes = [0.0f64; 8];
+fn dot8(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
@@ -178,6 +200,12 @@ fn dot8(a: &[f64], b: &[f64]) -> f64 {
     }
     let rest = ra.iter().zip(rb).fold(0.0, |sum, (x, y)| sum + x * y);
     lanes.iter().fold(0.0, |sum, &lane| sum + lane) + rest
+}
+
+fn relu32(values: &mut [f32]) {
+    for x in values.iter_mut() {
+        *x = if *x > 0.0 { *x } else { 0.0 };
+    }
 }
 
 fn relu(values: &mut [f64]) {
@@ -216,14 +244,17 @@ pub unsafe extern "C" fn tl_net_free(net: Handle<Arc<Net>>) {
     free_handle(net)
 }
 
-/// The outputs (logits) of `n_actions` actions of one decision into `out` (the network's outputs an action, action
-/// by action): `shared` holds the indices of the inputs that are 1 for every action, `own` each action's own
-/// indices one after another, and `ends[k]` where action `k`'s end in `own`. 0, or -1.
+/// The outputs (logits) of `n_actions` actions of one decision into `out`, from the network's exact pass
+/// ([`Net::logits`], `blocked` 0: the server's estimates) or the playouts' ([`Net::blocked_logits`], 1, in `f32`,
+/// written as `f64`): the network's outputs an action, action by action. `shared` holds the indices of the inputs
+/// that are 1 for every action, `own` each action's own indices one after another, and `ends[k]` where action `k`'s
+/// end in `own`. 0, or -1.
 ///
 /// # Safety
 /// `net` is a live handle; `shared` points at `n_shared` numbers, `ends` at `n_actions` and `own` at the last end's
 /// count; `out` at the network's outputs times `n_actions` writable numbers.
 #[no_mangle]
+#[allow(clippy::too_many_arguments)] // a decision's inputs, as Python passes them
 pub unsafe extern "C" fn tl_net_logits(
     net: Handle<Arc<Net>>,
     shared: *const u32,
@@ -231,6 +262,7 @@ pub unsafe extern "C" fn tl_net_logits(
     own: *const u32,
     ends: *const u32,
     n_actions: usize,
+    blocked: bool,
     out: *mut f64,
 ) -> i32 {
     guard(-1, || {
@@ -244,11 +276,25 @@ pub unsafe extern "C" fn tl_net_logits(
         if n_actions > 0 && out.is_null() {
             return Err("a null pointer for the outputs".into());
         }
-        let situation = net.situation(slice(shared, n_shared)?)?;
+        let shared = slice(shared, n_shared)?;
+        let situation = net.situation(shared)?;
+        let (mut situation32, mut layer, mut outs32) = (Vec::new(), Vec::new(), vec![0.0f32; width]);
+        if blocked {
+            net.situation32(shared, &mut situation32);
+        }
         let mut start = 0;
         for (k, &end) in ends.iter().enumerate() {
             let written = std::slice::from_raw_parts_mut(out.add(k * width), width);
-            net.logits(&situation, &own[start..end as usize], written)?;
+            let indices = &own[start..end as usize];
+            if blocked {
+                net.logits(&situation, indices, written)?; // checks the indices
+                net.blocked_logits(&situation32, indices, &mut layer, &mut outs32);
+                for (w, &x) in written.iter_mut().zip(&outs32) {
+                    *w = f64::from(x);
+                }
+            } else {
+                net.logits(&situation, indices, written)?;
+            }
             start = end as usize;
         }
         Ok(0)

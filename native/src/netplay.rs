@@ -203,8 +203,8 @@ pub struct NetPolicy {
     shared: Vec<u32>,
     own: Vec<u32>,
     cands: Vec<u64>,
-    situation: Vec<f64>,
-    layer: Vec<f64>,
+    situation: Vec<f32>,
+    layer: Vec<f32>,
 }
 
 impl NetPolicy {
@@ -230,7 +230,7 @@ impl NetPolicy {
             return medium;
         }
         sight.situation_inputs(&mut self.shared);
-        self.net.situation_into(&self.shared, &mut self.situation);
+        self.net.situation32(&self.shared, &mut self.situation);
         let unseen = sight.unseen();
         let top_unseen = if unseen == 0 {
             -1
@@ -238,12 +238,12 @@ impl NetPolicy {
             63 - unseen.leading_zeros() as i32
         };
         let (mut best, mut best_worth) = (medium, f64::NEG_INFINITY);
-        let mut logits = [0.0f64; 2];
+        let mut logits = [0.0f32; 2];
         for &mask in &cands {
             sight.action_inputs(&cands, top_unseen, mask, &mut self.own);
             self.net
                 .blocked_logits(&self.situation, &self.own, &mut self.layer, &mut logits);
-            let (first, points) = (logits[0], logits[1]);
+            let (first, points) = (f64::from(logits[0]), f64::from(logits[1]));
             let worth = (sight.players - 1) as f64 * sigmoid(points) + self.first_bonus * sigmoid(first);
             if worth > best_worth {
                 best = mask;

@@ -196,6 +196,31 @@ def test_playouts_led_by_the_network_are_the_python_ones_and_for_no_moves_are_me
     assert checked >= 6 and changed >= 1
 
 
+@pytest.mark.parametrize("weights", [shipped, lambda: random_weights(9)], ids=["shipped", "random"])
+def test_the_playouts_float32_pass_is_the_python_ones_to_the_bit(
+    weights: Callable[[], tuple[list[int], array[float]]],
+) -> None:
+    """Rule: the core's playouts' pass (float32, eight lanes) gives exactly the numbers of its Python reference
+    (``MasterNet.blocked_logits``), and stays near the exact pass."""
+    ours, reference = both(*weights())
+    assert ours.compiled is not None
+    checked = 0
+    for preset, players in CASES[::3]:
+        for index, (view, legal) in enumerate(positions(preset, players, seed=20 + players)):
+            if index % 4:
+                continue
+            reading = read(view, legal)
+            own = [action_inputs(view, reading, play) for play in options(legal)]
+            got = ours.compiled.logits(reading.inputs, own, blocked=True)
+            situation = reference.first_layer32(reading.inputs)
+            expected = [x for indices in own for x in reference.blocked_logits(situation, indices)]
+            assert got == expected, (preset, players, index)
+            exact = ours.compiled.logits(reading.inputs, own)
+            assert got == pytest.approx(exact, rel=1e-3, abs=1e-3)
+            checked += len(own)
+    assert checked >= 40
+
+
 @pytest.mark.parametrize("seed", [41, 42])
 def test_masters_choice_for_a_seed_is_the_same_on_both_builds(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Same seed, same counts, same choice: Master's whole decision (its network, its chains, its led playouts)

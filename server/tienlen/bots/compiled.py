@@ -200,9 +200,10 @@ class CompiledNet(Handle):
         super().__init__(core, handle)
         self.outputs = outputs
 
-    def logits(self, shared: Sequence[int], own: Sequence[Sequence[int]]) -> list[float]:
+    def logits(self, shared: Sequence[int], own: Sequence[Sequence[int]], *, blocked: bool = False) -> list[float]:
         """The outputs (logits) of each action, one after another: ``shared`` the indices of the inputs that are 1
-        for every action, ``own`` each action's own (a ValueError for an input the network does not have)."""
+        for every action, ``own`` each action's own (a ValueError for an input the network does not have); with
+        ``blocked`` the playouts' ``float32`` pass (:meth:`~tienlen.bots.master_net.MasterNet.blocked_logits`)."""
         ends: list[int] = []
         flat: list[int] = []
         for indices in own:
@@ -215,8 +216,9 @@ class CompiledNet(Handle):
         except TypeError as error:
             raise Refused(f"not a list of input indices: {error}") from None
         out = (c_double * (self.outputs * len(ends)))()
-        if self._core.library.tl_net_logits(self._handle, shared_c, len(shared), flat_c, ends_c, len(ends), out):
-            raise self._core.library.refused()
+        library = self._core.library
+        if library.tl_net_logits(self._handle, shared_c, len(shared), flat_c, ends_c, len(ends), blocked, out):
+            raise library.refused()
         return list(out)
 
 

@@ -21,10 +21,10 @@ import json
 import math
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, reduce
-from itertools import pairwise
+from functools import cache
+from itertools import pairwise, repeat
 from operator import add, mul
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,11 @@ class Estimate:
 
     first: float
     points: float
+
+
+def _f32(values: Iterable[float]) -> list[float]:
+    """The values rounded to ``float32`` (as Python floats)."""
+    return array("f", values).tolist()
 
 
 def sigmoid(x: float) -> float:
@@ -78,11 +83,14 @@ class MasterNet:
         self._bias = list(numbers[at : at + hidden])
         at += hidden
         self._dense: list[tuple[list[list[float]], list[float]]] = []
+        self._dense32: list[tuple[list[list[float]], list[float]]] = []  # by input (column), for the playouts' pass
         for n_in, n_out in pairwise(sizes[1:]):
             by_input = numbers[at : at + n_in * n_out]
             at += n_in * n_out
             rows = [list(by_input[j::n_out]) for j in range(n_out)]  # stored by input row; kept by output
             self._dense.append((rows, list(numbers[at : at + n_out])))
+            columns = [list(by_input[i * n_out : (i + 1) * n_out]) for i in range(n_in)]
+            self._dense32.append((columns, list(numbers[at : at + n_out])))
             at += n_out
         core = compiled.CORE if compiled_net else None
         self.compiled: CompiledNet | None = None if core is None else core.Net(sizes, array("f", numbers))
@@ -119,31 +127,43 @@ class MasterNet:
             layer = out if depth == last else [x if x > 0.0 else 0.0 for x in out]
         return Estimate(sigmoid(layer[0]), sigmoid(layer[1]))
 
-    def first_layer(self, inputs: Sequence[int]) -> list[float]:
-        """The first layer's sums over these inputs (its biases first, then each input's row in order)."""
+    def first_layer32(self, inputs: Sequence[int]) -> list[float]:
+        """The first layer's sums over these inputs in ``float32`` (its biases, then each input's row in order, every
+        sum rounded to ``float32``): the playouts' pass, as the core's ``situation32``."""
         total = self._bias
         for index in inputs:
-            total = list(map(add, total, self._rows[index]))
+            total = _f32(map(add, total, self._rows[index]))
         return total
 
     def blocked_logits(self, situation: list[float], own: Sequence[int]) -> list[float]:
-        """The outputs (logits) for one action's own inputs, given the decision's :meth:`first_layer` sums, with
-        each dense layer's sums taken in eight lanes (input ``i`` in lane ``i % 8``, the lanes then added in order,
-        then the inputs past the last eight, then the bias added to that): the order of the core's playouts
-        (native/src/net.rs ``blocked_logits``), and so its numbers on every Python version (no ``sum``, whose
-        compensation since 3.12 would change the last places)."""
+        """The outputs (logits) for one action's own inputs, given the decision's :meth:`first_layer32` sums, as the
+        core's playouts compute them (native/src/net.rs ``blocked_logits``): in ``float32``, every product and sum
+        rounded to it (a ``float32`` operation done in ``float64`` and rounded gives the same number), each dense
+        layer's sums taken in eight lanes (input ``i`` in lane ``i % 8``, the lanes then added in order, then the
+        inputs past the last eight, then the bias added to that). The outputs are summed side by side here, the
+        same operations in the same order for each."""
         total = situation
         for index in own:
-            total = list(map(add, total, self._rows[index]))
+            total = _f32(map(add, total, self._rows[index]))
         layer = [x if x > 0.0 else 0.0 for x in total]
         last = len(self._dense) - 1
-        for depth, (rows, bias) in enumerate(self._dense):
+        for depth, (columns, bias) in enumerate(self._dense32):
+            width = len(bias)
             whole = len(layer) // 8 * 8
-            out = []
-            for row, b in zip(rows, bias, strict=True):
-                lanes = [reduce(add, map(mul, layer[k:whole:8], row[k:whole:8]), 0.0) for k in range(8)]
-                rest = reduce(add, map(mul, layer[whole:], row[whole:]), 0.0)
-                out.append(b + (reduce(add, lanes, 0.0) + rest))
+            lanes = [[0.0] * width for _ in range(8)]
+            rest = [0.0] * width
+            for i, x in enumerate(layer):
+                if x == 0.0:  # adds +0.0 or -0.0 to every sum: none changes (a sum is never -0.0)
+                    continue
+                products = _f32(map(mul, repeat(x, width), columns[i]))
+                if i < whole:
+                    lanes[i % 8] = _f32(map(add, lanes[i % 8], products))
+                else:
+                    rest = _f32(map(add, rest, products))
+            summed = [0.0] * width
+            for lane in lanes:
+                summed = _f32(map(add, summed, lane))
+            out = _f32(map(add, bias, _f32(map(add, summed, rest))))
             layer = out if depth == last else [x if x > 0.0 else 0.0 for x in out]
         return layer
 

@@ -75,7 +75,7 @@ def net_move(
     shared = situation_of(
         seat, played_by, cards_left, locked, unseen, None if table is None else table.mask, table_seat
     )
-    situation = net.first_layer(shared)
+    situation = net.first_layer32(shared)
     top_unseen = unseen.bit_length() - 1
     best, best_worth = medium, float("-inf")
     for mask in candidates:

@@ -102,7 +102,7 @@ PROTOTYPES: dict[str, tuple[bool, Any, list[Any] | None]] = {
     "tl_search_round": (False, c_int32, [_handle, _handle, _u64p, _size, _f64p, c_uint32, c_double, _i64p]),
     "tl_net_new": (True, _handle, [_u32p, _size, c_void_p, _size]),
     "tl_net_free": (True, None, [_handle]),
-    "tl_net_logits": (True, c_int32, [_handle, _u32p, _size, _u32p, _u32p, _size, _f64p]),
+    "tl_net_logits": (True, c_int32, [_handle, _u32p, _size, _u32p, _u32p, _size, _flag, _f64p]),
     "tl_net_features": (
         True,
         c_int64,
