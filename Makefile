@@ -134,7 +134,7 @@ train-master: $(TRAIN) core
 bench-master: $(RUNTIME) core
 	$(BIN)/python bench/master.py --json build/master-bench.json
 
-# Master's network in the compiled core against pure Python: ms a decision, the same estimates and choices
+# Master's network in the compiled core against pure Python: ms a decision, the same estimates; Master's decision
 bench-master-net: $(RUNTIME) core
 	$(BIN)/python bench/master_net.py
 

@@ -1,5 +1,5 @@
 """``bench/master_net.py`` (``make bench-master-net``) keeps working: it times Master's network compiled and in pure
-Python on the same decisions and finds the same estimates and choices."""
+Python on the same decisions and finds the same estimates, and times Master's decision."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_a_one_hand_run_times_both_networks_and_finds_them_alike() -> None:
     figures = json.loads(result.stdout)
     assert figures["decisions"] >= 5 and figures["estimates"] > figures["decisions"]
     assert figures["estimates_differing"] == 0 or sys.version_info >= (3, 12)  # 3.12's sum compensates
-    assert figures["master_decisions"] == figures["master_same_choices"] == 2
-    for part in ("network", "master"):
-        assert set(figures[part]) == {"compiled", "python"}
-        assert all(0 < times["median_ms"] <= times["p90_ms"] for times in figures[part].values())
+    assert figures["master_decisions"] == 2
+    assert set(figures["network"]) == {"compiled", "python"}
+    for times in [*figures["network"].values(), figures["master"]]:
+        assert 0 < times["median_ms"] <= times["p90_ms"]
