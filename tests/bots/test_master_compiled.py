@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from tests.support.bots import PRESETS_AND_SEATS, medium_positions, required_core
-from tienlen.bots import compiled, hard, master, master_net, sampling
+from tienlen.bots import compiled, hard, master, sampling
 from tienlen.bots.master_features import INPUTS, action_inputs, read
 from tienlen.bots.master_net import NET_PATH, MasterNet
 from tienlen.bots.medium import choose_medium
@@ -36,6 +36,21 @@ from tienlen.engine.match import LegalPlays
 
 CORE = required_core()
 CASES = PRESETS_AND_SEATS
+
+
+@pytest.fixture(autouse=True)
+def compiled_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The bots' compiled loops in every test here, whatever ``TIENLEN_ENGINE`` chose (the Python paths where a
+    test sets ``compiled.CORE`` to None itself)."""
+    monkeypatch.setattr(compiled, "CORE", CORE)
+    yield
+
+
+def compiled_shipped() -> MasterNet:
+    """The shipped network with its compiled copy (read again: the server's, ``shipped_net``, may have none)."""
+    net = MasterNet.read(NET_PATH)
+    assert net.compiled is not None
+    return net
 
 
 def positions(preset: str, players: int, seed: int) -> Iterator[tuple[SeatView, LegalPlays]]:
@@ -90,8 +105,8 @@ def test_the_compiled_forward_pass_gives_the_pure_python_estimates(
     assert checked >= 20
 
 
-def test_the_server_reads_the_shipped_network_into_the_compiled_core() -> None:
-    assert master_net.shipped_net().compiled is not None
+def test_the_shipped_network_is_read_into_the_compiled_core_when_the_bots_use_it() -> None:
+    assert MasterNet.read(NET_PATH).compiled is not None
 
 
 @pytest.mark.parametrize(
@@ -169,8 +184,7 @@ def test_playouts_led_by_the_network_are_the_python_ones_and_for_no_moves_are_me
     """Rule: the core's playouts whose seat's moves are the network's give the Python reference's values and steps
     (:mod:`tienlen.bots.net_playouts`); asked for none of its moves they are Hard's own (Medium for every seat);
     and the network changes some playouts' values."""
-    net = master_net.shipped_net()
-    assert net.compiled is not None
+    net = compiled_shipped()
     rules = resolve_rules({"preset": "standard", "hands": 1}, players=4)
     changed = checked = 0
     for seed in range(3):
@@ -227,7 +241,8 @@ def test_masters_choice_for_a_seed_is_the_same_on_both_builds(seed: int, monkeyp
     is the same with the compiled core as in pure Python (at the same search counts and chain pace)."""
     monkeypatch.setattr(hard, "COMPILED_SEARCH_SCALE", 1)
     monkeypatch.setattr(sampling, "PYTHON_PACE", sampling.COMPILED_PACE)
-    python_net = MasterNet.read(NET_PATH, compiled_net=False)
+    python_net, ours_net = MasterNet.read(NET_PATH, compiled_net=False), compiled_shipped()
+    monkeypatch.setattr(master, "shipped_net", lambda: ours_net)
     checked = 0
     for index, (view, legal) in enumerate(positions("standard", 4, seed)):
         if index % 7 or len(legal.plays) < 2:
@@ -262,7 +277,7 @@ def test_bad_input_to_the_networks_playouts_and_features_is_a_value_error(
 
 
 def _shipped_core_net() -> Any:
-    net = master_net.shipped_net().compiled
+    net = compiled_shipped().compiled
     assert net is not None
     return net
 
