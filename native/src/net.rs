@@ -94,7 +94,8 @@ impl Net {
         self.outputs
     }
 
-    fn check(&self, indices: &[u32]) -> Result<(), String> {
+    /// Refuse an input index the network does not have.
+    pub fn check(&self, indices: &[u32]) -> Result<(), String> {
         match indices.iter().find(|&&i| i as usize >= self.inputs) {
             Some(i) => Err(format!("input {i} of a network of {} inputs", self.inputs)),
             None => Ok(()),
@@ -277,17 +278,20 @@ pub unsafe extern "C" fn tl_net_logits(
             return Err("a null pointer for the outputs".into());
         }
         let shared = slice(shared, n_shared)?;
-        let situation = net.situation(shared)?;
-        let (mut situation32, mut layer, mut outs32) = (Vec::new(), Vec::new(), vec![0.0f32; width]);
+        let (mut situation, mut situation32) = (Vec::new(), Vec::new());
         if blocked {
+            net.check(shared)?;
             net.situation32(shared, &mut situation32);
+        } else {
+            situation = net.situation(shared)?;
         }
+        let (mut layer, mut outs32) = (Vec::new(), vec![0.0f32; width]);
         let mut start = 0;
         for (k, &end) in ends.iter().enumerate() {
             let written = std::slice::from_raw_parts_mut(out.add(k * width), width);
             let indices = &own[start..end as usize];
             if blocked {
-                net.logits(&situation, indices, written)?; // checks the indices
+                net.check(indices)?;
                 net.blocked_logits(&situation32, indices, &mut layer, &mut outs32);
                 for (w, &x) in written.iter_mut().zip(&outs32) {
                     *w = f64::from(x);
