@@ -95,7 +95,7 @@ impl Net {
     }
 
     /// Refuse an input index the network does not have.
-    pub fn check(&self, indices: &[u32]) -> Result<(), String> {
+    fn check(&self, indices: &[u32]) -> Result<(), String> {
         match indices.iter().find(|&&i| i as usize >= self.inputs) {
             Some(i) => Err(format!("input {i} of a network of {} inputs", self.inputs)),
             None => Ok(()),

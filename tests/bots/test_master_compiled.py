@@ -121,6 +121,10 @@ def test_the_shipped_network_is_read_into_the_compiled_core_when_the_bots_use_it
             lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([], [[0], [9]], blocked=True),
             "input 9 of a network of 4",
         ),
+        (
+            lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([4], [[0]], blocked=True),
+            "input 4 of a network of 4 inputs",
+        ),
         (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([-1], [[]]), "input indices are numbers"),
         (lambda: CORE.Net([4, 3, 2], array("f", [0.0] * 23)).logits([], [[1 << 32]]), "input indices are numbers"),
     ],
